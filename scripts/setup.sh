@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what gridsample's builds and tests need on a Debian machine; quick when all is there.
+set -euo pipefail
+
+packages=(
+  cmake make g++ clang libclang-rt-14-dev   # native builds, sanitizers
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
+  emscripten nodejs npm                     # wasm build and JS tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#packages[@]} packages present"
+fi

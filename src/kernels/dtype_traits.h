@@ -1,0 +1,105 @@
+// Compile-time facts per element type: storage type, compute type, load/store with rounding.
+#ifndef GRIDSAMPLE_DTYPE_TRAITS_H_
+#define GRIDSAMPLE_DTYPE_TRAITS_H_
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "gridsample/types.h"
+#include "half.h"
+
+namespace gridsample {
+
+// Storage tags for the two 16-bit float formats (raw bit patterns in memory).
+struct Float16 {
+  uint16_t bits;
+};
+struct BFloat16 {
+  uint16_t bits;
+};
+
+// Compute: float for everything a float32 holds exactly (8/16-bit integers,
+// float16, bfloat16, float32); double for float64 and 32-bit integers.
+template <typename T>
+struct DTypeTraits {
+  static_assert(std::is_integral_v<T>, "integer storage types only here");
+  using Compute = std::conditional_t<(sizeof(T) >= 4), double, float>;
+  static Compute Load(const T* p) { return static_cast<Compute>(*p); }
+  // Round half to even, saturate to T's range (NaN, which no valid input makes, gives 0).
+  static T Store(Compute v) {
+    constexpr Compute kLo = static_cast<Compute>(std::numeric_limits<T>::min());
+    constexpr Compute kHi = static_cast<Compute>(std::numeric_limits<T>::max());
+    v = std::nearbyint(v);
+    if (!(v == v)) return T(0);
+    if (v <= kLo) return std::numeric_limits<T>::min();
+    if (v >= kHi) return std::numeric_limits<T>::max();
+    return static_cast<T>(v);
+  }
+};
+
+template <>
+struct DTypeTraits<float> {
+  using Compute = float;
+  static float Load(const float* p) { return *p; }
+  static float Store(float v) { return v; }
+};
+
+template <>
+struct DTypeTraits<double> {
+  using Compute = double;
+  static double Load(const double* p) { return *p; }
+  static double Store(double v) { return v; }
+};
+
+template <>
+struct DTypeTraits<Float16> {
+  using Compute = float;
+  static float Load(const Float16* p) { return HalfToFloat(p->bits); }
+  static Float16 Store(float v) { return Float16{FloatToHalf(v)}; }
+};
+
+template <>
+struct DTypeTraits<BFloat16> {
+  using Compute = float;
+  static float Load(const BFloat16* p) { return BFloat16ToFloat(p->bits); }
+  static BFloat16 Store(float v) { return BFloat16{FloatToBFloat16(v)}; }
+};
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls fn(TypeTag<T>{}) for the storage type of `dtype`; returns false for a
+// value outside the enum. Only the four float types when `floats_only`.
+template <typename Fn>
+bool VisitDType(DType dtype, Fn&& fn, bool floats_only = false) {
+  switch (dtype) {
+    case DType::kFloat32: fn(TypeTag<float>{}); return true;
+    case DType::kFloat64: fn(TypeTag<double>{}); return true;
+    case DType::kFloat16: fn(TypeTag<Float16>{}); return true;
+    case DType::kBFloat16: fn(TypeTag<BFloat16>{}); return true;
+    default: break;
+  }
+  if (floats_only) return false;
+  switch (dtype) {
+    case DType::kInt8: fn(TypeTag<int8_t>{}); return true;
+    case DType::kUint8: fn(TypeTag<uint8_t>{}); return true;
+    case DType::kInt16: fn(TypeTag<int16_t>{}); return true;
+    case DType::kUint16: fn(TypeTag<uint16_t>{}); return true;
+    case DType::kInt32: fn(TypeTag<int32_t>{}); return true;
+    case DType::kUint32: fn(TypeTag<uint32_t>{}); return true;
+    default: return false;
+  }
+}
+
+inline bool IsFloatDType(DType dtype) {
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
+         dtype == DType::kBFloat16;
+}
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_DTYPE_TRAITS_H_

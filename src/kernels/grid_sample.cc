@@ -1,0 +1,30 @@
+// Public GridSample entry points: validate once, then run the best available kernel.
+#include "gridsample/grid_sample.h"
+
+#include "reference/reference.h"
+#include "validate.h"
+
+namespace gridsample {
+
+Status GridSampleOutputShape(const TensorView& x, const TensorView& grid, int64_t* y_shape) {
+  if (y_shape == nullptr) return Status::InvalidArgument("GridSample: y_shape pointer is null");
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSample(x, grid, nullptr, &geometry);
+  if (!s.ok()) return s;
+  y_shape[0] = geometry.n;
+  y_shape[1] = geometry.c;
+  for (int a = 0; a < geometry.rank; ++a) y_shape[2 + a] = geometry.out[a];
+  return Status::Ok();
+}
+
+Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                  const GridSampleOptions& options) {
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleOptions(options);
+  if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
+  if (!s.ok()) return s;
+  reference::RunGridSample(geometry, x, grid, y, options);
+  return Status::Ok();
+}
+
+}  // namespace gridsample

@@ -1,0 +1,9 @@
+// Umbrella header: the whole public C++ API of gridsample.
+#ifndef GRIDSAMPLE_GRIDSAMPLE_H_
+#define GRIDSAMPLE_GRIDSAMPLE_H_
+
+#include "gridsample/affine_grid.h"
+#include "gridsample/grid_sample.h"
+#include "gridsample/types.h"
+
+#endif  // GRIDSAMPLE_GRIDSAMPLE_H_

@@ -1,0 +1,75 @@
+// Scalar reference AffineGrid (2-D and 3-D), as PyTorch's affine_grid, computed in
+// double and rounded once to the output type.
+#include <cstdint>
+
+#include "dtype_traits.h"
+#include "reference/reference.h"
+#include "validate.h"
+
+namespace gridsample {
+namespace reference {
+namespace {
+
+// Base coordinate of pixel i on an axis of size s: pixel centres spread over
+// [-1, 1] (align 1) or [-1 + 1/s, 1 - 1/s] (align 0); a size-1 axis gives 0.
+double BaseCoordinate(int64_t i, int64_t s, bool align_corners) {
+  if (s == 1) return 0.0;
+  if (align_corners) return static_cast<double>(2 * i - (s - 1)) / static_cast<double>(s - 1);
+  return static_cast<double>(2 * i + 1 - s) / static_cast<double>(s);
+}
+
+template <typename T>
+void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corners) {
+  using Compute = typename DTypeTraits<T>::Compute;
+  const int r = geo.rank;
+  for (int64_t n = 0; n < geo.n; ++n) {
+    double th[3][4];
+    for (int i = 0; i < r; ++i) {
+      for (int j = 0; j <= r; ++j) {
+        th[i][j] = static_cast<double>(DTypeTraits<T>::Load(theta + (n * r + i) * (r + 1) + j));
+      }
+    }
+    int64_t pos[3] = {};  // spatial position, outermost axis first
+    for (int64_t p = 0; p < geo.points; ++p) {
+      // Homogeneous base point, innermost axis first: (x, y[, z], 1).
+      double base[4];
+      for (int j = 0; j < r; ++j) {
+        const int axis = r - 1 - j;
+        base[j] = BaseCoordinate(pos[axis], geo.spatial[axis], align_corners);
+      }
+      base[r] = 1.0;
+      T* out = grid + (n * geo.points + p) * r;
+      for (int i = 0; i < r; ++i) {
+        double v = 0.0;
+        for (int j = 0; j <= r; ++j) v += th[i][j] * base[j];
+        out[i] = DTypeTraits<T>::Store(static_cast<Compute>(v));
+      }
+      for (int a = r - 1; a >= 0 && ++pos[a] == geo.spatial[a]; --a) pos[a] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
+                   const MutableTensorView& grid, const AffineGridOptions& options) {
+  VisitDType(
+      theta.dtype,
+      [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Run<T>(geometry, static_cast<const T*>(theta.data), static_cast<T*>(grid.data),
+               options.align_corners);
+      },
+      /*floats_only=*/true);
+}
+
+Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                  const MutableTensorView& grid, const AffineGridOptions& options) {
+  AffineGridGeometry geometry;
+  Status s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
+  if (s.ok()) RunAffineGrid(geometry, theta, grid, options);
+  return s;
+}
+
+}  // namespace reference
+}  // namespace gridsample

@@ -1,0 +1,215 @@
+// Scalar reference GridSample for any rank, mode, padding and dtype, written line by
+// line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "dtype_traits.h"
+#include "reference/reference.h"
+#include "validate.h"
+
+namespace gridsample {
+namespace reference {
+namespace {
+
+// Beyond this distance from the image every value of the type is an integer, so
+// moving x from further out to here keeps the padded taps and their weights
+// (frac = 0) unchanged, and floor(x) always fits an int64.
+template <typename Acc>
+constexpr Acc kFar = Acc(8388608.0);  // 2^23
+template <>
+constexpr double kFar<double> = 4503599627370496.0;  // 2^52
+
+// Reflection repeats every 4 in normalised units for both aligns (2S pixels with
+// align 0, 2(S-1) with align 1); past this |g| reduce g modulo 4 first, exactly
+// (fmod is exact), so that huge coordinates reflect without overflow.
+constexpr double kReflectReduce = 3.0;
+
+constexpr double kCubicA = -0.75;  // Keys kernel, as PyTorch and ONNX
+
+template <typename Acc>
+struct AxisTaps {
+  int count = 0;
+  int64_t index[4];  // padded tap index, -1 when the tap contributes 0
+  Acc weight[4];
+};
+
+// Reflects integer index i into [0, s-1]: about -0.5 and s-0.5 (align 0) or
+// about 0 and s-1 (align 1), as often as needed.
+int64_t ReflectIndex(int64_t i, int64_t s, bool align_corners) {
+  if (align_corners) {
+    if (s == 1) return 0;
+    const int64_t period = 2 * (s - 1);
+    int64_t m = i % period;
+    if (m < 0) m += period;
+    return m < s ? m : period - m;
+  }
+  const int64_t period = 2 * s;
+  int64_t m = i % period;
+  if (m < 0) m += period;
+  return m < s ? m : period - 1 - m;
+}
+
+int64_t PadIndex(int64_t i, int64_t s, Padding padding, bool align_corners) {
+  switch (padding) {
+    case Padding::kZeros: return (i >= 0 && i < s) ? i : -1;
+    case Padding::kBorder: return i < 0 ? 0 : (i >= s ? s - 1 : i);
+    case Padding::kReflection: return ReflectIndex(i, s, align_corners);
+  }
+  return -1;
+}
+
+template <typename Acc>
+Acc CubicNear(Acc t) {  // |t| <= 1
+  const Acc a = Acc(kCubicA);
+  return ((a + 2) * t - (a + 3)) * t * t + 1;
+}
+
+template <typename Acc>
+Acc CubicFar(Acc t) {  // 1 < |t| < 2
+  const Acc a = Acc(kCubicA);
+  return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+}
+
+// Taps and weights along one axis of size s for the finite normalised coordinate g.
+template <typename Acc>
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
+  if (o.padding == Padding::kReflection && std::fabs(g) > kReflectReduce) {
+    g = std::fmod(g, 4.0);
+  }
+  // A float coordinate beyond float's range stays huge rather than becoming Inf.
+  constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
+  const Acc gc = static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
+
+  // Denormalise, in PyTorch's order of operations.
+  Acc x;
+  if (o.align_corners) {
+    x = s == 1 ? Acc(0) : ((gc + 1) / 2) * static_cast<Acc>(s - 1);
+  } else {
+    x = ((gc + 1) * static_cast<Acc>(s) - 1) / 2;
+  }
+  const Acc lo = -kFar<Acc>;
+  const Acc hi = static_cast<Acc>(s) + kFar<Acc>;
+  if (!(x >= lo)) x = lo;
+  if (!(x <= hi)) x = hi;
+
+  switch (o.mode) {
+    case Mode::kNearest: {
+      taps->count = 1;
+      taps->index[0] = static_cast<int64_t>(std::nearbyint(x));  // half to even
+      taps->weight[0] = 1;
+      break;
+    }
+    case Mode::kLinear: {
+      const Acc f = std::floor(x);
+      taps->count = 2;
+      taps->index[0] = static_cast<int64_t>(f);
+      taps->index[1] = taps->index[0] + 1;
+      taps->weight[0] = (f + 1) - x;
+      taps->weight[1] = x - f;
+      break;
+    }
+    case Mode::kCubic: {
+      const Acc f = std::floor(x);
+      const Acc t = x - f;
+      taps->count = 4;
+      for (int k = 0; k < 4; ++k) taps->index[k] = static_cast<int64_t>(f) - 1 + k;
+      taps->weight[0] = CubicFar<Acc>(t + 1);
+      taps->weight[1] = CubicNear<Acc>(t);
+      taps->weight[2] = CubicNear<Acc>(1 - t);
+      taps->weight[3] = CubicFar<Acc>(2 - t);
+      break;
+    }
+  }
+  for (int k = 0; k < taps->count; ++k) {
+    taps->index[k] = PadIndex(taps->index[k], s, o.padding, o.align_corners);
+  }
+}
+
+template <typename TX, typename TG>
+void Run(const GridSampleGeometry& geo, const TX* x, const TG* grid, TX* y,
+         const GridSampleOptions& o) {
+  using Acc = typename DTypeTraits<TX>::Compute;
+  const int r = geo.rank;
+  int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
+  stride[r - 1] = 1;
+  for (int a = r - 2; a >= 0; --a) stride[a] = stride[a + 1] * geo.in[a + 1];
+
+  for (int64_t n = 0; n < geo.n; ++n) {
+    for (int64_t p = 0; p < geo.out_spatial; ++p) {
+      // The grid's last axis lists coordinates innermost first: axis a (outermost
+      // first) reads component r - 1 - a.
+      const TG* g = grid + (n * geo.out_spatial + p) * r;
+      AxisTaps<Acc> taps[kMaxSpatialRank];
+      bool finite = true;
+      for (int a = 0; a < r; ++a) {
+        const double coord = static_cast<double>(DTypeTraits<TG>::Load(g + (r - 1 - a)));
+        if (!std::isfinite(coord)) {
+          finite = false;
+          break;
+        }
+        ComputeAxisTaps<Acc>(coord, geo.in[a], o, &taps[a]);
+      }
+      for (int64_t c = 0; c < geo.c; ++c) {
+        TX* out = y + (n * geo.c + c) * geo.out_spatial + p;
+        if (!finite) {
+          *out = DTypeTraits<TX>::Store(Acc(0));
+          continue;
+        }
+        const TX* plane = x + (n * geo.c + c) * geo.in_spatial;
+        // Odometer over the tensor product of taps, innermost axis fastest.
+        int k[kMaxSpatialRank] = {};
+        Acc acc = 0;
+        for (;;) {
+          Acc w = 1;
+          int64_t offset = 0;
+          bool inside = true;
+          for (int a = r - 1; a >= 0; --a) {
+            const int64_t idx = taps[a].index[k[a]];
+            if (idx < 0) {
+              inside = false;
+              break;
+            }
+            w *= taps[a].weight[k[a]];
+            offset += idx * stride[a];
+          }
+          if (inside) acc += w * DTypeTraits<TX>::Load(plane + offset);
+          int a = r - 1;
+          while (a >= 0 && ++k[a] == taps[a].count) k[a--] = 0;
+          if (a < 0) break;
+        }
+        *out = DTypeTraits<TX>::Store(acc);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
+                   const TensorView& grid, const MutableTensorView& y,
+                   const GridSampleOptions& options) {
+  VisitDType(x.dtype, [&](auto x_tag) {
+    using TX = typename decltype(x_tag)::type;
+    VisitDType(
+        grid.dtype,
+        [&](auto grid_tag) {
+          using TG = typename decltype(grid_tag)::type;
+          Run<TX, TG>(geometry, static_cast<const TX*>(x.data), static_cast<const TG*>(grid.data),
+                      static_cast<TX*>(y.data), options);
+        },
+        /*floats_only=*/true);
+  });
+}
+
+Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                  const GridSampleOptions& options) {
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleOptions(options);
+  if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
+  if (s.ok()) RunGridSample(geometry, x, grid, y, options);
+  return s;
+}
+
+}  // namespace reference
+}  // namespace gridsample

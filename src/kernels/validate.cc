@@ -1,0 +1,257 @@
+// Argument validation for GridSample and AffineGrid; every message names the argument,
+// the expectation and what was given.
+#include "validate.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "dtype_traits.h"
+
+namespace gridsample {
+namespace {
+
+std::string ShapeString(const int64_t* shape, size_t rank) {
+  std::string s = "[";
+  for (size_t i = 0; i < rank; ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Status Invalid(const char* op, const std::string& what) {
+  return Status::InvalidArgument(std::string(op) + ": " + what);
+}
+
+// Most bytes one tensor may span: a pointer difference must stay representable.
+constexpr uint64_t kMaxBytes =
+    static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max()) <
+            static_cast<uint64_t>(std::numeric_limits<size_t>::max())
+        ? static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max())
+        : static_cast<uint64_t>(std::numeric_limits<size_t>::max());
+
+// Product of `dims` with overflow checks against int64 and the address space.
+// Zero dims count as 1 for the check, so that every partial product (strides,
+// per-axis counts) of even an empty tensor fits in int64.
+Status CountElements(const char* op, const char* name, const int64_t* dims, size_t rank,
+                     size_t elem_size, int64_t* count) {
+  const uint64_t limit = kMaxBytes / (elem_size ? elem_size : 1);
+  uint64_t product = 1;
+  bool zero = false;
+  for (size_t i = 0; i < rank; ++i) {
+    const uint64_t d = static_cast<uint64_t>(dims[i]);
+    if (d == 0) {
+      zero = true;
+      continue;
+    }
+    if (product > limit / d) {
+      return Status::OutOfRange(std::string(op) + ": " + name + " with shape " +
+                                ShapeString(dims, rank) +
+                                " has more elements than fit in memory (" +
+                                std::to_string(kMaxBytes) + " bytes at most)");
+    }
+    product *= d;
+  }
+  *count = zero ? 0 : static_cast<int64_t>(product);
+  return Status::Ok();
+}
+
+// Shape pointer present, dims >= 0, dtype known; element count without overflow.
+Status CheckTensor(const char* op, const char* name, const void* data, DType dtype,
+                   const int64_t* shape, size_t rank, int64_t* count) {
+  if (rank > 0 && shape == nullptr) {
+    return Invalid(op, std::string(name) + ": shape pointer is null for rank " +
+                           std::to_string(rank));
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0) {
+      return Invalid(op, std::string(name) + ": dimension " + std::to_string(i) +
+                             " must be >= 0, got " + std::to_string(shape[i]) + " in shape " +
+                             ShapeString(shape, rank));
+    }
+  }
+  const size_t elem_size = DTypeSize(dtype);
+  if (elem_size == 0) {
+    return Invalid(op, std::string(name) + ": unknown dtype value " +
+                           std::to_string(static_cast<int>(dtype)));
+  }
+  Status s = CountElements(op, name, shape, rank, elem_size, count);
+  if (!s.ok()) return s;
+  if (*count > 0 && data == nullptr) {
+    return Invalid(op, std::string(name) + ": data pointer is null for a tensor of shape " +
+                           ShapeString(shape, rank));
+  }
+  return Status::Ok();
+}
+
+bool Overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0) return false;
+  const uintptr_t pa = reinterpret_cast<uintptr_t>(a);
+  const uintptr_t pb = reinterpret_cast<uintptr_t>(b);
+  return pa < pb + static_cast<uintptr_t>(b_bytes) && pb < pa + static_cast<uintptr_t>(a_bytes);
+}
+
+// The output tensor matches the expected shape and dtype and overlaps no input.
+Status CheckOutput(const char* op, const char* name, const MutableTensorView& out,
+                   DType want_dtype, const int64_t* want_shape, size_t want_rank,
+                   const TensorView* inputs, size_t num_inputs, const int64_t* input_counts) {
+  const std::string want = ShapeString(want_shape, want_rank);
+  if (out.rank != want_rank || (want_rank > 0 && out.shape == nullptr)) {
+    return Invalid(op, std::string(name) + ": expected shape " + want + ", got rank " +
+                           std::to_string(out.rank) +
+                           (out.shape ? " shape " + ShapeString(out.shape, out.rank)
+                                      : std::string(" with a null shape pointer")));
+  }
+  for (size_t i = 0; i < want_rank; ++i) {
+    if (out.shape[i] != want_shape[i]) {
+      return Invalid(op, std::string(name) + ": expected shape " + want + ", got " +
+                             ShapeString(out.shape, out.rank));
+    }
+  }
+  if (out.dtype != want_dtype) {
+    return Invalid(op, std::string(name) + ": expected dtype " + DTypeName(want_dtype) +
+                           " (the input's), got " + DTypeName(out.dtype));
+  }
+  int64_t count = 0;
+  Status s = CheckTensor(op, name, out.data, out.dtype, out.shape, out.rank, &count);
+  if (!s.ok()) return s;
+  const int64_t bytes = count * static_cast<int64_t>(DTypeSize(out.dtype));
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const int64_t in_bytes = input_counts[i] * static_cast<int64_t>(DTypeSize(inputs[i].dtype));
+    if (Overlaps(out.data, bytes, inputs[i].data, in_bytes)) {
+      return Invalid(op, std::string(name) + ": output memory overlaps an input; give it its own buffer");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateGridSample(const TensorView& x, const TensorView& grid,
+                          const MutableTensorView* y, GridSampleGeometry* geometry) {
+  constexpr const char* kOp = "GridSample";
+  constexpr size_t kMaxRank = 2 + kMaxSpatialRank;
+  if (x.rank < 3 || x.rank > kMaxRank) {
+    return Invalid(kOp, "X: expected rank 3 to " + std::to_string(kMaxRank) +
+                            " (N, C, D1..Dr), got rank " + std::to_string(x.rank) +
+                            (x.shape ? " shape " + ShapeString(x.shape, x.rank) : std::string()));
+  }
+  int64_t x_count = 0;
+  Status s = CheckTensor(kOp, "X", x.data, x.dtype, x.shape, x.rank, &x_count);
+  if (!s.ok()) return s;
+  const int r = static_cast<int>(x.rank) - 2;
+  if (grid.rank != x.rank) {
+    return Invalid(kOp, "grid: expected rank " + std::to_string(x.rank) + " (N, O1..O" +
+                            std::to_string(r) + ", " + std::to_string(r) +
+                            ") to match X of shape " + ShapeString(x.shape, x.rank) +
+                            ", got rank " + std::to_string(grid.rank));
+  }
+  if (!IsFloatDType(grid.dtype)) {
+    return Invalid(kOp, std::string("grid: expected dtype float32, float64, float16 or bfloat16, got ") +
+                            DTypeName(grid.dtype));
+  }
+  int64_t grid_count = 0;
+  s = CheckTensor(kOp, "grid", grid.data, grid.dtype, grid.shape, grid.rank, &grid_count);
+  if (!s.ok()) return s;
+  if (grid.shape[grid.rank - 1] != r) {
+    return Invalid(kOp, "grid: expected last dimension " + std::to_string(r) +
+                            " (one coordinate per spatial axis of X " +
+                            ShapeString(x.shape, x.rank) + "), got shape " +
+                            ShapeString(grid.shape, grid.rank));
+  }
+  if (grid.shape[0] != x.shape[0]) {
+    return Invalid(kOp, "grid: expected batch size N = " + std::to_string(x.shape[0]) +
+                            " (X's), got shape " + ShapeString(grid.shape, grid.rank));
+  }
+
+  int64_t y_shape[2 + kMaxSpatialRank];
+  y_shape[0] = x.shape[0];
+  y_shape[1] = x.shape[1];
+  for (int a = 0; a < r; ++a) y_shape[2 + a] = grid.shape[1 + a];
+  int64_t y_count = 0;
+  s = CountElements(kOp, "Y", y_shape, x.rank, DTypeSize(x.dtype), &y_count);
+  if (!s.ok()) return s;
+  if (y_count > 0 && x_count == 0) {
+    return Invalid(kOp, "X: a spatial dimension is 0 in shape " + ShapeString(x.shape, x.rank) +
+                            " but the output " + ShapeString(y_shape, x.rank) +
+                            " asks for samples from it");
+  }
+  if (y) {
+    const TensorView inputs[2] = {x, grid};
+    const int64_t counts[2] = {x_count, grid_count};
+    s = CheckOutput(kOp, "Y", *y, x.dtype, y_shape, x.rank, inputs, 2, counts);
+    if (!s.ok()) return s;
+  }
+
+  geometry->rank = r;
+  geometry->n = x.shape[0];
+  geometry->c = x.shape[1];
+  geometry->in_spatial = 1;
+  geometry->out_spatial = 1;
+  for (int a = 0; a < r; ++a) {
+    geometry->in[a] = x.shape[2 + a];
+    geometry->out[a] = grid.shape[1 + a];
+    geometry->in_spatial *= geometry->in[a];
+    geometry->out_spatial *= geometry->out[a];
+  }
+  return Status::Ok();
+}
+
+Status ValidateGridSampleOptions(const GridSampleOptions& options) {
+  const int mode = static_cast<int>(options.mode);
+  const int padding = static_cast<int>(options.padding);
+  if (mode < 0 || mode > static_cast<int>(Mode::kCubic)) {
+    return Invalid("GridSample", "mode: expected Mode::kLinear, kNearest or kCubic, got value " +
+                                     std::to_string(mode));
+  }
+  if (padding < 0 || padding > static_cast<int>(Padding::kReflection)) {
+    return Invalid("GridSample",
+                   "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
+                       std::to_string(padding));
+  }
+  return Status::Ok();
+}
+
+Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                          const MutableTensorView* grid, AffineGridGeometry* geometry) {
+  constexpr const char* kOp = "AffineGrid";
+  int64_t grid_shape[5];
+  Status s = AffineGridOutputShape(size, size_len, grid_shape);  // checks size itself
+  if (!s.ok()) return s;
+  const int r = static_cast<int>(size_len) - 2;
+  const int64_t want_theta[3] = {size[0], r, r + 1};
+  if (!IsFloatDType(theta.dtype)) {
+    return Invalid(kOp, std::string("theta: expected dtype float32, float64, float16 or bfloat16, got ") +
+                            DTypeName(theta.dtype));
+  }
+  int64_t theta_count = 0;
+  s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank,
+                         &theta_count);
+  if (!s.ok()) return s;
+  bool theta_ok = theta.rank == 3;
+  for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
+  if (!theta_ok) {
+    return Invalid(kOp, "theta: expected shape " + ShapeString(want_theta, 3) + " for size " +
+                            ShapeString(size, size_len) + ", got " +
+                            ShapeString(theta.shape, theta.rank));
+  }
+  int64_t grid_count = 0;
+  s = CountElements(kOp, "grid", grid_shape, size_len, DTypeSize(theta.dtype), &grid_count);
+  if (!s.ok()) return s;
+  if (grid) {
+    const int64_t counts[1] = {theta_count};
+    s = CheckOutput(kOp, "grid", *grid, theta.dtype, grid_shape, size_len, &theta, 1, counts);
+    if (!s.ok()) return s;
+  }
+  geometry->rank = r;
+  geometry->n = size[0];
+  geometry->points = 1;
+  for (int a = 0; a < r; ++a) {
+    geometry->spatial[a] = size[2 + a];
+    geometry->points *= size[2 + a];
+  }
+  return Status::Ok();
+}
+
+}  // namespace gridsample
