@@ -9,7 +9,7 @@ namespace gridsample {
 Status GridSampleOutputShape(const TensorView& x, const TensorView& grid, int64_t* y_shape) {
   if (y_shape == nullptr) return Status::InvalidArgument("GridSample: y_shape pointer is null");
   GridSampleGeometry geometry;
-  Status s = ValidateGridSample(x, grid, nullptr, &geometry);
+  Status s = ValidateGridSample(x, grid, nullptr, &geometry, /*shapes_only=*/true);
   if (!s.ok()) return s;
   y_shape[0] = geometry.n;
   y_shape[1] = geometry.c;

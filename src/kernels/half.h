@@ -2,8 +2,10 @@
 #ifndef GRIDSAMPLE_HALF_H_
 #define GRIDSAMPLE_HALF_H_
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace gridsample {
 
@@ -69,6 +71,20 @@ inline uint16_t FloatToBFloat16(float f) {
   const uint32_t u = FloatBits(f);
   if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
   return static_cast<uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+// double -> float rounded to odd: of the two floats around an inexact value, the one
+// with an odd last bit. A later round-to-nearest-even to a narrower format (half,
+// bfloat16) then equals rounding the double directly, so the value is rounded once.
+inline float DoubleToFloatRoundToOdd(double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) == d || !std::isfinite(f)) return f;
+  if ((FloatBits(f) & 1u) == 0) {
+    const float toward = static_cast<double>(f) < d ? std::numeric_limits<float>::infinity()
+                                                    : -std::numeric_limits<float>::infinity();
+    f = std::nextafter(f, toward);
+  }
+  return f;
 }
 
 }  // namespace gridsample

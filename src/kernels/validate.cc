@@ -57,9 +57,15 @@ Status CountElements(const char* op, const char* name, const int64_t* dims, size
   return Status::Ok();
 }
 
-// Shape pointer present, dims >= 0, dtype known; element count without overflow.
+std::string DTypeString(DType dtype) {
+  return DTypeSize(dtype) ? DTypeName(dtype)
+                          : "unknown dtype value " + std::to_string(static_cast<int>(dtype));
+}
+
+// Shape pointer present, dims >= 0; element count without overflow; unless
+// `shapes_only`, also a known dtype and a data pointer for a non-empty tensor.
 Status CheckTensor(const char* op, const char* name, const void* data, DType dtype,
-                   const int64_t* shape, size_t rank, int64_t* count) {
+                   const int64_t* shape, size_t rank, int64_t* count, bool shapes_only = false) {
   if (rank > 0 && shape == nullptr) {
     return Invalid(op, std::string(name) + ": shape pointer is null for rank " +
                            std::to_string(rank));
@@ -71,14 +77,11 @@ Status CheckTensor(const char* op, const char* name, const void* data, DType dty
                              ShapeString(shape, rank));
     }
   }
-  const size_t elem_size = DTypeSize(dtype);
-  if (elem_size == 0) {
-    return Invalid(op, std::string(name) + ": unknown dtype value " +
-                           std::to_string(static_cast<int>(dtype)));
-  }
+  const size_t elem_size = shapes_only ? 1 : DTypeSize(dtype);
+  if (elem_size == 0) return Invalid(op, std::string(name) + ": " + DTypeString(dtype));
   Status s = CountElements(op, name, shape, rank, elem_size, count);
   if (!s.ok()) return s;
-  if (*count > 0 && data == nullptr) {
+  if (!shapes_only && *count > 0 && data == nullptr) {
     return Invalid(op, std::string(name) + ": data pointer is null for a tensor of shape " +
                            ShapeString(shape, rank));
   }
@@ -111,7 +114,7 @@ Status CheckOutput(const char* op, const char* name, const MutableTensorView& ou
   }
   if (out.dtype != want_dtype) {
     return Invalid(op, std::string(name) + ": expected dtype " + DTypeName(want_dtype) +
-                           " (the input's), got " + DTypeName(out.dtype));
+                           " (the input's), got " + DTypeString(out.dtype));
   }
   int64_t count = 0;
   Status s = CheckTensor(op, name, out.data, out.dtype, out.shape, out.rank, &count);
@@ -129,7 +132,8 @@ Status CheckOutput(const char* op, const char* name, const MutableTensorView& ou
 }  // namespace
 
 Status ValidateGridSample(const TensorView& x, const TensorView& grid,
-                          const MutableTensorView* y, GridSampleGeometry* geometry) {
+                          const MutableTensorView* y, GridSampleGeometry* geometry,
+                          bool shapes_only) {
   constexpr const char* kOp = "GridSample";
   constexpr size_t kMaxRank = 2 + kMaxSpatialRank;
   if (x.rank < 3 || x.rank > kMaxRank) {
@@ -138,7 +142,7 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
                             (x.shape ? " shape " + ShapeString(x.shape, x.rank) : std::string()));
   }
   int64_t x_count = 0;
-  Status s = CheckTensor(kOp, "X", x.data, x.dtype, x.shape, x.rank, &x_count);
+  Status s = CheckTensor(kOp, "X", x.data, x.dtype, x.shape, x.rank, &x_count, shapes_only);
   if (!s.ok()) return s;
   const int r = static_cast<int>(x.rank) - 2;
   if (grid.rank != x.rank) {
@@ -147,12 +151,13 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
                             ") to match X of shape " + ShapeString(x.shape, x.rank) +
                             ", got rank " + std::to_string(grid.rank));
   }
-  if (!IsFloatDType(grid.dtype)) {
-    return Invalid(kOp, std::string("grid: expected dtype float32, float64, float16 or bfloat16, got ") +
-                            DTypeName(grid.dtype));
+  if (!shapes_only && !IsFloatDType(grid.dtype)) {
+    return Invalid(kOp, "grid: expected dtype float32, float64, float16 or bfloat16, got " +
+                            DTypeString(grid.dtype));
   }
   int64_t grid_count = 0;
-  s = CheckTensor(kOp, "grid", grid.data, grid.dtype, grid.shape, grid.rank, &grid_count);
+  s = CheckTensor(kOp, "grid", grid.data, grid.dtype, grid.shape, grid.rank, &grid_count,
+                  shapes_only);
   if (!s.ok()) return s;
   if (grid.shape[grid.rank - 1] != r) {
     return Invalid(kOp, "grid: expected last dimension " + std::to_string(r) +
@@ -170,7 +175,7 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
   y_shape[1] = x.shape[1];
   for (int a = 0; a < r; ++a) y_shape[2 + a] = grid.shape[1 + a];
   int64_t y_count = 0;
-  s = CountElements(kOp, "Y", y_shape, x.rank, DTypeSize(x.dtype), &y_count);
+  s = CountElements(kOp, "Y", y_shape, x.rank, shapes_only ? 1 : DTypeSize(x.dtype), &y_count);
   if (!s.ok()) return s;
   if (y_count > 0 && x_count == 0) {
     return Invalid(kOp, "X: a spatial dimension is 0 in shape " + ShapeString(x.shape, x.rank) +
@@ -222,8 +227,8 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
   const int r = static_cast<int>(size_len) - 2;
   const int64_t want_theta[3] = {size[0], r, r + 1};
   if (!IsFloatDType(theta.dtype)) {
-    return Invalid(kOp, std::string("theta: expected dtype float32, float64, float16 or bfloat16, got ") +
-                            DTypeName(theta.dtype));
+    return Invalid(kOp, "theta: expected dtype float32, float64, float16 or bfloat16, got " +
+                            DTypeString(theta.dtype));
   }
   int64_t theta_count = 0;
   s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank,

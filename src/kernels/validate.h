@@ -20,9 +20,11 @@ struct GridSampleGeometry {
 };
 
 // Checks x and grid; when y is non-null also its shape, dtype, pointer and that
-// it does not overlap x or grid. Fills `geometry` on success.
+// it does not overlap x or grid. Fills `geometry` on success. With `shapes_only`,
+// dtypes and data pointers are not looked at (for GridSampleOutputShape).
 Status ValidateGridSample(const TensorView& x, const TensorView& grid,
-                          const MutableTensorView* y, GridSampleGeometry* geometry);
+                          const MutableTensorView* y, GridSampleGeometry* geometry,
+                          bool shapes_only = false);
 
 // Mode and padding hold values of their enums (a cast integer may not).
 Status ValidateGridSampleOptions(const GridSampleOptions& options);

@@ -1,6 +1,7 @@
 // Scalar reference AffineGrid (2-D and 3-D), as PyTorch's affine_grid, computed in
 // double and rounded once to the output type.
 #include <cstdint>
+#include <type_traits>
 
 #include "dtype_traits.h"
 #include "reference/reference.h"
@@ -18,9 +19,18 @@ double BaseCoordinate(int64_t i, int64_t s, bool align_corners) {
   return static_cast<double>(2 * i + 1 - s) / static_cast<double>(s);
 }
 
+// The double result rounded once to T (16-bit floats via round-to-odd float).
+template <typename T>
+T RoundOnce(double v) {
+  if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+    return DTypeTraits<T>::Store(DoubleToFloatRoundToOdd(v));
+  } else {
+    return DTypeTraits<T>::Store(static_cast<typename DTypeTraits<T>::Compute>(v));
+  }
+}
+
 template <typename T>
 void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corners) {
-  using Compute = typename DTypeTraits<T>::Compute;
   const int r = geo.rank;
   for (int64_t n = 0; n < geo.n; ++n) {
     double th[3][4];
@@ -42,7 +52,7 @@ void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corn
       for (int i = 0; i < r; ++i) {
         double v = 0.0;
         for (int j = 0; j <= r; ++j) v += th[i][j] * base[j];
-        out[i] = DTypeTraits<T>::Store(static_cast<Compute>(v));
+        out[i] = RoundOnce<T>(v);
       }
       for (int a = r - 1; a >= 0 && ++pos[a] == geo.spatial[a]; --a) pos[a] = 0;
     }

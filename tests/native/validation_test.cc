@@ -1,0 +1,501 @@
+// Bad-input tests: every validation rule of GridSample / AffineGrid and the name parsers.
+//
+// Each case breaks one thing in an otherwise valid call and checks the status code, that
+// the message names the argument and shows the value given, that nothing was written to
+// the output, and that a valid call right after still succeeds.
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace gridsample_test {
+namespace {
+
+constexpr uint8_t kSentinel = 0xAB;
+constexpr int64_t k2Pow20 = int64_t{1} << 20;
+constexpr int64_t k2Pow30 = int64_t{1} << 30;
+constexpr int64_t k2Pow31 = int64_t{1} << 31;
+constexpr int64_t k2Pow32 = int64_t{1} << 32;
+constexpr int64_t k2Pow40 = int64_t{1} << 40;
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `word` occurs in `text` (case-insensitive) not glued to other identifier characters.
+bool HasWord(const std::string& text, const std::string& word) {
+  const std::string t = Lower(text), w = Lower(word);
+  for (size_t pos = t.find(w); pos != std::string::npos; pos = t.find(w, pos + 1)) {
+    const bool left_ok = pos == 0 || !IsIdentChar(t[pos - 1]);
+    const bool right_ok = pos + w.size() >= t.size() || !IsIdentChar(t[pos + w.size()]);
+    if (left_ok && right_ok) return true;
+  }
+  return false;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return Lower(text).find(Lower(part)) != std::string::npos;
+}
+
+// Checks the status and its message: one of `names` as a word and every one of `values`.
+void ExpectError(const Status& s, StatusCode code, const std::vector<std::string>& names,
+                 const std::vector<std::string>& values, const std::string& what) {
+  EXPECT_FALSE(s.ok()) << what << ": accepted";
+  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(code))
+      << what << ": wrong status code, message: " << s.message();
+  bool named = names.empty();
+  for (const std::string& n : names) named = named || HasWord(s.message(), n);
+  EXPECT_TRUE(named) << what << ": message does not name " << ToString(names) << ": \""
+                     << s.message() << '"';
+  for (const std::string& v : values) {
+    EXPECT_TRUE(Contains(s.message(), v))
+        << what << ": message does not show the value " << v << ": \"" << s.message() << '"';
+  }
+}
+
+// ---------------------------------------------------------------------------
+// GridSample.
+
+// A valid 2-D call that each case breaks in one place. Buffers are large enough for the
+// valid shapes; broken shapes may claim more elements than that, which validation must
+// reject before touching any data.
+struct GridSampleCall {
+  std::vector<int64_t> x_shape{2, 3, 4, 5};
+  std::vector<int64_t> grid_shape{2, 6, 7, 2};
+  std::vector<int64_t> y_shape{2, 3, 6, 7};
+  DType x_dtype = DType::kFloat32, grid_dtype = DType::kFloat32, y_dtype = DType::kFloat32;
+  bool null_x = false, null_grid = false, null_y = false;
+  bool null_x_shape = false, null_grid_shape = false, null_y_shape = false;
+  GridSampleOptions options;
+};
+
+struct Buffers {
+  std::vector<double> x = std::vector<double>(4096, 0.5);
+  std::vector<double> grid = std::vector<double>(4096, 0.0);
+  std::vector<double> y = std::vector<double>(4096);
+  void ResetY() { std::fill_n(reinterpret_cast<uint8_t*>(y.data()), y.size() * 8, kSentinel); }
+  bool YUntouched() const {
+    const auto* p = reinterpret_cast<const uint8_t*>(y.data());
+    return std::all_of(p, p + y.size() * 8, [](uint8_t b) { return b == kSentinel; });
+  }
+};
+
+Status Call(const GridSampleCall& c, GridSampleFn fn, Buffers* b) {
+  TensorView x, grid;
+  MutableTensorView y;
+  x.data = c.null_x ? nullptr : b->x.data();
+  x.dtype = c.x_dtype;
+  x.shape = c.null_x_shape ? nullptr : c.x_shape.data();
+  x.rank = c.x_shape.size();
+  grid.data = c.null_grid ? nullptr : b->grid.data();
+  grid.dtype = c.grid_dtype;
+  grid.shape = c.null_grid_shape ? nullptr : c.grid_shape.data();
+  grid.rank = c.grid_shape.size();
+  y.data = c.null_y ? nullptr : b->y.data();
+  y.dtype = c.y_dtype;
+  y.shape = c.null_y_shape ? nullptr : c.y_shape.data();
+  y.rank = c.y_shape.size();
+  return fn(x, grid, y, c.options);
+}
+
+struct GridSampleCase {
+  const char* what;
+  std::function<void(GridSampleCall&)> breaks;
+  StatusCode code;
+  std::vector<std::string> names;   // any one of these must be named
+  std::vector<std::string> values;  // all of these must appear
+};
+
+std::vector<GridSampleCase> GridSampleCases() {
+  using C = GridSampleCall;
+  const StatusCode kBad = StatusCode::kInvalidArgument, kRange = StatusCode::kOutOfRange;
+  return {
+      {"null x data", [](C& c) { c.null_x = true; }, kBad, {"x"}, {"null"}},
+      {"null grid data", [](C& c) { c.null_grid = true; }, kBad, {"grid"}, {"null"}},
+      {"null y data", [](C& c) { c.null_y = true; }, kBad, {"y"}, {"null"}},
+      {"null x shape", [](C& c) { c.null_x_shape = true; }, kBad, {"x"}, {"null"}},
+      {"null grid shape", [](C& c) { c.null_grid_shape = true; }, kBad, {"grid"}, {"null"}},
+      {"null y shape", [](C& c) { c.null_y_shape = true; }, kBad, {"y"}, {"null"}},
+      {"x rank 2", [](C& c) { c.x_shape = {2, 3}; }, kBad, {"x"}, {"2"}},
+      {"x rank 0", [](C& c) { c.x_shape = {}; }, kBad, {"x"}, {}},
+      {"x rank 11 (r = 9 > kMaxSpatialRank)",
+       [](C& c) {
+         c.x_shape = std::vector<int64_t>(11, 1);
+         c.x_shape[0] = 2;
+         c.grid_shape = std::vector<int64_t>(11, 1);
+         c.grid_shape[0] = 2;
+         c.grid_shape[10] = 9;
+         c.y_shape = std::vector<int64_t>(11, 1);
+         c.y_shape[0] = 2;
+       },
+       kBad, {"x"}, {"11"}},
+      {"grid rank 3 for x rank 4", [](C& c) { c.grid_shape = {2, 6, 2}; }, kBad, {"grid"}, {"3"}},
+      {"grid rank 5 for x rank 4", [](C& c) { c.grid_shape = {2, 6, 7, 1, 2}; }, kBad, {"grid"},
+       {"5"}},
+      {"grid last dim 5 for r = 2", [](C& c) { c.grid_shape = {2, 6, 7, 5}; }, kBad, {"grid"},
+       {"5"}},
+      {"grid N 3 for x N 2", [](C& c) { c.grid_shape = {3, 6, 7, 2}; }, kBad, {"grid"}, {"3"}},
+      {"y dim 9 instead of 7", [](C& c) { c.y_shape = {2, 3, 6, 9}; }, kBad, {"y"}, {"9"}},
+      {"y C 13 instead of 3", [](C& c) { c.y_shape = {2, 13, 6, 7}; }, kBad, {"y"}, {"13"}},
+      {"y rank 3", [](C& c) { c.y_shape = {2, 3, 42}; }, kBad, {"y"}, {}},
+      {"y float64 for x float32", [](C& c) { c.y_dtype = DType::kFloat64; }, kBad, {"y"},
+       {"float64"}},
+      {"grid int8", [](C& c) { c.grid_dtype = DType::kInt8; }, kBad, {"grid"}, {"int8"}},
+      {"grid uint8", [](C& c) { c.grid_dtype = DType::kUint8; }, kBad, {"grid"}, {"uint8"}},
+      {"grid int32", [](C& c) { c.grid_dtype = DType::kInt32; }, kBad, {"grid"}, {"int32"}},
+      {"x dtype 99",
+       [](C& c) {
+         c.x_dtype = static_cast<DType>(99);
+         c.y_dtype = static_cast<DType>(99);
+       },
+       kBad, {"x"}, {"99"}},
+      {"grid dtype 99", [](C& c) { c.grid_dtype = static_cast<DType>(99); }, kBad, {"grid"},
+       {"99"}},
+      {"x dtype -1",
+       [](C& c) {
+         c.x_dtype = static_cast<DType>(-1);
+         c.y_dtype = static_cast<DType>(-1);
+       },
+       kBad, {"x"}, {"-1"}},
+      {"negative x dim", [](C& c) { c.x_shape = {2, 3, -4, 5}; }, kBad, {"x"}, {"-4"}},
+      {"negative x C", [](C& c) { c.x_shape = {2, -3, 4, 5}; }, kBad, {"x"}, {"-3"}},
+      {"negative grid dim",
+       [](C& c) {
+         c.grid_shape = {2, -6, 7, 2};
+         c.y_shape = {2, 3, -6, 7};
+       },
+       kBad, {"grid"}, {"-6"}},
+      {"negative y dim", [](C& c) { c.y_shape = {2, 3, 6, -7}; }, kBad, {"y"}, {"-7"}},
+      {"x element count overflows int64",
+       [](C& c) {
+         c.x_shape = {1, 1, k2Pow32, k2Pow32};
+         c.grid_shape = {1, 6, 7, 2};
+         c.y_shape = {1, 1, 6, 7};
+       },
+       kRange, {"x"}, {}},
+      {"x element count overflows int64 through C",
+       [](C& c) {
+         c.x_shape = {2, k2Pow40, k2Pow20, 4};
+         c.y_shape = {2, k2Pow40, 6, 7};
+       },
+       kRange, {"x", "y"}, {}},
+      {"x byte count overflows size_t (float64)",
+       [](C& c) {
+         c.x_dtype = c.y_dtype = DType::kFloat64;
+         c.x_shape = {1, 1, k2Pow31, k2Pow30};
+         c.grid_shape = {1, 6, 7, 2};
+         c.y_shape = {1, 1, 6, 7};
+       },
+       kRange, {"x"}, {}},
+      {"grid element count overflows int64",
+       [](C& c) {
+         c.grid_shape = {2, k2Pow32, k2Pow32, 2};
+         c.y_shape = {2, 3, k2Pow32, k2Pow32};
+       },
+       kRange, {"grid", "y"}, {}},
+      {"only y's element count overflows",
+       [](C& c) {
+         // x has 2^40 elements, grid 2^41: both fit in int64 (and in 64-bit size_t bytes);
+         // y = 2^40 * 2^40 does not.
+         c.x_shape = {1, k2Pow40, 1, 1};
+         c.grid_shape = {1, k2Pow20, k2Pow20, 2};
+         c.y_shape = {1, k2Pow40, k2Pow20, k2Pow20};
+       },
+       // With a 32-bit size_t (wasm) x's 2^42 bytes already overflow, and x is reported.
+       kRange, sizeof(size_t) >= 8 ? std::vector<std::string>{"y"} : std::vector<std::string>{"x", "y"},
+       {}},
+      {"empty x spatial dim with a non-empty output", [](C& c) { c.x_shape = {2, 3, 0, 5}; }, kBad,
+       {"x"}, {}},
+      {"mode 7", [](C& c) { c.options.mode = static_cast<Mode>(7); }, kBad, {"mode"}, {"7"}},
+      {"padding 9", [](C& c) { c.options.padding = static_cast<Padding>(9); }, kBad,
+       {"padding", "padding_mode"}, {"9"}},
+  };
+}
+
+TEST(GridSampleValidation, EveryRule) {
+  for (const Kernel& kernel : kKernels) {
+    for (const GridSampleCase& bad : GridSampleCases()) {
+      const std::string what = std::string(kernel.name) + ", " + bad.what;
+      GridSampleCall call;
+      bad.breaks(call);
+      Buffers buffers;
+      buffers.ResetY();
+      const Status s = Call(call, kernel.grid_sample, &buffers);
+      ExpectError(s, bad.code, bad.names, bad.values, what);
+      EXPECT_TRUE(buffers.YUntouched()) << what << ": y was written on error";
+      // The library keeps no state from a failed call: a valid call works right after.
+      buffers.ResetY();
+      const Status ok = Call(GridSampleCall(), kernel.grid_sample, &buffers);
+      EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
+      EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
+    }
+  }
+}
+
+TEST(GridSampleValidation, ValidBaselineAcceptsEveryDTypePair) {
+  // The baseline the cases break is itself valid for every supported dtype combination.
+  for (const Kernel& kernel : kKernels) {
+    for (DType xt : kAllDTypes) {
+      for (DType gt : kGridDTypes) {
+        GridSampleCall call;
+        call.x_dtype = call.y_dtype = xt;
+        call.grid_dtype = gt;
+        Buffers buffers;
+        buffers.ResetY();
+        const Status s = Call(call, kernel.grid_sample, &buffers);
+        EXPECT_TRUE(s.ok()) << kernel.name << " x=" << Name(xt) << " grid=" << Name(gt) << ": "
+                            << s.message();
+      }
+    }
+  }
+}
+
+TEST(GridSampleValidation, OutputShape) {
+  const std::vector<int64_t> x_shape{2, 3, 4, 5, 6}, grid_shape{2, 7, 8, 9, 3};
+  // Dtypes and data pointers are not looked at (grid_sample.h), only shapes.
+  TensorView x, grid;
+  x.shape = x_shape.data();
+  x.rank = x_shape.size();
+  x.dtype = static_cast<DType>(99);
+  grid.shape = grid_shape.data();
+  grid.rank = grid_shape.size();
+  grid.dtype = DType::kInt8;
+  int64_t y_shape[5] = {};
+  Status s = gridsample::GridSampleOutputShape(x, grid, y_shape);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(std::vector<int64_t>(y_shape, y_shape + 5), (std::vector<int64_t>{2, 3, 7, 8, 9}));
+
+  const std::vector<int64_t> bad_grid{2, 7, 8, 9, 2};
+  grid.shape = bad_grid.data();
+  s = gridsample::GridSampleOutputShape(x, grid, y_shape);
+  ExpectError(s, StatusCode::kInvalidArgument, {"grid"}, {}, "grid last dim 2 for r = 3");
+
+  const std::vector<int64_t> neg_x{2, 3, 4, -5, 6};
+  x.shape = neg_x.data();
+  grid.shape = grid_shape.data();
+  s = gridsample::GridSampleOutputShape(x, grid, y_shape);
+  ExpectError(s, StatusCode::kInvalidArgument, {"x"}, {"-5"}, "negative x dim");
+}
+
+// ---------------------------------------------------------------------------
+// Name parsers.
+
+TEST(NameParsing, ModeSpellings) {
+  struct Case {
+    const char* name;
+    Mode mode;
+  };
+  const Case kCases[] = {{"linear", Mode::kLinear}, {"bilinear", Mode::kLinear},
+                         {"nearest", Mode::kNearest}, {"cubic", Mode::kCubic},
+                         {"bicubic", Mode::kCubic}};
+  for (const Case& c : kCases) {
+    Mode m = static_cast<Mode>(42);
+    const Status s = gridsample::ParseMode(c.name, &m);
+    EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
+    EXPECT_EQ(m, c.mode) << c.name;
+  }
+  for (const char* bad : {"foo_mode", "", "trilinear", "linear ", "area"}) {
+    Mode m = Mode::kNearest;
+    const Status s = gridsample::ParseMode(bad, &m);
+    ExpectError(s, StatusCode::kInvalidArgument, {"mode"}, {std::string(bad)},
+                std::string("ParseMode(\"") + bad + "\")");
+    EXPECT_EQ(m, Mode::kNearest) << "ParseMode wrote its output on error for \"" << bad << '"';
+  }
+  EXPECT_STREQ(gridsample::ModeName(Mode::kLinear), "linear");
+  EXPECT_STREQ(gridsample::ModeName(Mode::kNearest), "nearest");
+  EXPECT_STREQ(gridsample::ModeName(Mode::kCubic), "cubic");
+}
+
+TEST(NameParsing, PaddingSpellings) {
+  struct Case {
+    const char* name;
+    Padding padding;
+  };
+  const Case kCases[] = {{"zeros", Padding::kZeros}, {"border", Padding::kBorder},
+                         {"reflection", Padding::kReflection}};
+  for (const Case& c : kCases) {
+    Padding p = static_cast<Padding>(42);
+    const Status s = gridsample::ParsePadding(c.name, &p);
+    EXPECT_TRUE(s.ok()) << c.name << ": " << s.message();
+    EXPECT_EQ(p, c.padding) << c.name;
+    EXPECT_STREQ(gridsample::PaddingName(c.padding), c.name);
+  }
+  for (const char* bad : {"mirror_pad", "", "zero", "reflect", "constant"}) {
+    Padding p = Padding::kBorder;
+    const Status s = gridsample::ParsePadding(bad, &p);
+    ExpectError(s, StatusCode::kInvalidArgument, {"padding", "padding_mode"},
+                {std::string(bad)}, std::string("ParsePadding(\"") + bad + "\")");
+    EXPECT_EQ(p, Padding::kBorder) << "ParsePadding wrote its output on error for \"" << bad << '"';
+  }
+}
+
+TEST(NameParsing, DTypeNamesRoundTrip) {
+  for (DType t : kAllDTypes) {
+    EXPECT_STREQ(gridsample::DTypeName(t), Name(t));
+    EXPECT_EQ(gridsample::DTypeSize(t), ElementSize(t)) << Name(t);
+    DType parsed = static_cast<DType>(42);
+    const Status s = gridsample::ParseDType(Name(t), &parsed);
+    EXPECT_TRUE(s.ok()) << Name(t) << ": " << s.message();
+    EXPECT_EQ(parsed, t) << Name(t);
+  }
+  EXPECT_EQ(gridsample::DTypeSize(static_cast<DType>(99)), 0u);
+  EXPECT_STREQ(gridsample::DTypeName(static_cast<DType>(99)), "unknown");
+  DType parsed = DType::kUint8;
+  const Status s = gridsample::ParseDType("float8e4m3", &parsed, "theta");
+  ExpectError(s, StatusCode::kInvalidArgument, {"theta"}, {"float8e4m3"}, "ParseDType(float8e4m3)");
+  EXPECT_EQ(parsed, DType::kUint8);
+}
+
+// ---------------------------------------------------------------------------
+// AffineGrid.
+
+struct AffineGridCall {
+  std::vector<int64_t> theta_shape{2, 2, 3};
+  std::vector<int64_t> size{2, 3, 5, 7};
+  std::vector<int64_t> grid_shape{2, 5, 7, 2};
+  DType theta_dtype = DType::kFloat32, grid_dtype = DType::kFloat32;
+  bool null_theta = false, null_theta_shape = false, null_size = false, null_grid = false;
+  bool null_grid_shape = false;
+  AffineGridOptions options;
+};
+
+Status Call(const AffineGridCall& c, AffineGridFn fn, Buffers* b) {
+  TensorView theta;
+  MutableTensorView grid;
+  theta.data = c.null_theta ? nullptr : b->x.data();
+  theta.dtype = c.theta_dtype;
+  theta.shape = c.null_theta_shape ? nullptr : c.theta_shape.data();
+  theta.rank = c.theta_shape.size();
+  grid.data = c.null_grid ? nullptr : b->y.data();
+  grid.dtype = c.grid_dtype;
+  grid.shape = c.null_grid_shape ? nullptr : c.grid_shape.data();
+  grid.rank = c.grid_shape.size();
+  return fn(theta, c.null_size ? nullptr : c.size.data(), c.size.size(), grid, c.options);
+}
+
+struct AffineGridCase {
+  const char* what;
+  std::function<void(AffineGridCall&)> breaks;
+  StatusCode code;
+  std::vector<std::string> names;
+  std::vector<std::string> values;
+};
+
+std::vector<AffineGridCase> AffineGridCases() {
+  using C = AffineGridCall;
+  const StatusCode kBad = StatusCode::kInvalidArgument, kRange = StatusCode::kOutOfRange;
+  return {
+      {"null theta data", [](C& c) { c.null_theta = true; }, kBad, {"theta"}, {"null"}},
+      {"null theta shape", [](C& c) { c.null_theta_shape = true; }, kBad, {"theta"}, {"null"}},
+      {"null size", [](C& c) { c.null_size = true; }, kBad, {"size"}, {"null"}},
+      {"null grid data", [](C& c) { c.null_grid = true; }, kBad, {"grid"}, {"null"}},
+      {"null grid shape", [](C& c) { c.null_grid_shape = true; }, kBad, {"grid"}, {"null"}},
+      {"theta (N,3,4) for a 4-long size", [](C& c) { c.theta_shape = {2, 3, 4}; }, kBad,
+       {"theta"}, {"4"}},
+      {"theta (N,2,5)", [](C& c) { c.theta_shape = {2, 2, 5}; }, kBad, {"theta"}, {"5"}},
+      {"theta (N,2,3) for a 5-long size",
+       [](C& c) {
+         c.size = {2, 3, 4, 5, 7};
+         c.grid_shape = {2, 4, 5, 7, 3};
+       },
+       kBad, {"theta"}, {}},
+      {"theta rank 2", [](C& c) { c.theta_shape = {2, 6}; }, kBad, {"theta"}, {}},
+      {"size length 3", [](C& c) { c.size = {2, 5, 7}; }, kBad, {"size"}, {"3"}},
+      {"size length 6", [](C& c) { c.size = {2, 3, 4, 5, 6, 7}; }, kBad, {"size"}, {"6"}},
+      {"size length 0", [](C& c) { c.size.clear(); }, kBad, {"size"}, {"0"}},
+      {"negative size entry", [](C& c) { c.size = {2, 3, -5, 7}; }, kBad, {"size"}, {"-5"}},
+      {"negative size C", [](C& c) { c.size = {2, -3, 5, 7}; }, kBad, {"size"}, {"-3"}},
+      {"size N 3 for theta N 2",
+       [](C& c) {
+         c.size = {3, 3, 5, 7};
+         c.grid_shape = {3, 5, 7, 2};
+       },
+       kBad, {"theta", "size"}, {"3"}},
+      {"grid W 8 instead of 7", [](C& c) { c.grid_shape = {2, 5, 8, 2}; }, kBad, {"grid"}, {"8"}},
+      {"grid last dim 3", [](C& c) { c.grid_shape = {2, 5, 7, 3}; }, kBad, {"grid"}, {"3"}},
+      {"grid rank 5 for 2-D", [](C& c) { c.grid_shape = {2, 1, 5, 7, 2}; }, kBad, {"grid"}, {}},
+      {"grid float64 for theta float32", [](C& c) { c.grid_dtype = DType::kFloat64; }, kBad,
+       {"grid"}, {"float64"}},
+      {"theta int32",
+       [](C& c) { c.theta_dtype = c.grid_dtype = DType::kInt32; }, kBad, {"theta"}, {"int32"}},
+      {"theta uint8",
+       [](C& c) { c.theta_dtype = c.grid_dtype = DType::kUint8; }, kBad, {"theta"}, {"uint8"}},
+      {"theta dtype 99",
+       [](C& c) { c.theta_dtype = c.grid_dtype = static_cast<DType>(99); }, kBad, {"theta"},
+       {"99"}},
+      {"size overflows int64",
+       [](C& c) {
+         c.size = {2, 3, k2Pow32, k2Pow32};
+         c.grid_shape = {2, k2Pow32, k2Pow32, 2};
+       },
+       kRange, {"size", "grid"}, {}},
+  };
+}
+
+TEST(AffineGridValidation, EveryRule) {
+  for (const Kernel& kernel : kKernels) {
+    for (const AffineGridCase& bad : AffineGridCases()) {
+      const std::string what = std::string(kernel.name) + ", " + bad.what;
+      AffineGridCall call;
+      bad.breaks(call);
+      Buffers buffers;
+      buffers.ResetY();
+      const Status s = Call(call, kernel.affine_grid, &buffers);
+      ExpectError(s, bad.code, bad.names, bad.values, what);
+      EXPECT_TRUE(buffers.YUntouched()) << what << ": grid was written on error";
+      buffers.ResetY();
+      const Status ok = Call(AffineGridCall(), kernel.affine_grid, &buffers);
+      EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
+      EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
+    }
+  }
+}
+
+TEST(AffineGridValidation, OutputShape) {
+  const int64_t size4[] = {2, 3, 5, 7}, size5[] = {2, 3, 4, 5, 7};
+  int64_t shape[5] = {};
+  ASSERT_TRUE(gridsample::AffineGridOutputShape(size4, 4, shape).ok());
+  EXPECT_EQ(std::vector<int64_t>(shape, shape + 4), (std::vector<int64_t>{2, 5, 7, 2}));
+  ASSERT_TRUE(gridsample::AffineGridOutputShape(size5, 5, shape).ok());
+  EXPECT_EQ(std::vector<int64_t>(shape, shape + 5), (std::vector<int64_t>{2, 4, 5, 7, 3}));
+  ExpectError(gridsample::AffineGridOutputShape(size4, 3, shape), StatusCode::kInvalidArgument,
+              {"size"}, {"3"}, "AffineGridOutputShape size length 3");
+  const int64_t negative[] = {2, 3, -5, 7};
+  ExpectError(gridsample::AffineGridOutputShape(negative, 4, shape),
+              StatusCode::kInvalidArgument, {"size"}, {"-5"}, "AffineGridOutputShape -5");
+  ExpectError(gridsample::AffineGridOutputShape(nullptr, 4, shape), StatusCode::kInvalidArgument,
+              {"size"}, {"null"}, "AffineGridOutputShape null size");
+}
+
+TEST(AffineGridValidation, ValidBaselineAcceptsEveryFloatDType) {
+  for (const Kernel& kernel : kKernels) {
+    for (DType t : kGridDTypes) {
+      for (bool three_d : {false, true}) {
+        AffineGridCall call;
+        call.theta_dtype = call.grid_dtype = t;
+        if (three_d) {
+          call.theta_shape = {2, 3, 4};
+          call.size = {2, 3, 4, 5, 7};
+          call.grid_shape = {2, 4, 5, 7, 3};
+        }
+        Buffers buffers;
+        buffers.ResetY();
+        const Status s = Call(call, kernel.affine_grid, &buffers);
+        EXPECT_TRUE(s.ok()) << kernel.name << ' ' << Name(t) << (three_d ? " 3-D" : " 2-D")
+                            << ": " << s.message();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gridsample_test
