@@ -6,6 +6,7 @@ packages=(
   cmake make g++ clang libclang-rt-14-dev   # native builds, sanitizers
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
   emscripten nodejs npm                     # wasm build and JS tests
+  chromium                                  # browser tests (driven by npm playwright-core)
 )
 
 missing=()
