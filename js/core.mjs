@@ -1,0 +1,677 @@
+// The gridsample JavaScript API over one instantiated wasm module; node.mjs and browser.mjs only load.
+
+// Element types in the order of gridsample::DType (src/kernels/include/gridsample/types.h).
+// `arrays` are the typed-array classes accepted for the type; the first is the one we create.
+const DTYPES = {
+  float32: { code: 0, size: 4, arrays: [Float32Array] },
+  float64: { code: 1, size: 8, arrays: [Float64Array] },
+  float16: { code: 2, size: 2, arrays: [Uint16Array] },
+  bfloat16: { code: 3, size: 2, arrays: [Uint16Array] },
+  int8: { code: 4, size: 1, arrays: [Int8Array] },
+  uint8: { code: 5, size: 1, arrays: [Uint8Array, Uint8ClampedArray] },
+  int16: { code: 6, size: 2, arrays: [Int16Array] },
+  uint16: { code: 7, size: 2, arrays: [Uint16Array] },
+  int32: { code: 8, size: 4, arrays: [Int32Array] },
+  uint32: { code: 9, size: 4, arrays: [Uint32Array] },
+};
+// Runtimes with a native Float16Array (recent browsers, onnxruntime-web there) may hand us one.
+if (typeof globalThis.Float16Array === 'function') DTYPES.float16.arrays.push(globalThis.Float16Array);
+
+/** Every element type name the library computes on. */
+export const DTYPE_NAMES = Object.freeze(Object.keys(DTYPES));
+const FLOAT_DTYPES = ['float32', 'float64', 'float16', 'bfloat16'];
+
+// Dtype of a typed array given without an explicit dtype. Uint16Array means uint16: half floats
+// must say so (`dtype: 'float16'`), their bits are indistinguishable from integers.
+const DTYPE_OF_CLASS = new Map([
+  [Float32Array, 'float32'], [Float64Array, 'float64'], [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'], [Uint8ClampedArray, 'uint8'], [Int16Array, 'int16'],
+  [Uint16Array, 'uint16'], [Int32Array, 'int32'], [Uint32Array, 'uint32'],
+]);
+if (typeof globalThis.Float16Array === 'function') DTYPE_OF_CLASS.set(globalThis.Float16Array, 'float16');
+
+// ONNX spellings of the attributes, mapped to gridsample::Mode / gridsample::Padding.
+const MODES = { linear: 0, bilinear: 0, nearest: 1, cubic: 2, bicubic: 2 };
+const PADDINGS = { zeros: 0, border: 1, reflection: 2 };
+
+const MAX_RANK = 10; // N, C and kMaxSpatialRank (8) spatial axes.
+const HEAP_LIMIT = 2 ** 31; // -sMAXIMUM_MEMORY=2GB
+const SCRATCH_INT64S = 3 * MAX_RANK; // x, grid and y shapes of one call
+
+// (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)): valid only where the
+// final wasm SIMD128 proposal is implemented (popcnt came last), as in wasm-feature-detect.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15,
+  253, 98, 11,
+]);
+
+/** True when this JavaScript engine validates wasm SIMD128 code. */
+export function simdSupported() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks load() options and picks the variant.
+ * @returns {{variant: 'simd'|'scalar', wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
+ */
+export function readLoadOptions(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`load: options: expected an object, got ${describe(options)}`);
+  }
+  const known = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule'];
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`load: options.${key}: unknown option; expected ${known.join(', ')}`);
+    }
+  }
+  const { variant = 'auto', wasmUrl, wasmBinary, wasmModule } = options;
+  if (typeof variant !== 'string') {
+    throw new TypeError(`load: options.variant: expected 'simd', 'scalar' or 'auto', got ${describe(variant)}`);
+  }
+  if (!['simd', 'scalar', 'auto'].includes(variant)) {
+    throw new RangeError(`load: options.variant: expected 'simd', 'scalar' or 'auto', got ${describe(variant)}`);
+  }
+  const given = [wasmUrl, wasmBinary, wasmModule].filter((v) => v !== undefined).length;
+  if (given > 1) {
+    throw new TypeError('load: options: give at most one of wasmUrl, wasmBinary and wasmModule');
+  }
+  if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL) &&
+      typeof wasmUrl !== 'function') {
+    throw new TypeError(`load: options.wasmUrl: expected a string, a URL or a function (variant) => URL, got ${describe(wasmUrl)}`);
+  }
+  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer) && !isView(wasmBinary)) {
+    throw new TypeError(`load: options.wasmBinary: expected an ArrayBuffer or a Uint8Array, got ${describe(wasmBinary)}`);
+  }
+  if (wasmModule !== undefined && !(wasmModule instanceof WebAssembly.Module)) {
+    throw new TypeError(`load: options.wasmModule: expected a WebAssembly.Module, got ${describe(wasmModule)}`);
+  }
+  const simd = simdSupported();
+  if (variant === 'simd' && !simd) {
+    throw new RangeError("load: options.variant: 'simd' was asked for but this engine has no wasm SIMD128; use 'scalar' or 'auto'");
+  }
+  return {
+    variant: variant === 'auto' ? (simd ? 'simd' : 'scalar') : variant,
+    wasmUrl, wasmBinary, wasmModule,
+  };
+}
+
+/**
+ * Runs an Emscripten factory with a wasm source we instantiate ourselves, so that every
+ * environment (Node, page, classic or module worker) takes the same path and failures reject.
+ * `source` is {module}, {bytes} or {url, fetch}; `what` names the source in errors.
+ */
+export async function instantiate(factory, source, what) {
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  const ready = factory({
+    instantiateWasm(imports, receiveInstance) {
+      (async () => {
+        if (source.module) return [await WebAssembly.instantiate(source.module, imports), source.module];
+        if (source.bytes) {
+          const r = await WebAssembly.instantiate(source.bytes, imports);
+          return [r.instance, r.module];
+        }
+        const response = await source.fetch(source.url);
+        if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+        if (typeof WebAssembly.instantiateStreaming === 'function') {
+          try {
+            const r = await WebAssembly.instantiateStreaming(response.clone(), imports);
+            return [r.instance, r.module];
+          } catch (e) {
+            // A server without the application/wasm MIME type: compile from the bytes.
+            if (!(e instanceof TypeError)) throw e;
+          }
+        }
+        const r = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+        return [r.instance, r.module];
+      })().then(([instance, module]) => receiveInstance(instance, module)).catch(fail);
+      return {}; // exports arrive asynchronously through receiveInstance
+    },
+  });
+  try {
+    return await Promise.race([ready, failed]);
+  } catch (e) {
+    const error = new Error(`load: could not instantiate the gridsample wasm from ${what}: ${e && e.message ? e.message : e}`);
+    error.cause = e;
+    throw error;
+  }
+}
+
+// --- small helpers -------------------------------------------------------------------------
+
+function isView(v) {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView);
+}
+
+function className(v) {
+  return (v && v.constructor && v.constructor.name) || 'object';
+}
+
+// A short, unambiguous rendering of what the caller gave, for error messages.
+function describe(v) {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'string': return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+    case 'number': return Object.is(v, -0) ? '-0' : String(v);
+    case 'bigint': return `${v}n`;
+    case 'boolean': return String(v);
+    case 'symbol': return v.toString();
+    case 'function': return `function ${v.name || '(anonymous)'}`;
+    default:
+      if (Array.isArray(v)) return `Array(${v.length})`;
+      if (isView(v)) return `${className(v)}(${v.length})`;
+      if (v instanceof ArrayBuffer) return `ArrayBuffer(${v.byteLength})`;
+      return className(v) === 'Object' ? 'an object' : `a ${className(v)}`;
+  }
+}
+
+function shapeString(shape) {
+  return `[${Array.from(shape).join(', ')}]`;
+}
+
+function sameShape(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function isDetached(buffer) {
+  if (typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer) return false;
+  if ('detached' in ArrayBuffer.prototype) return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function detachedError(fn, what) {
+  return new TypeError(`${fn}: ${what}: the ArrayBuffer is detached (transferred, or a wasm memory view from before the memory grew); pass a live array`);
+}
+
+// Dims as numbers: each a non-negative safe integer (bigint accepted, as in int64 tensors).
+function readDims(fn, what, shape) {
+  if (!Array.isArray(shape) && !isView(shape)) {
+    throw new TypeError(`${fn}: ${what}: expected an array of non-negative integers, got ${describe(shape)}`);
+  }
+  const dims = new Array(shape.length);
+  for (let i = 0; i < shape.length; ++i) {
+    const v = shape[i];
+    let n;
+    if (typeof v === 'bigint') {
+      n = v >= 0n && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : -1;
+    } else if (typeof v === 'number') {
+      n = Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER ? v : -1;
+    } else {
+      throw new TypeError(`${fn}: ${what}[${i}]: expected a non-negative integer, got ${describe(v)}`);
+    }
+    if (n < 0) {
+      throw new RangeError(`${fn}: ${what}[${i}]: expected a non-negative integer, got ${describe(v)} in ${shapeString(Array.from(shape, (d) => describe(d)))}`);
+    }
+    dims[i] = n;
+  }
+  return dims;
+}
+
+// Element count of `dims`; like the C++ library, zeros are skipped in the overflow check so
+// that an empty tensor's partial products are representable too.
+function countElements(fn, what, dims, elemSize) {
+  let nonzero = 1;
+  let zero = false;
+  for (const d of dims) {
+    if (d === 0) zero = true;
+    else nonzero *= d;
+  }
+  if (nonzero * elemSize > HEAP_LIMIT) {
+    throw new RangeError(`${fn}: ${what}: shape ${shapeString(dims)} needs ${nonzero * elemSize} bytes, more than the 2 GiB the wasm heap can hold`);
+  }
+  return zero ? 0 : nonzero;
+}
+
+function readDtypeName(fn, what, name) {
+  if (typeof name !== 'string') {
+    throw new TypeError(`${fn}: ${what}: expected a dtype name (${DTYPE_NAMES.join(', ')}), got ${describe(name)}`);
+  }
+  if (!Object.prototype.hasOwnProperty.call(DTYPES, name)) {
+    throw new RangeError(`${fn}: ${what}: expected one of ${DTYPE_NAMES.join(', ')}, got ${describe(name)}`);
+  }
+  return name;
+}
+
+function checkArrayClass(fn, what, dtype, data) {
+  const arrays = DTYPES[dtype].arrays;
+  if (!arrays.some((A) => data instanceof A)) {
+    throw new TypeError(`${fn}: ${what}: expected ${arrays.map((A) => A.name).join(' or ')} for dtype ${dtype}, got ${describe(data)}`);
+  }
+}
+
+// --- the API over one module ---------------------------------------------------------------
+
+const CONSTRUCT_KEY = Symbol('gridsample.HeapTensor');
+const heapRegistry = typeof FinalizationRegistry === 'function'
+  // A tensor that was never disposed gives its memory back when it is collected.
+  ? new FinalizationRegistry(({ Module, ptr }) => Module.release(ptr))
+  : null;
+
+/** A tensor whose elements live in the wasm heap of one loaded module (the zero-copy tier). */
+export class HeapTensor {
+  #state;
+  #ptr;
+  #dtype;
+  #shape;
+  #size;
+  #view = null;
+  #viewBuffer = null;
+
+  constructor(key, state, ptr, dtype, dims, size) {
+    if (key !== CONSTRUCT_KEY) {
+      throw new TypeError('HeapTensor: create heap tensors with gs.tensor() or gs.tensorFrom()');
+    }
+    this.#state = state;
+    this.#ptr = ptr;
+    this.#dtype = dtype;
+    this.#shape = Object.freeze(dims.slice());
+    this.#size = size;
+    if (heapRegistry) heapRegistry.register(this, { Module: state.Module, ptr }, this);
+  }
+
+  /** Element type name. */
+  get dtype() { return this.#dtype; }
+  /** Dimensions (frozen). */
+  get shape() { return this.#shape; }
+  /** Same as `shape`, the name onnxruntime-web uses. */
+  get dims() { return this.#shape; }
+  /** Number of elements. */
+  get size() { return this.#size; }
+  /** Bytes of element storage. */
+  get byteLength() { return this.#size * DTYPES[this.#dtype].size; }
+  /** True after dispose(). */
+  get disposed() { return this.#ptr === 0; }
+
+  /** A typed-array view of the elements; re-created after the wasm memory grew, so read it again after calls. */
+  get data() {
+    this.#check('data');
+    const buffer = this.#state.Module.HEAPU8.buffer;
+    if (buffer !== this.#viewBuffer) {
+      this.#view = new DTYPES[this.#dtype].arrays[0](buffer, this.#ptr, this.#size);
+      this.#viewBuffer = buffer;
+    }
+    return this.#view;
+  }
+
+  /** Frees the heap memory. Idempotent; the tensor is unusable afterwards. */
+  dispose() {
+    if (this.#ptr === 0) return;
+    if (heapRegistry) heapRegistry.unregister(this);
+    this.#state.Module.release(this.#ptr);
+    this.#ptr = 0;
+    this.#view = null;
+    this.#viewBuffer = null;
+  }
+
+  #check(what) {
+    if (this.#ptr === 0) {
+      throw new TypeError(`HeapTensor.${what}: this ${this.#dtype} tensor of shape ${shapeString(this.#shape)} was disposed`);
+    }
+  }
+
+  // Heap address when `t` is a live tensor of `state`'s module; 0 when disposed; -1 otherwise.
+  static addressIn(t, state) {
+    if (!(t instanceof HeapTensor)) return -1;
+    if (t.#ptr === 0) return 0;
+    return t.#state === state ? t.#ptr : -1;
+  }
+}
+if (typeof Symbol.dispose === 'symbol') {
+  HeapTensor.prototype[Symbol.dispose] = function dispose() { this.dispose(); };
+}
+
+/**
+ * The public object `load()` resolves to, over an Emscripten module built from
+ * src/bindings/bindings.cc. `variant` is 'simd' or 'scalar'.
+ */
+export function createApi(Module, variant) {
+  const state = { Module };
+  const scratch = Module.allocate(SCRATCH_INT64S * 8);
+  if (!scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
+
+  // A tensor argument as {dtype, dims, size, bytes} plus either `ptr` (ours, in the heap) or
+  // `data` (a typed array to copy in).
+  function readTensor(fn, what, t) {
+    const address = HeapTensor.addressIn(t, state);
+    if (address === 0) {
+      throw new TypeError(`${fn}: ${what}: this ${t.dtype} tensor of shape ${shapeString(t.shape)} was disposed`);
+    }
+    if (address > 0) {
+      return { dtype: t.dtype, dims: t.shape, size: t.size, bytes: t.byteLength, ptr: address };
+    }
+    if (t === null || typeof t !== 'object' || isView(t) || Array.isArray(t)) {
+      throw new TypeError(`${fn}: ${what}: expected a tensor {data, shape} or {data, dims}, got ${describe(t)}`);
+    }
+    // onnxruntime-web tensors can live on a GPU; their `data` getter would throw.
+    if (typeof t.location === 'string' && t.location !== 'cpu' && t.location !== 'cpu-pinned') {
+      throw new TypeError(`${fn}: ${what}: expected a CPU tensor, got one on '${t.location}'; download it first (await tensor.getData())`);
+    }
+    const data = t.data;
+    if (!isView(data)) {
+      throw new TypeError(`${fn}: ${what}.data: expected a typed array, got ${describe(data)}`);
+    }
+    if (t.shape !== undefined && t.dims !== undefined && t.shape !== t.dims) {
+      const a = readDims(fn, `${what}.shape`, t.shape);
+      const b = readDims(fn, `${what}.dims`, t.dims);
+      if (!sameShape(a, b)) {
+        throw new RangeError(`${fn}: ${what}: shape ${shapeString(a)} and dims ${shapeString(b)} disagree`);
+      }
+    }
+    const shape = t.shape !== undefined ? t.shape : t.dims;
+    if (shape === undefined) {
+      throw new TypeError(`${fn}: ${what}: expected a shape (or dims) array, got undefined`);
+    }
+    const dims = readDims(fn, `${what}.${t.shape !== undefined ? 'shape' : 'dims'}`, shape);
+    // Our own results say `dtype`; onnxruntime-web tensors say `type`.
+    const declared = t.dtype !== undefined ? t.dtype : t.type;
+    let dtype;
+    if (declared !== undefined) {
+      dtype = readDtypeName(fn, `${what}.${t.dtype !== undefined ? 'dtype' : 'type'}`, declared);
+      checkArrayClass(fn, `${what}.data`, dtype, data);
+    } else {
+      dtype = DTYPE_OF_CLASS.get(data.constructor);
+      if (dtype === undefined) {
+        throw new TypeError(`${fn}: ${what}.data: expected one of ${[...new Set(DTYPE_OF_CLASS.keys())].map((A) => A.name).join(', ')}, got ${describe(data)}`);
+      }
+    }
+    if (isDetached(data.buffer)) throw detachedError(fn, `${what}.data`);
+    const size = countElements(fn, what, dims, DTYPES[dtype].size);
+    if (data.length !== size) {
+      throw new RangeError(`${fn}: ${what}: data has ${data.length} elements but shape ${shapeString(dims)} needs ${size}`);
+    }
+    return { dtype, dims, size, bytes: size * DTYPES[dtype].size, data };
+  }
+
+  function readOptions(fn, options, known) {
+    if (options === undefined || options === null) return {};
+    if (typeof options !== 'object' || Array.isArray(options) || isView(options)) {
+      throw new TypeError(`${fn}: options: expected an object, got ${describe(options)}`);
+    }
+    for (const key of Object.keys(options)) {
+      if (!known.includes(key)) {
+        throw new TypeError(`${fn}: options.${key}: unknown option; expected ${known.join(', ')}`);
+      }
+    }
+    return options;
+  }
+
+  // camelCase name or its ONNX attribute spelling (padding_mode); never both.
+  function option(fn, options, name, alias) {
+    const a = options[name];
+    const b = alias ? options[alias] : undefined;
+    if (a !== undefined && b !== undefined) {
+      throw new TypeError(`${fn}: options: give ${name} or ${alias}, not both`);
+    }
+    return a !== undefined ? [name, a] : [alias, b];
+  }
+
+  function readEnum(fn, what, value, table, fallback) {
+    if (value === undefined) return table[fallback];
+    const names = Object.keys(table).map((k) => `'${k}'`);
+    const expected = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+    if (typeof value !== 'string') {
+      throw new TypeError(`${fn}: options.${what}: expected ${expected}, got ${describe(value)}`);
+    }
+    if (!Object.prototype.hasOwnProperty.call(table, value)) {
+      throw new RangeError(`${fn}: options.${what}: expected ${expected}, got ${describe(value)}`);
+    }
+    return table[value];
+  }
+
+  function readAlign(fn, what, value) {
+    if (value === undefined) return false;
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (value === 0 || value === 1) return value === 1;
+      throw new RangeError(`${fn}: options.${what}: expected true, false, 0 or 1, got ${describe(value)}`);
+    }
+    throw new TypeError(`${fn}: options.${what}: expected true, false, 0 or 1, got ${describe(value)}`);
+  }
+
+  // Where the result goes: {ptr} for a heap tensor of ours, else {target} (a typed array to
+  // copy into) and `result` (what the call returns).
+  function readOut(fn, out, dtype, dims, size, inputs) {
+    const what = 'options.out';
+    const address = HeapTensor.addressIn(out, state);
+    if (address === 0) {
+      throw new TypeError(`${fn}: ${what}: this ${out.dtype} tensor of shape ${shapeString(out.shape)} was disposed`);
+    }
+    if (address > 0 || (out !== null && typeof out === 'object' && !isView(out))) {
+      const t = readTensor(fn, what, out);
+      if (t.dtype !== dtype) {
+        throw new TypeError(`${fn}: ${what}: expected dtype ${dtype} (the input's), got ${t.dtype}`);
+      }
+      if (!sameShape(t.dims, dims)) {
+        throw new RangeError(`${fn}: ${what}: expected shape ${shapeString(dims)}, got ${shapeString(t.dims)}`);
+      }
+      if (t.ptr) {
+        for (const [name, input] of inputs) {
+          if (input.ptr && t.bytes && input.bytes && t.ptr < input.ptr + input.bytes && input.ptr < t.ptr + t.bytes) {
+            throw new RangeError(`${fn}: ${what}: shares memory with ${name}; give the output its own tensor`);
+          }
+        }
+        return { ptr: t.ptr, result: out };
+      }
+      return { target: t.data, result: out };
+    }
+    if (!isView(out)) {
+      throw new TypeError(`${fn}: ${what}: expected a typed array or a tensor {data, shape}, got ${describe(out)}`);
+    }
+    checkArrayClass(fn, what, dtype, out);
+    if (isDetached(out.buffer)) throw detachedError(fn, what);
+    if (out.length !== size) {
+      throw new RangeError(`${fn}: ${what}: expected ${size} elements for shape ${shapeString(dims)}, got ${out.length}`);
+    }
+    return { target: out, result: { data: out, shape: dims.slice(), dtype } };
+  }
+
+  // Runs `body(addressOf)` with every tensor in `tensors` (name -> readTensor() or readOut()
+  // record; `out` gets `bytes`) given a heap address, copying inputs in first; frees what it
+  // allocated whatever happens.
+  function withHeap(fn, inputs, outBytes, outPtr, body) {
+    const owned = [];
+    try {
+      const alloc = (what, bytes) => {
+        const p = Module.allocate(bytes);
+        if (!p) {
+          throw new RangeError(`${fn}: cannot allocate ${bytes} bytes for ${what} in the wasm heap (it grows to 2 GiB at most)`);
+        }
+        owned.push(p);
+        return p;
+      };
+      const addresses = inputs.map(([name, t]) => t.ptr || alloc(name, t.bytes));
+      const y = outPtr || alloc('the output', outBytes);
+      // Copy only after every allocation: a growing memory detaches earlier views.
+      const heap = Module.HEAPU8;
+      inputs.forEach(([name, t], i) => {
+        if (t.ptr) return;
+        if (t.data.byteLength !== t.bytes) throw detachedError(fn, `${name}.data`);
+        heap.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
+      });
+      return body(addresses, y);
+    } finally {
+      for (const p of owned) Module.release(p);
+    }
+  }
+
+  function writeInt64s(offset, values) {
+    const view = new BigInt64Array(Module.HEAPU8.buffer, scratch + offset * 8, values.length);
+    for (let i = 0; i < values.length; ++i) view[i] = BigInt(values[i]);
+    return scratch + offset * 8;
+  }
+
+  function check(status) {
+    if (status.code !== 0) throw new RangeError(status.message);
+  }
+
+  // Copies `bytes` at heap address `y` out: into `target` or into a new typed array like `like`.
+  function finish(fn, out, y, dtype, dims, size, like) {
+    const bytes = size * DTYPES[dtype].size;
+    if (out.ptr) return out.result;
+    const src = new Uint8Array(Module.HEAPU8.buffer, y, bytes);
+    if (out.target) {
+      // A view of this very heap, taken before the call grew it, is detached by now.
+      if (isDetached(out.target.buffer)) throw detachedError(fn, 'options.out');
+      new Uint8Array(out.target.buffer, out.target.byteOffset, bytes).set(src);
+      return out.result;
+    }
+    // uint8 results keep the input's class (Uint8ClampedArray for ImageData), float16 too.
+    const Ctor = like && DTYPES[dtype].arrays.includes(like.constructor) ? like.constructor : DTYPES[dtype].arrays[0];
+    const data = new Ctor(size);
+    new Uint8Array(data.buffer).set(src);
+    return { data, shape: dims.slice(), dtype };
+  }
+
+  function gridSample(x, grid, options) {
+    const fn = 'gridSample';
+    const opts = readOptions(fn, options,
+      ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
+    const X = readTensor(fn, 'x', x);
+    const G = readTensor(fn, 'grid', grid);
+    const mode = readEnum(fn, 'mode', opts.mode, MODES, 'linear');
+    const [paddingName, paddingValue] = option(fn, opts, 'paddingMode', 'padding_mode');
+    const padding = readEnum(fn, paddingName, paddingValue, PADDINGS, 'zeros');
+    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
+    const align = readAlign(fn, alignName, alignValue);
+
+    const rank = X.dims.length;
+    if (rank < 3 || rank > MAX_RANK) {
+      throw new RangeError(`${fn}: x: expected rank 3 to ${MAX_RANK} (N, C, D1..Dr), got rank ${rank} shape ${shapeString(X.dims)}`);
+    }
+    if (!FLOAT_DTYPES.includes(G.dtype)) {
+      throw new TypeError(`${fn}: grid: expected dtype float32, float64, float16 or bfloat16, got ${G.dtype}`);
+    }
+    const r = rank - 2;
+    if (G.dims.length !== rank || G.dims[rank - 1] !== r) {
+      throw new RangeError(`${fn}: grid: expected shape [N, O1..O${r}, ${r}] (rank ${rank}) for x of shape ${shapeString(X.dims)}, got ${shapeString(G.dims)}`);
+    }
+    if (G.dims[0] !== X.dims[0]) {
+      throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
+    }
+    const yDims = [X.dims[0], X.dims[1], ...G.dims.slice(1, rank - 1)];
+    const ySize = countElements(fn, 'the output', yDims, DTYPES[X.dtype].size);
+    const inputs = [['x', X], ['grid', G]];
+    const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
+
+    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out.ptr, ([xp, gp], yp) => {
+      const xs = writeInt64s(0, X.dims);
+      const gsh = writeInt64s(MAX_RANK, G.dims);
+      const ys = writeInt64s(2 * MAX_RANK, yDims);
+      check(Module.gridSample(xp, DTYPES[X.dtype].code, xs, rank, gp, DTYPES[G.dtype].code, gsh,
+        yp, ys, mode, padding, align));
+      return finish(fn, out, yp, X.dtype, yDims, ySize, X.data);
+    });
+  }
+
+  function readSize(fn, size) {
+    let values = size;
+    if (size !== null && typeof size === 'object' && !Array.isArray(size) && !isView(size)) {
+      // An int64 tensor, as ONNX gives AffineGrid's size (onnxruntime-web: BigInt64Array).
+      values = size.data;
+      if (!Array.isArray(values) && !isView(values)) {
+        throw new TypeError(`${fn}: size: expected an array [N, C, H, W] / [N, C, D, H, W] or a 1-D tensor of them, got ${describe(size)}`);
+      }
+    }
+    if (!Array.isArray(values) && !isView(values)) {
+      throw new TypeError(`${fn}: size: expected an array [N, C, H, W] or [N, C, D, H, W], got ${describe(size)}`);
+    }
+    if (isView(values) && isDetached(values.buffer)) throw detachedError(fn, 'size');
+    const dims = readDims(fn, 'size', values);
+    if (dims.length !== 4 && dims.length !== 5) {
+      throw new RangeError(`${fn}: size: expected 4 values (N, C, H, W) or 5 (N, C, D, H, W), got ${dims.length}: ${shapeString(dims)}`);
+    }
+    return dims;
+  }
+
+  function affineGrid(theta, size, options) {
+    const fn = 'affineGrid';
+    const opts = readOptions(fn, options, ['alignCorners', 'align_corners', 'out']);
+    const T = readTensor(fn, 'theta', theta);
+    const S = readSize(fn, size);
+    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
+    const align = readAlign(fn, alignName, alignValue);
+    if (!FLOAT_DTYPES.includes(T.dtype)) {
+      throw new TypeError(`${fn}: theta: expected dtype float32, float64, float16 or bfloat16, got ${T.dtype}`);
+    }
+    const r = S.length - 2;
+    const wantTheta = [S[0], r, r + 1];
+    if (!sameShape(T.dims, wantTheta)) {
+      throw new RangeError(`${fn}: theta: expected shape ${shapeString(wantTheta)} for size ${shapeString(S)}, got ${shapeString(T.dims)}`);
+    }
+    const gDims = [S[0], ...S.slice(2), r];
+    const gSize = countElements(fn, 'the output grid', gDims, DTYPES[T.dtype].size);
+    const inputs = [['theta', T]];
+    const out = opts.out === undefined ? {} : readOut(fn, opts.out, T.dtype, gDims, gSize, inputs);
+
+    return withHeap(fn, inputs, gSize * DTYPES[T.dtype].size, out.ptr, ([tp], gp) => {
+      const ts = writeInt64s(0, T.dims);
+      const ss = writeInt64s(MAX_RANK, S);
+      const gs = writeInt64s(2 * MAX_RANK, gDims);
+      check(Module.affineGrid(tp, DTYPES[T.dtype].code, ts, ss, S.length, gp, gs, align));
+      return finish(fn, out, gp, T.dtype, gDims, gSize, T.data);
+    });
+  }
+
+  function newHeapTensor(fn, dtype, dims) {
+    const size = countElements(fn, 'shape', dims, DTYPES[dtype].size);
+    const bytes = size * DTYPES[dtype].size;
+    const ptr = Module.allocate(bytes);
+    if (!ptr) {
+      throw new RangeError(`${fn}: cannot allocate ${bytes} bytes in the wasm heap (it grows to 2 GiB at most)`);
+    }
+    return new HeapTensor(CONSTRUCT_KEY, state, ptr, dtype, dims, size);
+  }
+
+  function tensor(dtype, shape) {
+    const fn = 'tensor';
+    const name = readDtypeName(fn, 'dtype', dtype);
+    const dims = readDims(fn, 'shape', shape);
+    const t = newHeapTensor(fn, name, dims);
+    Module.HEAPU8.fill(0, HeapTensor.addressIn(t, state), HeapTensor.addressIn(t, state) + t.byteLength);
+    return t;
+  }
+
+  function tensorFrom(source) {
+    const fn = 'tensorFrom';
+    const s = readTensor(fn, 'source', source);
+    const t = newHeapTensor(fn, s.dtype, s.dims);
+    const heap = Module.HEAPU8;
+    const to = HeapTensor.addressIn(t, state);
+    if (s.ptr) {
+      heap.copyWithin(to, s.ptr, s.ptr + s.bytes);
+    } else {
+      if (s.data.byteLength !== s.bytes) {
+        t.dispose();
+        throw detachedError(fn, 'source.data');
+      }
+      heap.set(new Uint8Array(s.data.buffer, s.data.byteOffset, s.bytes), to);
+    }
+    return t;
+  }
+
+  return Object.freeze({
+    backend: variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar',
+    variant,
+    target: Module.activeTarget(),
+    dtypes: DTYPE_NAMES,
+    gridSample,
+    affineGrid,
+    tensor,
+    tensorFrom,
+    heapUsed: () => Module.heapUsed(),
+    heapSize: () => Module.HEAPU8.buffer.byteLength,
+  });
+}

@@ -1,0 +1,59 @@
+// Node.js entry point of gridsample: reads the .wasm from disk (or a given URL/bytes) and loads it.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+import { createApi, instantiate, readLoadOptions } from './core.mjs';
+
+export { DTYPE_NAMES, HeapTensor, simdSupported } from './core.mjs';
+
+const require = createRequire(import.meta.url);
+
+// Emscripten's Node glue (CommonJS) for each variant; it never fetches the .wasm itself.
+const GLUE = {
+  simd: () => require('./dist/gridsample-simd.cjs'),
+  scalar: () => require('./dist/gridsample-scalar.cjs'),
+};
+const WASM = {
+  simd: new URL('./dist/gridsample-simd.wasm', import.meta.url),
+  scalar: new URL('./dist/gridsample-scalar.wasm', import.meta.url),
+};
+
+// file: URLs and plain paths are read from disk; http(s) and data: URLs go through fetch.
+async function sourceFromUrl(url) {
+  const text = String(url);
+  if (text.startsWith('file:')) return { bytes: await readFile(fileURLToPath(text)) };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[a-z]:[\\/]/i.test(text)) {
+    return { url: text, fetch: globalThis.fetch };
+  }
+  return { bytes: await readFile(text) };
+}
+
+/**
+ * Loads gridsample and resolves to the API object (see index.d.ts).
+ * @param {import('./index.js').LoadOptions} [options]
+ */
+export async function load(options) {
+  const { variant, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
+  let source;
+  let what;
+  if (wasmModule) {
+    source = { module: wasmModule };
+    what = 'options.wasmModule';
+  } else if (wasmBinary) {
+    source = { bytes: wasmBinary };
+    what = 'options.wasmBinary';
+  } else {
+    const url = typeof wasmUrl === 'function' ? wasmUrl(variant) : (wasmUrl ?? WASM[variant]);
+    what = `${url}`;
+    try {
+      source = await sourceFromUrl(url);
+    } catch (e) {
+      const error = new Error(`load: could not read the gridsample wasm at ${url}: ${e.message}`);
+      error.cause = e;
+      throw error;
+    }
+  }
+  const Module = await instantiate(GLUE[variant](), source, what);
+  return createApi(Module, variant);
+}

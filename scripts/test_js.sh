@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the npm package's JavaScript tests (after `make wasm`): installs the test-only npm packages, the wasm conformance runner for both variants, then node --test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for v in simd scalar; do
+  for ext in wasm mjs cjs; do
+    f="js/dist/gridsample-$v.$ext"
+    if [ ! -f "$f" ]; then
+      echo "test_js.sh: $f is missing; run 'make wasm' first" >&2
+      exit 1
+    fi
+  done
+done
+
+# Test-only packages (onnxruntime-web, vite, playwright-core, typescript) from the committed
+# lockfile; skipped when node_modules was installed from this very lockfile already.
+stamp=tests/js/node_modules/.gridsample-lock-sha256
+want=$(sha256sum tests/js/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  (cd tests/js && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  echo "$want" > "$stamp"
+fi
+
+# Headless Chromium for the packaging test (Debian's, installed by scripts/setup.sh).
+export GRIDSAMPLE_CHROMIUM="${GRIDSAMPLE_CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$GRIDSAMPLE_CHROMIUM" ]; then
+  echo "test_js.sh: no Chromium at $GRIDSAMPLE_CHROMIUM (apt-get install chromium)" >&2
+  exit 1
+fi
+
+status=0
+for v in simd scalar; do
+  echo "== node tests/js/conformance.mjs tests/cases --variant $v"
+  node tests/js/conformance.mjs tests/cases --variant "$v" || status=1
+done
+
+echo "== node --test tests/js"
+node --test tests/js/*.test.mjs || status=1
+exit $status

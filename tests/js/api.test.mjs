@@ -1,0 +1,470 @@
+// API tests of the npm package: loading, every dtype and option spelling, dims/shape, out, the zero-copy tier.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+
+import * as entry from '../../js/node.mjs';
+import { loadCase } from './lib/cases.mjs';
+import { bf16ToNumber, f16ToNumber, numberToBf16, numberToF16 } from './lib/halfs.mjs';
+import { BASIC, MODES, PADDING, PRINTED_ATOL } from './lib/onnx_examples.mjs';
+
+const { load, simdSupported, DTYPE_NAMES } = entry;
+const CASES = fileURLToPath(new URL('../cases', import.meta.url));
+const DIST = new URL('../../js/dist/', import.meta.url);
+
+function assertClose(actual, expected, atol, what = 'values') {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < expected.length; ++i) {
+    const a = Number(actual[i]);
+    assert.ok(Math.abs(a - expected[i]) <= atol, `${what}[${i}]: got ${a}, expected ${expected[i]} (atol ${atol})`);
+  }
+}
+
+// Element types, how to store a float in them and to read it back, and the error the
+// storage allows on the ONNX example's values (0..15).
+const INTEGER_RANGE = {
+  int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767], uint16: [0, 65535],
+  int32: [-(2 ** 31), 2 ** 31 - 1], uint32: [0, 2 ** 32 - 1],
+};
+const STORAGE = {
+  float32: { Array: Float32Array, put: (v) => v, get: (v) => v, atol: PRINTED_ATOL },
+  float64: { Array: Float64Array, put: (v) => v, get: (v) => v, atol: PRINTED_ATOL },
+  // Half types hold the 0..15 inputs exactly; results are rounded once to the type.
+  float16: { Array: Uint16Array, put: numberToF16, get: f16ToNumber, atol: 2 ** -7 * 16 },
+  bfloat16: { Array: Uint16Array, put: numberToBf16, get: bf16ToNumber, atol: 2 ** -8 * 16 },
+  int8: { Array: Int8Array }, uint8: { Array: Uint8Array }, int16: { Array: Int16Array },
+  uint16: { Array: Uint16Array }, int32: { Array: Int32Array }, uint32: { Array: Uint32Array },
+};
+
+function encode(dtype, values) {
+  const s = STORAGE[dtype];
+  return s.Array.from(values, s.put || ((v) => v));
+}
+
+function decodeAll(dtype, data) {
+  const s = STORAGE[dtype];
+  return Array.from(data, s.get || ((v) => v));
+}
+
+const variants = ['simd', 'scalar'].filter((v) => v === 'scalar' || simdSupported());
+const modules = Object.fromEntries(await Promise.all(variants.map(async (v) => [v, await load({ variant: v })])));
+
+describe('load()', () => {
+  test('default picks the SIMD variant exactly when the engine validates SIMD128', async () => {
+    const gs = await load();
+    assert.equal(gs.variant, simdSupported() ? 'simd' : 'scalar');
+    assert.equal(gs.backend, simdSupported() ? 'wasm-simd128' : 'wasm-scalar');
+  });
+
+  test('without wasm SIMD128, auto picks scalar and simd is refused', async () => {
+    // No engine flag turns SIMD off, so pretend the probe does not validate.
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = () => false;
+    try {
+      assert.equal(simdSupported(), false);
+      const gs = await load();
+      assert.equal(gs.backend, 'wasm-scalar');
+      assertClose(gs.gridSample(BASIC.x, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+      await assert.rejects(load({ variant: 'simd' }), (e) => e instanceof RangeError &&
+        /^load: options\.variant: 'simd' was asked for but this engine has no wasm SIMD128/.test(e.message));
+    } finally {
+      WebAssembly.validate = validate;
+    }
+    assert.equal(simdSupported(), true, 'Node 20 has SIMD128');
+  });
+
+  test('variant forces a build and backend names it', async () => {
+    assert.equal(modules.scalar.backend, 'wasm-scalar');
+    assert.equal(modules.scalar.variant, 'scalar');
+    if (modules.simd) assert.equal(modules.simd.backend, 'wasm-simd128');
+    assert.equal(typeof modules.scalar.target, 'string');
+    assert.ok(modules.scalar.target.length > 0);
+  });
+
+  test('exports the dtype list and it matches the CommonJS entry', async () => {
+    assert.deepEqual([...DTYPE_NAMES], ['float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32']);
+    const cjs = createRequire(import.meta.url)('../../js/index.cjs');
+    assert.deepEqual([...cjs.DTYPE_NAMES], [...DTYPE_NAMES]);
+    assert.equal(cjs.simdSupported(), simdSupported());
+    const gs = await cjs.load({ variant: 'scalar' });
+    assert.equal(gs.backend, 'wasm-scalar');
+    assertClose(gs.gridSample(BASIC.x, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+  });
+
+  for (const variant of variants) {
+    test(`wasm sources for ${variant}: bytes, file URL, path, function, compiled module`, async () => {
+      const url = new URL(`gridsample-${variant}.wasm`, DIST);
+      const bytes = readFileSync(url);
+      const sources = [
+        { wasmBinary: new Uint8Array(bytes) },
+        { wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) },
+        { wasmUrl: url },
+        { wasmUrl: url.href },
+        { wasmUrl: fileURLToPath(url) },
+        { wasmUrl: (v) => new URL(`gridsample-${v}.wasm`, DIST) },
+        { wasmModule: await WebAssembly.compile(bytes) },
+      ];
+      for (const source of sources) {
+        const gs = await load({ variant, ...source });
+        assert.equal(gs.variant, variant);
+        assertClose(gs.gridSample(BASIC.x, BASIC.grid).data, BASIC.y, PRINTED_ATOL, Object.keys(source)[0]);
+      }
+    });
+  }
+
+  test('a missing or broken wasm rejects with an Error naming the source', async () => {
+    await assert.rejects(load({ variant: 'scalar', wasmUrl: '/nonexistent/gridsample.wasm' }),
+      (e) => e instanceof Error && /could not read the gridsample wasm at \/nonexistent\/gridsample\.wasm/.test(e.message));
+    await assert.rejects(load({ variant: 'scalar', wasmBinary: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]) }),
+      (e) => e instanceof Error && /could not instantiate the gridsample wasm from options\.wasmBinary/.test(e.message));
+    // A module that compiles but has none of our imports and exports.
+    await assert.rejects(load({ variant: 'scalar', wasmBinary: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }),
+      (e) => e instanceof Error && /could not instantiate/.test(e.message));
+  });
+
+  test('leaves no handlers on the Node process (a library must not own uncaughtException)', async () => {
+    for (const variant of variants) {
+      const before = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
+      await load({ variant });
+      const after = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
+      assert.deepEqual(after, before, `${variant}: process listeners (uncaughtException, unhandledRejection)`);
+    }
+  });
+});
+
+for (const [variant, gs] of Object.entries(modules)) {
+  describe(`${gs.backend}`, () => {
+    test('the ONNX example through {data, shape} gives {data, shape, dtype}', () => {
+      const y = gs.gridSample(BASIC.x, BASIC.grid, { mode: 'bilinear', paddingMode: 'zeros', alignCorners: false });
+      assert.deepEqual(Object.keys(y).sort(), ['data', 'dtype', 'shape']);
+      assert.ok(y.data instanceof Float32Array);
+      assert.deepEqual(y.shape, BASIC.yShape);
+      assert.equal(y.dtype, 'float32');
+      assertClose(y.data, BASIC.y, PRINTED_ATOL);
+      // The caller's arrays are read, never written or kept.
+      assert.deepEqual(Array.from(BASIC.x.data), Array.from({ length: 16 }, (_, i) => i));
+      y.shape.push(99);
+      assert.deepEqual(gs.gridSample(BASIC.x, BASIC.grid).shape, BASIC.yShape);
+    });
+
+    test('defaults are linear, zeros, align_corners 0 (ONNX attribute defaults)', () => {
+      assertClose(gs.gridSample(BASIC.x, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+      assertClose(gs.gridSample(BASIC.x, BASIC.grid, {}).data, BASIC.y, PRINTED_ATOL);
+      assertClose(gs.gridSample(BASIC.x, BASIC.grid, null).data, BASIC.y, PRINTED_ATOL);
+      assertClose(gs.gridSample(BASIC.x, BASIC.grid, { mode: undefined }).data, BASIC.y, PRINTED_ATOL);
+    });
+
+    test('every mode spelling', () => {
+      const run = (mode, extra = {}) => gs.gridSample(MODES.x, MODES.grid, { mode, ...extra }).data;
+      for (const mode of ['linear', 'bilinear']) {
+        assertClose(run(mode), MODES.y.bilinear, PRINTED_ATOL, mode);
+        assertClose(run(mode, { alignCorners: true }), MODES.y.bilinearAlign, PRINTED_ATOL, mode);
+      }
+      assertClose(run('nearest'), MODES.y.nearest, 0, 'nearest');
+      for (const mode of ['cubic', 'bicubic']) assertClose(run(mode), MODES.y.bicubic, PRINTED_ATOL, mode);
+    });
+
+    test('every padding spelling (paddingMode and ONNX padding_mode)', () => {
+      for (const padding of ['zeros', 'border', 'reflection']) {
+        for (const key of ['paddingMode', 'padding_mode']) {
+          const y = gs.gridSample(PADDING.x, PADDING.grid, { [key]: padding });
+          assert.deepEqual(y.shape, PADDING.yShape);
+          assertClose(y.data, PADDING.y[padding], PRINTED_ATOL, `${key}: ${padding}`);
+        }
+      }
+    });
+
+    test('alignCorners as boolean, 0/1 and ONNX align_corners', () => {
+      for (const [key, value, expected] of [
+        ['alignCorners', true, MODES.y.bilinearAlign], ['alignCorners', 1, MODES.y.bilinearAlign],
+        ['alignCorners', false, MODES.y.bilinear], ['alignCorners', 0, MODES.y.bilinear],
+        ['align_corners', 1, MODES.y.bilinearAlign], ['align_corners', 0, MODES.y.bilinear],
+      ]) {
+        assertClose(gs.gridSample(MODES.x, MODES.grid, { [key]: value }).data, expected, PRINTED_ATOL, `${key}: ${value}`);
+      }
+    });
+
+    test('every dtype of X (nearest gives stored values exactly; linear within the type)', () => {
+      for (const dtype of DTYPE_NAMES) {
+        const x = { data: encode(dtype, MODES.x.data), shape: MODES.x.shape };
+        // Explicit dtype where the array class is ambiguous (half floats in Uint16Array).
+        if (dtype === 'float16' || dtype === 'bfloat16') x.dtype = dtype;
+        const nearest = gs.gridSample(x, MODES.grid, { mode: 'nearest' });
+        assert.equal(nearest.dtype, dtype);
+        assert.ok(nearest.data instanceof STORAGE[dtype].Array, `${dtype}: ${nearest.data.constructor.name}`);
+        assert.deepEqual(decodeAll(dtype, nearest.data), MODES.y.nearest, dtype);
+
+        // Linear on X = 4 * (0..15): the example's values times 4, none within 0.1 of a
+        // rounding tie, so integer results are round(4 * y) whatever the operation order.
+        const scaled = { data: encode(dtype, BASIC.x.data.map((v) => 4 * v)), shape: BASIC.x.shape, dtype };
+        const y = gs.gridSample(scaled, BASIC.grid);
+        const want = BASIC.y.map((v) => (INTEGER_RANGE[dtype] ? Math.round(4 * v) : 4 * v));
+        assertClose(decodeAll(dtype, y.data), want, INTEGER_RANGE[dtype] ? 0 : 4 * STORAGE[dtype].atol, `${dtype} linear`);
+      }
+    });
+
+    test('integer results saturate to the type (cubic overshoot)', () => {
+      // Keys cubic with A = -0.75 overshoots at a step: one side's value pulled below the
+      // minimum. The 1-D case u8_gs1d_cubic_reflection_ac0_saturate is the golden oracle.
+      const c = loadCase(CASES, 'u8_gs1d_cubic_reflection_ac0_saturate');
+      const y = gs.gridSample(c.inputs.X, c.inputs.grid, { mode: 'cubic', paddingMode: 'reflection', alignCorners: 0 });
+      assert.deepEqual(Array.from(y.data), Array.from(c.expected.data));
+      assert.ok(Array.from(c.expected.data).includes(0) && Array.from(c.expected.data).includes(255),
+        'the case reaches both ends of uint8');
+      for (const [dtype, [lo, hi]] of Object.entries(INTEGER_RANGE)) {
+        const x = { data: STORAGE[dtype].Array.from([lo, lo, hi, hi]), shape: [1, 1, 4] };
+        const g = { data: Float32Array.from([-0.3, 0.3]), shape: [1, 2, 1] }; // just inside the step
+        const out = Array.from(gs.gridSample(x, g, { mode: 'cubic', paddingMode: 'border' }).data, Number);
+        for (const v of out) assert.ok(v >= lo && v <= hi && Number.isInteger(v), `${dtype}: ${v}`);
+        assert.ok(out.includes(lo) && out.includes(hi), `${dtype}: ${out} saturates at both ends`);
+      }
+    });
+
+    test('Uint8ClampedArray in gives Uint8ClampedArray out (canvas ImageData)', () => {
+      const c = loadCase(CASES, 'u8_gs2d_linear_zeros_ac0_rgba');
+      const x = { data: new Uint8ClampedArray(c.inputs.X.data.buffer), shape: c.inputs.X.shape };
+      const y = gs.gridSample(x, c.inputs.grid);
+      assert.ok(y.data instanceof Uint8ClampedArray);
+      assert.deepEqual(Array.from(y.data), Array.from(c.expected.data));
+      assert.ok(gs.gridSample(c.inputs.X, c.inputs.grid).data instanceof Uint8Array);
+    });
+
+    test('grid in float64, float16 and bfloat16 with a float32 X', () => {
+      const grids = {
+        float64: { data: Float64Array.from(MODES.grid.data), shape: MODES.grid.shape },
+        // Every coordinate except +-0.2 is exact in the half types; 0.2 moves by < 1e-3.
+        float16: { data: encode('float16', MODES.grid.data), shape: MODES.grid.shape, dtype: 'float16' },
+        bfloat16: { data: encode('bfloat16', MODES.grid.data), shape: MODES.grid.shape, dtype: 'bfloat16' },
+      };
+      for (const [dtype, grid] of Object.entries(grids)) {
+        const y = gs.gridSample(MODES.x, grid, { mode: 'nearest' });
+        assert.equal(y.dtype, 'float32');
+        assert.deepEqual(Array.from(y.data), MODES.y.nearest, dtype);
+        assertClose(gs.gridSample(MODES.x, grid).data, MODES.y.bilinear, dtype === 'float64' ? PRINTED_ATOL : 0.02, dtype);
+      }
+    });
+
+    test('Float16Array data is float16 without a dtype', { skip: typeof globalThis.Float16Array !== 'function' && 'no Float16Array in this runtime' }, () => {
+      const x = { data: new globalThis.Float16Array(MODES.x.data), shape: MODES.x.shape };
+      const y = gs.gridSample(x, MODES.grid, { mode: 'nearest' });
+      assert.equal(y.dtype, 'float16');
+      assert.ok(y.data instanceof globalThis.Float16Array);
+      assert.deepEqual(Array.from(y.data), MODES.y.nearest);
+    });
+
+    test('dims works like shape; both may be given when equal; typed-array and bigint dims', () => {
+      const viaDims = gs.gridSample({ data: BASIC.x.data, dims: BASIC.x.shape }, { data: BASIC.grid.data, dims: BASIC.grid.shape });
+      assertClose(viaDims.data, BASIC.y, PRINTED_ATOL);
+      assert.deepEqual(viaDims.shape, BASIC.yShape);
+      const both = gs.gridSample({ data: BASIC.x.data, shape: [1, 1, 4, 4], dims: [1, 1, 4, 4] }, BASIC.grid);
+      assertClose(both.data, BASIC.y, PRINTED_ATOL);
+      const typed = gs.gridSample({ data: BASIC.x.data, shape: Int32Array.from([1, 1, 4, 4]) },
+        { data: BASIC.grid.data, shape: BigInt64Array.from([1n, 6n, 6n, 2n]) });
+      assertClose(typed.data, BASIC.y, PRINTED_ATOL);
+      const bigints = gs.gridSample({ data: BASIC.x.data, shape: [1n, 1n, 4n, 4n] }, BASIC.grid);
+      assertClose(bigints.data, BASIC.y, PRINTED_ATOL);
+    });
+
+    test('onnxruntime-web style tensors ({type, dims, location}) pass in unchanged', () => {
+      const ortLike = (type, data, dims) => ({ type, data, dims, size: data.length, location: 'cpu' });
+      const y = gs.gridSample(ortLike('float32', BASIC.x.data, BASIC.x.shape), ortLike('float32', BASIC.grid.data, BASIC.grid.shape));
+      assertClose(y.data, BASIC.y, PRINTED_ATOL);
+      const h = ortLike('float16', encode('float16', MODES.x.data), MODES.x.shape);
+      assert.deepEqual(decodeAll('float16', gs.gridSample(h, MODES.grid, { mode: 'nearest' }).data), MODES.y.nearest);
+    });
+
+    test('subarray views with an offset are read at their offset', () => {
+      const big = new Float32Array(100).fill(-7);
+      big.set(BASIC.x.data, 13);
+      const x = { data: big.subarray(13, 29), shape: BASIC.x.shape };
+      assertClose(gs.gridSample(x, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+    });
+
+    test('out: a typed array, a {data, shape} tensor, an offset view', () => {
+      const out = new Float32Array(36).fill(NaN);
+      const r = gs.gridSample(BASIC.x, BASIC.grid, { out });
+      assert.equal(r.data, out);
+      assert.deepEqual(r.shape, BASIC.yShape);
+      assert.equal(r.dtype, 'float32');
+      assertClose(out, BASIC.y, PRINTED_ATOL);
+
+      const tensor = { data: new Float32Array(36), shape: [1, 1, 6, 6] };
+      assert.equal(gs.gridSample(BASIC.x, BASIC.grid, { out: tensor }), tensor);
+      assertClose(tensor.data, BASIC.y, PRINTED_ATOL);
+
+      const backing = new Float32Array(50).fill(-1);
+      gs.gridSample(BASIC.x, BASIC.grid, { out: backing.subarray(7, 43) });
+      assertClose(backing.subarray(7, 43), BASIC.y, PRINTED_ATOL);
+      assert.ok(backing.subarray(0, 7).every((v) => v === -1) && backing.subarray(43).every((v) => v === -1),
+        'nothing written outside the view');
+
+      // uint8 results may go to a Uint8ClampedArray.
+      const u8 = new Uint8ClampedArray(8);
+      gs.gridSample({ data: Uint8Array.from(MODES.x.data), shape: MODES.x.shape }, MODES.grid, { mode: 'nearest', out: u8 });
+      assert.deepEqual(Array.from(u8), MODES.y.nearest);
+    });
+
+    test('out may alias an input array (inputs are copied into the heap first)', () => {
+      const data = new Float32Array(16);
+      data.set(BASIC.x.data);
+      const x = { data, shape: BASIC.x.shape };
+      const identity = { data: new Float32Array(32), shape: [1, 4, 4, 2] };
+      for (let i = 0; i < 4; ++i) {
+        for (let j = 0; j < 4; ++j) identity.data.set([(2 * j + 1) / 4 - 1, (2 * i + 1) / 4 - 1], (i * 4 + j) * 2);
+      }
+      gs.gridSample(x, identity, { out: data });
+      assertClose(data, BASIC.x.data, 1e-6); // pixel centres with align 0 give X back
+    });
+
+    test('empty outputs have the right shape and no elements', () => {
+      const y = gs.gridSample(BASIC.x, { data: new Float32Array(0), shape: [1, 0, 6, 2] });
+      assert.deepEqual(y.shape, [1, 1, 0, 6]);
+      assert.equal(y.data.length, 0);
+      const c0 = gs.gridSample({ data: new Float32Array(0), shape: [1, 0, 4, 4] }, BASIC.grid);
+      assert.deepEqual(c0.shape, [1, 0, 6, 6]);
+      const g = gs.affineGrid({ data: new Float32Array(0), shape: [0, 2, 3] }, [0, 3, 4, 5]);
+      assert.deepEqual(g.shape, [0, 4, 5, 2]);
+      assert.equal(g.data.length, 0);
+    });
+
+    test('affineGrid: size as array, BigInt64Array or an int64 tensor; alignCorners spellings; out', () => {
+      for (const name of ['ag2d_ac0_basic', 'ag2d_ac1_batch', 'ag3d_ac1_basic', 'ag3d_ac0_d1']) {
+        const c = loadCase(CASES, name);
+        const size = c.inputs.size.value;
+        const align = c.attrs.align_corners;
+        const sizes = [size, BigInt64Array.from(size, BigInt), { data: BigInt64Array.from(size, BigInt), dims: [size.length], type: 'int64' }];
+        const aligns = [{ alignCorners: align }, { alignCorners: align === 1 }, { align_corners: align }];
+        for (const s of sizes) {
+          for (const a of aligns) {
+            const g = gs.affineGrid(c.inputs.theta, s, a);
+            assert.deepEqual(g.shape, c.expected.shape, name);
+            assert.equal(g.dtype, 'float32');
+            assertClose(g.data, Array.from(c.expected.data), c.atol, name);
+          }
+        }
+        const out = new Float32Array(c.expected.data.length);
+        assert.equal(gs.affineGrid(c.inputs.theta, size, { alignCorners: align, out }).data, out);
+        assertClose(out, Array.from(c.expected.data), c.atol, `${name} out`);
+      }
+    });
+
+    test('affineGrid in float64, float16 and bfloat16 (theta dtype = grid dtype)', () => {
+      const c = loadCase(CASES, 'ag2d_ac1_basic');
+      const theta = Array.from(c.inputs.theta.data);
+      const want = Array.from(c.expected.data);
+      for (const [dtype, atol] of [['float64', c.atol], ['float16', 0.01], ['bfloat16', 0.05]]) {
+        const t = { data: encode(dtype, theta), shape: c.inputs.theta.shape, dtype };
+        const g = gs.affineGrid(t, c.inputs.size.value, { alignCorners: true });
+        assert.equal(g.dtype, dtype);
+        // Half thetas are themselves rounded: compare with the rounded theta's grid.
+        assertClose(decodeAll(dtype, g.data), want, atol + (dtype === 'float64' ? 0 : 4 * atol), dtype);
+      }
+    });
+
+    describe('zero-copy tier', () => {
+      test('tensor() is zero-filled and writable through data; tensorFrom() copies', () => {
+        const before = gs.heapUsed();
+        const t = gs.tensor('float32', [1, 1, 4, 4]);
+        assert.equal(t.dtype, 'float32');
+        assert.deepEqual([...t.shape], [1, 1, 4, 4]);
+        assert.equal(t.dims, t.shape);
+        assert.ok(Object.isFrozen(t.shape));
+        assert.equal(t.size, 16);
+        assert.equal(t.byteLength, 64);
+        assert.ok(t.data instanceof Float32Array);
+        assert.ok(t.data.every((v) => v === 0));
+        t.data.set(BASIC.x.data);
+        const g = gs.tensorFrom(BASIC.grid);
+        assert.deepEqual(Array.from(g.data), Array.from(BASIC.grid.data));
+        const y = gs.tensor('float32', BASIC.yShape);
+        assert.equal(gs.gridSample(t, g, { out: y }), y);
+        assertClose(y.data, BASIC.y, PRINTED_ATOL);
+        // Heap tensors as inputs with a copied result, and mixed with plain arrays.
+        assertClose(gs.gridSample(t, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+        assertClose(gs.gridSample(BASIC.x, g).data, BASIC.y, PRINTED_ATOL);
+        const plainOut = new Float32Array(36);
+        gs.gridSample(t, g, { out: plainOut });
+        assertClose(plainOut, BASIC.y, PRINTED_ATOL);
+        for (const h of [t, g, y]) h.dispose();
+        assert.equal(gs.heapUsed(), before);
+      });
+
+      test('every dtype has a heap tensor of the right class', () => {
+        for (const dtype of DTYPE_NAMES) {
+          const t = gs.tensor(dtype, [2, 3]);
+          assert.ok(t.data instanceof STORAGE[dtype].Array, dtype);
+          assert.equal(t.data.length, 6);
+          const copy = gs.tensorFrom({ data: encode(dtype, [1, 2, 3, 4, 5, 6]), shape: [2, 3], dtype });
+          assert.equal(copy.dtype, dtype);
+          assert.deepEqual(decodeAll(dtype, copy.data), [1, 2, 3, 4, 5, 6]);
+          const clone = gs.tensorFrom(copy); // heap to heap
+          copy.dispose();
+          assert.deepEqual(decodeAll(dtype, clone.data), [1, 2, 3, 4, 5, 6]);
+          clone.dispose();
+          t.dispose();
+        }
+      });
+
+      test('data stays valid across a forced memory growth', () => {
+        const x = gs.tensorFrom(BASIC.x);
+        const g = gs.tensorFrom(BASIC.grid);
+        const stale = x.data;
+        const size = gs.heapSize();
+        // Larger than all free heap: malloc must grow the memory, which replaces its buffer.
+        const big = gs.tensor('uint8', [size + 16 * 1024 * 1024]);
+        assert.ok(gs.heapSize() > size, `heap grew from ${size} to ${gs.heapSize()}`);
+        assert.equal(stale.byteLength, 0, 'a view taken before the growth is detached');
+        assert.notEqual(x.data, stale);
+        assert.deepEqual(Array.from(x.data), Array.from(BASIC.x.data));
+        big.data[big.size - 1] = 7; // the new tensor spans the grown part
+        assert.equal(big.data[big.size - 1], 7);
+        const y = gs.tensor('float32', BASIC.yShape);
+        gs.gridSample(x, g, { out: y });
+        assertClose(y.data, BASIC.y, PRINTED_ATOL);
+        // A call whose own allocations grow the memory mid-call keeps heap tensors valid.
+        big.dispose();
+        const hugeX = new Float32Array(gs.heapSize() / 4 + 4 * 1024 * 1024);
+        const grown = gs.heapSize();
+        const r = gs.gridSample({ data: hugeX, shape: [1, 1, hugeX.length] }, { data: Float32Array.from([0]), shape: [1, 1, 1] });
+        assert.ok(gs.heapSize() > grown, 'the call grew the heap');
+        assert.deepEqual(r.shape, [1, 1, 1]);
+        assertClose(x.data, BASIC.x.data, 0, 'x after growth');
+        for (const h of [x, g, y]) h.dispose();
+      });
+
+      test('dispose() frees, is idempotent, and Symbol.dispose does the same', () => {
+        const before = gs.heapUsed();
+        const t = gs.tensor('float64', [1000]);
+        assert.ok(gs.heapUsed() >= before + 8000);
+        assert.equal(t.disposed, false);
+        t.dispose();
+        assert.equal(t.disposed, true);
+        assert.equal(gs.heapUsed(), before);
+        t.dispose();
+        assert.equal(gs.heapUsed(), before);
+        assert.throws(() => t.data, (e) => e instanceof TypeError && /HeapTensor\.data: this float64 tensor of shape \[1000\] was disposed/.test(e.message));
+        assert.deepEqual([...t.shape], [1000], 'metadata stays readable');
+
+        assert.equal(typeof Symbol.dispose, 'symbol');
+        const u = gs.tensor('uint8', [64]);
+        u[Symbol.dispose]();
+        assert.equal(u.disposed, true);
+        assert.equal(gs.heapUsed(), before);
+      });
+
+      test("a heap tensor of another loaded module is read by copy", () => {
+        const other = modules[variants.find((v) => v !== variant)] || modules.scalar;
+        if (other === gs) return;
+        const x = other.tensorFrom(BASIC.x);
+        assertClose(gs.gridSample(x, BASIC.grid).data, BASIC.y, PRINTED_ATOL);
+        const y = other.tensor('float32', BASIC.yShape);
+        gs.gridSample(BASIC.x, BASIC.grid, { out: y });
+        assertClose(y.data, BASIC.y, PRINTED_ATOL);
+        x.dispose();
+        y.dispose();
+      });
+    });
+  });
+}
