@@ -1,6 +1,7 @@
 // Public GridSample entry points: validate once, then run the best available kernel.
 #include "gridsample/grid_sample.h"
 
+#include "fast/fast.h"
 #include "reference/reference.h"
 #include "validate.h"
 
@@ -23,7 +24,9 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
   if (!s.ok()) return s;
-  reference::RunGridSample(geometry, x, grid, y, options);
+  if (!fast::GridSample(geometry, x, grid, y, options)) {
+    reference::RunGridSample(geometry, x, grid, y, options);
+  }
   return Status::Ok();
 }
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "fast/fast.h"
+
 namespace gridsample {
 namespace {
 
@@ -101,6 +103,6 @@ Status ParsePadding(std::string_view name, Padding* padding) {
   return Status::Ok();
 }
 
-const char* ActiveTarget() { return "scalar"; }
+const char* ActiveTarget() { return fast::TargetName(); }
 
 }  // namespace gridsample

@@ -126,8 +126,21 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& o, AxisTaps<A
   }
 }
 
-template <typename TX, typename TG>
-void Run(const GridSampleGeometry& geo, const TX* x, const TG* grid, TX* y,
+// Grid coordinate `i` as a double (exact for every grid dtype).
+double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
+  double v = 0.0;
+  VisitDType(
+      dtype,
+      [&](auto tag) {
+        using TG = typename decltype(tag)::type;
+        v = static_cast<double>(DTypeTraits<TG>::Load(static_cast<const TG*>(grid) + i));
+      },
+      /*floats_only=*/true);
+  return v;
+}
+
+template <typename TX>
+void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType grid_dtype, TX* y,
          const GridSampleOptions& o) {
   using Acc = typename DTypeTraits<TX>::Compute;
   const int r = geo.rank;
@@ -139,11 +152,11 @@ void Run(const GridSampleGeometry& geo, const TX* x, const TG* grid, TX* y,
     for (int64_t p = 0; p < geo.out_spatial; ++p) {
       // The grid's last axis lists coordinates innermost first: axis a (outermost
       // first) reads component r - 1 - a.
-      const TG* g = grid + (n * geo.out_spatial + p) * r;
+      const int64_t g = (n * geo.out_spatial + p) * r;
       AxisTaps<Acc> taps[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
-        const double coord = static_cast<double>(DTypeTraits<TG>::Load(g + (r - 1 - a)));
+        const double coord = LoadCoordinate(grid, grid_dtype, g + (r - 1 - a));
         if (!std::isfinite(coord)) {
           finite = false;
           break;
@@ -191,14 +204,8 @@ void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
                    const GridSampleOptions& options) {
   VisitDType(x.dtype, [&](auto x_tag) {
     using TX = typename decltype(x_tag)::type;
-    VisitDType(
-        grid.dtype,
-        [&](auto grid_tag) {
-          using TG = typename decltype(grid_tag)::type;
-          Run<TX, TG>(geometry, static_cast<const TX*>(x.data), static_cast<const TG*>(grid.data),
-                      static_cast<TX*>(y.data), options);
-        },
-        /*floats_only=*/true);
+    Run<TX>(geometry, static_cast<const TX*>(x.data), grid.data, grid.dtype,
+            static_cast<TX*>(y.data), options);
   });
 }
 

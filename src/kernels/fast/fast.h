@@ -1,0 +1,31 @@
+// Internal interface of the SIMD fast paths (Highway): entry points and target control.
+#ifndef GRIDSAMPLE_FAST_FAST_H_
+#define GRIDSAMPLE_FAST_FAST_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "gridsample/grid_sample.h"
+#include "validate.h"
+
+namespace gridsample {
+namespace fast {
+
+// Runs GridSample on a fast path when one covers the problem (dtype, rank, sizes);
+// returns false, having written nothing, when the caller must use the reference.
+bool GridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
+                const MutableTensorView& y, const GridSampleOptions& options);
+
+// Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
+const char* TargetName();
+
+// For tests: the Highway targets compiled in and supported by this CPU, and a
+// switch that makes dispatch use exactly one of them (0 restores the default).
+std::vector<int64_t> TargetsForTest();
+void SetTargetForTest(int64_t target);
+const char* TargetNameOf(int64_t target);
+
+}  // namespace fast
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_FAST_FAST_H_

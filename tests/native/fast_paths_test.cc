@@ -1,0 +1,133 @@
+// Every SIMD fast path against the scalar reference, on every compiled Highway target, over
+// random shapes that hit vector tails, all modes/paddings/aligns and hostile coordinates.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fast/fast.h"
+#include "gtest/gtest.h"
+#include "reference/reference.h"
+#include "test_util.h"
+#include "validate.h"
+
+namespace gridsample_test {
+namespace {
+
+namespace fast = gridsample::fast;
+
+// Restores default dispatch when a test ends, whatever happened.
+struct TargetScope {
+  explicit TargetScope(int64_t target) { fast::SetTargetForTest(target); }
+  ~TargetScope() { fast::SetTargetForTest(0); }
+};
+
+// A grid value drawn to reach interior points, exact borders, far outside, and the
+// hostile values of DESIGN.md section 2.
+float HostileCoordinate(std::mt19937& rng) {
+  const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
+  std::uniform_real_distribution<float> u(-1.2f, 1.2f);
+  if (kind < 70) return u(rng);
+  if (kind < 76) return kind % 2 ? -1.0f : 1.0f;                    // exactly on the border
+  if (kind < 84) return u(rng) * 6.0f;                              // several reflections
+  if (kind < 88) return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);  // pixel centres, ties
+  if (kind < 91) return std::numeric_limits<float>::quiet_NaN();
+  if (kind < 93) return kind % 2 ? std::numeric_limits<float>::infinity()
+                                 : -std::numeric_limits<float>::infinity();
+  if (kind < 96) return kind % 2 ? 1e30f : -1e30f;
+  if (kind < 98) return kind % 2 ? std::numeric_limits<float>::max() : -3e9f;
+  return std::numeric_limits<float>::denorm_min();
+}
+
+struct Problem {
+  std::vector<int64_t> x_shape, grid_shape, y_shape;
+  std::vector<float> x, grid;
+};
+
+Problem RandomProblem(std::mt19937& rng, int rank) {
+  auto dim = [&](int lo, int hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  Problem p;
+  const int64_t n = dim(1, 2), c = dim(1, 9);
+  p.x_shape = {n, c};
+  p.grid_shape = {n};
+  p.y_shape = {n, c};
+  for (int a = 0; a < rank; ++a) {
+    p.x_shape.push_back(dim(1, 19));
+    const int64_t o = dim(1, rank == 3 ? 9 : 19);
+    p.grid_shape.push_back(o);
+    p.y_shape.push_back(o);
+  }
+  p.grid_shape.push_back(rank);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  p.x.resize(NumElements(p.x_shape));
+  for (float& v : p.x) v = value(rng);
+  p.grid.resize(NumElements(p.grid_shape));
+  for (float& g : p.grid) g = HostileCoordinate(rng);
+  return p;
+}
+
+TEST(FastPaths, TargetsAreCompiled) {
+  const std::vector<int64_t> targets = fast::TargetsForTest();
+  ASSERT_FALSE(targets.empty());
+  std::string names;
+  for (int64_t t : targets) names += std::string(fast::TargetNameOf(t)) + " ";
+  std::printf("fast-path targets on this machine: %s(dispatch picks %s)\n", names.c_str(),
+              gridsample::ActiveTarget());
+}
+
+// Fast path and reference agree; zeros padding equals the reference exactly (the plan
+// keeps the reference's weights and order), border and reflection within a few ulps
+// (taps that pad onto the same pixel have their weights added first).
+TEST(FastPaths, MatchReferenceOnEveryTarget) {
+  int64_t covered = 0;
+  for (int64_t target : fast::TargetsForTest()) {
+    TargetScope scope(target);
+    const std::string target_name = fast::TargetNameOf(target);
+    std::mt19937 rng(1234);
+    for (int rank : {2, 3}) {
+      for (int iter = 0; iter < 60; ++iter) {
+        Problem p = RandomProblem(rng, rank);
+        const size_t r = p.x_shape.size();
+        const TensorView x{p.x.data(), DType::kFloat32, p.x_shape.data(), r};
+        const TensorView grid{p.grid.data(), DType::kFloat32, p.grid_shape.data(), r};
+        gridsample::GridSampleGeometry geo;
+        ASSERT_TRUE(gridsample::ValidateGridSample(x, grid, nullptr, &geo).ok());
+        const int64_t count = NumElements(p.y_shape);
+        for (Mode m : kModes) {
+          for (Padding pad : kPaddings) {
+            for (bool align : kAligns) {
+              const GridSampleOptions o{m, pad, align};
+              std::vector<float> want(count), got(count, -7.0f);
+              ASSERT_TRUE(gridsample::reference::GridSample(
+                              x, grid, {want.data(), DType::kFloat32, p.y_shape.data(), r}, o)
+                              .ok());
+              const bool ran = fast::GridSample(
+                  geo, x, grid, {got.data(), DType::kFloat32, p.y_shape.data(), r}, o);
+              // Which problems the fast paths take is part of the contract with the tests.
+              const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
+              bool eligible = !(rank == 3 && m == Mode::kCubic);
+              for (int a = 0; a < rank; ++a) eligible = eligible && geo.in[a] >= window;
+              ASSERT_EQ(ran, eligible) << target_name << " x" << ToString(p.x_shape) << ' '
+                                       << Describe(o);
+              if (!ran) continue;
+              ++covered;
+              const double atol = pad == Padding::kZeros ? 0.0 : 4e-6;
+              for (int64_t i = 0; i < count; ++i) {
+                ASSERT_LE(std::fabs(got[i] - want[i]), atol)
+                    << target_name << ' ' << Describe(o) << " x" << ToString(p.x_shape)
+                    << " grid" << ToString(p.grid_shape) << " output " << i << " (of " << count
+                    << "): got " << got[i] << " want " << want[i];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(covered, 0);
+}
+
+}  // namespace
+}  // namespace gridsample_test
