@@ -1,0 +1,222 @@
+// Per-axis planning shared by the Highway kernels: from normalised coordinates to a window
+// of taps inside the image with padding folded into the tap weights, plus pair loads.
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_FAST_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_FAST_PLAN_INL_H_
+#undef GRIDSAMPLE_FAST_PLAN_INL_H_
+#else
+#define GRIDSAMPLE_FAST_PLAN_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "gridsample/types.h"
+#include "hwy/highway.h"
+#if HWY_TARGET == HWY_WASM
+#include <wasm_simd128.h>
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DI = hn::RebindToSigned<DF>;
+using VF = hn::Vec<DF>;
+using VI = hn::Vec<DI>;
+
+constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+template <Mode M>
+constexpr int kTaps = M == Mode::kNearest ? 1 : (M == Mode::kLinear ? 2 : 4);
+
+constexpr int Pow(int base, int exp) { return exp == 0 ? 1 : base * Pow(base, exp - 1); }
+
+// Per axis: window start and the weight of each window slot, for one vector of pixels.
+template <Mode M>
+struct AxisPlan {
+  VI start;
+  VF w[kTaps<M>];
+};
+
+// Keys cubic kernel, A = -0.75, written as in the reference.
+HWY_INLINE VF CubicNear(DF d, VF t) {  // |t| <= 1: ((A + 2) t - (A + 3)) t t + 1
+  const VF a2 = hn::Set(d, 1.25f), a3 = hn::Set(d, 2.25f);
+  return hn::Add(hn::Mul(hn::Mul(hn::Sub(hn::Mul(a2, t), a3), t), t), hn::Set(d, 1.0f));
+}
+HWY_INLINE VF CubicFar(DF d, VF t) {  // 1 < |t| < 2: ((A t - 5A) t + 8A) t - 4A
+  const VF a = hn::Set(d, -0.75f);
+  const VF a5 = hn::Set(d, -3.75f), a8 = hn::Set(d, -6.0f), a4 = hn::Set(d, -3.0f);
+  return hn::Sub(hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(a, t), a5), t), a8), t), a4);
+}
+
+// Padded index of integer taps `i` on an axis of size `size` (reflection; |i| < 2^24).
+HWY_INLINE VI Reflect(DF d, VI i, int32_t size, bool align) {
+  const DI di;
+  if (size == 1) return hn::Zero(di);
+  const float period = align ? 2.0f * static_cast<float>(size - 1) : 2.0f * size;
+  const VF p = hn::Set(d, period);
+  const VF t = hn::ConvertTo(d, i);  // exact: |i| < 2^24
+  VF r = hn::Sub(t, hn::Mul(hn::Floor(hn::Div(t, p)), p));  // integers: exact
+  // The quotient may round across an integer: bring r into [0, period) exactly.
+  r = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Add(r, p), r);
+  r = hn::IfThenElse(hn::Ge(r, p), hn::Sub(r, p), r);
+  const VF mirrored = align ? hn::Sub(p, r) : hn::Sub(hn::Sub(p, hn::Set(d, 1.0f)), r);
+  const VF s = hn::Set(d, static_cast<float>(size));
+  return hn::ConvertTo(di, hn::IfThenElse(hn::Lt(r, s), r, mirrored));
+}
+
+// Window and slot weights along one axis for the normalised coordinates g (finite).
+// align_corners is a runtime flag: it only picks constants, and keeping it out of the
+// template parameters halves the code size (which matters for the wasm download).
+template <Mode M, Padding P>
+HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out) {
+  const DI di;
+  constexpr int kT = kTaps<M>;
+  const VF one = hn::Set(d, 1.0f);
+  const VF half = hn::Set(d, 0.5f);
+  if (P == Padding::kReflection) {
+    // Reflection repeats every 4 in normalised units; reduce like the reference's fmod.
+    const VF reduced = hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)))));
+    g = hn::IfThenElse(hn::Gt(hn::Abs(g), hn::Set(d, 3.0f)), reduced, g);
+  }
+  VF x;
+  if (align) {
+    x = hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, static_cast<float>(size - 1)));
+  } else {
+    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one), half);
+  }
+  // As the reference: beyond 2^23 pixels out every float is an integer and all taps pad
+  // alike, so clamping there changes nothing and keeps the conversion to int32 defined.
+  constexpr float kFar = 8388608.0f;
+  x = hn::Min(hn::Max(x, hn::Set(d, -kFar)), hn::Set(d, static_cast<float>(size) + kFar));
+
+  VI tap[kT];
+  VF w[kT];
+  if (M == Mode::kNearest) {
+    tap[0] = hn::ConvertTo(di, hn::Round(x));  // half to even
+    w[0] = one;
+  } else {
+    const VF f = hn::Floor(x);
+    const VI i0 = hn::ConvertTo(di, f);
+    for (int k = 0; k < kT; ++k) tap[k] = hn::Add(i0, hn::Set(di, k - (kT == 4 ? 1 : 0)));
+    if (M == Mode::kLinear) {
+      w[0] = hn::Sub(hn::Add(f, one), x);
+      w[1] = hn::Sub(x, f);
+    } else {
+      const VF t = hn::Sub(x, f);
+      w[0] = CubicFar(d, hn::Add(t, one));
+      w[1] = CubicNear(d, t);
+      w[2] = CubicNear(d, hn::Sub(one, t));
+      w[3] = CubicFar(d, hn::Sub(hn::Set(d, 2.0f), t));
+    }
+  }
+
+  const VI zero_i = hn::Zero(di);
+  const VI last = hn::Set(di, size - 1);
+  if (M == Mode::kLinear && P != Padding::kReflection) {
+    // Two taps i0, i0 + 1 and the window [start, start + 1], start = clamp(i0, 0, S - 2):
+    // either the window is the taps, or the taps hang over one edge by one pixel or more.
+    const VI start = hn::Min(hn::Max(tap[0], zero_i), hn::Set(di, size - 2));
+    const auto inside = hn::RebindMask(d, hn::Eq(tap[0], start));
+    const auto below = hn::RebindMask(d, hn::Lt(tap[0], start));  // window right of taps
+    const auto above = hn::RebindMask(d, hn::Gt(tap[0], start));  // window left of taps
+    out->start = start;
+    if (P == Padding::kZeros) {  // only the tap that lands inside (i0 = -1 or S - 1) counts
+      const auto left_edge = hn::RebindMask(d, hn::Eq(tap[0], hn::Set(di, -1)));
+      const auto right_edge = hn::RebindMask(d, hn::Eq(tap[0], last));
+      out->w[0] = hn::IfThenElse(inside, w[0], hn::IfThenElseZero(left_edge, w[1]));
+      out->w[1] = hn::IfThenElse(inside, w[1], hn::IfThenElseZero(right_edge, w[0]));
+    } else {  // border: both taps clamp onto the window's edge pixel
+      const VF both = hn::Add(w[0], w[1]);
+      out->w[0] = hn::IfThenElse(inside, w[0], hn::IfThenElseZero(below, both));
+      out->w[1] = hn::IfThenElse(inside, w[1], hn::IfThenElseZero(above, both));
+    }
+    return;
+  }
+  for (int k = 0; k < kT; ++k) {
+    if (P == Padding::kZeros) {
+      const auto inside = hn::And(hn::Gt(tap[k], hn::Set(di, -1)), hn::Lt(tap[k], hn::Set(di, size)));
+      w[k] = hn::IfThenElseZero(hn::RebindMask(d, inside), w[k]);
+    } else if (P == Padding::kBorder) {
+      tap[k] = hn::Min(hn::Max(tap[k], zero_i), last);
+    } else {
+      tap[k] = Reflect(d, tap[k], size, align);
+    }
+  }
+  if (M == Mode::kNearest) {
+    out->start = hn::Min(hn::Max(tap[0], zero_i), last);
+    out->w[0] = w[0];
+    return;
+  }
+  // Window start: the smallest tap, kept inside the image. Padded taps of kT consecutive
+  // indices span at most kT consecutive indices (size >= kT), so every weight finds a slot.
+  VI lo = tap[0];
+  for (int k = 1; k < kT; ++k) lo = hn::Min(lo, tap[k]);
+  out->start = hn::Min(hn::Max(lo, zero_i), hn::Set(di, size - kT));
+  for (int j = 0; j < kT; ++j) {
+    const VI slot = hn::Add(out->start, hn::Set(di, j));
+    VF sum = hn::Zero(d);
+    for (int k = 0; k < kT; ++k) {
+      sum = hn::Add(sum, hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(tap[k], slot)), w[k]));
+    }
+    out->w[j] = sum;
+  }
+}
+
+// first[i] = x[offset[i]], second[i] = x[offset[i] + 1].
+HWY_INLINE void GatherPair(DF d, const float* x, VI offset, VF* first, VF* second) {
+#if HWY_TARGET == HWY_WASM
+  // Two 64-bit lane loads per pair of pixels, then one shuffle each way:
+  //   v01 = [x[o0] x[o0+1] x[o1] x[o1+1]]   v23 = [x[o2] x[o2+1] x[o3] x[o3+1]]
+  //   first = [v01.0 v01.2 v23.0 v23.2]      second = [v01.1 v01.3 v23.1 v23.3]
+  (void)d;
+  const v128_t o = offset.raw;
+  v128_t v01 = wasm_v128_load64_zero(x + wasm_i32x4_extract_lane(o, 0));
+  v01 = wasm_v128_load64_lane(x + wasm_i32x4_extract_lane(o, 1), v01, 1);
+  v128_t v23 = wasm_v128_load64_zero(x + wasm_i32x4_extract_lane(o, 2));
+  v23 = wasm_v128_load64_lane(x + wasm_i32x4_extract_lane(o, 3), v23, 1);
+  first->raw = wasm_i32x4_shuffle(v01, v23, 0, 2, 4, 6);
+  second->raw = wasm_i32x4_shuffle(v01, v23, 1, 3, 5, 7);
+#elif HWY_TARGET == HWY_AVX2
+  // Scalar 64-bit loads beat AVX2's gather here: two pixels' pairs per 128-bit half,
+  // then one shuffle each way within 128-bit lanes:
+  //   lo = [a0 b0 a1 b1 | a4 b4 a5 b5]   hi = [a2 b2 a3 b3 | a6 b6 a7 b7]
+  //   first = [a0 a1 a2 a3 | a4 a5 a6 a7] second = [b0 b1 b2 b3 | b4 b5 b6 b7]
+  (void)d;
+  HWY_ALIGN int32_t o[8];
+  hn::Store(offset, DI(), o);
+  const auto pair = [x](int32_t i, int32_t j) {
+    const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
+    return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
+  };
+  const __m256 lo = _mm256_set_m128(pair(o[4], o[5]), pair(o[0], o[1]));
+  const __m256 hi = _mm256_set_m128(pair(o[6], o[7]), pair(o[2], o[3]));
+  first->raw = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+  second->raw = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
+  (void)d;
+  HWY_ALIGN int32_t o[4];
+  hn::Store(offset, DI(), o);
+  const auto pair = [x](int32_t i, int32_t j) {
+    const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
+    return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
+  };
+  const __m128 lo = pair(o[0], o[1]);
+  const __m128 hi = pair(o[2], o[3]);
+  first->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+  second->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+#else
+  *first = hn::GatherIndex(d, x, offset);
+  *second = hn::GatherIndex(d, x + 1, offset);
+#endif
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_FAST_PLAN_INL_H_
