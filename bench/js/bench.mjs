@@ -1,0 +1,463 @@
+#!/usr/bin/env node
+// The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation in one process and writes bench/RESULTS.md.
+//
+// One run, one process: our wasm (SIMD and scalar), onnxruntime-web, OpenCV.js, a plain JS loop
+// and the copy floors are timed here; the native Google Benchmark binary is launched from here
+// on the same input bytes, and onnxruntime-node is timed right after it, so that every ratio
+// in the report comes from measurements of this run. Before timing, each output is compared
+// with ours; a peer whose output differs is flagged and its ratio is not counted.
+//
+// Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
+//          [--only name,name] [--quick]
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as ortWeb from 'onnxruntime-web';
+
+import { load } from '../../js/node.mjs';
+import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
+import * as peers from './peers.mjs';
+import { renderReport } from './report.mjs';
+import { DEFAULTS, measure, stats } from './timing.mjs';
+import { makeWorkloads } from './workloads.mjs';
+
+const require = createRequire(import.meta.url);
+const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+// --- command line -----------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const args = { native: join(ROOT, 'build/bench/gridsample_bench'), out: join(BENCH_DIR, 'RESULTS.md'), json: null, only: null, quick: false };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--native') args.native = value();
+    else if (a === '--out') args.out = value();
+    else if (a === '--json') args.json = value();
+    else if (a === '--only') args.only = value().split(',');
+    else if (a === '--quick') args.quick = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+// --quick (development only): fewer samples; the report says so.
+const TIMING = args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {};
+const NATIVE_REPS = args.quick ? 3 : DEFAULTS.minReps;
+const NATIVE_MIN_TIME = args.quick ? 0.01 : 0.05; // seconds per Google Benchmark repetition
+const log = (...m) => console.error(...m);
+
+// --- implementations -----------------------------------------------------------------------------
+
+// Every row of the report, in table order: `vs` names the row of ours its speed-up (or, for
+// a floor, our ratio to it) is taken against; `short` is how that row is named. Ratios pair rows that move the same bytes: onnxruntime copies inputs into its heap and the
+// output out on every run(), as our copying API does; OpenCV.js and the plain JS loop work on
+// data already in place, as our heap tensors do.
+const IMPLS = [
+  { id: 'simd', short: 'ours SIMD heap', label: 'gridsample wasm SIMD, heap tensors (zero-copy)' },
+  { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
+  { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
+  { id: 'ort-web', label: 'onnxruntime-web (wasm SIMD, 1 thread)', vs: 'simd-copy' },
+  // OpenCV.js 5 and 4 both: 5 is faster at float remap, 4 at the RGBA warpAffine (measured).
+  { id: 'cv5', label: 'OpenCV.js 5, channels-last (remap / warpAffine)', vs: 'simd' },
+  { id: 'cv5-planar', label: 'OpenCV.js 5, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
+  { id: 'cv4', label: 'OpenCV.js 4, channels-last (remap / warpAffine)', vs: 'simd' },
+  { id: 'cv4-planar', label: 'OpenCV.js 4, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
+  { id: 'plain-js', short: 'plain JS', label: 'plain JS loop', vs: 'simd' },
+  { id: 'floor-wasm', floor: true, label: 'copy floor: wasm memory.copy', vs: 'simd' },
+  { id: 'floor-js', floor: true, label: 'copy floor: TypedArray.set', vs: 'simd' },
+  { id: 'native', short: 'ours native', label: 'gridsample native, public API' },
+  { id: 'native-ref', label: 'gridsample native, scalar reference', vs: 'native' },
+  { id: 'ort-node', label: 'onnxruntime-node (CPU, 1 thread)', vs: 'native' },
+  { id: 'floor-native', floor: true, label: 'copy floor: memcpy', vs: 'native' },
+];
+
+// Largest accepted |difference| for peers that round on purpose (per mode); else w.tol.
+// OpenCV quantises sampling positions to 1/32 pixel (INTER_BITS = 5): a position error of up
+// to 1/64 px per axis on data in [0, 1) moves a linear result by at most 2 * (1/64) * 1, a
+// Keys cubic one by at most 2 * (1/64) * (max sum |w'| / 2 = 1.5) * (max sum |w| = 1.375).
+const OPENCV_TOL = { nearest: 1e-6, linear: 2 / 64, cubic: (2 / 64) * 1.5 * 1.375 };
+
+/** A number, or a function of the element index, bounding |ours - theirs|. */
+function tolerance(id, w, ref) {
+  if (!id.startsWith('cv')) return w.tol;
+  if (w.op === 'GridSample') return OPENCV_TOL[w.mode] * 1.01;
+  if (w.op === 'WarpAffineRGBA8') return contrastTolerance(ref, w.image.width, w.image.height);
+  return w.tol;
+}
+
+/**
+ * Per-element tolerance for OpenCV's 8-bit warp: 1 level of rounding plus the same 1/64 px
+ * per axis position error, which moves a result by at most 2/64 of the value range over one
+ * pixel around it (taken from the reference output's 3x3 neighbourhood, per channel). Smooth
+ * areas must agree within a level; the image's edge, where alpha drops from 255 to 0 within
+ * a pixel, gets up to 9.
+ */
+function contrastTolerance(ref, width, height) {
+  const tol = new Float32Array(ref.length);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      for (let c = 0; c < 4; ++c) {
+        let lo = 255;
+        let hi = 0;
+        for (let dy = -1; dy <= 1; ++dy) {
+          const yy = Math.min(height - 1, Math.max(0, y + dy));
+          for (let dx = -1; dx <= 1; ++dx) {
+            const xx = Math.min(width - 1, Math.max(0, x + dx));
+            const v = ref[4 * (yy * width + xx) + c];
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+          }
+        }
+        tol[4 * (y * width + x) + c] = 1 + (2 / 64) * (hi - lo);
+      }
+    }
+  }
+  return tol;
+}
+
+function compare(ref, out, tol) {
+  if (!out || out.length !== ref.length) {
+    return { maxDiff: Infinity, bad: ref.length, ok: false, note: `output has ${out ? out.length : 0} elements, expected ${ref.length}` };
+  }
+  const at = typeof tol === 'number' ? () => tol : (i) => tol[i];
+  let maxDiff = 0;
+  let bad = 0;
+  for (let i = 0; i < ref.length; ++i) {
+    const d = Math.abs(ref[i] - out[i]);
+    if (!(d <= at(i))) ++bad; // NaN counts as a mismatch
+    if (!(d <= maxDiff)) maxDiff = Number.isNaN(d) ? Infinity : d;
+  }
+  return { maxDiff, bad, ok: bad === 0, tol: typeof tol === 'number' ? tol : 'local contrast' };
+}
+
+// --- environment --------------------------------------------------------------------------------
+
+function machine() {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = (cpuinfo.match(/^model name\s*:\s*(.*)$/m) || [])[1] || os.cpus()[0]?.model || 'unknown';
+  const flags = (cpuinfo.match(/^flags\s*:\s*(.*)$/m) || [])[1] || '';
+  const isa = ['sse4_2', 'avx2', 'fma', 'avx512f'].filter((f) => flags.split(' ').includes(f));
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'js', 'CMakeLists.txt'], { encoding: 'utf8' }).trim();
+    if (dirty) commit += ' + uncommitted changes in src/js';
+  } catch { /* not a git checkout */ }
+  // Read from node_modules: onnxruntime-web does not export its package.json.
+  const version = (pkg) => JSON.parse(readFileSync(join(BENCH_DIR, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  return {
+    cpu: model,
+    isa: isa.join(' '),
+    cores: os.cpus().length,
+    memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    v8: process.versions.v8,
+    date: new Date().toISOString(),
+    loadStart: os.loadavg()[0].toFixed(2),
+    commit,
+    versions: {
+      'onnxruntime-web': version('onnxruntime-web'),
+      'onnxruntime-node': version('onnxruntime-node'),
+      'OpenCV.js 5 (@techstark/opencv-js)': version('@techstark/opencv-js'),
+      'OpenCV.js 4 (@techstark/opencv-js)': version('opencv-js-v4'),
+    },
+  };
+}
+
+// OpenCV.js throws C++ exceptions as numbers (pointers); loadOpenCv() adds each module's
+// decoder (a pointer of one module means nothing to the other, so each is tried).
+const numberErrorDecoders = [];
+
+/** Loads one OpenCV.js build (npm package name) and waits for its runtime. */
+async function loadOpenCv(name) {
+  let cv = require(name);
+  if (cv instanceof Promise) cv = await cv;
+  else if (!cv.Mat) await new Promise((resolve) => { cv.onRuntimeInitialized = resolve; });
+  // The npm build is compiled without pthreads ("Parallel framework: none"): single thread.
+  numberErrorDecoders.push((n) => cv.exceptionFromPtr(n).msg.trim());
+  const parallel = (cv.getBuildInformation().match(/Parallel framework:\s*(.*)/) || [])[1]?.trim();
+  return { cv, parallel };
+}
+
+// --- timing one implementation ---------------------------------------------------------------
+
+function errorText(e) {
+  if (typeof e === 'number') {
+    for (const decode of numberErrorDecoders) {
+      try {
+        const text = decode(e);
+        if (text) return text;
+      } catch { /* not this module's exception */ }
+    }
+    return `exception ${e}`;
+  }
+  return String(e && e.message !== undefined ? e.message : e).split('\n')[0];
+}
+
+/** Sets up, checks against `ref` (if given) and times one implementation; never throws. */
+async function runImpl(id, w, setup, ref) {
+  let impl;
+  try {
+    impl = await setup();
+  } catch (e) {
+    return { status: 'error', error: `setup failed: ${errorText(e)}` };
+  }
+  if (impl.unavailable) return { status: 'n/a', error: impl.unavailable };
+  try {
+    await impl.run();
+    const output = impl.output();
+    const check = ref ? compare(ref, output, tolerance(id, w, ref)) : null;
+    const time = await measure(impl.run, TIMING);
+    return { status: 'ok', time, check, output };
+  } catch (e) {
+    return { status: 'error', error: errorText(e) };
+  } finally {
+    try { impl.dispose(); } catch { /* nothing to free */ }
+  }
+}
+
+function floorImpl(setupCopy) {
+  return { run: setupCopy, output: () => null, dispose() {} };
+}
+
+// --- native binary ------------------------------------------------------------------------------
+
+function writeNativeInputs(dir, workloads) {
+  const entries = [];
+  const save = (file, data) => writeFileSync(join(dir, file), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  for (const w of workloads) {
+    const floorBytes = floorCopyBytes(w.inBytes, w.outBytes);
+    if (w.op === 'GridSample') {
+      save(`${w.name}.x.f32`, w.x.data);
+      save(`${w.name}.grid.f32`, w.grid.data);
+      entries.push({
+        name: w.name, op: w.op, floor_bytes: floorBytes,
+        x: { shape: w.x.shape, file: `${w.name}.x.f32` },
+        grid: { shape: w.grid.shape, file: `${w.name}.grid.f32` },
+        y_shape: w.yShape, mode: w.mode, padding: w.paddingMode, align_corners: w.alignCorners,
+      });
+    } else if (w.op === 'AffineGrid') {
+      save(`${w.name}.theta.f32`, w.theta.data);
+      entries.push({
+        name: w.name, op: w.op, floor_bytes: floorBytes,
+        theta: { shape: w.theta.shape, file: `${w.name}.theta.f32` },
+        size: w.size, grid_shape: w.gridShape, align_corners: w.alignCorners,
+      });
+    } else {
+      const { data, width, height } = w.image;
+      save(`${w.name}.image.u8`, data);
+      save(`${w.name}.theta.f32`, w.theta);
+      entries.push({
+        name: w.name, op: w.op, floor_bytes: floorBytes,
+        image: { shape: [1, height, width, 4], file: `${w.name}.image.u8` },
+        theta: { shape: [1, 2, 3], file: `${w.name}.theta.f32` },
+        y_shape: [1, height, width, 4],
+      });
+    }
+  }
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ workloads: entries }, null, 1));
+}
+
+/**
+ * Runs the Google Benchmark binary on the workloads written to `dir`; returns
+ * {results: {name: {id: result}}, context} or {error}.
+ */
+function runNative(binary, dir, workloads) {
+  if (!workloads.length) return { results: {}, context: null };
+  if (!existsSync(binary)) return { error: `native benchmark binary not found at ${binary} (bench/run.sh builds it)` };
+  const jsonOut = join(dir, 'native.json');
+  log(`native: ${binary}`);
+  const r = spawnSync(binary, [`--inputs=${dir}`, `--reps=${NATIVE_REPS}`, `--min_time=${NATIVE_MIN_TIME}`,
+    `--benchmark_out=${jsonOut}`, '--benchmark_out_format=json'], { stdio: ['ignore', 2, 2] }); // its console table to our stderr: stdout is the report
+  if (r.status !== 0) return { error: `native benchmark exited with ${r.status ?? r.signal}` };
+  let report;
+  let checks;
+  try {
+    report = JSON.parse(readFileSync(jsonOut, 'utf8'));
+    checks = JSON.parse(readFileSync(join(dir, 'native_checks.json'), 'utf8'));
+  } catch (e) {
+    return { error: `cannot read the native benchmark's output: ${e.message}` };
+  }
+  const idOf = { public: 'native', reference: 'native-ref', memcpy_floor: 'floor-native' };
+  const results = {};
+  for (const w of workloads) results[w.name] = {};
+  const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
+  // One entry per repetition (its real time is per iteration): the same statistics as the JS
+  // rows, computed here.
+  const reps = {};
+  for (const b of report.benchmarks) {
+    if (b.run_type !== 'iteration') continue;
+    const [name, variant] = b.run_name.split('/');
+    const id = idOf[variant];
+    if (!id || !results[name]) continue;
+    ((reps[name] ??= {})[id] ??= []).push({ ms: b.real_time * toMs[b.time_unit], iterations: b.iterations });
+  }
+  for (const [name, byId] of Object.entries(reps)) {
+    for (const [id, runs] of Object.entries(byId)) {
+      const s = stats(runs.map((x) => x.ms), 1);
+      // Iterations per repetition differ slightly; the smallest is shown.
+      s.batch = Math.min(...runs.map((x) => x.iterations));
+      results[name][id] = { status: 'ok', time: s };
+    }
+  }
+  for (const w of workloads) {
+    const c = checks[w.name];
+    if (!c) {
+      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] ??= { status: 'error', error: 'no result from the native benchmark' };
+      continue;
+    }
+    if (c.unavailable) {
+      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] = { status: 'n/a', error: c.unavailable };
+      continue;
+    }
+    if (c.error) {
+      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] = { status: 'error', error: c.error };
+      continue;
+    }
+    const r = results[w.name];
+    if (r.native) {
+      const out = readFileSync(c.output);
+      r.native.output = c.dtype === 'uint8'
+        ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+        : new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
+    }
+    if (r['native-ref']) {
+      // nlohmann writes a non-finite difference as null.
+      const d = typeof c.max_abs_diff_vs_reference === 'number' ? c.max_abs_diff_vs_reference : Infinity;
+      r['native-ref'].check = { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' };
+    }
+  }
+  return { results, context: report.context };
+}
+
+// --- main ------------------------------------------------------------------------------------------
+
+async function main() {
+  const env = machine();
+  log(`machine: ${env.cpu}, ${env.cores} cores, node ${env.node}`);
+
+  ortWeb.env.wasm.numThreads = 1; // one thread; no worker is started
+  ortWeb.env.logLevel = 'error';
+  const ortNode = require('onnxruntime-node');
+  const simd = await load({ variant: 'simd' });
+  const scalar = await load({ variant: 'scalar' });
+  const cv5 = await loadOpenCv('@techstark/opencv-js');
+  const cv4 = await loadOpenCv('opencv-js-v4');
+  const copier = await wasmCopier();
+  env.wasmTargets = { simd: `${simd.backend} (${simd.target})`, scalar: `${scalar.backend} (${scalar.target})` };
+  env.opencvParallel = `${cv5.parallel} (5), ${cv4.parallel} (4)`;
+
+  let workloads = makeWorkloads();
+  if (args.only) workloads = workloads.filter((w) => args.only.includes(w.name));
+  const results = {};
+
+  // 1. Everything that runs in this process's wasm/JS engine, workload by workload.
+  for (const w of workloads) {
+    log(`\n== ${w.name}: ${w.summary}`);
+    const r = (results[w.name] = {});
+    const floorBytes = floorCopyBytes(w.inBytes, w.outBytes);
+    const setups = {
+      'simd': () => peers.oursHeap(simd, w),
+      'simd-copy': () => peers.oursCopy(simd, w),
+      'scalar': () => peers.oursHeap(scalar, w),
+      'ort-web': () => peers.onnxruntimeWeb(ortWeb, w),
+      'cv5': () => peers.openCv(cv5.cv, w),
+      'cv5-planar': () => peers.openCvPlanar(cv5.cv, w),
+      'cv4': () => peers.openCv(cv4.cv, w),
+      'cv4-planar': () => peers.openCvPlanar(cv4.cv, w),
+      'plain-js': () => peers.plainJs(w),
+      'floor-wasm': () => floorImpl(copier.prepare(floorBytes)),
+      'floor-js': () => floorImpl(typedArrayCopier(floorBytes)),
+    };
+    // Our SIMD result is the reference every peer is checked against; without it (the RGBA
+    // warp until it exists), the plain JS loop is, as it follows DESIGN.md section 2.
+    let ref = null;
+    let refId = null;
+    const order = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'floor-wasm', 'floor-js'];
+    for (const id of order) {
+      const isFloor = id.startsWith('floor');
+      const res = await runImpl(id, w, setups[id], isFloor ? null : ref);
+      if (!ref && res.status === 'ok' && !isFloor) {
+        ref = res.output;
+        refId = id;
+      }
+      if (res.check) res.check.against = refId;
+      delete res.output; // keep memory flat; only the reference is kept
+      r[id] = res;
+      log(`  ${id.padEnd(10)} ${describeResult(res)}`);
+    }
+    w.reference = ref;
+    w.referenceId = refId;
+  }
+
+  // 2. The native binary on the same bytes, then onnxruntime-node, checked against it.
+  const dir = mkdtempSync(join(os.tmpdir(), 'gridsample-bench-'));
+  let native;
+  try {
+    writeNativeInputs(dir, workloads);
+    native = runNative(args.native, dir, workloads);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (native.error) log(`native: ${native.error}`);
+  env.native = native.context ? {
+    target: native.context.gridsample_active_target,
+    mhz: native.context.mhz_per_cpu,
+    scaling: native.context.cpu_scaling_enabled,
+    caches: (native.context.caches || []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`.replace('  ', ' ')).join(', '),
+    buildType: native.context.library_build_type,
+  } : null;
+
+  for (const w of workloads) {
+    const r = results[w.name];
+    const nat = native.results?.[w.name] ?? {};
+    for (const id of ['native', 'native-ref', 'floor-native']) r[id] = nat[id] ?? { status: 'error', error: native.error };
+    // The native build checked against the wasm SIMD one: same library, same inputs.
+    if (r.native.output && w.reference) r.native.check = { ...compare(w.reference, r.native.output, w.tol), against: w.referenceId };
+    const nativeRef = r.native.output ?? null;
+    log(`\n== ${w.name} (native)`);
+    const res = await runImpl('ort-node', w, () => peers.onnxruntimeNode(ortNode, w), nativeRef ?? w.reference);
+    if (res.check) res.check.against = nativeRef ? 'native' : w.referenceId;
+    delete res.output;
+    r['ort-node'] = res;
+    delete r.native.output;
+    for (const id of ['native', 'native-ref', 'floor-native', 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
+    delete w.reference;
+  }
+
+  env.loadEnd = os.loadavg()[0].toFixed(2);
+  const method = { ...DEFAULTS, ...TIMING, nativeReps: NATIVE_REPS, nativeMinTime: NATIVE_MIN_TIME, opencvTol: OPENCV_TOL };
+  const report = renderReport({ env, workloads, results, impls: IMPLS, quick: args.quick, method });
+  writeFileSync(args.out, report);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ env, results }, null, 1));
+  console.log(report);
+  log(`wrote ${args.out}`);
+}
+
+function describeResult(res) {
+  if (res.status !== 'ok') return `${res.status}: ${res.error}`;
+  const t = res.time;
+  const c = res.check ? ` | max|diff| ${res.check.maxDiff.toExponential(2)}${res.check.ok ? '' : ` MISMATCH (${res.check.bad ?? '?'} elements beyond ${res.check.tol})`}` : '';
+  return `median ${t.median.toFixed(3)} ms, min ${t.min.toFixed(3)} ms (${t.reps} x ${t.batch})${c}`;
+}
+
+main().then(
+  // OpenCV.js and onnxruntime keep handles open; the report is written, so leave now.
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,245 @@
+// Renders bench/RESULTS.md from one run's measurements: machine, targets of issue #4, summary and per-workload tables.
+
+// Targets of issue #4. Each is checked on this run's numbers only:
+//   peer(id, x):          ours is at least x times faster than peer `id` (a list: the
+//                         fastest of those peers whose output matches)
+//   floor(ids, x, ours):  ours takes at most x times the fastest of the copy floors `ids`
+//   faster(ours, other):  ours on this workload is faster than ours on workload `other`
+//   within(ours, base, x): ours on this workload takes at most x times ours on `base`
+const peer = (id, x) => ({ kind: 'peer', id, x });
+const floor = (ids, x, ours) => ({ kind: 'floor', ids, x, ours });
+const faster = (ours, other) => ({ kind: 'faster', ours, other });
+const within = (ours, base, x) => ({ kind: 'within', ours, base, x });
+const WASM_FLOORS = ['floor-wasm', 'floor-js'];
+const padding = () => [
+  peer('ort-web', 10), peer('ort-node', 4), within('simd', 'zeros2d', 1.3), within('native', 'zeros2d', 1.3),
+];
+export const TARGETS = {
+  img2d: [peer('ort-web', 6), floor(WASM_FLOORS, 3, 'simd'), peer('ort-node', 8), floor(['floor-native'], 2, 'native')],
+  feat2d: [peer('ort-web', 3), peer('ort-node', 4)],
+  nearest2d: [peer('ort-web', 10), peer('ort-node', 4), faster('simd', 'img2d'), faster('native', 'img2d')],
+  cubic2d: [peer('ort-web', 6), peer('ort-node', 4)],
+  border2d: padding(),
+  reflect2d: padding(),
+  vol3d: [peer('ort-web', 8), peer('ort-node', 4)],
+  affinegrid2d: [peer('ort-web', 2), peer('ort-node', 4)],
+  affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4)],
+  rgba8: [peer(['cv5', 'cv4'], 3)],
+};
+
+const ms = (t) => (t >= 100 ? t.toFixed(1) : t >= 10 ? t.toFixed(2) : t.toFixed(3));
+const ratio = (x) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
+
+function usable(res) {
+  return res && res.status === 'ok' && (!res.check || res.check.ok);
+}
+
+function why(res, label) {
+  if (!res) return `${label}: not run`;
+  if (res.status !== 'ok') return `${label}: ${res.status === 'n/a' ? res.error : `error (${res.error})`}`;
+  return `${label}: output differs from ours`;
+}
+
+/** Evaluates one target; returns {text, value, status: 'met' | 'missed' | 'n/a'}. */
+function evaluate(t, w, results, implsById) {
+  const r = results[w.name];
+  const label = (id) => implsById[id].label;
+  if (t.kind === 'peer') {
+    const ids = [].concat(t.id);
+    const ours = implsById[ids[0]].vs;
+    const which = ids.length > 1 ? ', whichever is faster' : '';
+    const text = `${w.name}: ${label(ours)} >= ${t.x}x faster than ${ids.map(label).join(' or ')}${which}`;
+    if (!usable(r[ours])) return { text, status: 'n/a', note: why(r[ours], ours) };
+    const ok = ids.filter((id) => usable(r[id]));
+    if (!ok.length) return { text, status: 'n/a', note: why(r[ids[0]], ids[0]) };
+    const v = Math.min(...ok.map((id) => r[id].time.median)) / r[ours].time.median;
+    return { text, value: ratio(v), status: v >= t.x ? 'met' : 'missed' };
+  }
+  if (t.kind === 'floor') {
+    const text = `${w.name}: ${label(t.ours)} within ${t.x}x of the copy floor`;
+    if (!usable(r[t.ours])) return { text, status: 'n/a', note: why(r[t.ours], t.ours) };
+    const floors = t.ids.filter((id) => usable(r[id]));
+    if (!floors.length) return { text, status: 'n/a', note: why(r[t.ids[0]], t.ids[0]) };
+    const best = Math.min(...floors.map((id) => r[id].time.median));
+    const v = r[t.ours].time.median / best;
+    return { text, value: ratio(v), status: v <= t.x ? 'met' : 'missed' };
+  }
+  const other = t.kind === 'faster' ? t.other : t.base;
+  const text = t.kind === 'faster'
+    ? `${w.name} faster than ${other} (same grid), ${label(t.ours)}`
+    : `${w.name} within ${t.x}x of ${other} (same grid), ${label(t.ours)}`;
+  const a = r[t.ours];
+  const b = results[other]?.[t.ours];
+  if (!usable(a)) return { text, status: 'n/a', note: why(a, t.ours) };
+  if (!usable(b)) return { text, status: 'n/a', note: why(b, `${other} ${t.ours}`) };
+  const v = a.time.median / b.time.median;
+  const limit = t.kind === 'faster' ? 1 : t.x;
+  return { text, value: ratio(v), status: (t.kind === 'faster' ? v < limit : v <= limit) ? 'met' : 'missed' };
+}
+
+function statusCell(e) {
+  if (e.status === 'met') return `met (${e.value})`;
+  if (e.status === 'missed') return `**missed** (${e.value})`;
+  return `n/a (${e.note})`;
+}
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function checkCell(res, implsById) {
+  if (!res || res.status !== 'ok') return '';
+  if (!res.check) return res.floor ? '' : 'reference';
+  const c = res.check;
+  const d = c.maxDiff === 0 ? '0' : Number.isFinite(c.maxDiff) ? c.maxDiff.toExponential(1) : 'inf';
+  const against = c.against && c.against !== 'simd' ? ` vs ${implsById[c.against]?.short ?? c.against}` : '';
+  return c.ok ? `${d}${against}` : `**MISMATCH** ${d}${against} (${c.bad ?? '?'} > ${c.tol})`;
+}
+
+function workloadSection(w, results, impls, implsById, evaluations) {
+  const r = results[w.name];
+  const rows = [];
+  for (const impl of impls) {
+    const res = r[impl.id];
+    if (!res) continue;
+    const label = impl.label;
+    const targets = evaluations.filter((e) => e.rows.includes(impl.id)).map((e) => statusCell(e)).join('; ');
+    if (res.status !== 'ok') {
+      rows.push([label, '', '', '', '', '', '', res.status === 'n/a' ? res.error : `error: ${res.error}`, targets]);
+      continue;
+    }
+    const t = res.time;
+    const ours = impl.vs ? r[impl.vs] : null;
+    const oursOk = ours && ours.status === 'ok';
+    const speed = !impl.floor && oursOk && impl.vs ? `${ratio(t.median / ours.time.median)} (${implsById[impl.vs].short})` : '';
+    const overFloor = impl.floor && oursOk ? ratio(ours.time.median / t.median) : '';
+    rows.push([label, ms(t.median), ms(t.min), `${t.reps}${t.batch > 1 ? ` x ${t.batch}` : ''}`,
+      (t.median * 1e6 / w.outElems).toFixed(2), speed, overFloor, checkCell({ ...res, floor: impl.floor }, implsById), targets]);
+  }
+  return [
+    `### ${w.name}`,
+    '',
+    `${w.summary}. ${w.outElems.toLocaleString('en-US')} output elements; ${(w.inBytes / 2 ** 20).toFixed(2)} MiB in, ${(w.outBytes / 2 ** 20).toFixed(2)} MiB out.`,
+    '',
+    table(['implementation', 'median ms', 'min ms', 'samples', 'ns / output element', 'speed-up of ours', 'ours / floor', 'max abs diff vs ours', 'target'], rows),
+    '',
+  ].join('\n');
+}
+
+function summaryTables(workloads, results) {
+  const cell = (res) => (res && res.status === 'ok' ? ms(res.time.median) : res?.status === 'n/a' ? 'n/a' : 'error');
+  const sp = (r, id, vs) => {
+    if (usable(r[id]) && usable(r[vs])) return ratio(r[id].time.median / r[vs].time.median);
+    return r[id]?.status === 'ok' && r[vs]?.status === 'ok' ? 'output differs' : '';
+  };
+  const fl = (r, ids, ours) => {
+    const f = ids.filter((id) => usable(r[id]));
+    return f.length && usable(r[ours]) ? ratio(r[ours].time.median / Math.min(...f.map((id) => r[id].time.median))) : '';
+  };
+  const wasmRows = workloads.map((w) => {
+    const r = results[w.name];
+    // The fastest OpenCV.js row (both versions, both layouts are in the per-workload tables).
+    const cvIds = ['cv5', 'cv5-planar', 'cv4', 'cv4-planar'];
+    const cvId = cvIds.filter((id) => usable(r[id])).sort((a, b) => r[a].time.median - r[b].time.median)[0]
+      ?? cvIds.find((id) => r[id]?.status === 'ok') ?? 'cv5';
+    return [w.name, cell(r.simd), cell(r['simd-copy']), cell(r.scalar), cell(r['ort-web']), sp(r, 'ort-web', 'simd-copy'),
+      cell(r[cvId]), sp(r, cvId, 'simd'), cell(r['plain-js']), sp(r, 'plain-js', 'simd'), fl(r, WASM_FLOORS, 'simd')];
+  });
+  const nativeRows = workloads.map((w) => {
+    const r = results[w.name];
+    return [w.name, cell(r.native), cell(r['native-ref']), sp(r, 'native-ref', 'native'), cell(r['ort-node']),
+      sp(r, 'ort-node', 'native'), fl(r, ['floor-native'], 'native')];
+  });
+  return [
+    '### WebAssembly (Node.js, one process)',
+    '',
+    table(['workload', 'ours SIMD ms', 'ours SIMD, copying API ms', 'ours scalar ms', 'onnxruntime-web ms', 'speed-up (copying API)', 'OpenCV.js ms (fastest row)', 'speed-up', 'plain JS ms', 'speed-up', 'ours / copy floor'], wasmRows),
+    '',
+    '### Native',
+    '',
+    table(['workload', 'ours ms', 'scalar reference ms', 'speed-up', 'onnxruntime-node ms', 'speed-up', 'ours / memcpy floor'], nativeRows),
+    '',
+  ].join('\n');
+}
+
+/** The whole RESULTS.md text. */
+export function renderReport({ env, workloads, results, impls, quick, method }) {
+  const implsById = Object.fromEntries(impls.map((i) => [i.id, i]));
+  const evaluations = {};
+  const all = [];
+  for (const w of workloads) {
+    evaluations[w.name] = (TARGETS[w.name] || []).map((t) => {
+      const e = evaluate(t, w, results, implsById);
+      // Which table rows show this target: the peer's, the floor's or our own.
+      e.rows = t.kind === 'peer' ? [].concat(t.id) : [t.ours];
+      all.push(e);
+      return e;
+    });
+  }
+  const met = all.filter((e) => e.status === 'met').length;
+  const missed = all.filter((e) => e.status === 'missed').length;
+  const na = all.length - met - missed;
+
+  const machineRows = [
+    ['CPU', `${env.cpu} (${env.cores} logical cores; ${env.isa || 'no SSE4.2/AVX flags read'})`],
+    ['memory, kernel', `${env.memoryGiB} GiB, ${env.kernel}`],
+    ['Node.js', `${env.node} (V8 ${env.v8})`],
+    ['date', env.date],
+    ['load average (1 min) at start, end', `${env.loadStart}, ${env.loadEnd} (other work on the machine inflates times)`],
+    ['gridsample commit', env.commit],
+    ['our wasm', `${env.wasmTargets.simd}; ${env.wasmTargets.scalar}`],
+    ['our native', env.native ? `SIMD target ${env.native.target}; Google Benchmark context: ${env.native.mhz} MHz, ${env.native.caches}, CPU scaling ${env.native.scaling ? 'on' : 'off'}` : 'not run'],
+    ['peers', Object.entries(env.versions).map(([k, v]) => `${k} ${v}`).join(', ') + ` (OpenCV.js parallel framework: ${env.opencvParallel ?? 'unknown'})`],
+  ];
+
+  return [
+    '<!-- Written by bench/run.sh (bench/js/bench.mjs) from one run; do not edit by hand. -->',
+    '# gridsample benchmark results',
+    '',
+    quick ? '**Quick run (`--quick`, 3 samples each): for development only, not for quoting.**\n' : '',
+    table(['machine', ''], machineRows),
+    '',
+    '## How this was measured',
+    '',
+    '- One run of `make bench` (`bench/run.sh`). Everything except the native binary runs in one Node.js process;',
+    '  the native Google Benchmark binary gets the same input bytes through files and is launched by that process,',
+    '  which times onnxruntime-node right after it. Every ratio below comes from this run.',
+    '- Single thread everywhere: `ort.env.wasm.numThreads = 1`; onnxruntime-node with `intraOpNumThreads` and',
+    '  `interOpNumThreads` 1; the npm OpenCV.js build has no threads; our library is single-threaded.',
+    `- Each implementation: ${method.warmup} warm-up calls, then ${method.minReps} to ${method.maxReps} samples (as many as fit in`,
+    `  ${method.budgetMs} ms); calls under ${method.minSampleMs} ms are timed in batches ("samples" = samples x calls per sample).`,
+    '  Reported: median and min in ms, and the median in ns per output element. Native: Google Benchmark,',
+    `  ${method.nativeReps} repetitions of at least ${method.nativeMinTime} s each, median and min of the repetitions.`,
+    '- Before timing, every output is compared with ours (wasm SIMD; onnxruntime-node with our native build;',
+    '  the plain JS loop where ours is not available). A MISMATCH means different work: such a ratio',
+    '  counts for no target. OpenCV.js may quantise positions to 1/32 pixel (its fixed-point maps), so its tolerance is the bound that',
+    `  implies on data in [0, 1) (linear ${method.opencvTol.linear.toFixed(4)}, cubic ${method.opencvTol.cubic.toFixed(4)}); exact peers must agree within`,
+    '  1e-6 (nearest), 1e-5 (linear), 1e-4 (cubic), 8-bit images 1 level. For OpenCV.js on 8-bit images the same',
+    '  position bound is applied per element: 1 level + 2/64 of the value range around it (up to 9 at the image edge).',
+    '- Speed-ups pair rows that move the same bytes: onnxruntime-web copies inputs into its heap and the output',
+    '  out on each `run()`, so it is compared with our copying API; OpenCV.js (Mats made beforehand) and the plain',
+    '  JS loop work in place, so they are compared with our heap tensors; onnxruntime-node (which copies its output',
+    '  into a new array) with our native public API.',
+    '- OpenCV.js gets pixel-space maps made beforehand and runs in two layouts: channels-last (the NCHW input is',
+    '  transposed before timing, one `remap` per batch item; `warpAffine` for rgba8) and one NCHW plane at a time',
+    '  (`convertMaps` once per batch item, then `remap` per plane), each with OpenCV.js 5 and 4 (5 is faster at',
+    '  float remap, 4 at the RGBA `warpAffine`). The summary and the rgba8 target take the fastest matching row.',
+    '- "speed-up of ours" is that row\'s median divided by the median of the named row of ours; "ours / floor" is',
+    '  our median divided by the floor\'s.',
+    '- Copy floor: one copy moving the bytes the operator must move, i.e. (input + output bytes) / 2 copied',
+    '  (read + written = input + output). wasm: `memory.copy` inside a wasm instance and `TypedArray.set`, the',
+    '  faster counts; native: `memcpy`.',
+    '',
+    `## Targets (issue #4): ${met} met, ${missed} missed, ${na} not measurable`,
+    '',
+    table(['target', 'status'], all.map((e) => [e.text, statusCell(e)])),
+    '',
+    '## Summary (median ms)',
+    '',
+    summaryTables(workloads, results),
+    '## Per workload',
+    '',
+    ...workloads.map((w) => workloadSection(w, results, impls, implsById, evaluations[w.name])),
+  ].join('\n');
+}

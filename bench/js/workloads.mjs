@@ -1,0 +1,208 @@
+// The standard benchmark workloads of DESIGN.md section 7: deterministic inputs, options and peer applicability.
+//
+// Inputs are made here in plain JavaScript (a seeded PRNG and affine / flow grids computed in
+// double, stored as float32) so that no implementation under test produces another's input.
+// The same bytes go to every implementation, including the native binary (through files).
+
+/** Seeded PRNG (mulberry32): the same inputs in every run, on every machine. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    // 24 random bits: exactly representable in float32, uniform in [0, 1).
+    return ((t ^ (t >>> 14)) >>> 8) / 16777216;
+  };
+}
+
+function randomTensor(shape, seed) {
+  const size = shape.reduce((a, b) => a * b, 1);
+  const next = prng(seed);
+  const data = new Float32Array(size);
+  for (let i = 0; i < size; ++i) data[i] = next();
+  return { data, shape };
+}
+
+const prod = (shape) => shape.reduce((a, b) => a * b, 1);
+
+// PyTorch/ONNX base coordinate of pixel i on an axis of size S (align_corners = 0).
+const base = (i, S) => (S === 1 ? 0 : (2 * i + 1) / S - 1);
+
+/** 2x3 theta: rotation by `angle` radians and scaling by `scale`, plus a translation. */
+function theta2d(angle, scale, tx = 0, ty = 0) {
+  const c = Math.cos(angle) * scale;
+  const s = Math.sin(angle) * scale;
+  return [c, -s, tx, s, c, ty];
+}
+
+/** (N, H, W, 2) grid of one theta (align_corners = 0), the same for every batch item. */
+function affineGrid2d(theta, N, H, W) {
+  const data = new Float32Array(N * H * W * 2);
+  let o = 0;
+  for (let n = 0; n < N; ++n) {
+    for (let h = 0; h < H; ++h) {
+      const y = base(h, H);
+      for (let w = 0; w < W; ++w) {
+        const x = base(w, W);
+        data[o++] = theta[0] * x + theta[1] * y + theta[2];
+        data[o++] = theta[3] * x + theta[4] * y + theta[5];
+      }
+    }
+  }
+  return { data, shape: [N, H, W, 2] };
+}
+
+/** (N, D, H, W, 3) grid of a 3x4 theta (align_corners = 0). */
+function affineGrid3d(theta, N, D, H, W) {
+  const data = new Float32Array(N * D * H * W * 3);
+  let o = 0;
+  for (let n = 0; n < N; ++n) {
+    for (let d = 0; d < D; ++d) {
+      const z = base(d, D);
+      for (let h = 0; h < H; ++h) {
+        const y = base(h, H);
+        for (let w = 0; w < W; ++w) {
+          const x = base(w, W);
+          for (let k = 0; k < 3; ++k) {
+            data[o++] = theta[4 * k] * x + theta[4 * k + 1] * y + theta[4 * k + 2] * z + theta[4 * k + 3];
+          }
+        }
+      }
+    }
+  }
+  return { data, shape: [N, D, H, W, 3] };
+}
+
+/**
+ * (N, H, W, 2) identity grid plus a smooth flow of up to `amp` (normalised units), with a
+ * different phase per batch item: the optical-flow / deformable-feature case.
+ */
+function flowGrid2d(N, H, W, amp) {
+  const data = new Float32Array(N * H * W * 2);
+  let o = 0;
+  for (let n = 0; n < N; ++n) {
+    for (let h = 0; h < H; ++h) {
+      const y = base(h, H);
+      for (let w = 0; w < W; ++w) {
+        const x = base(w, W);
+        data[o++] = x + amp * Math.sin(Math.PI * (1.5 * y + 0.7 * x + 0.25 * n));
+        data[o++] = y + amp * Math.cos(Math.PI * (1.2 * x - 0.4 * y + 0.5 * n));
+      }
+    }
+  }
+  return { data, shape: [N, H, W, 2] };
+}
+
+/**
+ * Pixel-space 2x3 matrix M (destination pixel -> source pixel, OpenCV's WARP_INVERSE_MAP
+ * convention) equivalent to a normalised theta with align_corners = 0, for images of
+ * (srcW, srcH) and (dstW, dstH): M = P_src * theta * N_dst, where N_dst maps a pixel index to
+ * its base coordinate (2i + 1) / S - 1 and P_src maps g back to ((g + 1) * S - 1) / 2.
+ */
+export function pixelMatrix(theta, srcW, srcH, dstW, dstH) {
+  const n = [2 / dstW, 0, 1 / dstW - 1, 0, 2 / dstH, 1 / dstH - 1]; // N_dst
+  const p = [srcW / 2, 0, (srcW - 1) / 2, 0, srcH / 2, (srcH - 1) / 2]; // P_src
+  const mul = (a, b) => [
+    a[0] * b[0] + a[1] * b[3], a[0] * b[1] + a[1] * b[4], a[0] * b[2] + a[1] * b[5] + a[2],
+    a[3] * b[0] + a[4] * b[3], a[3] * b[1] + a[4] * b[4], a[3] * b[2] + a[4] * b[5] + a[5],
+  ];
+  return mul(p, mul(theta, n));
+}
+
+/** A smooth RGBA test picture (gradients and waves, opaque): what a canvas warp sees. */
+function rgbaImage(width, height) {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const i = 4 * (y * width + x);
+      data[i] = (255 * x) / (width - 1);
+      data[i + 1] = (255 * y) / (height - 1);
+      data[i + 2] = 127.5 + 127.5 * Math.sin(x / 23) * Math.cos(y / 31);
+      data[i + 3] = 255;
+    }
+  }
+  return { data, width, height };
+}
+
+// Mostly inside the image (corners reach slightly out): the headline image warp.
+const IMG_THETA = theta2d(0.3, 0.9, 0.02, -0.03);
+// Reaches well outside the image (about 40% of outputs), so that padding matters: the grid
+// of border2d, reflect2d and their zeros baseline zeros2d.
+const WIDE_THETA = theta2d(0.5, 1.3, 0.05, 0.0);
+// Rotation in the x-y plane, scale, and a tilt of z: a LivePortrait-style volume warp.
+const VOL_THETA = [
+  0.9 * Math.cos(0.25), -0.9 * Math.sin(0.25), 0.05, 0.03,
+  0.9 * Math.sin(0.25), 0.9 * Math.cos(0.25), 0.0, -0.04,
+  0.1, 0.0, 0.95, 0.0,
+];
+
+function gridSampleWorkload(name, summary, x, grid, mode, paddingMode, extra = {}) {
+  const yShape = [x.shape[0], x.shape[1], ...grid.shape.slice(1, -1)];
+  return {
+    name, summary, op: 'GridSample', x, grid, yShape, mode, paddingMode, alignCorners: false,
+    outElems: prod(yShape),
+    inBytes: 4 * (x.data.length + grid.data.length),
+    outBytes: 4 * prod(yShape),
+    // Largest |difference| between two correct float32 implementations (different but exact
+    // summation orders); anything beyond means different work.
+    tol: mode === 'nearest' ? 1e-6 : mode === 'cubic' ? 1e-4 : 1e-5,
+    ...extra,
+  };
+}
+
+function affineGridWorkload(name, summary, theta, size) {
+  const r = size.length - 2;
+  const gridShape = [size[0], ...size.slice(2), r];
+  return {
+    name, summary, op: 'AffineGrid', theta, size, gridShape, alignCorners: false,
+    outElems: prod(gridShape),
+    inBytes: 4 * theta.data.length,
+    outBytes: 4 * prod(gridShape),
+    tol: 1e-5,
+  };
+}
+
+/**
+ * Builds every workload (about 60 MB of inputs).
+ * @returns {object[]} in report order
+ */
+export function makeWorkloads() {
+  const img = randomTensor([1, 3, 512, 512], 1);
+  const imgGrid = affineGrid2d(IMG_THETA, 1, 512, 512);
+  const wideGrid = affineGrid2d(WIDE_THETA, 1, 512, 512);
+  const feat = randomTensor([4, 32, 64, 64], 2);
+  const flow = flowGrid2d(4, 64, 64, 0.08);
+  const vol = randomTensor([1, 32, 16, 64, 64], 3);
+  const volGrid = affineGrid3d(VOL_THETA, 1, 16, 64, 64);
+  const image = rgbaImage(1024, 1024);
+  const rgbaTheta = theta2d(0.3, 0.9, 0.02, -0.03);
+
+  return [
+    gridSampleWorkload('img2d', '1x3x512x512 -> 512x512, rotation 0.3 rad + scale 0.9, linear/zeros', img, imgGrid, 'linear', 'zeros'),
+    gridSampleWorkload('feat2d', '4x32x64x64, identity + smooth flow (<= 0.08), linear/zeros', feat, flow, 'linear', 'zeros'),
+    gridSampleWorkload('nearest2d', 'img2d with mode nearest', img, imgGrid, 'nearest', 'zeros'),
+    gridSampleWorkload('cubic2d', 'img2d with mode cubic', img, imgGrid, 'cubic', 'zeros'),
+    gridSampleWorkload('zeros2d', 'img2d shape, wide grid (rotation 0.5 rad + scale 1.3, ~40% outside), linear/zeros: baseline of border2d and reflect2d', img, wideGrid, 'linear', 'zeros'),
+    gridSampleWorkload('border2d', 'zeros2d with padding border', img, wideGrid, 'linear', 'border'),
+    gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection'),
+    gridSampleWorkload('vol3d', '1x32x16x64x64, 3-D affine grid 1x16x64x64x3, trilinear/zeros', vol, volGrid, 'linear', 'zeros'),
+    affineGridWorkload('affinegrid2d', 'theta 1x2x3 -> grid 1x512x512x2 (size 1x3x512x512)', { data: Float32Array.from(IMG_THETA), shape: [1, 2, 3] }, [1, 3, 512, 512]),
+    affineGridWorkload('affinegrid3d', 'theta 1x3x4 -> grid 1x16x64x64x3 (size 1x32x16x64x64)', { data: Float32Array.from(VOL_THETA), shape: [1, 3, 4] }, [1, 32, 16, 64, 64]),
+    {
+      name: 'rgba8',
+      summary: '1024x1024 RGBA uint8 image, affine warp (rotation 0.3 rad + scale 0.9), bilinear, transparent-black outside',
+      op: 'WarpAffineRGBA8',
+      image,
+      theta: Float32Array.from(rgbaTheta),
+      matrix: pixelMatrix(rgbaTheta, 1024, 1024, 1024, 1024),
+      outElems: 1024 * 1024 * 4,
+      inBytes: 1024 * 1024 * 4,
+      outBytes: 1024 * 1024 * 4,
+      // Exact implementations differ by rounding only; OpenCV's fixed-point positions get a
+      // tolerance that grows with the local contrast (bench.mjs, tolerance()).
+      tol: 1,
+    },
+  ];
+}

@@ -1,0 +1,334 @@
+// Google Benchmark of gridsample's public C++ API against the scalar reference and a memcpy floor, on inputs from bench/js/bench.mjs.
+//
+// Usage: gridsample_bench --inputs=DIR [--reps=N] [--min_time=SECONDS] [--benchmark_...]
+// DIR holds manifest.json and the raw little-endian inputs it names (bench.mjs writes them,
+// so that every implementation, native or JS, sees the same bytes). Before timing, each
+// workload runs once through the public API and once through the reference; the public
+// output goes to DIR/<name>.native.bin (bench.mjs compares it with the peers) and the
+// largest difference to the reference into DIR/native_checks.json.
+#include <benchmark/benchmark.h>
+
+#ifndef GRIDSAMPLE_BENCH_WARP_AFFINE
+#define GRIDSAMPLE_BENCH_WARP_AFFINE 0
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gridsample/gridsample.h"
+#include "reference/reference.h"
+#if GRIDSAMPLE_BENCH_WARP_AFFINE
+#include "gridsample/warp_affine.h"
+#endif
+
+namespace {
+
+using gridsample::Status;
+using nlohmann::json;
+
+struct Workload {
+  std::string name;
+  // "GridSample": x, grid -> y. "AffineGrid": theta (in `x`), size -> grid (in `y`).
+  // "WarpAffineRGBA8": image (1, H, W, 4) in `x8`, theta (1, 2, 3) in `grid` -> `y8`.
+  std::string op;
+  std::vector<int64_t> x_shape, grid_shape, y_shape, size;
+  std::vector<float> x, grid;
+  std::vector<uint8_t> x8;
+  gridsample::GridSampleOptions gs_options;
+  gridsample::AffineGridOptions ag_options;
+  size_t out_elems = 0;
+  size_t floor_bytes = 0;  // what the memcpy floor copies: (in + out) / 2 bytes
+  std::vector<float> y;    // written by every timed call (float outputs)
+  std::vector<uint8_t> y8;  // written by every timed call (uint8 outputs)
+  // WarpAffineRGBA8's reference: AffineGrid then GridSample on the NCHW image (the definition
+  // of the fused warp), on buffers made once.
+  std::vector<int64_t> nchw_shape, ref_grid_shape, y_nchw_shape, ref_size;
+  std::vector<uint8_t> x8_nchw, y8_nchw;
+  std::vector<float> ref_grid;
+};
+
+template <typename T>
+bool ReadRaw(const std::string& path, size_t count, std::vector<T>* out, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot open " + path;
+    return false;
+  }
+  out->resize(count);
+  in.read(reinterpret_cast<char*>(out->data()), static_cast<std::streamsize>(count * sizeof(T)));
+  if (static_cast<size_t>(in.gcount()) != count * sizeof(T)) {
+    *error = path + ": expected " + std::to_string(count * sizeof(T)) + " bytes";
+    return false;
+  }
+  return true;
+}
+
+// (1, H, W, C) <-> (1, C, H, W) for the reference of the channels-last warp.
+void ToPlanar(const std::vector<uint8_t>& hwc, int64_t h, int64_t w, int64_t c, std::vector<uint8_t>* chw) {
+  chw->resize(hwc.size());
+  for (int64_t k = 0; k < c; ++k)
+    for (int64_t i = 0; i < h * w; ++i) (*chw)[k * h * w + i] = hwc[i * c + k];
+}
+
+void ToInterleaved(const std::vector<uint8_t>& chw, int64_t h, int64_t w, int64_t c, std::vector<uint8_t>* hwc) {
+  hwc->resize(chw.size());
+  for (int64_t k = 0; k < c; ++k)
+    for (int64_t i = 0; i < h * w; ++i) (*hwc)[i * c + k] = chw[k * h * w + i];
+}
+
+size_t Count(const std::vector<int64_t>& shape) {
+  size_t n = 1;
+  for (int64_t d : shape) n *= static_cast<size_t>(d);
+  return n;
+}
+
+gridsample::TensorView View(const std::vector<float>& data, const std::vector<int64_t>& shape) {
+  return {data.data(), gridsample::DType::kFloat32, shape.data(), shape.size()};
+}
+
+gridsample::MutableTensorView MutableView(std::vector<float>& data, const std::vector<int64_t>& shape) {
+  return {data.data(), gridsample::DType::kFloat32, shape.data(), shape.size()};
+}
+
+// One call of the public API (`reference` false) or of the scalar reference (true).
+Status Run(Workload& w, bool reference) {
+  if (w.op == "WarpAffineRGBA8") {
+    const gridsample::TensorView theta = View(w.grid, w.grid_shape);
+    if (reference) {
+      const gridsample::AffineGridOptions ag{w.gs_options.align_corners};
+      Status s = gridsample::reference::AffineGrid(theta, w.ref_size.data(), w.ref_size.size(),
+                                                   MutableView(w.ref_grid, w.ref_grid_shape), ag);
+      if (!s.ok()) return s;
+      return gridsample::reference::GridSample(
+          {w.x8_nchw.data(), gridsample::DType::kUint8, w.nchw_shape.data(), w.nchw_shape.size()},
+          View(w.ref_grid, w.ref_grid_shape),
+          {w.y8_nchw.data(), gridsample::DType::kUint8, w.y_nchw_shape.data(), w.y_nchw_shape.size()},
+          w.gs_options);
+    }
+#if GRIDSAMPLE_BENCH_WARP_AFFINE
+    return gridsample::WarpAffine(
+        {w.x8.data(), gridsample::DType::kUint8, w.x_shape.data(), w.x_shape.size()}, theta,
+        {w.y8.data(), gridsample::DType::kUint8, w.y_shape.data(), w.y_shape.size()}, w.gs_options);
+#else
+    return Status::InvalidArgument("built without gridsample/warp_affine.h");
+#endif
+  }
+  if (w.op == "GridSample") {
+    const auto x = View(w.x, w.x_shape);
+    const auto grid = View(w.grid, w.grid_shape);
+    const auto y = MutableView(w.y, w.y_shape);
+    return reference ? gridsample::reference::GridSample(x, grid, y, w.gs_options)
+                     : gridsample::GridSample(x, grid, y, w.gs_options);
+  }
+  const auto theta = View(w.x, w.x_shape);
+  const auto grid = MutableView(w.y, w.y_shape);
+  return reference
+             ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options)
+             : gridsample::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options);
+}
+
+bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::string* error) {
+  w->name = j.at("name").get<std::string>();
+  w->op = j.at("op").get<std::string>();
+  w->floor_bytes = j.at("floor_bytes").get<size_t>();
+  if (w->op == "GridSample") {
+    w->x_shape = j.at("x").at("shape").get<std::vector<int64_t>>();
+    w->grid_shape = j.at("grid").at("shape").get<std::vector<int64_t>>();
+    w->y_shape = j.at("y_shape").get<std::vector<int64_t>>();
+    if (!ReadRaw(dir + "/" + j.at("x").at("file").get<std::string>(), Count(w->x_shape), &w->x, error) ||
+        !ReadRaw(dir + "/" + j.at("grid").at("file").get<std::string>(), Count(w->grid_shape), &w->grid, error)) {
+      return false;
+    }
+    Status s = gridsample::ParseMode(j.at("mode").get<std::string>(), &w->gs_options.mode);
+    if (s.ok()) s = gridsample::ParsePadding(j.at("padding").get<std::string>(), &w->gs_options.padding);
+    if (!s.ok()) {
+      *error = s.message();
+      return false;
+    }
+    w->gs_options.align_corners = j.at("align_corners").get<bool>();
+  } else if (w->op == "AffineGrid") {
+    w->x_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
+    w->size = j.at("size").get<std::vector<int64_t>>();
+    w->y_shape = j.at("grid_shape").get<std::vector<int64_t>>();
+    if (!ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->x_shape), &w->x, error)) {
+      return false;
+    }
+    w->ag_options.align_corners = j.at("align_corners").get<bool>();
+  } else if (w->op == "WarpAffineRGBA8") {
+    w->x_shape = j.at("image").at("shape").get<std::vector<int64_t>>();  // (1, H, W, 4)
+    w->grid_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
+    w->y_shape = j.at("y_shape").get<std::vector<int64_t>>();
+    if (!ReadRaw(dir + "/" + j.at("image").at("file").get<std::string>(), Count(w->x_shape), &w->x8, error) ||
+        !ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->grid_shape), &w->grid, error)) {
+      return false;
+    }
+    w->gs_options = {};  // bilinear, zeros, align_corners 0
+    const int64_t h = w->x_shape[1], wd = w->x_shape[2], c = w->x_shape[3];
+    const int64_t ho = w->y_shape[1], wo = w->y_shape[2];
+    w->nchw_shape = {1, c, h, wd};
+    w->ref_size = {1, c, ho, wo};
+    w->ref_grid_shape = {1, ho, wo, 2};
+    w->y_nchw_shape = {1, c, ho, wo};
+    ToPlanar(w->x8, h, wd, c, &w->x8_nchw);
+    w->ref_grid.assign(Count(w->ref_grid_shape), 0.0f);
+    w->y8_nchw.assign(Count(w->y_nchw_shape), 0);
+    w->out_elems = Count(w->y_shape);
+    w->y8.assign(w->out_elems, 0);
+    return true;
+  } else {
+    *error = "unknown op " + w->op;
+    return false;
+  }
+  w->out_elems = Count(w->y_shape);
+  w->y.assign(w->out_elems, 0.0f);
+  return true;
+}
+
+double Min(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+void Configure(benchmark::internal::Benchmark* b, int reps, double min_time) {
+  b->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->MinTime(min_time)
+      ->Repetitions(reps)
+      // Every repetition goes to the JSON file (bench.mjs takes median and min from them);
+      // the console shows only the aggregates.
+      ->DisplayAggregatesOnly(true)
+      ->ComputeStatistics("min", Min);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir;
+  int reps = 7;
+  double min_time = 0.05;
+  // Our own flags first; the rest goes to Google Benchmark.
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--inputs=", 0) == 0) {
+      dir = a.substr(9);
+    } else if (a.rfind("--reps=", 0) == 0) {
+      reps = std::max(1, std::atoi(a.c_str() + 7));
+    } else if (a.rfind("--min_time=", 0) == 0) {
+      min_time = std::atof(a.c_str() + 11);
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  if (dir.empty()) {
+    std::fprintf(stderr,
+                 "usage: %s --inputs=DIR [--reps=N] [--min_time=S] [--benchmark_...]\n"
+                 "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
+                 argv[0]);
+    return 2;
+  }
+  int bench_argc = static_cast<int>(rest.size());
+  benchmark::Initialize(&bench_argc, rest.data());
+
+  json manifest;
+  try {
+    std::ifstream in(dir + "/manifest.json");
+    manifest = json::parse(in);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cannot read %s/manifest.json: %s\n", dir.c_str(), e.what());
+    return 2;
+  }
+
+  benchmark::AddCustomContext("gridsample_active_target", gridsample::ActiveTarget());
+  std::vector<std::unique_ptr<Workload>> workloads;
+  json checks = json::object();
+  for (const json& j : manifest.at("workloads")) {
+    const bool rgba8 = j.at("op").get<std::string>() == "WarpAffineRGBA8";
+    if (rgba8 && !GRIDSAMPLE_BENCH_WARP_AFFINE) {
+      checks[j.at("name").get<std::string>()] = {
+          {"unavailable", "not available yet (no WarpAffine in the C++ API this was built from)"}};
+      continue;
+    }
+    auto w = std::make_unique<Workload>();
+    std::string error;
+    if (!LoadWorkload(dir, j, w.get(), &error)) {
+      checks[j.value("name", "?")] = {{"error", error}};
+      continue;
+    }
+    // Reference output first, then the public one (left in w->y / w->y8 and written out).
+    Status s = Run(*w, true);
+    if (!s.ok()) {
+      checks[w->name] = {{"error", "reference: " + s.message()}};
+      continue;
+    }
+    std::vector<double> ref;
+    if (rgba8) {
+      std::vector<uint8_t> hwc;
+      ToInterleaved(w->y8_nchw, w->y_shape[1], w->y_shape[2], w->y_shape[3], &hwc);
+      ref.assign(hwc.begin(), hwc.end());
+    } else {
+      ref.assign(w->y.begin(), w->y.end());
+    }
+    s = Run(*w, false);
+    if (!s.ok()) {
+      checks[w->name] = {{"error", "public API: " + s.message()}};
+      continue;
+    }
+    double max_diff = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+      // NaN-aware: a NaN on one side only is an infinite difference.
+      const double d = std::fabs(ref[i] - (rgba8 ? static_cast<double>(w->y8[i]) : w->y[i]));
+      if (!(d <= max_diff)) max_diff = std::isnan(d) ? INFINITY : d;
+    }
+    const std::string out = dir + "/" + w->name + ".native.bin";
+    const char* bytes = rgba8 ? reinterpret_cast<const char*>(w->y8.data())
+                              : reinterpret_cast<const char*>(w->y.data());
+    const size_t n = rgba8 ? w->y8.size() : w->y.size() * sizeof(float);
+    std::ofstream(out, std::ios::binary).write(bytes, static_cast<std::streamsize>(n));
+    checks[w->name] = {{"max_abs_diff_vs_reference", max_diff}, {"output", out},
+                       {"dtype", rgba8 ? "uint8" : "float32"}, {"out_elems", w->out_elems}};
+
+    Workload* p = w.get();
+    Configure(benchmark::RegisterBenchmark((p->name + "/public").c_str(),
+                                           [p](benchmark::State& state) {
+                                             for (auto _ : state) {
+                                               benchmark::DoNotOptimize(Run(*p, false));
+                                               benchmark::ClobberMemory();
+                                             }
+                                           }),
+              reps, min_time);
+    Configure(benchmark::RegisterBenchmark((p->name + "/reference").c_str(),
+                                           [p](benchmark::State& state) {
+                                             for (auto _ : state) {
+                                               benchmark::DoNotOptimize(Run(*p, true));
+                                               benchmark::ClobberMemory();
+                                             }
+                                           }),
+              reps, min_time);
+    Configure(benchmark::RegisterBenchmark(
+                  (p->name + "/memcpy_floor").c_str(),
+                  [n = p->floor_bytes](benchmark::State& state) {
+                    // Filled once so that first-touch page faults are not timed.
+                    std::vector<unsigned char> src(n, 1), dst(n, 0);
+                    for (auto _ : state) {
+                      std::memcpy(dst.data(), src.data(), n);
+                      benchmark::ClobberMemory();
+                    }
+                  }),
+              reps, min_time);
+    workloads.push_back(std::move(w));
+  }
+  std::ofstream(dir + "/native_checks.json") << checks.dump(2) << "\n";
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Entry point of `make bench`: installs the peers (npm ci), builds, runs every benchmark and writes bench/RESULTS.md (stdout: the report; logs on stderr).
+#
+# Environment: BENCH_SKIP_BUILD=1 uses js/dist and build/bench as they are (no make wasm, no
+# CMake build); extra arguments go to bench/js/bench.mjs (e.g. --only img2d,vol3d --quick).
+set -euo pipefail
+BENCH="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(dirname "$BENCH")"
+cd "$ROOT"
+
+# Peers from the committed lockfile, reinstalled only when the lockfile changed. Install
+# scripts are skipped: onnxruntime-node's would fetch CUDA binaries from outside the npm
+# registry (its CPU binaries are in the package itself).
+stamp="$BENCH/node_modules/.gridsample-lock-sha256"
+want="$(sha256sum "$BENCH/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  (cd "$BENCH" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
+  echo "$want" > "$stamp"
+fi
+
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+  # Both wasm variants into js/dist (incremental when `make wasm` already ran).
+  make -C "$ROOT" wasm >&2
+  # The Google Benchmark binary: its own small CMake project building the library with it.
+  cmake -S "$BENCH" -B "$ROOT/build/bench" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$ROOT/build/bench" -j"$(nproc)" --target gridsample_bench >&2
+fi
+
+for f in js/dist/gridsample-simd.wasm js/dist/gridsample-scalar.wasm build/bench/gridsample_bench; do
+  if [ ! -e "$ROOT/$f" ]; then
+    echo "bench/run.sh: $f is missing (run without BENCH_SKIP_BUILD=1 to build it)" >&2
+    exit 1
+  fi
+done
+
+# --expose-gc: the harness collects garbage between implementations so none pays for another's.
+exec node --expose-gc "$BENCH/js/bench.mjs" --native "$ROOT/build/bench/gridsample_bench" \
+  --out "$BENCH/RESULTS.md" "$@"
