@@ -1,15 +1,17 @@
 # One-word workflows for gridsample (DESIGN.md section 5b): setup, native, wasm, test.
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
-CMAKE_NATIVE := cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release
+CMAKE_NATIVE := cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON
 CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 	-DGRIDSAMPLE_SANITIZE=address,undefined
+CMAKE_ARM := cmake -S . -B build/arm64 -DCMAKE_BUILD_TYPE=Release \
+	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 
 # emcc 3.1.6 from Debian finds its node modules (acorn) only through NODE_PATH.
 export NODE_PATH := /usr/share/nodejs
 WASM_VARIANTS := simd scalar
 
-.PHONY: setup native asan wasm test test-js test-native test-asan test-wasm clean
+.PHONY: setup native asan arm wasm demo bench test test-js test-native test-asan test-arm test-wasm clean
 
 setup:
 	@scripts/setup.sh
@@ -24,10 +26,15 @@ asan:
 	$(CMAKE_ASAN) >/dev/null
 	cmake --build build/asan -j$(JOBS)
 
+# Static aarch64 build (Highway's NEON target) with Debian's cross compiler.
+arm:
+	$(CMAKE_ARM) >/dev/null
+	cmake --build build/arm64 -j$(JOBS)
+
 # Both wasm variants into js/dist (ready for npm pack). The two glue files share one .wasm.
 wasm:
 	@set -e; for v in $(WASM_VARIANTS); do \
-	  emcmake cmake -S . -B build/wasm-$$v -DCMAKE_BUILD_TYPE=Release \
+	  emcmake cmake -S . -B build/wasm-$$v -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON \
 	    -DGRIDSAMPLE_WASM_SIMD=$$( [ $$v = simd ] && echo ON || echo OFF ) >/dev/null; \
 	  cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_wasm_web gridsample_wasm_node; \
 	  cmp build/wasm-$$v/gridsample-$$v.wasm build/wasm-$$v/gridsample-$$v-node.wasm; \
@@ -54,12 +61,27 @@ test-native: native
 test-asan: asan
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --test-dir build/asan --output-on-failure -j$(JOBS)
 
+# The same tests and conformance runner on aarch64 (NEON), run under qemu-aarch64.
+test-arm: arm
+	ctest --test-dir build/arm64 --output-on-failure -j$(JOBS)
+
 # README's test command: installs what is missing, builds everything, runs every suite.
 test: setup
 	$(MAKE) test-native
 	$(MAKE) test-asan
+	$(MAKE) test-arm
 	$(MAKE) test-wasm
 	$(MAKE) test-js
+
+# README's main command: installs what is missing, builds the wasm package and serves web/demo
+# on 127.0.0.1 (prints the URL; PORT=8090 make demo, or make demo PORT=8090, picks the port).
+demo: setup
+	$(MAKE) wasm
+	node web/demo/server.mjs
+
+# Peer benchmarks (not a test): writes bench/RESULTS.md. BENCH_SKIP_BUILD=1 skips the builds.
+bench:
+	bench/run.sh
 
 clean:
 	rm -rf build

@@ -5,12 +5,19 @@ set -euo pipefail
 packages=(
   cmake make g++ clang libclang-rt-14-dev   # native builds, sanitizers
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
+  g++-aarch64-linux-gnu qemu-user          # aarch64 (NEON) build, run under qemu
   emscripten nodejs npm                     # wasm build and JS tests
   chromium                                  # browser tests (driven by npm playwright-core)
 )
 
 missing=()
 for p in "${packages[@]}"; do
+  # Node.js from elsewhere (NodeSource's nodejs bundles npm and conflicts with Debian's npm
+  # package) is fine: a working command is enough.
+  case "$p" in
+    nodejs) command -v node >/dev/null && continue ;;
+    npm) command -v npm >/dev/null && continue ;;
+  esac
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi

@@ -49,6 +49,37 @@ CallStatus AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, 
       options));
 }
 
+GridSampleOptions Options(int mode, int padding, bool align_corners) {
+  GridSampleOptions options;
+  options.mode = static_cast<Mode>(mode);
+  options.padding = static_cast<Padding>(padding);
+  options.align_corners = align_corners;
+  return options;
+}
+
+// Channels-last tensors: x, grid and y are rank 4.
+CallStatus GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape,
+                                         uintptr_t grid, int grid_dtype, uintptr_t grid_shape,
+                                         uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                                         bool align_corners) {
+  return ToCallStatus(GridSampleChannelsLast(
+      {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
+      {reinterpret_cast<const void*>(grid), static_cast<DType>(grid_dtype), Shape(grid_shape), 4},
+      {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
+      Options(mode, padding, align_corners)));
+}
+
+// x and y (N, H, W, C) / (N, Ho, Wo, C), theta (N, 2, 3).
+CallStatus WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta,
+                             int theta_dtype, uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape,
+                             int mode, int padding, bool align_corners) {
+  return ToCallStatus(WarpAffine(
+      {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
+      {reinterpret_cast<const void*>(theta), static_cast<DType>(theta_dtype), Shape(theta_shape), 3},
+      {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
+      Options(mode, padding, align_corners)));
+}
+
 // 0 when the heap cannot grow that far; the JS layer turns that into a RangeError.
 uintptr_t Allocate(double bytes) {
   if (!(bytes >= 0) || bytes > 4294967295.0) return 0;
@@ -73,6 +104,8 @@ EMSCRIPTEN_BINDINGS(gridsample) {
       .field("message", &CallStatus::message);
   function("gridSample", &GridSampleAdapter);
   function("affineGrid", &AffineGridAdapter);
+  function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
+  function("warpAffine", &WarpAffineAdapter);
   function("allocate", &Allocate);
   function("release", &Release);
   function("heapUsed", &HeapUsed);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "fast/fast.h"
 #include "reference/reference.h"
 #include "validate.h"
 
@@ -37,7 +38,9 @@ Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
   AffineGridGeometry geometry;
   Status s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
   if (!s.ok()) return s;
-  reference::RunAffineGrid(geometry, theta, grid, options);
+  if (!fast::AffineGrid(geometry, theta, grid, options)) {
+    reference::RunAffineGrid(geometry, theta, grid, options);
+  }
   return Status::Ok();
 }
 

@@ -203,17 +203,16 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
   return Status::Ok();
 }
 
-Status ValidateGridSampleOptions(const GridSampleOptions& options) {
+Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op) {
   const int mode = static_cast<int>(options.mode);
   const int padding = static_cast<int>(options.padding);
   if (mode < 0 || mode > static_cast<int>(Mode::kCubic)) {
-    return Invalid("GridSample", "mode: expected Mode::kLinear, kNearest or kCubic, got value " +
-                                     std::to_string(mode));
+    return Invalid(op, "mode: expected Mode::kLinear, kNearest or kCubic, got value " +
+                           std::to_string(mode));
   }
   if (padding < 0 || padding > static_cast<int>(Padding::kReflection)) {
-    return Invalid("GridSample",
-                   "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
-                       std::to_string(padding));
+    return Invalid(op, "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
+                           std::to_string(padding));
   }
   return Status::Ok();
 }
@@ -257,6 +256,107 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
     geometry->points *= size[2 + a];
   }
   return Status::Ok();
+}
+
+namespace {
+
+// X of a channels-last call: rank 4 (N, H, W, C), a known dtype, data for its elements.
+Status CheckChannelsLastX(const char* op, const TensorView& x, int64_t* x_count) {
+  if (x.rank != 4) {
+    return Invalid(op, "X: expected rank 4 (N, H, W, C), got rank " + std::to_string(x.rank) +
+                           (x.shape ? " shape " + ShapeString(x.shape, x.rank) : std::string()));
+  }
+  return CheckTensor(op, "X", x.data, x.dtype, x.shape, x.rank, x_count);
+}
+
+// Y (N, Ho, Wo, C) against X: sizes fit, X is not empty when Y is not, Y is usable.
+Status CheckChannelsLastY(const char* op, const TensorView& x, int64_t x_count,
+                          const int64_t* y_shape, const MutableTensorView& y,
+                          const TensorView& other, int64_t other_count,
+                          ChannelsLastGeometry* geometry) {
+  int64_t y_count = 0;
+  Status s = CountElements(op, "Y", y_shape, 4, DTypeSize(x.dtype), &y_count);
+  if (!s.ok()) return s;
+  if (y_count > 0 && x_count == 0) {
+    return Invalid(op, "X: a dimension is 0 in shape " + ShapeString(x.shape, 4) +
+                           " but the output " + ShapeString(y_shape, 4) +
+                           " asks for samples from it");
+  }
+  const TensorView inputs[2] = {x, other};
+  const int64_t counts[2] = {x_count, other_count};
+  s = CheckOutput(op, "Y", y, x.dtype, y_shape, 4, inputs, 2, counts);
+  if (!s.ok()) return s;
+  geometry->n = x.shape[0];
+  geometry->in_h = x.shape[1];
+  geometry->in_w = x.shape[2];
+  geometry->c = x.shape[3];
+  geometry->out_h = y_shape[1];
+  geometry->out_w = y_shape[2];
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                      const MutableTensorView& y, ChannelsLastGeometry* geometry) {
+  constexpr const char* kOp = "GridSampleChannelsLast";
+  int64_t x_count = 0;
+  Status s = CheckChannelsLastX(kOp, x, &x_count);
+  if (!s.ok()) return s;
+  if (!IsFloatDType(grid.dtype)) {
+    return Invalid(kOp, "grid: expected dtype float32, float64, float16 or bfloat16, got " +
+                            DTypeString(grid.dtype));
+  }
+  int64_t grid_count = 0;
+  s = CheckTensor(kOp, "grid", grid.data, grid.dtype, grid.shape, grid.rank, &grid_count);
+  if (!s.ok()) return s;
+  if (grid.rank != 4 || grid.shape[3] != 2) {
+    return Invalid(kOp, "grid: expected shape [N, Ho, Wo, 2] (rank 4), got " +
+                            ShapeString(grid.shape, grid.rank));
+  }
+  if (grid.shape[0] != x.shape[0]) {
+    return Invalid(kOp, "grid: expected batch size N = " + std::to_string(x.shape[0]) +
+                            " (X's), got shape " + ShapeString(grid.shape, grid.rank));
+  }
+  const int64_t y_shape[4] = {x.shape[0], grid.shape[1], grid.shape[2], x.shape[3]};
+  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, grid, grid_count, geometry);
+}
+
+Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
+                          ChannelsLastGeometry* geometry) {
+  constexpr const char* kOp = "WarpAffine";
+  int64_t x_count = 0;
+  Status s = CheckChannelsLastX(kOp, x, &x_count);
+  if (!s.ok()) return s;
+  if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) {
+    return Invalid(kOp, "theta: expected dtype float32 or float64, got " + DTypeString(theta.dtype));
+  }
+  int64_t theta_count = 0;
+  s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank, &theta_count);
+  if (!s.ok()) return s;
+  const int64_t want_theta[3] = {x.shape[0], 2, 3};
+  bool theta_ok = theta.rank == 3;
+  for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
+  if (!theta_ok) {
+    return Invalid(kOp, "theta: expected shape " + ShapeString(want_theta, 3) + " for X of shape " +
+                            ShapeString(x.shape, 4) + ", got " + ShapeString(theta.shape, theta.rank));
+  }
+  // The output size is Y's own (Ho, Wo): check those two before anything is derived from them.
+  if (y.rank != 4 || y.shape == nullptr) {
+    return Invalid(kOp, "Y: expected shape [" + std::to_string(x.shape[0]) + ", Ho, Wo, " +
+                            std::to_string(x.shape[3]) + "] (rank 4), got rank " +
+                            std::to_string(y.rank) +
+                            (y.shape ? " shape " + ShapeString(y.shape, y.rank)
+                                     : std::string(" with a null shape pointer")));
+  }
+  for (int i = 1; i < 3; ++i) {
+    if (y.shape[i] < 0) {
+      return Invalid(kOp, "Y: dimension " + std::to_string(i) + " must be >= 0, got " +
+                              std::to_string(y.shape[i]) + " in shape " + ShapeString(y.shape, 4));
+    }
+  }
+  const int64_t y_shape[4] = {x.shape[0], y.shape[1], y.shape[2], x.shape[3]};
+  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, theta, theta_count, geometry);
 }
 
 }  // namespace gridsample

@@ -6,6 +6,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/warp_affine.h"
 
 namespace gridsample {
 
@@ -26,8 +27,9 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
                           const MutableTensorView* y, GridSampleGeometry* geometry,
                           bool shapes_only = false);
 
-// Mode and padding hold values of their enums (a cast integer may not).
-Status ValidateGridSampleOptions(const GridSampleOptions& options);
+// Mode and padding hold values of their enums (a cast integer may not); messages start
+// with `op`.
+Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op = "GridSample");
 
 // A validated AffineGrid problem.
 struct AffineGridGeometry {
@@ -40,6 +42,23 @@ struct AffineGridGeometry {
 // Checks theta, size and (when non-null) grid. Fills `geometry` on success.
 Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                           const MutableTensorView* grid, AffineGridGeometry* geometry);
+
+// A validated channels-last 2-D problem: X (N, H, W, C) -> Y (N, Ho, Wo, C).
+struct ChannelsLastGeometry {
+  int64_t n = 0, c = 0;
+  int64_t in_h = 0, in_w = 0;    // H, W of X
+  int64_t out_h = 0, out_w = 0;  // Ho, Wo of Y
+};
+
+// GridSampleChannelsLast: x (N, H, W, C), grid (N, Ho, Wo, 2) of a float dtype, y
+// (N, Ho, Wo, C) of x's dtype, no overlaps. Fills `geometry` on success.
+Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                      const MutableTensorView& y, ChannelsLastGeometry* geometry);
+
+// WarpAffine: x (N, H, W, C), theta (N, 2, 3) float32 or float64, y (N, Ho, Wo, C) of x's
+// dtype (Ho, Wo free), no overlaps. Fills `geometry` on success.
+Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
+                          ChannelsLastGeometry* geometry);
 
 }  // namespace gridsample
 

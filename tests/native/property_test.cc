@@ -410,7 +410,9 @@ TEST(GridSampleProperty, RankEmbedding) {
             ASSERT_EQ(y.size(), y_up.size());
             Tensor y_flat(DType::kFloat64, y.shape());
             for (int64_t i = 0; i < y.size(); ++i) y_flat.Set(i, y_up.Get(i));
-            ExpectClose(y_flat, y, 1e-6, 0.0,
+            // Exact when both ranks take the same kernel; a fast path and the reference
+            // may differ by a few float32 ulps (taps padded onto one pixel are summed first).
+            ExpectClose(y_flat, y, 1e-6, 2e-6,
                         std::string(kernel.name) + " rank " + std::to_string(r) + " vs " +
                             std::to_string(r + 1) + " with a size-1 axis, " + Describe(o),
                         &max_diff);

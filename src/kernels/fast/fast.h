@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "validate.h"
 
@@ -15,6 +16,22 @@ namespace fast {
 // returns false, having written nothing, when the caller must use the reference.
 bool GridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                 const MutableTensorView& y, const GridSampleOptions& options);
+
+// Channels-last 2-D GridSample (X uint8 or float32 with 1 to 4 channels, float32 grid) on a
+// fast path; false, having written nothing, when the caller must use the generic path.
+bool GridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
+                            const TensorView& grid, const MutableTensorView& y,
+                            const GridSampleOptions& options);
+
+// The fused affine warp on a fast path (X as above, theta float32 or float64); false, having
+// written nothing, when the caller must use the generic path.
+bool WarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& theta,
+                const MutableTensorView& y, const GridSampleOptions& options);
+
+// AffineGrid for float32 and float64 theta, equal to the reference bit for bit; false,
+// having written nothing, for the other dtypes.
+bool AffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
+                const MutableTensorView& grid, const AffineGridOptions& options);
 
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
 const char* TargetName();

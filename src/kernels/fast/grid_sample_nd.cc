@@ -43,6 +43,8 @@ using Shape = NdShape;
 // every channel is blended from them.
 template <Mode M, int kRank>
 struct VectorPlan {
+  // Explicit: g++ would emit the implicit one outside the target's options (NEON build).
+  HWY_INLINE VectorPlan() {}
   static constexpr int kWeights = Pow(kTaps<M>, kRank);
   VI offset;
   VF weight[kWeights];

@@ -37,6 +37,7 @@ constexpr int Pow(int base, int exp) { return exp == 0 ? 1 : base * Pow(base, ex
 // Per axis: window start and the weight of each window slot, for one vector of pixels.
 template <Mode M>
 struct AxisPlan {
+  HWY_INLINE AxisPlan() {}  // explicit for the same reason as VectorPlan's
   VI start;
   VF w[kTaps<M>];
 };
@@ -66,6 +67,28 @@ HWY_INLINE VI Reflect(DF d, VI i, int32_t size, bool align) {
   const VF mirrored = align ? hn::Sub(p, r) : hn::Sub(hn::Sub(p, hn::Set(d, 1.0f)), r);
   const VF s = hn::Set(d, static_cast<float>(size));
   return hn::ConvertTo(di, hn::IfThenElse(hn::Lt(r, s), r, mirrored));
+}
+
+// Reflect() for taps of a coordinate already reduced to |g| < 4: then every tap lies in
+// [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1), and five folds about
+// the low and high mirror, alternating, bring any such index inside for every S >= 2.
+// Integer compares and selects only: no division as in the general Reflect().
+HWY_INLINE VI ReflectNear(VI i, int32_t size, bool align) {
+  const DI di;
+  if (size == 1) return hn::Zero(di);
+  const VI zero = hn::Zero(di);
+  // align 0: -1 - i below 0, 2S - 1 - i above S - 1; align 1: -i and 2(S - 1) - i.
+  const VI low = hn::Set(di, align ? 0 : -1);
+  const VI high = hn::Set(di, align ? 2 * (size - 1) : 2 * size - 1);
+  const VI last = hn::Set(di, size - 1);
+  for (int fold = 0; fold < 5; ++fold) {
+    if (fold % 2 == 0) {
+      i = hn::IfThenElse(hn::Lt(i, zero), hn::Sub(low, i), i);
+    } else {
+      i = hn::IfThenElse(hn::Gt(i, last), hn::Sub(high, i), i);
+    }
+  }
+  return i;
 }
 
 // Window and slot weights along one axis for the normalised coordinates g (finite).
@@ -143,7 +166,7 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
     } else if (P == Padding::kBorder) {
       tap[k] = hn::Min(hn::Max(tap[k], zero_i), last);
     } else {
-      tap[k] = Reflect(d, tap[k], size, align);
+      tap[k] = ReflectNear(tap[k], size, align);  // g was reduced above
     }
   }
   if (M == Mode::kNearest) {

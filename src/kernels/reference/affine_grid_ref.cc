@@ -61,6 +61,10 @@ void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corn
 
 }  // namespace
 
+double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners) {
+  return BaseCoordinate(i, s, align_corners);
+}
+
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options) {
   VisitDType(

@@ -27,13 +27,6 @@ constexpr double kReflectReduce = 3.0;
 
 constexpr double kCubicA = -0.75;  // Keys kernel, as PyTorch and ONNX
 
-template <typename Acc>
-struct AxisTaps {
-  int count = 0;
-  int64_t index[4];  // padded tap index, -1 when the tap contributes 0
-  Acc weight[4];
-};
-
 // Reflects integer index i into [0, s-1]: about -0.5 and s-0.5 (align 0) or
 // about 0 and s-1 (align 1), as often as needed.
 int64_t ReflectIndex(int64_t i, int64_t s, bool align_corners) {
@@ -73,7 +66,7 @@ Acc CubicFar(Acc t) {  // 1 < |t| < 2
 
 // Taps and weights along one axis of size s for the finite normalised coordinate g.
 template <typename Acc>
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
+void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
   if (o.padding == Padding::kReflection && std::fabs(g) > kReflectReduce) {
     g = std::fmod(g, 4.0);
   }
@@ -161,7 +154,7 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
           finite = false;
           break;
         }
-        ComputeAxisTaps<Acc>(coord, geo.in[a], o, &taps[a]);
+        AxisTapsOf<Acc>(coord, geo.in[a], o, &taps[a]);
       }
       for (int64_t c = 0; c < geo.c; ++c) {
         TX* out = y + (n * geo.c + c) * geo.out_spatial + p;
@@ -198,6 +191,14 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
 }
 
 }  // namespace
+
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps) {
+  AxisTapsOf<float>(g, s, options, taps);
+}
+
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps) {
+  AxisTapsOf<double>(g, s, options, taps);
+}
 
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
                    const TensorView& grid, const MutableTensorView& y,

@@ -25,6 +25,23 @@ void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
+// The reference's building blocks, shared with the generic channels-last path and the fast
+// AffineGrid so that they pick the very same taps, weights and base coordinates.
+
+// Taps along one axis: padded index (-1 when zeros padding drops the tap) and weight.
+template <typename Acc>
+struct AxisTaps {
+  int count = 0;
+  int64_t index[4];
+  Acc weight[4];
+};
+// Taps for the finite normalised coordinate g on an axis of size s, computed in Acc.
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
+
+// AffineGrid's base coordinate of pixel i on an axis of size s (0 when s == 1).
+double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners);
+
 }  // namespace reference
 }  // namespace gridsample
 

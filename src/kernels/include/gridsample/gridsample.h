@@ -5,5 +5,6 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
+#include "gridsample/warp_affine.h"
 
 #endif  // GRIDSAMPLE_GRIDSAMPLE_H_

@@ -1,0 +1,190 @@
+// AffineGrid's coordinates for a row of pixels, vectorised but computed exactly as the
+// reference computes them, for the fast AffineGrid and the fused affine warp.
+//
+// The reference evaluates v = ((0 + t0 * x_j) + t1 * y_i) + t2 in double and rounds v once to
+// the grid's dtype. Separably, a_j = 0 + t0 * x_j is computed once per column and p_i =
+// t1 * y_i once per row; each value then costs two double additions, in the reference's
+// order, and one rounding: the result is the reference's, bit for bit. (A float32
+// multiply-add would cost a little less but differ by an ulp now and then, and nearest
+// sampling turns such an ulp at a tie into a different pixel.)
+//
+// Highway 1.0 has no float64 vectors on WASM, and EMU128's double-to-float DemoteTo
+// saturates at +-FLT_MAX where a cast overflows to infinity; so WASM uses wasm_simd128.h
+// directly, targets with float64 vectors use Highway, and the rest (EMU128 and SCALAR, which
+// are scalar code anyway) compute lane by lane with the reference's very expressions.
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_FAST_AFFINE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_FAST_AFFINE_INL_H_
+#undef GRIDSAMPLE_FAST_AFFINE_INL_H_
+#else
+#define GRIDSAMPLE_FAST_AFFINE_INL_H_
+#endif
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "hwy/highway.h"
+#include "reference/reference.h"
+#if HWY_TARGET == HWY_WASM
+#include <wasm_simd128.h>
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef GRIDSAMPLE_AFFINE_SIMD
+#if HWY_TARGET == HWY_WASM
+#define GRIDSAMPLE_AFFINE_SIMD 2  // wasm_simd128.h
+#elif HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+#define GRIDSAMPLE_AFFINE_SIMD 1  // Highway float64 vectors (SCALAR's one lane has no halves)
+#else
+#define GRIDSAMPLE_AFFINE_SIMD 0  // lane by lane
+#endif
+
+using AffineDF = hn::ScalableTag<float>;
+using AffineVF = hn::Vec<AffineDF>;
+constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+// Columns whose per-column terms are kept on the stack at once (two or three double arrays).
+constexpr int kAffineTile = 512;
+
+// a[j] = 0 + t * base(j0 + j) for j < count, and 0 up to `padded` (so that the last vector
+// reads defined values): the reference's first term, once per column.
+HWY_INLINE void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t padded,
+                                  int64_t size, bool align, double* a) {
+  for (int64_t j = 0; j < count; ++j) {
+    a[j] = 0.0 + t * reference::AffineBaseCoordinate(j0 + j, size, align);
+  }
+  for (int64_t j = count; j < padded; ++j) a[j] = 0.0;
+}
+
+// The float value GridSample takes from a float64 grid value v: reduced modulo 4 first when
+// `reduce` (reflection padding, |v| > 3), clamped to float's range, NaN when not finite (a
+// non-finite coordinate samples 0). As the reference, lane by lane.
+HWY_INLINE float Float64GridValue(double v, bool reduce) {
+  if (reduce && std::fabs(v) > 3.0) v = std::fmod(v, 4.0);
+  if (!std::isfinite(v)) return std::numeric_limits<float>::quiet_NaN();
+  return static_cast<float>(v > FLT_MAX ? FLT_MAX : (v < -FLT_MAX ? -FLT_MAX : v));
+}
+
+#if GRIDSAMPLE_AFFINE_SIMD == 2
+
+// Sum of a[0..2) and `terms`, in order.
+template <int kTerms>
+HWY_INLINE v128_t AffineSum2(const double* a, const v128_t* terms) {
+  v128_t v = wasm_v128_load(a);
+  for (int k = 0; k < kTerms; ++k) v = wasm_f64x2_add(v, terms[k]);
+  return v;
+}
+
+// As Float64GridValue, two lanes. r = v - 4 trunc(v / 4) is fmod(v, 4) exactly (every step
+// is exact for |v| > 3); pmin/pmax are single instructions and a NaN is replaced anyway.
+HWY_INLINE v128_t Float64GridValue2(v128_t v, bool reduce) {
+  if (reduce) {
+    const v128_t q = wasm_f64x2_trunc(wasm_f64x2_mul(v, wasm_f64x2_splat(0.25)));
+    const v128_t r = wasm_f64x2_sub(v, wasm_f64x2_mul(q, wasm_f64x2_splat(4.0)));
+    v = wasm_v128_bitselect(r, v, wasm_f64x2_gt(wasm_f64x2_abs(v), wasm_f64x2_splat(3.0)));
+  }
+  const v128_t finite = wasm_f64x2_lt(wasm_f64x2_abs(v), wasm_f64x2_splat(HUGE_VAL));
+  const v128_t c = wasm_f64x2_pmin(wasm_f64x2_pmax(v, wasm_f64x2_splat(-FLT_MAX)),
+                                   wasm_f64x2_splat(FLT_MAX));
+  return wasm_v128_bitselect(c, wasm_f64x2_splat(std::numeric_limits<double>::quiet_NaN()),
+                             finite);
+}
+
+// [lo.0 lo.1 hi.0 hi.1] rounded to float (IEEE: nearest even, overflow to infinity).
+HWY_INLINE AffineVF Demote4(v128_t lo, v128_t hi) {
+  return AffineVF{wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo),
+                                     wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5)};
+}
+
+#elif GRIDSAMPLE_AFFINE_SIMD == 1
+
+using AffineDD = hn::Repartition<double, AffineDF>;
+using AffineVD = hn::Vec<AffineDD>;
+
+template <int kTerms>
+HWY_INLINE AffineVD AffineSumD(const double* a, const AffineVD* terms) {
+  AffineVD v = hn::Load(AffineDD(), a);
+  for (int k = 0; k < kTerms; ++k) v = hn::Add(v, terms[k]);
+  return v;
+}
+
+HWY_INLINE AffineVD Float64GridValueD(AffineVD v, bool reduce) {
+  const AffineDD dd;
+  if (reduce) {
+    const AffineVD r =
+        hn::Sub(v, hn::Mul(hn::Trunc(hn::Mul(v, hn::Set(dd, 0.25))), hn::Set(dd, 4.0)));
+    v = hn::IfThenElse(hn::Gt(hn::Abs(v), hn::Set(dd, 3.0)), r, v);
+  }
+  const auto finite = hn::Lt(hn::Abs(v), hn::Set(dd, HUGE_VAL));
+  const AffineVD c = hn::Min(hn::Max(v, hn::Set(dd, -FLT_MAX)), hn::Set(dd, FLT_MAX));
+  return hn::IfThenElse(finite, c, hn::Set(dd, std::numeric_limits<double>::quiet_NaN()));
+}
+
+// [lo hi] rounded to float (x86 cvtpd2ps, NEON fcvtn: nearest even, overflow to infinity).
+HWY_INLINE AffineVF DemoteHalves(AffineVD lo, AffineVD hi) {
+  const hn::Half<AffineDF> dh;
+  return hn::Combine(AffineDF(), hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+}
+
+#endif  // GRIDSAMPLE_AFFINE_SIMD
+
+// Lanes(AffineDF) floats: (a[j] + terms[0]) + terms[1] ... in double, rounded once to float
+// (AffineGrid's float32 values). `a` is vector-aligned.
+template <int kTerms>
+HWY_INLINE AffineVF AffineToFloat(const double* a, const double* terms) {
+#if GRIDSAMPLE_AFFINE_SIMD == 2
+  v128_t t[kTerms];
+  for (int k = 0; k < kTerms; ++k) t[k] = wasm_f64x2_splat(terms[k]);
+  return Demote4(AffineSum2<kTerms>(a, t), AffineSum2<kTerms>(a + 2, t));
+#elif GRIDSAMPLE_AFFINE_SIMD == 1
+  const AffineDD dd;
+  AffineVD t[kTerms];
+  for (int k = 0; k < kTerms; ++k) t[k] = hn::Set(dd, terms[k]);
+  return DemoteHalves(AffineSumD<kTerms>(a, t), AffineSumD<kTerms>(a + hn::Lanes(dd), t));
+#else
+  const AffineDF d;
+  HWY_ALIGN float out[kAffineMaxLanes];
+  for (size_t j = 0; j < hn::Lanes(d); ++j) {
+    double v = a[j];
+    for (int k = 0; k < kTerms; ++k) v += terms[k];
+    out[j] = static_cast<float>(v);
+  }
+  return hn::Load(d, out);
+#endif
+}
+
+// As AffineToFloat<2>, but the value read as GridSample reads a float64 grid (for float64
+// theta): see Float64GridValue.
+HWY_INLINE AffineVF AffineToFloatFromDouble(const double* a, const double* terms, bool reduce) {
+#if GRIDSAMPLE_AFFINE_SIMD == 2
+  const v128_t t[2] = {wasm_f64x2_splat(terms[0]), wasm_f64x2_splat(terms[1])};
+  return Demote4(Float64GridValue2(AffineSum2<2>(a, t), reduce),
+                 Float64GridValue2(AffineSum2<2>(a + 2, t), reduce));
+#elif GRIDSAMPLE_AFFINE_SIMD == 1
+  const AffineDD dd;
+  const AffineVD t[2] = {hn::Set(dd, terms[0]), hn::Set(dd, terms[1])};
+  return DemoteHalves(Float64GridValueD(AffineSumD<2>(a, t), reduce),
+                      Float64GridValueD(AffineSumD<2>(a + hn::Lanes(dd), t), reduce));
+#else
+  const AffineDF d;
+  HWY_ALIGN float out[kAffineMaxLanes];
+  for (size_t j = 0; j < hn::Lanes(d); ++j) {
+    out[j] = Float64GridValue((a[j] + terms[0]) + terms[1], reduce);
+  }
+  return hn::Load(d, out);
+#endif
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_FAST_AFFINE_INL_H_

@@ -1,0 +1,169 @@
+// Separable AffineGrid for float32 and float64 theta, 2-D and 3-D, equal to the reference bit
+// for bit: the products theta * base are computed once per column (x) and once per row (y,
+// z); each grid value then costs two or three double additions in the reference's order and
+// one rounding (see affine-inl.h), instead of the reference's divisions and products per value.
+#include <cstdint>
+#include <cstring>
+
+#include "fast/fast.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fast/affine_grid_fast.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "fast/affine-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// float32 theta (N, r, r + 1), r = 2 or 3: the grid (N, [D,] H, W, r).
+template <int kRank>
+HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const int64_t* spatial,
+                                bool align, float* grid) {
+  const AffineDF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int64_t depth = kRank == 3 ? spatial[0] : 1;
+  const int64_t h = spatial[kRank - 2], w = spatial[kRank - 1];
+  HWY_ALIGN double a[kRank][kAffineTile + kAffineMaxLanes];
+  for (int64_t n = 0; n < n_count; ++n) {
+    double th[kRank][kRank + 1];
+    for (int r = 0; r < kRank; ++r) {
+      for (int k = 0; k <= kRank; ++k) {
+        th[r][k] = static_cast<double>(theta_in[(n * kRank + r) * (kRank + 1) + k]);
+      }
+    }
+    for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
+      const int count = static_cast<int>(w - j0 < kAffineTile ? w - j0 : kAffineTile);
+      const int padded = (count + lanes - 1) / lanes * lanes;
+      for (int r = 0; r < kRank; ++r) AffineColumnTerms(th[r][0], j0, count, padded, w, align, a[r]);
+      for (int64_t z = 0; z < depth; ++z) {
+        const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
+        for (int64_t i = 0; i < h; ++i) {
+          const double by = reference::AffineBaseCoordinate(i, h, align);
+          // The terms after the column's, in the reference's order: y, [z,] constant.
+          double terms[kRank][kRank];
+          for (int r = 0; r < kRank; ++r) {
+            terms[r][0] = th[r][1] * by;
+            if (kRank == 3) terms[r][1] = th[r][2] * bz;
+            terms[r][kRank - 1] = th[r][kRank];
+          }
+          float* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
+          for (int j = 0; j < count; j += lanes) {
+            AffineVF v[kRank];
+            for (int r = 0; r < kRank; ++r) v[r] = AffineToFloat<kRank>(a[r] + j, terms[r]);
+            float* dst = out + j * kRank;
+            HWY_ALIGN float part[kRank * kAffineMaxLanes];
+            const bool full = count - j >= lanes;
+            float* to = full ? dst : part;
+            if (kRank == 2) {
+              hn::StoreInterleaved2(v[0], v[1], d, to);
+            } else {
+              hn::StoreInterleaved3(v[0], v[1], v[kRank - 1], d, to);
+            }
+            if (!full) std::memcpy(dst, part, sizeof(float) * kRank * (count - j));
+          }
+        }
+      }
+    }
+  }
+}
+
+// Entry for one target.
+bool AffineGridF32Run(const float* theta, int64_t n, int rank, const int64_t* spatial, bool align,
+                      float* grid) {
+  if (rank == 2) {
+    AffineGridF32<2>(theta, n, spatial, align, grid);
+  } else {
+    AffineGridF32<3>(theta, n, spatial, align, grid);
+  }
+  return true;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+namespace fast {
+
+HWY_EXPORT(AffineGridF32Run);
+
+#if GRIDSAMPLE_STATIC_DISPATCH
+#define GRIDSAMPLE_AG_DISPATCH(fn) HWY_STATIC_DISPATCH(fn)
+#else
+#define GRIDSAMPLE_AG_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
+#endif
+
+namespace {
+
+// float64 theta and grid: the same separable evaluation in double, without rounding; plain
+// scalar code (every value is two or three additions and a store).
+template <int kRank>
+void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial, bool align,
+                   double* grid) {
+  const int64_t depth = kRank == 3 ? spatial[0] : 1;
+  const int64_t h = spatial[kRank - 2], w = spatial[kRank - 1];
+  constexpr int kTile = 512;
+  double a[kRank][kTile];
+  for (int64_t n = 0; n < n_count; ++n) {
+    const double* th = theta + n * kRank * (kRank + 1);
+    for (int64_t j0 = 0; j0 < w; j0 += kTile) {
+      const int64_t count = w - j0 < kTile ? w - j0 : kTile;
+      for (int r = 0; r < kRank; ++r) {
+        for (int64_t j = 0; j < count; ++j) {
+          a[r][j] = 0.0 + th[r * (kRank + 1)] * reference::AffineBaseCoordinate(j0 + j, w, align);
+        }
+      }
+      for (int64_t z = 0; z < depth; ++z) {
+        const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
+        for (int64_t i = 0; i < h; ++i) {
+          const double by = reference::AffineBaseCoordinate(i, h, align);
+          double terms[kRank][kRank];
+          for (int r = 0; r < kRank; ++r) {
+            terms[r][0] = th[r * (kRank + 1) + 1] * by;
+            if (kRank == 3) terms[r][1] = th[r * (kRank + 1) + 2] * bz;
+            terms[r][kRank - 1] = th[r * (kRank + 1) + kRank];
+          }
+          double* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
+          for (int64_t j = 0; j < count; ++j) {
+            for (int r = 0; r < kRank; ++r) {
+              double v = a[r][j];
+              for (int k = 0; k < kRank; ++k) v += terms[r][k];
+              out[j * kRank + r] = v;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool AffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
+                const MutableTensorView& grid, const AffineGridOptions& options) {
+  if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) return false;
+  if (geo.n * geo.points == 0) return true;  // nothing to write
+  if (theta.dtype == DType::kFloat64) {
+    const auto* t = static_cast<const double*>(theta.data);
+    auto* g = static_cast<double*>(grid.data);
+    if (geo.rank == 2) {
+      AffineGridF64<2>(t, geo.n, geo.spatial, options.align_corners, g);
+    } else {
+      AffineGridF64<3>(t, geo.n, geo.spatial, options.align_corners, g);
+    }
+    return true;
+  }
+  return GRIDSAMPLE_AG_DISPATCH(AffineGridF32Run)(static_cast<const float*>(theta.data), geo.n,
+                                                  geo.rank, geo.spatial, options.align_corners,
+                                                  static_cast<float*>(grid.data));
+}
+
+}  // namespace fast
+}  // namespace gridsample
+#endif  // HWY_ONCE
