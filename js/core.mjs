@@ -625,6 +625,216 @@ export function createApi(Module, variant) {
     });
   }
 
+  // --- channels-last images: warpAffine, gridSampleChannelsLast --------------------------
+
+  // mode, paddingMode (padding_mode) and alignCorners (align_corners) of a sampling call.
+  function readSampling(fn, opts) {
+    const mode = readEnum(fn, 'mode', opts.mode, MODES, 'linear');
+    const [paddingName, paddingValue] = option(fn, opts, 'paddingMode', 'padding_mode');
+    const padding = readEnum(fn, paddingName, paddingValue, PADDINGS, 'zeros');
+    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
+    return { mode, padding, align: readAlign(fn, alignName, alignValue) };
+  }
+
+  function gridSampleChannelsLast(x, grid, options) {
+    const fn = 'gridSampleChannelsLast';
+    const opts = readOptions(fn, options,
+      ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
+    const X = readTensor(fn, 'x', x);
+    const G = readTensor(fn, 'grid', grid);
+    const { mode, padding, align } = readSampling(fn, opts);
+    if (X.dims.length !== 4) {
+      throw new RangeError(`${fn}: x: expected rank 4 (N, H, W, C), got rank ${X.dims.length} shape ${shapeString(X.dims)}`);
+    }
+    if (!FLOAT_DTYPES.includes(G.dtype)) {
+      throw new TypeError(`${fn}: grid: expected dtype float32, float64, float16 or bfloat16, got ${G.dtype}`);
+    }
+    if (G.dims.length !== 4 || G.dims[3] !== 2) {
+      throw new RangeError(`${fn}: grid: expected shape [N, Ho, Wo, 2] for x of shape ${shapeString(X.dims)}, got ${shapeString(G.dims)}`);
+    }
+    if (G.dims[0] !== X.dims[0]) {
+      throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
+    }
+    const yDims = [X.dims[0], G.dims[1], G.dims[2], X.dims[3]];
+    const ySize = countElements(fn, 'the output', yDims, DTYPES[X.dtype].size);
+    const inputs = [['x', X], ['grid', G]];
+    const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
+
+    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out.ptr, ([xp, gp], yp) => {
+      const xs = writeInt64s(0, X.dims);
+      const gsh = writeInt64s(MAX_RANK, G.dims);
+      const ys = writeInt64s(2 * MAX_RANK, yDims);
+      check(Module.gridSampleChannelsLast(xp, DTYPES[X.dtype].code, xs, gp, DTYPES[G.dtype].code,
+        gsh, yp, ys, mode, padding, align));
+      return finish(fn, out, yp, X.dtype, yDims, ySize, X.data);
+    });
+  }
+
+  function readInteger(fn, what, value, min, max, expected) {
+    if (typeof value !== 'number') {
+      throw new TypeError(`${fn}: ${what}: expected ${expected}, got ${describe(value)}`);
+    }
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new RangeError(`${fn}: ${what}: expected ${expected}, got ${describe(value)}`);
+    }
+    return value;
+  }
+
+  const readSide = (fn, what, v) => readInteger(fn, what, v, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
+  const readChannels = (fn, what, v) => readInteger(fn, what, v, 1, 4, 'an integer from 1 to 4');
+
+  // An interleaved image: a HeapTensor of shape [H, W, C] (zero copy), or {data, width, height,
+  // channels?} with data a Uint8ClampedArray / Uint8Array (uint8) or Float32Array (float32).
+  // `what` names the argument; for an output, `want.channels` is the default channel count.
+  function readImage(fn, what, image, want) {
+    const address = HeapTensor.addressIn(image, state);
+    if (address === 0) {
+      throw new TypeError(`${fn}: ${what}: this ${image.dtype} tensor of shape ${shapeString(image.shape)} was disposed`);
+    }
+    if (address > 0) {
+      const dims = image.shape;
+      if (image.dtype !== 'uint8' && image.dtype !== 'float32') {
+        throw new TypeError(`${fn}: ${what}: expected a uint8 or float32 heap tensor, got ${image.dtype}`);
+      }
+      if (dims.length !== 3 || dims[2] < 1 || dims[2] > 4) {
+        throw new RangeError(`${fn}: ${what}: expected a heap tensor of shape [height, width, channels] with 1 to 4 channels, got ${shapeString(dims)}`);
+      }
+      return {
+        dtype: image.dtype, height: dims[0], width: dims[1], channels: dims[2],
+        size: image.size, bytes: image.byteLength, ptr: address, heap: image,
+      };
+    }
+    const example = want ? 'a typed array or an image {data, width, height}' : 'an image {data, width, height} (e.g. ImageData) or a heap tensor';
+    if (image === null || typeof image !== 'object' || isView(image) || Array.isArray(image)) {
+      throw new TypeError(`${fn}: ${what}: expected ${example}, got ${describe(image)}`);
+    }
+    const data = image.data;
+    let dtype;
+    if (data instanceof Uint8ClampedArray || data instanceof Uint8Array) dtype = 'uint8';
+    else if (data instanceof Float32Array) dtype = 'float32';
+    else {
+      throw new TypeError(`${fn}: ${what}.data: expected a Uint8ClampedArray, Uint8Array or Float32Array, got ${describe(data)}`);
+    }
+    if (isDetached(data.buffer)) throw detachedError(fn, `${what}.data`);
+    const width = readSide(fn, `${what}.width`, image.width);
+    const height = readSide(fn, `${what}.height`, image.height);
+    const pixels = width * height;
+    let channels;
+    if (image.channels !== undefined) {
+      channels = readChannels(fn, `${what}.channels`, image.channels);
+    } else if (want && want.channels) {
+      channels = want.channels;
+    } else if (pixels === 0) {
+      channels = 4;
+    } else {
+      channels = data.length / pixels;
+      if (!Number.isInteger(channels) || channels < 1 || channels > 4) {
+        throw new RangeError(`${fn}: ${what}: data has ${data.length} elements, which is not 1 to 4 values for each pixel of a ${width}x${height} image`);
+      }
+    }
+    const size = countElements(fn, what, [height, width, channels], DTYPES[dtype].size);
+    if (data.length !== size) {
+      throw new RangeError(`${fn}: ${what}: data has ${data.length} elements but a ${width}x${height} image of ${channels} channels needs ${size}`);
+    }
+    return { dtype, width, height, channels, size, bytes: size * DTYPES[dtype].size, data, image };
+  }
+
+  // theta: 6 numbers, the 2x3 matrix row-major. A Float32Array computes as float32 theta, an
+  // Array or a Float64Array as float64 (what JavaScript numbers are).
+  function readTheta(fn, theta) {
+    let data;
+    if (theta instanceof Float32Array || theta instanceof Float64Array) {
+      if (isDetached(theta.buffer)) throw detachedError(fn, 'theta');
+      data = theta;
+    } else if (Array.isArray(theta)) {
+      theta.forEach((v, i) => {
+        if (typeof v !== 'number') {
+          throw new TypeError(`${fn}: theta[${i}]: expected a number, got ${describe(v)}`);
+        }
+      });
+      data = Float64Array.from(theta);
+    } else {
+      throw new TypeError(`${fn}: theta: expected 6 numbers [a, b, c, d, e, f] as an Array, Float32Array or Float64Array, got ${describe(theta)}`);
+    }
+    if (data.length !== 6) {
+      throw new RangeError(`${fn}: theta: expected 6 numbers [a, b, c, d, e, f] (the 2x3 matrix, row-major), got ${data.length}`);
+    }
+    const dtype = data instanceof Float32Array ? 'float32' : 'float64';
+    return { dtype, data, bytes: data.byteLength };
+  }
+
+  function warpAffine(image, theta, options) {
+    const fn = 'warpAffine';
+    const opts = readOptions(fn, options,
+      ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out']);
+    const I = readImage(fn, 'image', image, null);
+    const T = readTheta(fn, theta);
+    const { mode, padding, align } = readSampling(fn, opts);
+    let width = opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width);
+    let height = opts.height === undefined ? undefined : readSide(fn, 'options.height', opts.height);
+
+    let O = null;
+    if (opts.out !== undefined) {
+      if (isView(opts.out)) {
+        checkArrayClass(fn, 'options.out', I.dtype, opts.out);
+        if (isDetached(opts.out.buffer)) throw detachedError(fn, 'options.out');
+        O = { target: opts.out };
+      } else {
+        O = readImage(fn, 'options.out', opts.out, { channels: I.channels });
+        if (O.dtype !== I.dtype) {
+          throw new TypeError(`${fn}: options.out: expected ${I.dtype} data (the image's), got ${O.dtype}`);
+        }
+        if (O.channels !== I.channels) {
+          throw new RangeError(`${fn}: options.out: expected ${I.channels} channels (the image's), got ${O.channels}`);
+        }
+        for (const [name, value, own] of [['width', width, O.width], ['height', height, O.height]]) {
+          if (value !== undefined && value !== own) {
+            throw new RangeError(`${fn}: options.${name} is ${value} but options.out has ${name} ${own}`);
+          }
+        }
+        width = O.width;
+        height = O.height;
+        if (O.ptr && I.ptr && O.ptr < I.ptr + I.bytes && I.ptr < O.ptr + O.bytes) {
+          throw new RangeError(`${fn}: options.out: shares memory with image; give the output its own tensor`);
+        }
+      }
+    }
+    if (width === undefined) width = I.width;
+    if (height === undefined) height = I.height;
+    const yDims = [1, height, width, I.channels];
+    const ySize = countElements(fn, 'the output', yDims, DTYPES[I.dtype].size);
+    if (O && O.target && O.target.length !== ySize) {
+      throw new RangeError(`${fn}: options.out: expected ${ySize} elements for a ${width}x${height} image of ${I.channels} channels, got ${O.target.length}`);
+    }
+    if (ySize > 0 && I.size === 0) {
+      throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
+    }
+    const inputs = [['image', I], ['theta', T]];
+    const yBytes = ySize * DTYPES[I.dtype].size;
+    return withHeap(fn, inputs, yBytes, O && O.ptr, ([ip, tp], yp) => {
+      const xs = writeInt64s(0, [1, I.height, I.width, I.channels]);
+      const ts = writeInt64s(MAX_RANK, [1, 2, 3]);
+      const ys = writeInt64s(2 * MAX_RANK, yDims);
+      check(Module.warpAffine(ip, DTYPES[I.dtype].code, xs, tp, DTYPES[T.dtype].code, ts, yp, ys,
+        mode, padding, align));
+      const result = (data) => ({ data, width, height, channels: I.channels });
+      if (O && O.ptr) return result(O.heap.data);
+      const src = new Uint8Array(Module.HEAPU8.buffer, yp, yBytes);
+      const target = O ? (O.target || O.data) : null;
+      if (target) {
+        // A view of this very heap, taken before the call grew it, is detached by now.
+        if (isDetached(target.buffer)) throw detachedError(fn, O.target ? 'options.out' : 'options.out.data');
+        new Uint8Array(target.buffer, target.byteOffset, yBytes).set(src);
+        return O.image || result(target);
+      }
+      // uint8 results keep the image's class: a Uint8ClampedArray for ImageData.
+      const Ctor = I.data ? I.data.constructor : DTYPES[I.dtype].arrays[0];
+      const data = new Ctor(ySize);
+      new Uint8Array(data.buffer).set(src);
+      return result(data);
+    });
+  }
+
   function newHeapTensor(fn, dtype, dims) {
     const size = countElements(fn, 'shape', dims, DTYPES[dtype].size);
     const bytes = size * DTYPES[dtype].size;
@@ -669,6 +879,8 @@ export function createApi(Module, variant) {
     dtypes: DTYPE_NAMES,
     gridSample,
     affineGrid,
+    warpAffine,
+    gridSampleChannelsLast,
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),

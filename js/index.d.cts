@@ -34,6 +34,20 @@ declare namespace gridsample_cjs {
   type Size = gridsample.Size;
   /** A tensor in the wasm heap (the zero-copy tier). */
   type HeapTensor<D extends DType = DType> = gridsample.HeapTensor<D>;
+  /** Pixel data of an 8-bit image. */
+  type ImageData8 = gridsample.ImageData8;
+  /** Pixel data of an image. */
+  type ImageDataArray = gridsample.ImageDataArray;
+  /** An interleaved image argument: `{data, width, height, channels?}` (ImageData works). */
+  type ImageLike<A extends ImageDataArray = ImageDataArray> = gridsample.ImageLike<A>;
+  /** What warpAffine returns: `{data, width, height, channels}`. */
+  type Image<A extends ImageDataArray = ImageDataArray> = gridsample.Image<A>;
+  /** The pixel array class an image argument gives back. */
+  type ImageDataOf<I> = gridsample.ImageDataOf<I>;
+  /** warpAffine's theta: the 2x3 matrix as 6 numbers. */
+  type Theta = gridsample.Theta;
+  /** Options of warpAffine. */
+  type WarpAffineOptions = gridsample.WarpAffineOptions;
   /** The loaded module that load() resolves to. */
   type GridSample = gridsample.GridSample;
   /** Options of load(). */

@@ -149,6 +149,81 @@ export interface AffineGridOptions {
 /** AffineGrid's `size`: `[N, C, H, W]` or `[N, C, D, H, W]`, as numbers, bigints, or a 1-D int64 tensor. */
 export type Size = Dims | { readonly data: Dims; readonly shape?: Dims; readonly dims?: Dims };
 
+/** Pixel data of an interleaved image: 8-bit values (canvas `ImageData.data`) or float32. */
+export type ImageData8 = Uint8ClampedArray | Uint8Array;
+/** Pixel data of an interleaved image. */
+export type ImageDataArray = ImageData8 | Float32Array;
+
+/**
+ * An interleaved (channels-last) image such as a canvas `ImageData`: `height` rows of
+ * `width` pixels, each `channels` consecutive values (R, G, B, A for ImageData).
+ */
+export interface ImageLike<A extends ImageDataArray = ImageDataArray> {
+  /** The pixels, row-major; `length` must be `width * height * channels`. */
+  readonly data: A;
+  /** Pixels per row. */
+  readonly width: number;
+  /** Rows. */
+  readonly height: number;
+  /**
+   * Values per pixel, 1 to 4. Default: `data.length / (width * height)` (4 for ImageData;
+   * 4 for an image without pixels).
+   */
+  readonly channels?: number;
+}
+
+/** What {@link GridSample.warpAffine} returns: a plain object (wrap it in `new ImageData(...)`). */
+export interface Image<A extends ImageDataArray = ImageDataArray> {
+  /** The pixels, of the input's array class (a `Uint8ClampedArray` stays one). */
+  readonly data: A;
+  /** Pixels per row. */
+  readonly width: number;
+  /** Rows. */
+  readonly height: number;
+  /** Values per pixel (the input's). */
+  readonly channels: number;
+}
+
+/** The pixel array class an image argument gives back. */
+export type ImageDataOf<I> =
+  I extends HeapTensor<'float32'> ? Float32Array
+  : I extends HeapTensor<'uint8'> ? Uint8Array | Uint8ClampedArray
+  : I extends { readonly data: infer A extends ImageDataArray } ? A
+  : ImageDataArray;
+
+/**
+ * An affine map of normalised coordinates, as AffineGrid's theta for one image: the 2x3
+ * matrix `[a, b, c, d, e, f]` row-major, sampling the input at
+ * `(a x + b y + c, d x + e y + f)` for the output pixel at normalised `(x, y)`.
+ * A `Float32Array` computes as a float32 theta; an `Array` or a `Float64Array` as float64.
+ */
+export type Theta = readonly number[] | Float32Array | Float64Array;
+
+/** Options of {@link GridSample.warpAffine}. */
+export interface WarpAffineOptions {
+  /** Interpolation: `linear`/`bilinear` (default), `nearest` or `cubic`/`bicubic`. */
+  mode?: Mode;
+  /** Samples outside the image: `zeros` (default: transparent black), `border` or `reflection`. */
+  paddingMode?: PaddingMode;
+  /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
+  padding_mode?: PaddingMode;
+  /** align_corners of both AffineGrid and GridSample (default false). */
+  alignCorners?: AlignCorners;
+  /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
+  align_corners?: AlignCorners;
+  /** Output width in pixels (default: `out`'s, else the input's). */
+  width?: number;
+  /** Output height in pixels (default: `out`'s, else the input's). */
+  height?: number;
+  /**
+   * Write the result here: a typed array of the image's kind with `width * height * channels`
+   * elements, an image object (e.g. an `ImageData`; its width and height are the output
+   * size, and it is returned as is), or a {@link HeapTensor} of shape
+   * `[height, width, channels]` (no copy at all; `data` of the result is its heap view).
+   */
+  out?: ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
+}
+
 /**
  * A tensor whose elements live in the wasm heap of one loaded module: passing it as an
  * input or as `out` copies nothing. Free it with {@link HeapTensor.dispose} (or `using`
@@ -229,6 +304,57 @@ export interface GridSample {
     size: Size,
     options?: AffineGridOptions,
   ): Tensor<DTypeOf<T>>;
+
+  /**
+   * Warps an interleaved image (e.g. canvas `ImageData`, RGBA) by an affine map without
+   * building a grid: the same result as `affineGrid(theta, [1, C, height, width])` followed
+   * by `gridSample` on the image in planar layout, with one `alignCorners` for both, except
+   * that uint8 bilinear pixels may be 1 level apart (a fixed-point blend inside the image).
+   *
+   * @param image - `{data, width, height[, channels]}` with 1 to 4 channels (an `ImageData`
+   *   works as is), or a uint8 / float32 {@link HeapTensor} of shape `[height, width, channels]`.
+   * @param theta - the 2x3 matrix in normalised coordinates (see {@link Theta}); non-finite
+   *   entries give transparent (0) pixels where they reach.
+   * @param options - mode, padding, align corners, output size, `out`.
+   * @returns `{data, width, height, channels}` with data of the image's array class; the
+   *   `out` image object itself when one is given.
+   * @throws TypeError for a wrong kind of argument (not an image, an unsupported array class,
+   *   theta not 6 numbers in an Array / Float32Array / Float64Array, unknown option names,
+   *   detached buffers, disposed heap tensors).
+   * @throws RangeError for wrong values (data length not matching the size, channels outside
+   *   1..4, negative or fractional sizes, unknown option values, an empty image sampled by a
+   *   non-empty output, results larger than the heap).
+   *
+   * @example
+   * const ctx = canvas.getContext('2d');
+   * const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+   * const a = Math.PI / 6;   // the output samples the input rotated by a
+   * const y = gs.warpAffine(image, [Math.cos(a), -Math.sin(a), 0, Math.sin(a), Math.cos(a), 0],
+   *   { mode: 'bilinear', paddingMode: 'zeros' });
+   * ctx.putImageData(new ImageData(y.data, y.width, y.height), 0, 0);
+   */
+  warpAffine<I extends ImageLike | HeapTensor<'uint8' | 'float32'>>(
+    image: I,
+    theta: Theta,
+    options?: WarpAffineOptions,
+  ): Image<ImageDataOf<I>>;
+
+  /**
+   * GridSample (2-D) on channels-last tensors: the same semantics as
+   * {@link GridSample.gridSample} with the channel axis last.
+   *
+   * @param x - (N, H, W, C), any {@link DType}, any C.
+   * @param grid - (N, Ho, Wo, 2), (x, y) normalised coordinates; float32, float64, float16 or
+   *   bfloat16.
+   * @param options - mode, padding, align corners and an optional `out`.
+   * @returns Y (N, Ho, Wo, C) of X's dtype; `options.out` itself when that is a tensor object.
+   * @throws TypeError / RangeError as {@link GridSample.gridSample}.
+   */
+  gridSampleChannelsLast<X extends TensorLike | HeapTensor>(
+    x: X,
+    grid: TensorLike | HeapTensor,
+    options?: GridSampleOptions,
+  ): Tensor<DTypeOf<X>>;
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).

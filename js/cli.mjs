@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample.
+import { readFileSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
+
+import { load } from './node.mjs';
+
+let PNG = null; // pngjs's codec, imported when a file is read (--help works without it)
+const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
+const HELP = `Usage: gridsample warp IN.png OUT.png [options]
+       gridsample --help | --version
+
+Warps a PNG with ONNX AffineGrid + GridSample (gridsample's WebAssembly build) and writes
+an 8-bit RGBA PNG.
+
+θ maps every output pixel to the source position it samples, in normalised coordinates
+(-1..1 across the image, x right, y down), as AffineGrid does:
+  θ = [ Rotate(rotate) · Shear(shear) · Scale(sx, sy) | (tx, ty) ]
+so --scale 0.5 zooms in 2x, --rotate 30 turns the picture 30° counter-clockwise and
+--translate 0.5,0 moves the picture left by a quarter of its width.
+
+Transform:
+  --rotate DEG              rotation in degrees (default 0)
+  --scale S | SX,SY         scale of the sampled window (default 1)
+  --shear K                 shear of x along y (default 0)
+  --translate TX,TY         shift of the sampled window (default 0,0)
+  --theta A,B,C,D,E,F       the 2x3 matrix itself, row-major (instead of the four above)
+  --flow swirl|lens|wave    a non-affine flow field, applied to the output grid before θ
+  --strength S              strength of --flow, -1..1 (default 0.6; lens: + barrel,
+                            - pincushion; swirl: the sign sets the direction)
+
+Sampling (the GridSample attributes):
+  --mode bilinear|nearest|bicubic      default bilinear ('linear', 'cubic' also accepted)
+  --padding zeros|border|reflection    default zeros (transparent outside the image)
+  --align-corners                      align_corners = 1 (default 0)
+  --size WxH                           output size in pixels (default: the input's)
+
+  -h, --help                this text
+  -v, --version             the version
+
+Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage.
+
+Example:
+  npx gridsample warp photo.png out.png --rotate 30 --scale 0.8 --mode bicubic --padding border`;
+
+/** Bad usage: reported with a pointer to --help and exit status 2. */
+class UsageError extends Error {}
+/** A file that cannot be read, decoded or written: exit status 1. */
+class FileError extends Error {}
+
+// --- θ and flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) --
+
+function thetaFromParams({ rotate, scaleX, scaleY, shear, tx, ty }) {
+  const r = (rotate * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  return [cos * scaleX, (cos * shear - sin) * scaleY, tx, sin * scaleX, (sin * shear + cos) * scaleY, ty];
+}
+
+const FLOWS = {
+  swirl(x, y, s) {
+    const r = Math.hypot(x, y);
+    if (r >= 1) return [x, y];
+    const a = s * Math.PI * (1 - r) * (1 - r);
+    const cos = Math.cos(a);
+    const sin = Math.sin(a);
+    return [x * cos - y * sin, x * sin + y * cos];
+  },
+  lens(x, y, s) {
+    const k = 0.45 * s;
+    const f = (1 + k * (x * x + y * y)) / (1 + k);
+    return [x * f, y * f];
+  },
+  wave(x, y, s) {
+    const amp = 0.08 * s;
+    return [x + amp * Math.sin(2 * Math.PI * y), y + amp * Math.sin(2 * Math.PI * x)];
+  },
+};
+
+// θ applied to the flow of every output pixel's base coordinate (PyTorch's affine_grid
+// positions), in double and rounded once to float32.
+function flowGrid(map, strength, theta, width, height, alignCorners) {
+  const base = (i, n) => (n === 1 ? 0 : alignCorners ? (2 * i - (n - 1)) / (n - 1) : (2 * i + 1 - n) / n);
+  const [a, b, c, d, e, f] = Array.from(theta, Math.fround);
+  const grid = new Float32Array(width * height * 2);
+  let k = 0;
+  for (let i = 0; i < height; ++i) {
+    for (let j = 0; j < width; ++j) {
+      const [x, y] = map(base(j, width), base(i, height), strength);
+      grid[k++] = a * x + b * y + c;
+      grid[k++] = d * x + e * y + f;
+    }
+  }
+  return grid;
+}
+
+// --- arguments ---------------------------------------------------------------------------
+
+const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
+const PADDINGS = ['zeros', 'border', 'reflection'];
+const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'flow', 'strength', 'mode', 'padding', 'size'];
+const FLAG_OPTIONS = ['align-corners', 'help', 'version'];
+const SHORT = { '-h': 'help', '-v': 'version' };
+const MAX_SIDE = 32768;
+
+function number(option, text) {
+  const t = text.trim();
+  const v = Number(t);
+  if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(v)) {
+    throw new UsageError(`--${option}: expected a number, got "${text}"`);
+  }
+  return v;
+}
+
+function numbers(option, text, counts, what) {
+  const parts = text.split(',');
+  if (!counts.includes(parts.length)) throw new UsageError(`--${option}: expected ${what}, got "${text}"`);
+  return parts.map((p) => number(option, p));
+}
+
+function choice(option, text, allowed) {
+  if (!allowed.includes(text)) {
+    throw new UsageError(`--${option}: expected ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, got "${text}"`);
+  }
+  return text;
+}
+
+/** The command line as {command, input, output, options}; throws UsageError. */
+function parseArgs(argv) {
+  const values = {};
+  const positional = [];
+  for (let i = 0; i < argv.length; ++i) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (SHORT[arg]) {
+      values[SHORT[arg]] = true;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new UsageError(`unknown option ${arg} (a file name starting with - goes after --)`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (FLAG_OPTIONS.includes(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      values[name] = true;
+    } else if (VALUE_OPTIONS.includes(name)) {
+      // The next word is the value whatever it looks like, so that `--rotate -30` works.
+      let value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new UsageError(`--${name}: missing value`);
+      if (name in values) throw new UsageError(`--${name} given twice`);
+      value = String(value);
+      values[name] = value;
+    } else {
+      throw new UsageError(`unknown option --${name}`);
+    }
+  }
+  if (values.help || values.version) return { command: values.help ? 'help' : 'version' };
+  if (positional.length === 0) throw new UsageError('missing command; usage: gridsample warp IN.png OUT.png [options]');
+  const [command, ...files] = positional;
+  if (command === 'help') return { command: 'help' };
+  if (command !== 'warp') throw new UsageError(`unknown command "${command}"; the command is warp`);
+  if (files.length < 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length ? `only "${files[0]}"` : 'neither'}`);
+  if (files.length > 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length} files: ${files.join(' ')}`);
+
+  const options = { mode: 'bilinear', padding: 'zeros', alignCorners: !!values['align-corners'], flow: null, strength: 0.6, size: null };
+  const transform = ['rotate', 'scale', 'shear', 'translate'].filter((k) => k in values);
+  if ('theta' in values) {
+    if (transform.length) throw new UsageError(`--theta gives the whole matrix; it cannot be combined with --${transform.join(', --')}`);
+    options.theta = numbers('theta', values.theta, [6], 'six numbers A,B,C,D,E,F');
+  } else {
+    const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
+    const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];
+    options.theta = thetaFromParams({
+      rotate: 'rotate' in values ? number('rotate', values.rotate) : 0,
+      scaleX,
+      scaleY,
+      shear: 'shear' in values ? number('shear', values.shear) : 0,
+      tx,
+      ty,
+    });
+  }
+  if ('flow' in values) options.flow = choice('flow', values.flow, Object.keys(FLOWS));
+  if ('strength' in values) {
+    if (!options.flow) throw new UsageError('--strength needs --flow');
+    options.strength = number('strength', values.strength);
+    if (Math.abs(options.strength) > 1) throw new UsageError(`--strength: expected a number from -1 to 1, got "${values.strength}"`);
+  }
+  if ('mode' in values) options.mode = choice('mode', values.mode, MODES);
+  if ('padding' in values) options.padding = choice('padding', values.padding, PADDINGS);
+  if ('size' in values) {
+    const m = /^(\d+)x(\d+)$/i.exec(values.size.trim());
+    const [w, h] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    if (!m || w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
+      throw new UsageError(`--size: expected WxH with each side from 1 to ${MAX_SIDE}, e.g. 640x480; got "${values.size}"`);
+    }
+    options.size = [w, h];
+  }
+  return { command: 'warp', input: files[0], output: files[1], options };
+}
+
+// --- files ---------------------------------------------------------------------------------
+
+function systemReason(e) {
+  const reasons = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'it is a directory',
+    ENOTDIR: 'a part of the path is not a directory', EPERM: 'operation not permitted', ENOSPC: 'no space left on the device',
+    EROFS: 'read-only file system' };
+  return reasons[e.code] || e.message;
+}
+
+// The PNG codec is the package's one dependency; a checkout without `npm install` lacks it.
+async function loadCodec() {
+  try {
+    ({ PNG } = (await import('pngjs')).default);
+  } catch (e) {
+    throw new FileError(`cannot load the PNG codec (npm package pngjs): ${e.code === 'ERR_MODULE_NOT_FOUND' ? 'it is not installed; run npm install in ' + new URL('.', import.meta.url).pathname : e.message}`);
+  }
+}
+
+function readPng(path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new FileError(`cannot read ${path}: ${systemReason(e)}`);
+  }
+  try {
+    // Any colour type and bit depth comes back as 8-bit RGBA.
+    const png = PNG.sync.read(bytes);
+    return { width: png.width, height: png.height, data: png.data };
+  } catch (e) {
+    throw new FileError(`${path} is not a valid PNG file (${bytes.length ? e.message : 'the file is empty'})`);
+  }
+}
+
+function writePng(path, { width, height, data }) {
+  const bytes = PNG.sync.write({ width, height, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) },
+    { colorType: 6, inputColorType: 6, bitDepth: 8 });
+  try {
+    writeFileSync(path, bytes);
+  } catch (e) {
+    throw new FileError(`cannot write ${path}: ${systemReason(e)}`);
+  }
+}
+
+// --- the warp ----------------------------------------------------------------------------
+
+/**
+ * Warps RGBA pixels {width, height, data} as the options say, with a loaded gridsample
+ * module. The bytes are sampled as they are (uint8, rounded half to even by the library):
+ * with `warpAffine` (affine, fused) or `gridSampleChannelsLast` where the package has them,
+ * else with `gridSample` on planar (1, 4, H, W) bytes; all three give the same pixels.
+ */
+function warp(gs, image, options) {
+  const { width, height } = image;
+  const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
+  const [ow, oh] = options.size || [width, height];
+  const sampling = { mode: options.mode, paddingMode: options.padding, alignCorners: options.alignCorners };
+  const theta = Float32Array.from(options.theta);
+  if (!options.flow && typeof gs.warpAffine === 'function') {
+    return gs.warpAffine({ data, width, height, channels: 4 }, theta, { ...sampling, width: ow, height: oh });
+  }
+  const grid = {
+    data: options.flow
+      ? flowGrid(FLOWS[options.flow], options.strength, theta, ow, oh, options.alignCorners)
+      : gs.affineGrid({ data: theta, shape: [1, 2, 3] }, [1, 4, oh, ow], { alignCorners: options.alignCorners }).data,
+    shape: [1, oh, ow, 2],
+  };
+  if (typeof gs.gridSampleChannelsLast === 'function') {
+    const y = gs.gridSampleChannelsLast({ data, shape: [1, height, width, 4] }, grid, sampling);
+    return { width: ow, height: oh, data: y.data };
+  }
+  // Interleaved (H, W, 4) as planar (1, 4, H, W), GridSample's NCHW layout, and back.
+  const plane = width * height;
+  const x = new Uint8Array(4 * plane);
+  for (let i = 0; i < plane; ++i) for (let c = 0; c < 4; ++c) x[c * plane + i] = data[4 * i + c];
+  const y = gs.gridSample({ data: x, shape: [1, 4, height, width] }, grid, sampling).data;
+  const outPlane = ow * oh;
+  const rgba = new Uint8Array(4 * outPlane);
+  for (let i = 0; i < outPlane; ++i) for (let c = 0; c < 4; ++c) rgba[4 * i + c] = y[c * outPlane + i];
+  return { width: ow, height: oh, data: rgba };
+}
+
+async function main(argv) {
+  let args;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gridsample: ${e.message}\nRun 'gridsample --help' for the options.\n`);
+    return 2;
+  }
+  if (args.command === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (args.command === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  try {
+    await loadCodec();
+    const image = readPng(args.input);
+    const gs = await load();
+    const t0 = performance.now();
+    let result;
+    try {
+      result = warp(gs, image, args.options);
+    } catch (e) {
+      // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
+      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${args.options.size?.join('x') ?? `${image.width}x${image.height}`}: ${e.message}`);
+      throw e;
+    }
+    const ms = performance.now() - t0;
+    writePng(args.output, result);
+    const o = args.options;
+    process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
+      `${o.flow ? `${o.flow} flow, ` : ''}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
+      `${gs.backend}, ${ms.toFixed(1)} ms\n`);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e;
+    process.stderr.write(`gridsample: ${e.message}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  process.stderr.write(`gridsample: unexpected error: ${e && e.stack ? e.stack : e}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,310 @@
+// The `gridsample` command line from the packed package: warps equal the library's own result pixel for pixel; every bad file and bad option fails clearly with a non-zero exit.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+
+import pngjs from 'pngjs';
+
+import { load } from '../../js/node.mjs';
+import { FLOWS, flowGrid, thetaFromParams } from '../../web/demo/transforms.mjs';
+
+const { PNG } = pngjs;
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PACKAGE = join(HERE, '..', '..', 'js');
+
+let gs;
+let work; // temporary folder: the consumer project and the images
+let bin; // node_modules/.bin/gridsample of the consumer project
+
+async function sh(file, args, options = {}) {
+  try {
+    return await run(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
+  } catch (e) {
+    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`);
+  }
+}
+
+// Runs the installed CLI; resolves to {code, stdout, stderr} whatever the exit status.
+async function cli(args, options = {}) {
+  try {
+    const { stdout, stderr } = await run(bin, args, { cwd: work, encoding: 'utf8', ...options });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    if (typeof e.code !== 'number') throw e;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+before(async () => {
+  gs = await load();
+  work = mkdtempSync(join(tmpdir(), 'gridsample-cli-'));
+  const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE });
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-consumer', version: '1.0.0', private: true }));
+  // The PNG codec comes from the npm cache when tests/js installed the same version.
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
+    join(work, JSON.parse(stdout)[0].filename)], { cwd: app });
+  bin = join(app, 'node_modules', '.bin', 'gridsample');
+});
+
+after(() => {
+  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) rmSync(work, { recursive: true, force: true });
+});
+
+// Runs `body` over `items`, a few at a time (each item starts a process).
+async function inParallel(items, body, width = 4) {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (queue.length) await body(queue.shift());
+  }));
+}
+
+// A test picture with every channel varying, translucent parts and sharp edges.
+function testImage(width, height) {
+  const png = new PNG({ width, height });
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const i = 4 * (y * width + x);
+      png.data[i] = (x * 255) / (width - 1);
+      png.data[i + 1] = (y * 255) / (height - 1);
+      png.data[i + 2] = ((x >> 2) + (y >> 2)) % 2 ? 230 : 20;
+      png.data[i + 3] = x < width / 4 ? 128 + y : 255;
+    }
+  }
+  return png;
+}
+
+function writeImage(name, png, options) {
+  const path = join(work, name);
+  writeFileSync(path, PNG.sync.write(png, options));
+  return path;
+}
+
+// The library's result for decoded RGBA pixels, by the call the CLI makes: warpAffine (an
+// affine θ) or gridSampleChannelsLast (a flow grid) on the bytes where the package has them.
+// Both are also checked against gridSample of the bytes as uint8 planar (1, 4, H, W) data,
+// which they equal up to a rounding step. `grid(ow, oh)` gives the grid for the output size.
+function libraryWarp(image, [ow, oh], grid, options, theta = null) {
+  const { width, height } = image;
+  const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
+  const plane = width * height;
+  const x = new Uint8Array(4 * plane);
+  for (let i = 0; i < plane; ++i) for (let c = 0; c < 4; ++c) x[c * plane + i] = data[4 * i + c];
+  const g = grid(ow, oh);
+  const y = gs.gridSample({ data: x, shape: [1, 4, height, width] }, { data: g, shape: [1, oh, ow, 2] }, options).data;
+  const chain = new Uint8Array(4 * ow * oh);
+  for (let i = 0; i < ow * oh; ++i) for (let c = 0; c < 4; ++c) chain[4 * i + c] = y[c * ow * oh + i];
+  let direct = null;
+  if (theta && typeof gs.warpAffine === 'function') {
+    direct = gs.warpAffine({ data, width, height }, Float32Array.from(theta), { ...options, width: ow, height: oh }).data;
+  } else if (typeof gs.gridSampleChannelsLast === 'function') {
+    direct = gs.gridSampleChannelsLast({ data, shape: [1, height, width, 4] }, { data: g, shape: [1, oh, ow, 2] }, options).data;
+  }
+  if (!direct) return chain;
+  let off = 0;
+  for (let i = 0; i < chain.length; ++i) {
+    const d = Math.abs(direct[i] - chain[i]);
+    assert.ok(d <= 1, `channels-last call against gridSample: value ${i} is ${direct[i]}, gridSample gives ${chain[i]}`);
+    off += d;
+  }
+  assert.ok(off <= chain.length * 0.01, `channels-last call against gridSample: ${off} of ${chain.length} values off by one`);
+  return direct;
+}
+
+const affine = (theta, alignCorners) => (w, h) =>
+  gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 4, h, w], { alignCorners }).data;
+
+function assertPixels(outPath, want, [w, h], what) {
+  const got = PNG.sync.read(readFileSync(outPath));
+  assert.deepEqual([got.width, got.height], [w, h], `${what}: size`);
+  let bad = 0;
+  let first = '';
+  for (let i = 0; i < want.length; ++i) {
+    if (got.data[i] !== want[i]) {
+      if (!bad) first = ` first at (x ${(i >> 2) % w}, y ${Math.floor((i >> 2) / w)}) channel ${'RGBA'[i & 3]}: CLI ${got.data[i]}, library ${want[i]}`;
+      bad += 1;
+    }
+  }
+  assert.equal(bad, 0, `${what}: ${bad} of ${want.length} values differ;${first}`);
+}
+
+describe('gridsample CLI (installed from the packed tarball)', () => {
+  let input;
+  let image;
+  before(() => {
+    const png = testImage(67, 45);
+    input = writeImage('in.png', png);
+    image = PNG.sync.read(readFileSync(input));
+  });
+
+  test('--help (also through npx), help, warp --help and --version', async () => {
+    const npx = await sh('npx', ['gridsample', '--help'], { cwd: join(work, 'app'), env: { ...process.env, npm_config_offline: 'true' } });
+    for (const option of ['--rotate', '--scale', '--shear', '--translate', '--theta', '--flow', '--strength', '--mode',
+      '--padding', '--align-corners', '--size', '--help', 'Exit status']) {
+      assert.ok(npx.stdout.includes(option), `--help lacks ${option}`);
+    }
+    for (const args of [['help'], ['warp', '--help'], ['-h']]) {
+      const r = await cli(args);
+      assert.equal(r.code, 0, args.join(' '));
+      assert.equal(r.stdout, npx.stdout, args.join(' '));
+    }
+    const version = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).version;
+    assert.deepEqual(await cli(['--version']), { code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  test('rotate, scale x,y, shear, translate, bicubic, border: equals the library', async () => {
+    const out = join(work, 'affine.png');
+    const r = await cli(['warp', input, out, '--rotate', '-30', '--scale', '0.8,1.1', '--shear', '0.2',
+      '--translate=0.1,-0.05', '--mode', 'bicubic', '--padding', 'border']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /affine\.png: 67x45 from 67x45, bicubic\/border, wasm-simd128/);
+    const theta = thetaFromParams({ rotate: -30, scaleX: 0.8, scaleY: 1.1, shear: 0.2, tx: 0.1, ty: -0.05 });
+    assertPixels(out, libraryWarp(image, [67, 45], affine(theta, false), { mode: 'bicubic', paddingMode: 'border' }, theta), [67, 45], 'affine');
+  });
+
+  test('--theta with --size, --align-corners, nearest, reflection: equals the library', async () => {
+    const out = join(work, 'theta.png');
+    const theta = [0.7, -0.4, 0.25, 0.5, 1.3, -0.6];
+    const r = await cli(['warp', input, out, '--theta', theta.join(','), '--size', '40x30', '--align-corners',
+      '--mode', 'nearest', '--padding', 'reflection']);
+    assert.equal(r.code, 0, r.stderr);
+    assertPixels(out, libraryWarp(image, [40, 30], affine(theta, true), { mode: 'nearest', paddingMode: 'reflection', alignCorners: true }, theta),
+      [40, 30], 'theta');
+  });
+
+  test('defaults: no transform is the identity warp (bilinear, zeros)', async () => {
+    const out = join(work, 'identity.png');
+    const r = await cli(['warp', input, out]);
+    assert.equal(r.code, 0, r.stderr);
+    // At the same size an identity grid hits pixel centres exactly: the input comes back.
+    assertPixels(out, image.data, [67, 45], 'identity');
+  });
+
+  for (const [flow, extra, strength] of [['swirl', [], FLOWS.swirl.strength], ['lens', ['--strength', '-0.5'], -0.5],
+    ['wave', ['--rotate', '10'], FLOWS.wave.strength]]) {
+    test(`--flow ${flow} ${extra.join(' ')}: equals the library on the demo's ${flow} grid`, async () => {
+      const out = join(work, `${flow}.png`);
+      const r = await cli(['warp', input, out, '--flow', flow, ...extra, '--size', '50x60']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`${flow} flow`));
+      const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 });
+      const grid = (w, h) => flowGrid(flow, strength, theta, w, h, false);
+      assertPixels(out, libraryWarp(image, [50, 60], grid, { mode: 'bilinear' }), [50, 60], flow);
+    });
+  }
+
+  test('grayscale, 16-bit and RGB inputs are read as RGBA', async () => {
+    for (const [name, options] of [['gray.png', { colorType: 0 }], ['rgb16.png', { colorType: 2, bitDepth: 16 }]]) {
+      const png = testImage(33, 21);
+      let data = png.data;
+      if (options.bitDepth === 16) {
+        // 16-bit samples in the machine's byte order, as pngjs expects them.
+        data = Buffer.from(new Uint16Array(Array.from(png.data, (v) => v * 257)).buffer);
+      }
+      const path = writeImage(name, { width: 33, height: 21, data }, { ...options, inputColorType: 6, inputHasAlpha: true });
+      const decoded = PNG.sync.read(readFileSync(path));
+      const out = join(work, `out-${name}`);
+      const r = await cli(['warp', path, out, '--rotate', '15']);
+      assert.equal(r.code, 0, r.stderr);
+      const theta = thetaFromParams({ rotate: 15 });
+      assertPixels(out, libraryWarp(decoded, [33, 21], affine(theta, false), {}, theta), [33, 21], name);
+    }
+  });
+
+  describe('file errors: exit 1, a message naming the file, no output written', () => {
+    const cases = [
+      ['a missing file', () => join(work, 'missing.png'), /cannot read .*missing\.png: no such file or directory/],
+      ['a directory', () => work, /cannot read .*: it is a directory/],
+      ['an empty file', () => { const p = join(work, 'empty.png'); writeFileSync(p, ''); return p; }, /empty\.png is not a valid PNG file \(the file is empty\)/],
+      ['a text file', () => { const p = join(work, 'text.png'); writeFileSync(p, 'not a png\n'); return p; }, /text\.png is not a valid PNG file/],
+      ['a truncated PNG', () => {
+        const p = join(work, 'truncated.png');
+        writeFileSync(p, readFileSync(input).subarray(0, 200));
+        return p;
+      }, /truncated\.png is not a valid PNG file/],
+      ['a PNG with a corrupted chunk', () => {
+        const p = join(work, 'crc.png');
+        const bytes = Buffer.from(readFileSync(input));
+        bytes[bytes.length - 30] ^= 0xff; // inside the image data: the CRC no longer matches
+        writeFileSync(p, bytes);
+        return p;
+      }, /crc\.png is not a valid PNG file/],
+    ];
+    const out = (what) => join(work, `never-${what.replaceAll(' ', '-')}.png`);
+    const results = new Map();
+    before(async () => {
+      await inParallel(cases, async ([what, make]) => results.set(what, await cli(['warp', make(), out(what)])));
+    });
+    for (const [what, , message] of cases) {
+      test(what, () => {
+        const r = results.get(what);
+        assert.equal(r.code, 1, `${what}: exit ${r.code}, stderr ${r.stderr}`);
+        assert.match(r.stderr, message);
+        assert.match(r.stderr, /^gridsample: /);
+        assert.equal(r.stdout, '');
+        assert.ok(!existsSync(out(what)), `${out(what)} was written`);
+      });
+    }
+
+    test('an output folder that does not exist', async () => {
+      const out = join(work, 'no-such-folder', 'out.png');
+      const r = await cli(['warp', input, out]);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /cannot write .*no-such-folder\/out\.png: no such file or directory/);
+    });
+  });
+
+  describe('bad usage: exit 2, what is wrong, a pointer to --help', () => {
+    const cases = [
+      [[], /missing command/],
+      [['resize', 'a.png', 'b.png'], /unknown command "resize"; the command is warp/],
+      [['warp'], /expected IN\.png and OUT\.png, got neither/],
+      [['warp', 'IN'], /expected IN\.png and OUT\.png, got only "IN"/],
+      [['warp', 'IN', 'OUT', 'extra.png'], /got 3 files/],
+      [['warp', 'IN', 'OUT', '--rotate', 'abc'], /--rotate: expected a number, got "abc"/],
+      [['warp', 'IN', 'OUT', '--rotate', '1e999'], /--rotate: expected a number, got "1e999"/],
+      [['warp', 'IN', 'OUT', '--rotate', 'NaN'], /--rotate: expected a number, got "NaN"/],
+      [['warp', 'IN', 'OUT', '--rotate'], /--rotate: missing value/],
+      [['warp', 'IN', 'OUT', '--rotate', '5', '--rotate', '6'], /--rotate given twice/],
+      [['warp', 'IN', 'OUT', '--scale', '1,2,3'], /--scale: expected S or SX,SY, got "1,2,3"/],
+      [['warp', 'IN', 'OUT', '--scale', '1,'], /--scale: expected a number, got ""/],
+      [['warp', 'IN', 'OUT', '--translate', '0.1'], /--translate: expected TX,TY, got "0.1"/],
+      [['warp', 'IN', 'OUT', '--shear', '0.1x'], /--shear: expected a number, got "0.1x"/],
+      [['warp', 'IN', 'OUT', '--theta', '1,0,0,0,1'], /--theta: expected six numbers A,B,C,D,E,F, got "1,0,0,0,1"/],
+      [['warp', 'IN', 'OUT', '--theta', '1,0,0,0,1,0', '--rotate', '3'], /--theta gives the whole matrix; it cannot be combined with --rotate/],
+      [['warp', 'IN', 'OUT', '--flow', 'spiral'], /--flow: expected swirl, lens or wave, got "spiral"/],
+      [['warp', 'IN', 'OUT', '--flow', 'lens', '--strength', '2'], /--strength: expected a number from -1 to 1, got "2"/],
+      [['warp', 'IN', 'OUT', '--strength', '0.5'], /--strength needs --flow/],
+      [['warp', 'IN', 'OUT', '--mode', 'trilinear'], /--mode: expected bilinear, linear, nearest, bicubic or cubic, got "trilinear"/],
+      [['warp', 'IN', 'OUT', '--padding', 'mirror'], /--padding: expected zeros, border or reflection, got "mirror"/],
+      [['warp', 'IN', 'OUT', '--size', '0x10'], /--size: expected WxH with each side from 1 to 32768, e\.g\. 640x480; got "0x10"/],
+      [['warp', 'IN', 'OUT', '--size', '640'], /--size: expected WxH .*got "640"/],
+      [['warp', 'IN', 'OUT', '--size', '99999x10'], /--size: expected WxH .*got "99999x10"/],
+      [['warp', 'IN', 'OUT', '--align-corners=1'], /--align-corners takes no value/],
+      [['warp', 'IN', 'OUT', '--bogus'], /unknown option --bogus/],
+      [['warp', 'IN', 'OUT', '-x'], /unknown option -x/],
+    ];
+    // Every case is its own process: run them side by side, then check each.
+    const results = new Map();
+    before(async () => {
+      await inParallel(cases, async ([args]) => results.set(args, await cli(args)));
+    });
+    for (const [args, message] of cases) {
+      test(args.join(' ') || '(no arguments)', () => {
+        const r = results.get(args);
+        assert.equal(r.code, 2, `exit ${r.code}; stderr ${r.stderr}`);
+        assert.match(r.stderr, message);
+        assert.match(r.stderr, /^gridsample: .*\nRun 'gridsample --help' for the options\.\n$/);
+        assert.equal(r.stdout, '');
+        assert.ok(!existsSync(join(work, 'OUT')));
+      });
+    }
+  });
+});

@@ -1,0 +1,343 @@
+// Browser test of web/demo in headless Chromium: the served page loads the package, and after slider, preset and mode changes its canvases hold exactly what the package computes.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { load } from '../../js/node.mjs';
+import { startDemoServer } from '../../web/demo/server.mjs';
+import { FLOWS, flowGrid, randomThetas } from '../../web/demo/transforms.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUTPUT = join(HERE, 'output');
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+
+let gs;
+let server;
+let context;
+let profile;
+
+before(async () => {
+  gs = await load();
+  server = await startDemoServer({ port: 0 });
+  profile = mkdtempSync(join(tmpdir(), 'gridsample-demo-profile-'));
+  const { chromium } = await import('playwright-core');
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // A synthetic webcam (a moving test pattern), permission granted without a prompt.
+      '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  });
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (server) await server.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+// Opens the demo and waits for its first frame; `problems` collects console errors, page
+// errors and failed or refused requests, which fail the test.
+async function openDemo(query = '') {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(`${server.url}${query}`);
+  try {
+    await page.waitForFunction(() => window.__demo?.ready && window.__demo.frames > 0, null, { timeout: 20000 });
+  } catch (e) {
+    throw new Error(`no first frame: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`);
+  }
+  return { page, problems };
+}
+
+const settled = (page) => page.evaluate(() => window.__demo.settled());
+
+function decode({ width, height, base64 }) {
+  return { width, height, data: new Uint8ClampedArray(Buffer.from(base64, 'base64')) };
+}
+
+function encode({ width, height, data }) {
+  return { width, height, base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+}
+
+// Interleaved RGBA (H, W, 4) bytes <-> planar float32 (N, 4, H, W), as an app feeds a canvas to gridSample.
+function planar(rgba, width, height) {
+  const plane = width * height;
+  const x = new Float32Array(4 * plane);
+  for (let i = 0; i < plane; ++i) for (let c = 0; c < 4; ++c) x[c * plane + i] = rgba[4 * i + c];
+  return x;
+}
+
+function interleaved(y, offset, width, height) {
+  const plane = width * height;
+  const rgba = new Uint8ClampedArray(4 * plane); // rounds half to even and clamps
+  for (let i = 0; i < plane; ++i) for (let c = 0; c < 4; ++c) rgba[4 * i + c] = y[offset + c * plane + i];
+  return rgba;
+}
+
+// The page's canvas pixels against the package's result. A 2-D canvas stores premultiplied
+// alpha, so translucent pixels do not read back as written: the expected pixels take the
+// same trip through a canvas of the page before the exact comparison.
+async function assertCanvasEquals(page, got, want, what) {
+  const expected = decode(await page.evaluate((im) => window.__demo.canvasRoundTrip(im), encode(want)));
+  assert.equal(got.width, want.width, `${what}: width`);
+  assert.equal(got.height, want.height, `${what}: height`);
+  let bad = 0;
+  let first = '';
+  for (let i = 0; i < expected.data.length; ++i) {
+    if (got.data[i] !== expected.data[i]) {
+      if (!bad) {
+        const p = i >> 2;
+        first = ` first at (x ${p % got.width}, y ${Math.floor(p / got.width)}) channel ${'RGBA'[i & 3]}: canvas ${got.data[i]}, package ${expected.data[i]}`;
+      }
+      bad += 1;
+    }
+  }
+  assert.equal(bad, 0, `${what}: ${bad} of ${expected.data.length} channel values differ;${first}`);
+}
+
+// What the package computes for the page's source with this grid and these options.
+function packageWarp(source, grid, options) {
+  const { width, height } = source;
+  const y = gs.gridSample({ data: planar(source.data, width, height), shape: [1, 4, height, width] },
+    { data: grid, shape: [1, height, width, 2] }, options);
+  return { width, height, data: interleaved(y.data, 0, width, height) };
+}
+
+// What the package computes for an affine θ with the call the page used (frame.path):
+// warpAffine on the RGBA bytes, or affineGrid + gridSample on float32 rounded in JavaScript.
+// warpAffine is also checked against affineGrid + gridSample on uint8 data, which it
+// equals up to a rounding step.
+function packageAffine(source, theta, options, path) {
+  const { width, height } = source;
+  const grid = affine(theta, width, height, !!options.alignCorners);
+  if (path === 'gridSample') return packageWarp(source, grid, options);
+  const fusedWarp = gs.warpAffine({ data: source.data, width, height }, Float32Array.from(theta), options).data;
+  const x = Uint8ClampedArray.from(planar(source.data, width, height));
+  const chain = interleaved(gs.gridSample({ data: x, shape: [1, 4, height, width] }, { data: grid, shape: [1, height, width, 2] }, options).data, 0, width, height);
+  let off = 0;
+  for (let i = 0; i < chain.length; ++i) {
+    const d = Math.abs(fusedWarp[i] - chain[i]);
+    assert.ok(d <= 1, `warpAffine against affineGrid + gridSample: value ${i} is ${fusedWarp[i]}, the chain gives ${chain[i]}`);
+    off += d;
+  }
+  assert.ok(off <= chain.length * 0.01, `warpAffine against affineGrid + gridSample: ${off} of ${chain.length} values off by one`);
+  return { width, height, data: fusedWarp };
+}
+
+function affine(theta, width, height, alignCorners) {
+  return gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 4, height, width], { alignCorners }).data;
+}
+
+// θ of the sliders written out here, not taken from the demo: rotation r, uniform scale s.
+function rotationTheta(degrees, s) {
+  const r = (degrees * Math.PI) / 180;
+  return [s * Math.cos(r), -s * Math.sin(r), 0, s * Math.sin(r), s * Math.cos(r), 0];
+}
+
+const figure = async (page, id) => page.locator(`#${id}`).textContent();
+
+describe('web/demo in headless Chromium', () => {
+  test('first frame, rotation slider, flow preset and mode: the output canvas equals the package', async () => {
+    const { page, problems } = await openDemo();
+    const hook = await page.evaluate(() => ({ backend: window.__demo.backend, offscreen: window.__demo.offscreen,
+      isolated: window.__demo.crossOriginIsolated }));
+    assert.equal(hook.backend, 'wasm-simd128');
+    assert.equal(hook.offscreen, true, 'Chromium transfers the output canvas to the worker');
+    assert.equal(hook.isolated, false, 'the demo must work without cross-origin isolation');
+    // The package was loaded the way an app loads it: its browser entry and .wasm from js/.
+    for (const path of ['/js/browser.mjs', '/js/dist/gridsample-simd.mjs', '/js/dist/gridsample-simd.wasm', '/web/demo/worker.mjs']) {
+      assert.ok(server.requests.includes(path), `${path} not requested: ${server.requests.join(' ')}`);
+    }
+    await settled(page);
+    const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    assert.deepEqual([source.width, source.height], [512, 512]);
+
+    // First load: rotation 20°, scale 0.8, with the package's fused warpAffine where it has one.
+    const { path } = await page.evaluate(() => window.__demo.lastFrame);
+    assert.equal(path, typeof gs.warpAffine === 'function' ? 'warpAffine' : 'gridSample');
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, rotationTheta(20, 0.8), { mode: 'bilinear' }, path), 'first frame');
+
+    // Move the rotation slider by keyboard, 25 steps of 1°: 20° → 45°.
+    await page.locator('#rotate').focus();
+    for (let i = 0; i < 25; ++i) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('#rotate').inputValue(), '45');
+    assert.equal(await figure(page, 'rotate-value'), '45°');
+    assert.equal(await page.locator('#m0').inputValue(), String(Math.round(0.8 * Math.cos(Math.PI / 4) * 1000) / 1000));
+    await settled(page);
+    const theta45 = rotationTheta(45, 0.8);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, theta45, { mode: 'bilinear', paddingMode: 'zeros' }, path), 'rotation 45°');
+
+    // The live figures: both timings, the speed-up, the backend; the baseline agrees with us.
+    await page.waitForFunction(() => window.__demo.lastStats?.jsMs > 0, null, { timeout: 20000 });
+    const ours = Number(await figure(page, 'fig-ours'));
+    const js = Number(await figure(page, 'fig-js'));
+    const speedup = Number(await figure(page, 'fig-speedup'));
+    assert.ok(ours > 0 && js > 0, `figures: ours ${ours} ms, JS ${js} ms`);
+    assert.ok(Math.abs(speedup - js / ours) <= 0.051 * (js / ours) + 0.051, `speed-up ${speedup} for ${js} / ${ours}`);
+    assert.equal(await figure(page, 'fig-backend'), 'wasm-simd128');
+    const stats = await page.evaluate(() => window.__demo.lastStats);
+    // Bytes may round differently (double against float32 blending); floats agree closely.
+    assert.ok(stats.maxDiff <= (path === 'warpAffine' ? 1 : 0.01), `plain JS and wasm differ by up to ${stats.maxDiff}`);
+    console.log(`# 512x512 ${stats.workload}: wasm ${ours} ms/frame, plain JS ${js} ms/frame, ${speedup}x`);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'demo-affine.png'), fullPage: true });
+
+    // A flow preset and another mode: swirl, nearest.
+    await page.getByRole('button', { name: 'Swirl' }).click();
+    await page.getByRole('button', { name: 'nearest' }).click();
+    await settled(page);
+    const swirl = flowGrid('swirl', FLOWS.swirl.strength, theta45, 512, 512, false);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageWarp(source, swirl, { mode: 'nearest', paddingMode: 'zeros' }), 'swirl, nearest');
+
+    // Lens with bicubic, reflection padding and alignCorners.
+    await page.getByRole('button', { name: 'Lens' }).click();
+    await page.getByRole('button', { name: 'bicubic' }).click();
+    await page.getByRole('button', { name: 'reflection' }).click();
+    await page.locator('#align').check();
+    await settled(page);
+    const lens = flowGrid('lens', FLOWS.lens.strength, theta45, 512, 512, true);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageWarp(source, lens, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true }), 'lens, bicubic, reflection, align');
+
+    // The figures of this very state, for the screenshot.
+    await page.waitForFunction(() => window.__demo.lastStats?.seq === window.__demo.sentSeq && window.__demo.lastStats.jsMs > 0,
+      null, { timeout: 20000 });
+    const shot = join(OUTPUT, 'demo.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`# screenshot ${shot}`);
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('the batch view is one N = 8 affineGrid + gridSample call: every thumbnail equals the package', async () => {
+    const { page, problems } = await openDemo();
+    await page.getByRole('button', { name: 'new random θs' }).click();
+    await settled(page);
+    const { batchSeed } = await page.evaluate(() => window.__demo.state);
+    assert.notEqual(batchSeed, 1, 'the shuffle picked a new seed');
+    const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    // As the demo builds it: the source halved with an identity grid, repeated N times.
+    const small = gs.gridSample({ data: planar(source.data, 512, 512), shape: [1, 4, 512, 512] },
+      { data: affine([1, 0, 0, 0, 1, 0], 256, 256, false), shape: [1, 256, 256, 2] }).data;
+    const batch = new Float32Array(8 * small.length);
+    for (let n = 0; n < 8; ++n) batch.set(small, n * small.length);
+    const grid = gs.affineGrid({ data: randomThetas(8, batchSeed), shape: [8, 2, 3] }, [8, 4, 128, 128]);
+    const y = gs.gridSample({ data: batch, shape: [8, 4, 256, 256] }, grid).data;
+    for (let n = 0; n < 8; ++n) {
+      await assertCanvasEquals(page, decode(await page.evaluate((i) => window.__demo.readTile(i), n)),
+        { width: 128, height: 128, data: interleaved(y, n * 4 * 128 * 128, 128, 128) }, `thumbnail ${n}`);
+    }
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test("the user's own image, by file picker and by drag and drop, is what gets warped", async () => {
+    const { page, problems } = await openDemo();
+    // A 300 × 200 PNG made in the page (the test has no image files): fitted to 512 × 341.
+    const png = await page.evaluate(async () => {
+      const c = new OffscreenCanvas(300, 200);
+      const ctx = c.getContext('2d');
+      ctx.fillStyle = '#234';
+      ctx.fillRect(0, 0, 300, 200);
+      ctx.fillStyle = '#fc3';
+      ctx.fillRect(40, 30, 120, 90);
+      ctx.fillStyle = '#3cf';
+      ctx.beginPath();
+      ctx.arc(210, 120, 60, 0, 2 * Math.PI);
+      ctx.fill();
+      const bytes = new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    });
+    await page.locator('#file').setInputFiles({ name: 'shapes.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
+    await page.waitForFunction(() => window.__demo.state.sourceKind === 'file');
+    await settled(page);
+    assert.match(await figure(page, 'source-info'), /shapes\.png · 300×200 → 512×341/);
+    let source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    assert.deepEqual([source.width, source.height], [512, 341]);
+    const theta = rotationTheta(20, 0.8);
+    const { path } = await page.evaluate(() => window.__demo.lastFrame);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, theta, { mode: 'bilinear' }, path), 'file picker');
+
+    // Back to the built-in picture, then drop the same file on the source.
+    await page.getByRole('button', { name: 'Built-in picture' }).click();
+    await settled(page);
+    assert.equal((await page.evaluate(() => window.__demo.sourcePixels())).height, 512);
+    const transfer = await page.evaluateHandle((b64) => {
+      const s = atob(b64);
+      const bytes = Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+      return dt;
+    }, png);
+    await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer: transfer });
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
+    await page.waitForFunction(() => window.__demo.state.sourceKind === 'file');
+    await settled(page);
+    assert.match(await figure(page, 'source-info'), /dropped\.png/);
+    source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, theta, { mode: 'bilinear' }, path), 'drag and drop');
+
+    // Not an image: a message, and the demo carries on with the last picture.
+    await page.locator('#file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page.waitForFunction(() => /not an image/.test(document.getElementById('source-info').textContent));
+    assert.equal(await page.evaluate(() => window.__demo.state.sourceKind), 'file');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('the webcam streams frames through the warp, and stops when another source is picked', async () => {
+    const { page, problems } = await openDemo();
+    await page.getByRole('button', { name: 'Webcam' }).click();
+    await page.waitForFunction(() => window.__demo.state.sourceKind === 'webcam', null, { timeout: 10000 });
+    const first = await page.evaluate(() => window.__demo.sourceId);
+    // Each camera frame is a new source, warped and drawn before the next is taken.
+    await page.waitForFunction((n) => window.__demo.lastFrame.sourceId >= n + 3, first, { timeout: 15000 });
+    assert.match(await figure(page, 'source-info'), /^webcam · 640×480 → 512×384$/);
+    const frame = await page.evaluate(() => window.__demo.lastFrame);
+    assert.deepEqual([frame.width, frame.height], [512, 384]);
+    await page.getByRole('button', { name: 'Built-in picture' }).click();
+    await settled(page);
+    const stopped = await page.evaluate(() => window.__demo.sourceId);
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.__demo.sourceId), stopped, 'frames kept coming after the webcam was switched off');
+    assert.equal((await page.evaluate(() => window.__demo.lastFrame)).height, 512);
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('without OffscreenCanvas and warpAffine (?offscreen=0&fused=0): the page draws what the worker posts', async () => {
+    const { page, problems } = await openDemo('?offscreen=0&fused=0');
+    assert.equal(await page.evaluate(() => window.__demo.offscreen), false);
+    await settled(page);
+    assert.equal((await page.evaluate(() => window.__demo.lastFrame)).path, 'gridSample');
+    const first = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(first, rotationTheta(20, 0.8), { mode: 'bilinear' }, 'gridSample'), 'affineGrid + gridSample, main-thread canvas');
+    await page.getByRole('button', { name: 'Wave' }).click();
+    await page.getByRole('button', { name: 'border' }).click();
+    await settled(page);
+    const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    const wave = flowGrid('wave', FLOWS.wave.strength, rotationTheta(20, 0.8), 512, 512, false);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageWarp(source, wave, { mode: 'bilinear', paddingMode: 'border' }), 'wave, border, main-thread canvas');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+});
