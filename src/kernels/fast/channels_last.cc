@@ -455,20 +455,21 @@ HWY_INLINE FixedConsts MakeFixedConsts(const ClGeometry& geo, VI opaque_zero) {
   const DI di;
   const auto f = [&](float v) { return hn::BitCast(d, hn::Or(hn::BitCast(di, hn::Set(d, v)), opaque_zero)); };
   const auto i = [&](int32_t v) { return hn::Or(hn::Set(di, v), opaque_zero); };
-  FixedConsts k;
-  k.zero = f(0.0f);
-  k.max_x = f(static_cast<float>(geo.w - 1));
-  k.max_y = f(static_cast<float>(geo.h - 1));
-  k.max_x3 = f(static_cast<float>(geo.w - 2));
-  k.max_y3 = f(static_cast<float>(geo.h - 2));
-  k.k128 = f(128.0f);
-  k.bias23 = f(8388608.0f);
-  k.magic = f(12582912.0f);
-  k.magic_bits = i(0x4B400000);
-  k.low16 = i(0xFFFF);
-  k.row = i(geo.row);
-  k.channels = i(geo.c);
-  return k;
+  // Aggregate initialisation: a default-constructed vector member would need the struct's
+  // implicit constructor, which GCC does not compile for the target (NEON: "target specific
+  // option mismatch").
+  return FixedConsts{f(0.0f),
+                     f(static_cast<float>(geo.w - 1)),
+                     f(static_cast<float>(geo.h - 1)),
+                     f(static_cast<float>(geo.w - 2)),
+                     f(static_cast<float>(geo.h - 2)),
+                     f(128.0f),
+                     f(8388608.0f),
+                     f(12582912.0f),
+                     i(0x4B400000),
+                     i(0xFFFF),
+                     i(geo.row),
+                     i(geo.c)};
 }
 
 // Plans pixels at coordinates x, y (in pixels) for the fixed-point blend; false, planning
