@@ -388,7 +388,7 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
         }
       }
     }
-    // Measured: about 0.25% of the values of these all-edge images; smoother data far fewer.
+    // Measured: 0.25% (x86, NEON) to 0.5% (WASM) of the values of these all-edge images.
     EXPECT_LT(static_cast<double>(differing), 0.01 * static_cast<double>(values))
         << fast::TargetNameOf(target) << ": " << differing << " of " << values << " values differ";
     std::printf("%s: fixed-point bilinear: %lld of %lld values 1 level off the reference\n",
