@@ -132,32 +132,6 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFar)), hn::Set(d, static_cast<float>(size) + kFar));
 }
 
-// First tap (unpadded) and tap weights at pixel coordinates x, as the reference: floor (round
-// for nearest), then the linear or Keys weights of the fraction.
-template <Mode M>
-HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
-  const DI di;
-  const VF one = hn::Set(d, 1.0f);
-  if (M == Mode::kNearest) {
-    *first = hn::ConvertTo(di, hn::Round(x));  // half to even
-    return;
-  }
-  const VF f = hn::Floor(x);
-  const VI i0 = hn::ConvertTo(di, f);
-  if (M == Mode::kLinear) {
-    *first = i0;
-    w[0] = hn::Sub(hn::Add(f, one), x);
-    w[1] = hn::Sub(x, f);
-  } else {
-    *first = hn::Sub(i0, hn::Set(di, 1));
-    const VF t = hn::Sub(x, f);
-    w[0] = CubicFar(d, hn::Add(t, one));
-    w[1] = CubicNear(d, t);
-    w[2] = CubicNear(d, hn::Sub(one, t));
-    w[3] = CubicFar(d, hn::Sub(hn::Set(d, 2.0f), t));
-  }
-}
-
 // Padded tap index, -1 where zeros padding drops the tap.
 HWY_INLINE VI ClPad(DF d, VI i, int32_t size, bool align, Padding padding) {
   const DI di;

@@ -69,6 +69,33 @@ HWY_INLINE VI Reflect(DF d, VI i, int32_t size, bool align) {
   return hn::ConvertTo(di, hn::IfThenElse(hn::Lt(r, s), r, mirrored));
 }
 
+// First tap (unpadded) and tap weights at pixel coordinates x, as the reference: floor (round
+// for nearest), then the linear or Keys weights of the fraction.
+template <Mode M>
+HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
+  const DI di;
+  const VF one = hn::Set(d, 1.0f);
+  if (M == Mode::kNearest) {
+    *first = hn::ConvertTo(di, hn::Round(x));  // half to even
+    w[0] = one;
+    return;
+  }
+  const VF f = hn::Floor(x);
+  const VI i0 = hn::ConvertTo(di, f);
+  if (M == Mode::kLinear) {
+    *first = i0;
+    w[0] = hn::Sub(hn::Add(f, one), x);
+    w[1] = hn::Sub(x, f);
+  } else {
+    *first = hn::Sub(i0, hn::Set(di, 1));
+    const VF t = hn::Sub(x, f);
+    w[0] = CubicFar(d, hn::Add(t, one));
+    w[1] = CubicNear(d, t);
+    w[2] = CubicNear(d, hn::Sub(one, t));
+    w[3] = CubicFar(d, hn::Sub(hn::Set(d, 2.0f), t));
+  }
+}
+
 // Reflect() for taps of a coordinate already reduced to |g| < 4: then every tap lies in
 // [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1), and five folds about
 // the low and high mirror, alternating, bring any such index inside for every S >= 2.
@@ -118,24 +145,8 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
 
   VI tap[kT];
   VF w[kT];
-  if (M == Mode::kNearest) {
-    tap[0] = hn::ConvertTo(di, hn::Round(x));  // half to even
-    w[0] = one;
-  } else {
-    const VF f = hn::Floor(x);
-    const VI i0 = hn::ConvertTo(di, f);
-    for (int k = 0; k < kT; ++k) tap[k] = hn::Add(i0, hn::Set(di, k - (kT == 4 ? 1 : 0)));
-    if (M == Mode::kLinear) {
-      w[0] = hn::Sub(hn::Add(f, one), x);
-      w[1] = hn::Sub(x, f);
-    } else {
-      const VF t = hn::Sub(x, f);
-      w[0] = CubicFar(d, hn::Add(t, one));
-      w[1] = CubicNear(d, t);
-      w[2] = CubicNear(d, hn::Sub(one, t));
-      w[3] = CubicFar(d, hn::Sub(hn::Set(d, 2.0f), t));
-    }
-  }
+  AxisTaps<M>(d, x, &tap[0], w);
+  for (int k = 1; k < kT; ++k) tap[k] = hn::Add(tap[0], hn::Set(di, k));
 
   const VI zero_i = hn::Zero(di);
   const VI last = hn::Set(di, size - 1);
