@@ -39,21 +39,29 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using Shape = NdShape;
 
-// One vector of output pixels: window offsets and tap weights, kept in registers while
-// every channel is blended from them.
+constexpr int FloorPow2(int v) { return v < 2 ? 1 : 2 * FloorPow2(v / 2); }
+
+// The plans of one tile of output pixels, structure of arrays: the window offset of each
+// pixel, then the weight of each window tap for each pixel. A tile's plans (at most 32 KiB)
+// stay in L1/L2 while every channel is blended from them, and each channel then walks its
+// own plane for the whole tile instead of visiting every plane once per vector (which
+// thrashes the cache when the C planes do not fit in it).
 template <Mode M, int kRank>
-struct VectorPlan {
-  // Explicit: g++ would emit the implicit one outside the target's options (NEON build).
-  HWY_INLINE VectorPlan() {}
+struct TilePlan {
   static constexpr int kWeights = Pow(kTaps<M>, kRank);
-  VI offset;
-  VF weight[kWeights];
+  static constexpr int kPixels = FloorPow2(32768 / (4 * (kWeights + 1))) < 1024
+                                     ? FloorPow2(32768 / (4 * (kWeights + 1)))
+                                     : 1024;
+  static_assert(kPixels % kMaxLanes == 0, "a tile holds whole vectors");
+  HWY_ALIGN int32_t offset[kPixels];
+  HWY_ALIGN float weight[kWeights][kPixels];
 };
 
-// Plans the pixels whose kRank interleaved coordinates (innermost first) start at `src`.
+// Plans the pixels [p, p + Lanes) of the tile, whose kRank interleaved coordinates
+// (innermost first) start at `src`.
 template <Mode M, Padding P, int kRank>
 HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride,
-                           const float* src, VectorPlan<M, kRank>* plan) {
+                           const float* src, int p, TilePlan<M, kRank>* plan) {
   const DF d;
   const DI di;
   constexpr int kT = kTaps<M>;
@@ -75,10 +83,10 @@ HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride
   for (int a = kRank - 2; a >= 0; --a) {
     offset = hn::Add(offset, hn::Mul(axis[a].start, hn::Set(di, stride[a])));
   }
-  plan->offset = offset;
+  hn::Store(offset, di, plan->offset + p);
   // Weight of tap (k_0, .., k_{r-1}): product over axes, innermost axis first, as the
   // reference multiplies (1 * w_x) * w_y ...; non-finite coordinates get weight 0.
-  for (int t = 0; t < VectorPlan<M, kRank>::kWeights; ++t) {
+  for (int t = 0; t < TilePlan<M, kRank>::kWeights; ++t) {
     int rest = t;
     int k[kRank];
     for (int a = kRank - 1; a >= 0; --a) {
@@ -87,27 +95,29 @@ HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride
     }
     VF w = axis[kRank - 1].w[k[kRank - 1]];
     for (int a = kRank - 2; a >= 0; --a) w = hn::Mul(w, axis[a].w[k[a]]);
-    plan->weight[t] = hn::IfThenElseZero(finite, w);
+    hn::Store(hn::IfThenElseZero(finite, w), d, plan->weight[t] + p);
   }
 }
 
-// Sum over window taps of weight * x[offset + tap], in the reference's order.
+// Sum over window taps of weight * x[offset + tap] for the pixels [p, p + Lanes) of the
+// tile, in the reference's order.
 template <Mode M, int kRank>
-HWY_INLINE VF BlendVector(const VectorPlan<M, kRank>& plan, const int32_t* tap_offset,
+HWY_INLINE VF BlendVector(const TilePlan<M, kRank>& plan, int p, const int32_t* tap_offset,
                           const float* x) {
   const DF d;
-  constexpr int kW = VectorPlan<M, kRank>::kWeights;
+  constexpr int kW = TilePlan<M, kRank>::kWeights;
   if (M == Mode::kNearest) {
-    return hn::IfThenElseZero(hn::Ne(plan.weight[0], hn::Zero(d)),
-                              hn::GatherIndex(d, x, plan.offset));
+    return hn::IfThenElseZero(hn::Ne(hn::Load(d, plan.weight[0] + p), hn::Zero(d)),
+                              Gather(d, x, plan.offset + p));
   }
   // Taps come in runs of 2 or 4 along the innermost axis: read them a pair at a time.
   VF acc = hn::Zero(d);
   for (int t = 0; t < kW; t += 2) {
     VF a, b;
-    GatherPair(d, x + tap_offset[t], plan.offset, &a, &b);
-    acc = t == 0 ? hn::Mul(plan.weight[0], a) : hn::Add(acc, hn::Mul(plan.weight[t], a));
-    acc = hn::Add(acc, hn::Mul(plan.weight[t + 1], b));
+    GatherPair(d, x + tap_offset[t], plan.offset + p, &a, &b);
+    const VF wa = hn::Load(d, plan.weight[t] + p);
+    acc = t == 0 ? hn::Mul(wa, a) : hn::Add(acc, hn::Mul(wa, a));
+    acc = hn::Add(acc, hn::Mul(hn::Load(d, plan.weight[t + 1] + p), b));
   }
   return acc;
 }
@@ -117,7 +127,7 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   constexpr int kT = kTaps<M>;
-  constexpr int kW = VectorPlan<M, kRank>::kWeights;
+  constexpr int kW = TilePlan<M, kRank>::kWeights;
   int32_t stride[kRank];  // element strides of X's spatial axes
   stride[kRank - 1] = 1;
   for (int a = kRank - 2; a >= 0; --a) stride[a] = stride[a + 1] * shape.in[a + 1];
@@ -132,32 +142,35 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
   }
   const int64_t in_spatial = static_cast<int64_t>(stride[0]) * shape.in[0];
   const int64_t out_spatial = shape.out_spatial;
+  TilePlan<M, kRank> plan;
+  constexpr int kTile = TilePlan<M, kRank>::kPixels;
   for (int64_t n = 0; n < shape.n; ++n) {
     const float* x_n = x + n * shape.c * in_spatial;
     float* y_n = y + n * shape.c * out_spatial;
     const float* grid_n = grid + n * out_spatial * kRank;
-    for (int64_t p = 0; p < out_spatial; p += lanes) {
-      // The last vector plans from a zero-padded copy (its extra lanes are valid pixels
-      // whose results are dropped), so no read runs past the grid.
-      const int64_t valid = out_spatial - p < lanes ? out_spatial - p : lanes;
-      HWY_ALIGN float tail[kMaxLanes * kRank];
-      const float* src = grid_n + p * kRank;
-      if (valid < lanes) {
-        std::memset(tail, 0, sizeof(tail));
-        std::memcpy(tail, src, sizeof(float) * valid * kRank);
-        src = tail;
+    for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
+      const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
+      // Whole vectors: the last one plans from a zero-padded copy of the grid (its extra
+      // lanes are valid pixels whose results are dropped), so no read runs past the grid.
+      const int full = count - count % lanes;
+      for (int p = 0; p < full; p += lanes) {
+        PlanVector<M, P, kRank>(shape, align, stride, grid_n + (p0 + p) * kRank, p, &plan);
       }
-      VectorPlan<M, kRank> plan;
-      PlanVector<M, P, kRank>(shape, align, stride, src, &plan);
+      if (full < count) {
+        HWY_ALIGN float tail[kMaxLanes * kRank] = {};
+        std::memcpy(tail, grid_n + (p0 + full) * kRank, sizeof(float) * (count - full) * kRank);
+        PlanVector<M, P, kRank>(shape, align, stride, tail, full, &plan);
+      }
       for (int64_t c = 0; c < shape.c; ++c) {
-        const VF v = BlendVector<M, kRank>(plan, tap_offset, x_n + c * in_spatial);
-        float* out = y_n + c * out_spatial + p;
-        if (valid == lanes) {
-          hn::StoreU(v, d, out);
-        } else {
+        const float* x_c = x_n + c * in_spatial;
+        float* out = y_n + c * out_spatial + p0;
+        for (int p = 0; p < full; p += lanes) {
+          hn::StoreU(BlendVector<M, kRank>(plan, p, tap_offset, x_c), d, out + p);
+        }
+        if (full < count) {
           HWY_ALIGN float part[kMaxLanes];
-          hn::Store(v, d, part);
-          std::memcpy(out, part, sizeof(float) * valid);
+          hn::Store(BlendVector<M, kRank>(plan, full, tap_offset, x_c), d, part);
+          std::memcpy(out + full, part, sizeof(float) * (count - full));
         }
       }
     }

@@ -97,25 +97,22 @@ HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
 }
 
 // Reflect() for taps of a coordinate already reduced to |g| < 4: then every tap lies in
-// [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1), and five folds about
-// the low and high mirror, alternating, bring any such index inside for every S >= 2.
-// Integer compares and selects only: no division as in the general Reflect().
+// [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1). With the period
+// p = 2S (align 0) or 2(S - 1) (align 1), r = i + 2p is in [0, 8p), and three conditional
+// subtractions bring it into [0, p): for unsigned r < 2q, min_u(r, r - q) is r mod q (r - q
+// wraps to a huge unsigned value when r < q). Then the mirror: min(r, p - 1 - r) (align 0)
+// or min(r, p - r) (align 1). Integer adds and minimums only, no compares or selects.
 HWY_INLINE VI ReflectNear(VI i, int32_t size, bool align) {
   const DI di;
+  const hn::RebindToUnsigned<DI> du;
   if (size == 1) return hn::Zero(di);
-  const VI zero = hn::Zero(di);
-  // align 0: -1 - i below 0, 2S - 1 - i above S - 1; align 1: -i and 2(S - 1) - i.
-  const VI low = hn::Set(di, align ? 0 : -1);
-  const VI high = hn::Set(di, align ? 2 * (size - 1) : 2 * size - 1);
-  const VI last = hn::Set(di, size - 1);
-  for (int fold = 0; fold < 5; ++fold) {
-    if (fold % 2 == 0) {
-      i = hn::IfThenElse(hn::Lt(i, zero), hn::Sub(low, i), i);
-    } else {
-      i = hn::IfThenElse(hn::Gt(i, last), hn::Sub(high, i), i);
-    }
-  }
-  return i;
+  const int32_t period = align ? 2 * (size - 1) : 2 * size;
+  const auto fold = [du](decltype(hn::Zero(du)) r, int32_t q) {
+    return hn::Min(r, hn::Sub(r, hn::Set(du, static_cast<uint32_t>(q))));
+  };
+  const auto r = hn::BitCast(du, hn::Add(i, hn::Set(di, 2 * period)));
+  const VI folded = hn::BitCast(di, fold(fold(fold(r, 4 * period), 2 * period), period));
+  return hn::Min(folded, hn::Sub(hn::Set(di, align ? period : period - 1), folded));
 }
 
 // Window and slot weights along one axis for the normalised coordinates g (finite).
@@ -200,18 +197,32 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
   }
 }
 
-// first[i] = x[offset[i]], second[i] = x[offset[i] + 1].
-HWY_INLINE void GatherPair(DF d, const float* x, VI offset, VF* first, VF* second) {
+// x[offset[i]] for the Lanes(d) offsets at `offset` (a plan's, in memory).
+HWY_INLINE VF Gather(DF d, const float* x, const int32_t* offset) {
+#if HWY_TARGET == HWY_WASM
+  // Lane loads: Highway's GatherIndex stores four scalars and reloads them as a vector,
+  // which stalls on store forwarding.
+  (void)d;
+  v128_t v = wasm_v128_load32_zero(x + offset[0]);
+  v = wasm_v128_load32_lane(x + offset[1], v, 1);
+  v = wasm_v128_load32_lane(x + offset[2], v, 2);
+  return VF{wasm_v128_load32_lane(x + offset[3], v, 3)};
+#else
+  return hn::GatherIndex(d, x, hn::Load(DI(), offset));
+#endif
+}
+
+// first[i] = x[o[i]], second[i] = x[o[i] + 1] for the Lanes(d) offsets at `o`.
+HWY_INLINE void GatherPair(DF d, const float* x, const int32_t* o, VF* first, VF* second) {
 #if HWY_TARGET == HWY_WASM
   // Two 64-bit lane loads per pair of pixels, then one shuffle each way:
   //   v01 = [x[o0] x[o0+1] x[o1] x[o1+1]]   v23 = [x[o2] x[o2+1] x[o3] x[o3+1]]
   //   first = [v01.0 v01.2 v23.0 v23.2]      second = [v01.1 v01.3 v23.1 v23.3]
   (void)d;
-  const v128_t o = offset.raw;
-  v128_t v01 = wasm_v128_load64_zero(x + wasm_i32x4_extract_lane(o, 0));
-  v01 = wasm_v128_load64_lane(x + wasm_i32x4_extract_lane(o, 1), v01, 1);
-  v128_t v23 = wasm_v128_load64_zero(x + wasm_i32x4_extract_lane(o, 2));
-  v23 = wasm_v128_load64_lane(x + wasm_i32x4_extract_lane(o, 3), v23, 1);
+  v128_t v01 = wasm_v128_load64_zero(x + o[0]);
+  v01 = wasm_v128_load64_lane(x + o[1], v01, 1);
+  v128_t v23 = wasm_v128_load64_zero(x + o[2]);
+  v23 = wasm_v128_load64_lane(x + o[3], v23, 1);
   first->raw = wasm_i32x4_shuffle(v01, v23, 0, 2, 4, 6);
   second->raw = wasm_i32x4_shuffle(v01, v23, 1, 3, 5, 7);
 #elif HWY_TARGET == HWY_AVX2
@@ -220,8 +231,6 @@ HWY_INLINE void GatherPair(DF d, const float* x, VI offset, VF* first, VF* secon
   //   lo = [a0 b0 a1 b1 | a4 b4 a5 b5]   hi = [a2 b2 a3 b3 | a6 b6 a7 b7]
   //   first = [a0 a1 a2 a3 | a4 a5 a6 a7] second = [b0 b1 b2 b3 | b4 b5 b6 b7]
   (void)d;
-  HWY_ALIGN int32_t o[8];
-  hn::Store(offset, DI(), o);
   const auto pair = [x](int32_t i, int32_t j) {
     const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
     return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
@@ -232,8 +241,6 @@ HWY_INLINE void GatherPair(DF d, const float* x, VI offset, VF* first, VF* secon
   second->raw = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 #elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
   (void)d;
-  HWY_ALIGN int32_t o[4];
-  hn::Store(offset, DI(), o);
   const auto pair = [x](int32_t i, int32_t j) {
     const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
     return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
@@ -243,6 +250,7 @@ HWY_INLINE void GatherPair(DF d, const float* x, VI offset, VF* first, VF* secon
   first->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
   second->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 #else
+  const VI offset = hn::Load(DI(), o);
   *first = hn::GatherIndex(d, x, offset);
   *second = hn::GatherIndex(d, x + 1, offset);
 #endif
