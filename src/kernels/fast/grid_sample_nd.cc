@@ -110,8 +110,19 @@ HWY_INLINE VF BlendVector(const TilePlan<M, kRank>& plan, int p, const int32_t* 
     return hn::IfThenElseZero(hn::Ne(hn::Load(d, plan.weight[0] + p), hn::Zero(d)),
                               Gather(d, x, plan.offset + p));
   }
-  // Taps come in runs of 2 or 4 along the innermost axis: read them a pair at a time.
   VF acc = hn::Zero(d);
+  if (M == Mode::kCubic) {  // runs of 4 taps along the innermost axis
+    for (int t = 0; t < kW; t += 4) {
+      VF q[4];
+      GatherQuad(d, x + tap_offset[t], plan.offset + p, q);
+      for (int k = 0; k < 4; ++k) {
+        const VF wq = hn::Mul(hn::Load(d, plan.weight[t + k] + p), q[k]);
+        acc = t + k == 0 ? wq : hn::Add(acc, wq);
+      }
+    }
+    return acc;
+  }
+  // Runs of 2 taps along the innermost axis: read them a pair at a time.
   for (int t = 0; t < kW; t += 2) {
     VF a, b;
     GatherPair(d, x + tap_offset[t], plan.offset + p, &a, &b);

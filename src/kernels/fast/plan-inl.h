@@ -264,6 +264,51 @@ HWY_INLINE void GatherPair(DF d, const float* x, const int32_t* o, VF* first, VF
 #endif
 }
 
+// q[k][i] = x[o[i] + k], k < 4, for the Lanes(d) offsets at `o`: one unaligned 4-float
+// load per pixel, then a 4x4 transpose (per 128-bit half on AVX2):
+//   r0 = [a0 a1 a2 a3]  r1 = [b0 ..]  r2 = [c0 ..]  r3 = [d0 ..]
+//   t0 = [a0 b0 a1 b1]  t1 = [a2 b2 a3 b3]  t2 = [c0 d0 c1 d1]  t3 = [c2 d2 c3 d3]
+//   q0 = [a0 b0 c0 d0]  q1 = [a1 b1 c1 d1]  q2 = [a2 b2 c2 d2]  q3 = [a3 b3 c3 d3]
+HWY_INLINE void GatherQuad(DF d, const float* x, const int32_t* o, VF* q) {
+#if HWY_TARGET == HWY_WASM
+  (void)d;
+  const v128_t r0 = wasm_v128_load(x + o[0]), r1 = wasm_v128_load(x + o[1]);
+  const v128_t r2 = wasm_v128_load(x + o[2]), r3 = wasm_v128_load(x + o[3]);
+  const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);
+  const v128_t t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+  const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
+  const v128_t t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  q[0].raw = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+  q[1].raw = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  q[2].raw = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+  q[3].raw = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+#elif HWY_TARGET == HWY_AVX2
+  (void)d;
+  const auto row = [x, o](int i) {  // pixels i and i + 4, one per 128-bit half
+    return _mm256_loadu2_m128(x + o[i + 4], x + o[i]);
+  };
+  const __m256 r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
+  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  q[0].raw = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+  q[1].raw = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+  q[2].raw = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
+  q[3].raw = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
+#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
+  (void)d;
+  __m128 r0 = _mm_loadu_ps(x + o[0]), r1 = _mm_loadu_ps(x + o[1]);
+  __m128 r2 = _mm_loadu_ps(x + o[2]), r3 = _mm_loadu_ps(x + o[3]);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  q[0].raw = r0;
+  q[1].raw = r1;
+  q[2].raw = r2;
+  q[3].raw = r3;
+#else
+  const VI offset = hn::Load(DI(), o);
+  for (int k = 0; k < 4; ++k) q[k] = hn::GatherIndex(d, x + k, offset);
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace fast
 }  // namespace gridsample
