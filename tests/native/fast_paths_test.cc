@@ -2,6 +2,7 @@
 // random shapes that hit vector tails, all modes/paddings/aligns and hostile coordinates.
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -119,6 +120,70 @@ TEST(FastPaths, MatchReferenceOnEveryTarget) {
                     << target_name << ' ' << Describe(o) << " x" << ToString(p.x_shape)
                     << " grid" << ToString(p.grid_shape) << " output " << i << " (of " << count
                     << "): got " << got[i] << " want " << want[i];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(covered, 0);
+}
+
+// The other X types the reference computes in float (float16, bfloat16, 8/16-bit integers)
+// and the other grid types run the same float32 plans on converted values: the result is the
+// reference's, up to the float32 differences above carried through the final rounding (one
+// level or one ulp of the type). float64, int32 and uint32 X stay on the reference (double).
+TEST(FastPaths, OtherDTypesMatchReferenceOnEveryTarget) {
+  int64_t covered = 0;
+  for (int64_t target : fast::TargetsForTest()) {
+    TargetScope scope(target);
+    const std::string target_name = fast::TargetNameOf(target);
+    std::mt19937 rng(99);
+    for (int rank : {2, 3}) {
+      for (int iter = 0; iter < 12; ++iter) {
+        const Problem p = RandomProblem(rng, rank);
+        for (size_t xi = 0; xi < std::size(kAllDTypes); ++xi) {
+          const DType xt = kAllDTypes[xi];
+          const DType gt = kGridDTypes[(iter + xi) % std::size(kGridDTypes)];
+          if (xt == DType::kFloat32 && gt == DType::kFloat32) continue;  // the test above
+          Tensor x(xt, p.x_shape), grid(gt, p.grid_shape);
+          // X values that use the integer types' range, negative ones only where allowed.
+          const bool is_unsigned = xt == DType::kUint8 || xt == DType::kUint16 || xt == DType::kUint32;
+          const double scale = IsInteger(xt) ? 100.0 : 1.0;
+          for (int64_t i = 0; i < x.size(); ++i) {
+            x.Set(i, scale * (is_unsigned ? p.x[i] + 1.0 : p.x[i]));
+          }
+          for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, p.grid[i]);
+          gridsample::GridSampleGeometry geo;
+          ASSERT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+          for (Mode m : kModes) {
+            for (Padding pad : kPaddings) {
+              for (bool align : kAligns) {
+                const GridSampleOptions o{m, pad, align};
+                Tensor want(xt, p.y_shape), got(xt, p.y_shape);
+                ASSERT_TRUE(gridsample::reference::GridSample(x.View(), grid.View(),
+                                                              want.MutableView(), o).ok());
+                got.FillBytes(0xA5);
+                const bool ran = fast::GridSample(geo, x.View(), grid.View(), got.MutableView(), o);
+                const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
+                bool eligible = !(rank == 3 && m == Mode::kCubic) && xt != DType::kFloat64 &&
+                                xt != DType::kInt32 && xt != DType::kUint32;
+                for (int a = 0; a < rank; ++a) eligible = eligible && geo.in[a] >= window;
+                ASSERT_EQ(ran, eligible) << target_name << ' ' << Name(xt) << " grid "
+                                         << Name(gt) << " x" << ToString(p.x_shape) << ' '
+                                         << Describe(o);
+                if (!ran) continue;
+                ++covered;
+                for (int64_t i = 0; i < want.size(); ++i) {
+                  const double w = want.Get(i), g = got.Get(i);
+                  const double tol =
+                      pad == Padding::kZeros ? 0.0 : 4e-6 * scale + Ulp(w, xt);
+                  ASSERT_TRUE(std::fabs(g - w) <= tol || (std::isnan(g) && std::isnan(w)))
+                      << target_name << ' ' << Name(xt) << " grid " << Name(gt) << ' '
+                      << Describe(o) << " x" << ToString(p.x_shape) << " output " << i
+                      << ": got " << g << " want " << w;
+                }
               }
             }
           }

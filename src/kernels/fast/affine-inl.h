@@ -63,13 +63,9 @@ HWY_INLINE void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t p
   for (int64_t j = count; j < padded; ++j) a[j] = 0.0;
 }
 
-// The float value GridSample takes from a float64 grid value v: reduced modulo 4 first when
-// `reduce` (reflection padding, |v| > 3), clamped to float's range, NaN when not finite (a
-// non-finite coordinate samples 0). As the reference, lane by lane.
+// The float value GridSample takes from a float64 grid value v (see CoordinateAsFloat).
 HWY_INLINE float Float64GridValue(double v, bool reduce) {
-  if (reduce && std::fabs(v) > 3.0) v = std::fmod(v, 4.0);
-  if (!std::isfinite(v)) return std::numeric_limits<float>::quiet_NaN();
-  return static_cast<float>(v > FLT_MAX ? FLT_MAX : (v < -FLT_MAX ? -FLT_MAX : v));
+  return reference::CoordinateAsFloat(v, reduce);
 }
 
 #if GRIDSAMPLE_AFFINE_SIMD == 2

@@ -1,14 +1,19 @@
-// Highway plan/blend kernels for 2-D and 3-D GridSample on float32 NCHW: for each vector of
-// output pixels a plan (window offsets and tap weights, see plan-inl.h) is computed once in
-// registers, then every channel is blended from it.
+// Highway plan/blend kernels for 2-D and 3-D GridSample on NCHW tensors: for each tile of
+// output pixels the plans (window offsets and tap weights, see plan-inl.h) are computed once,
+// then every channel is blended from them. The kernels work in float32; the other types the
+// reference computes in float are converted around them.
 //
 // The blend reads only in-bounds memory, has no bounds checks and no branches on mode or
 // padding. Weights are the products of the per-axis weights in the reference's order, and
 // the blend sums taps in the reference's order, so interior results equal the reference.
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 
+#include "dtype_traits.h"
 #include "fast/fast.h"
+#include "reference/reference.h"
 
 #ifndef GRIDSAMPLE_FAST_GRID_SAMPLE_ND_SHAPE_
 #define GRIDSAMPLE_FAST_GRID_SAMPLE_ND_SHAPE_
@@ -240,9 +245,74 @@ HWY_EXPORT(TargetBits);
 #define GRIDSAMPLE_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
 #endif
 
+namespace {
+
+void RunF32(const NdShape& shape, const GridSampleOptions& o, const float* x, const float* grid,
+            float* y) {
+  GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, grid, y);
+}
+
+// A float scratch buffer, or null when memory is short (the caller falls back).
+std::unique_ptr<float[]> Scratch(int64_t count) {
+  return std::unique_ptr<float[]>(new (std::nothrow) float[static_cast<size_t>(count)]);
+}
+
+// Types whose values the reference computes in float (DTypeTraits::Compute): float16,
+// bfloat16 and the 8/16-bit integers run the float32 kernels on X converted to float32 one
+// batch item at a time, and store the float results as the reference does; a float64,
+// float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
+// Same plans, same arithmetic, so the same results as the float32 path.
+bool RunConverted(const NdShape& shape, const TensorView& x, const TensorView& grid,
+                  const MutableTensorView& y, const GridSampleOptions& o) {
+  const int64_t in_spatial = static_cast<int64_t>(shape.in[0]) * shape.in[1] *
+                             (shape.rank == 3 ? shape.in[2] : 1);
+  const int64_t grid_count = shape.n * shape.out_spatial * shape.rank;
+  std::unique_ptr<float[]> grid_f32;
+  const float* g = static_cast<const float*>(grid.data);
+  if (grid.dtype != DType::kFloat32) {
+    grid_f32 = Scratch(grid_count);
+    if (!grid_f32) return false;
+    const bool reduce = o.padding == Padding::kReflection;
+    VisitDType(grid.dtype, [&](auto tag) {
+      using TG = typename decltype(tag)::type;
+      const TG* src = static_cast<const TG*>(grid.data);
+      for (int64_t i = 0; i < grid_count; ++i) {
+        grid_f32[i] = reference::CoordinateAsFloat(
+            static_cast<double>(DTypeTraits<TG>::Load(src + i)), reduce);
+      }
+    }, /*floats_only=*/true);
+    g = grid_f32.get();
+  }
+  if (x.dtype == DType::kFloat32) {
+    RunF32(shape, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
+    return true;
+  }
+  const int64_t x_count = shape.c * in_spatial, y_count = shape.c * shape.out_spatial;
+  std::unique_ptr<float[]> x_f32 = Scratch(x_count), y_f32 = Scratch(y_count);
+  if (!x_f32 || !y_f32) return false;
+  NdShape one = shape;
+  one.n = 1;
+  VisitDType(x.dtype, [&](auto tag) {
+    using TX = typename decltype(tag)::type;
+    const TX* src = static_cast<const TX*>(x.data);
+    TX* dst = static_cast<TX*>(y.data);
+    for (int64_t n = 0; n < shape.n; ++n) {
+      for (int64_t i = 0; i < x_count; ++i) x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
+      RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
+      for (int64_t i = 0; i < y_count; ++i) dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
+    }
+  });
+  return true;
+}
+
+}  // namespace
+
 bool GridSample(const GridSampleGeometry& geo, const TensorView& x, const TensorView& grid,
                 const MutableTensorView& y, const GridSampleOptions& options) {
-  if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) return false;
+  // X types computed in float (float64, int32 and uint32 are computed in double).
+  const bool float_compute = x.dtype != DType::kFloat64 && x.dtype != DType::kInt32 &&
+                             x.dtype != DType::kUint32;
+  if (!float_compute) return false;
   if (geo.rank != 2 && geo.rank != 3) return false;
   if (geo.rank == 3 && options.mode == Mode::kCubic) return false;
   // Offsets are int32 and reflection works on exact float integers (|index| < 2^24).
@@ -258,10 +328,11 @@ bool GridSample(const GridSampleGeometry& geo, const TensorView& x, const Tensor
     shape.in[a] = static_cast<int32_t>(geo.in[a]);
   }
   if (geo.n * geo.c * geo.out_spatial == 0) return true;  // nothing to write
-  GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, options.mode, options.padding, options.align_corners,
-                                     static_cast<const float*>(x.data),
-                                     static_cast<const float*>(grid.data),
-                                     static_cast<float*>(y.data));
+  if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
+    return RunConverted(shape, x, grid, y, options);
+  }
+  RunF32(shape, options, static_cast<const float*>(x.data), static_cast<const float*>(grid.data),
+         static_cast<float*>(y.data));
   return true;
 }
 

@@ -64,15 +64,20 @@ Acc CubicFar(Acc t) {  // 1 < |t| < 2
   return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
 }
 
+// The finite coordinate g as Acc: reduced modulo 4 first when `reduce` (reflection) and
+// |g| > 3, then kept inside Acc's range (a float coordinate beyond float's range stays huge
+// rather than becoming Inf).
+template <typename Acc>
+Acc CoordinateAs(double g, bool reduce) {
+  if (reduce && std::fabs(g) > kReflectReduce) g = std::fmod(g, 4.0);
+  constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
+  return static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
+}
+
 // Taps and weights along one axis of size s for the finite normalised coordinate g.
 template <typename Acc>
 void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
-  if (o.padding == Padding::kReflection && std::fabs(g) > kReflectReduce) {
-    g = std::fmod(g, 4.0);
-  }
-  // A float coordinate beyond float's range stays huge rather than becoming Inf.
-  constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
-  const Acc gc = static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
+  const Acc gc = CoordinateAs<Acc>(g, o.padding == Padding::kReflection);
 
   // Denormalise, in PyTorch's order of operations.
   Acc x;
@@ -191,6 +196,11 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
 }
 
 }  // namespace
+
+float CoordinateAsFloat(double g, bool reduce) {
+  if (!std::isfinite(g)) return std::numeric_limits<float>::quiet_NaN();
+  return CoordinateAs<float>(g, reduce);
+}
 
 void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps) {
   AxisTapsOf<float>(g, s, options, taps);

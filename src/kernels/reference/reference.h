@@ -39,6 +39,11 @@ struct AxisTaps {
 void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
 void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
 
+// The float coordinate a float-compute GridSample takes from the grid value g: reduced
+// modulo 4 first for reflection (`reduce`) when |g| > 3, kept inside float's range, NaN when
+// g is not finite (a non-finite coordinate samples 0).
+float CoordinateAsFloat(double g, bool reduce);
+
 // AffineGrid's base coordinate of pixel i on an axis of size s (0 when s == 1).
 double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners);
 
