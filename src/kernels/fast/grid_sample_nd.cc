@@ -166,27 +166,31 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
     const float* grid_n = grid + n * out_spatial * kRank;
     for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
-      // Whole vectors: the last one plans from a zero-padded copy of the grid (its extra
-      // lanes are valid pixels whose results are dropped), so no read runs past the grid.
-      const int full = count - count % lanes;
-      for (int p = 0; p < full; p += lanes) {
-        PlanVector<M, P, kRank>(shape, align, stride, grid_n + (p0 + p) * kRank, p, &plan);
-      }
-      if (full < count) {
-        HWY_ALIGN float tail[kMaxLanes * kRank] = {};
-        std::memcpy(tail, grid_n + (p0 + full) * kRank, sizeof(float) * (count - full) * kRank);
-        PlanVector<M, P, kRank>(shape, align, stride, tail, full, &plan);
+      // The last vector of a tile may be partial: it plans from a zero-padded copy of the
+      // grid (its extra lanes are valid pixels whose results are dropped), so no read runs
+      // past the grid. One call site each for planning and blending keeps the code small.
+      for (int p = 0; p < count; p += lanes) {
+        const float* src = grid_n + (p0 + p) * kRank;
+        HWY_ALIGN float tail[kMaxLanes * kRank];
+        if (count - p < lanes) {
+          std::memset(tail, 0, sizeof(tail));
+          std::memcpy(tail, src, sizeof(float) * (count - p) * kRank);
+          src = tail;
+        }
+        PlanVector<M, P, kRank>(shape, align, stride, src, p, &plan);
       }
       for (int64_t c = 0; c < shape.c; ++c) {
         const float* x_c = x_n + c * in_spatial;
         float* out = y_n + c * out_spatial + p0;
-        for (int p = 0; p < full; p += lanes) {
-          hn::StoreU(BlendVector<M, kRank>(plan, p, tap_offset, x_c), d, out + p);
-        }
-        if (full < count) {
-          HWY_ALIGN float part[kMaxLanes];
-          hn::Store(BlendVector<M, kRank>(plan, full, tap_offset, x_c), d, part);
-          std::memcpy(out + full, part, sizeof(float) * (count - full));
+        for (int p = 0; p < count; p += lanes) {
+          const VF v = BlendVector<M, kRank>(plan, p, tap_offset, x_c);
+          if (count - p >= lanes) {
+            hn::StoreU(v, d, out + p);
+          } else {
+            HWY_ALIGN float part[kMaxLanes];
+            hn::Store(v, d, part);
+            std::memcpy(out + p, part, sizeof(float) * (count - p));
+          }
         }
       }
     }
