@@ -1,5 +1,5 @@
 // Browser and Web Worker entry point of gridsample: fetches the .wasm next to this file (bundlers follow the URLs).
-import { createApi, instantiate, readLoadOptions } from './core.mjs';
+import { createApi, instantiate, readLoadOptions, resolveWasmUrl } from './core.mjs';
 import createSimd from './dist/gridsample-simd.mjs';
 import createScalar from './dist/gridsample-scalar.mjs';
 
@@ -18,7 +18,7 @@ const VARIANTS = {
  * @param {import('./index.js').LoadOptions} [options]
  */
 export async function load(options) {
-  const { variant, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
+  const { variant, explicit, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
   let source;
   let what;
   if (wasmModule) {
@@ -28,10 +28,10 @@ export async function load(options) {
     source = { bytes: wasmBinary };
     what = 'options.wasmBinary';
   } else {
-    const url = typeof wasmUrl === 'function' ? wasmUrl(variant) : (wasmUrl ?? VARIANTS[variant].url());
+    const url = resolveWasmUrl(wasmUrl, variant) ?? VARIANTS[variant].url();
     source = { url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) };
     what = String(url);
   }
   const Module = await instantiate(VARIANTS[variant].factory, source, what);
-  return createApi(Module, variant);
+  return createApi(Module, variant, { explicit, what });
 }

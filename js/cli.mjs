@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
 import { load } from './node.mjs';
@@ -223,13 +223,63 @@ async function loadCodec() {
   }
 }
 
-function readPng(path) {
-  let bytes;
+// The bytes of an input file: a regular file or a pipe, at most MAX_FILE bytes (a device such
+// as /dev/zero would never end).
+const MAX_FILE = 2 ** 31 - 1;
+function readInput(path) {
+  let fd;
   try {
-    bytes = readFileSync(path);
+    fd = openSync(path, 'r');
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    if (stat.isFile()) {
+      if (stat.size > MAX_FILE) throw new FileError(`cannot read ${path}: it has ${stat.size} bytes, more than the 2 GiB a PNG file may have here`);
+      return readFileSync(fd);
+    }
+    if (!stat.isFIFO()) throw new FileError(`cannot read ${path}: it is not a regular file or a pipe`);
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_FILE) throw new FileError(`cannot read ${path}: it has more than the 2 GiB a PNG file may have here`);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total);
   } catch (e) {
+    if (e instanceof FileError) throw e;
     throw new FileError(`cannot read ${path}: ${systemReason(e)}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+// Checks a PNG's IHDR chunk before decoding, because the decoder would try to allocate
+// whatever a forged header says: the input and the output (`size`, or the input's) must fit
+// in the wasm heap as 8-bit RGBA. Bytes that do not start like a PNG are left to the decoder.
+function checkPngHeader(path, bytes, size) {
+  if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47 || bytes.readUInt32BE(4) !== 0x0d0a1a0a ||
+      bytes.toString('latin1', 12, 16) !== 'IHDR') {
+    return;
+  }
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  if (width === 0 || height === 0) {
+    throw new FileError(`${path} is not a valid PNG file (its header says ${width}x${height} pixels; both sides must be at least 1)`);
+  }
+  const [ow, oh] = size || [width, height];
+  const input = BigInt(width) * BigInt(height) * 4n;
+  const total = input + BigInt(ow) * BigInt(oh) * 4n;
+  if (total >= 2n ** 31n) {
+    throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
+  }
+}
+
+function readPng(path, size) {
+  const bytes = readInput(path);
+  checkPngHeader(path, bytes, size);
   try {
     // Any colour type and bit depth comes back as 8-bit RGBA.
     const png = PNG.sync.read(bytes);
@@ -306,8 +356,13 @@ async function main(argv) {
   }
   try {
     await loadCodec();
-    const image = readPng(args.input);
-    const gs = await load();
+    const image = readPng(args.input, args.options.size);
+    let gs;
+    try {
+      gs = await load();
+    } catch (e) {
+      throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
+    }
     const t0 = performance.now();
     let result;
     try {
@@ -331,7 +386,10 @@ async function main(argv) {
   }
 }
 
+// Anything else is a bug of ours: still one line (GRIDSAMPLE_DEBUG=1 adds the stack trace).
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-  process.stderr.write(`gridsample: unexpected error: ${e && e.stack ? e.stack : e}\n`);
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  process.stderr.write(`gridsample: unexpected error: ${message.split('\n')[0]}\n`);
+  if (process.env.GRIDSAMPLE_DEBUG && e && e.stack) process.stderr.write(`${e.stack}\n`);
   process.exitCode = 1;
 });

@@ -35,7 +35,13 @@ const MODES = { linear: 0, bilinear: 0, nearest: 1, cubic: 2, bicubic: 2 };
 const PADDINGS = { zeros: 0, border: 1, reflection: 2 };
 
 const MAX_RANK = 10; // N, C and kMaxSpatialRank (8) spatial axes.
-const HEAP_LIMIT = 2 ** 31; // -sMAXIMUM_MEMORY=2GB
+const MAX_DIMS = 32; // most dimensions any tensor argument may list (a guard against huge shape arrays)
+const HEAP_LIMIT = 2 ** 31; // -sMAXIMUM_MEMORY=2GB: the whole wasm memory, static data included
+// Calls that copy at least this much ask malloc how much is in use before allocating, so that
+// a request that cannot fit next to live heap tensors fails before anything is allocated.
+const BIG_REQUEST = 64 * 2 ** 20;
+// Heap kept free for the module's own small allocations during a call (see ensureHeadroom).
+const HEADROOM = 64 * 1024;
 const SCRATCH_INT64S = 3 * MAX_RANK; // x, grid and y shapes of one call
 
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)): valid only where the
@@ -84,8 +90,12 @@ export function readLoadOptions(options) {
       typeof wasmUrl !== 'function') {
     throw new TypeError(`load: options.wasmUrl: expected a string, a URL or a function (variant) => URL, got ${describe(wasmUrl)}`);
   }
-  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer) && !isView(wasmBinary)) {
+  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer) && !isView(wasmBinary) &&
+      !(typeof SharedArrayBuffer === 'function' && wasmBinary instanceof SharedArrayBuffer)) {
     throw new TypeError(`load: options.wasmBinary: expected an ArrayBuffer or a Uint8Array, got ${describe(wasmBinary)}`);
+  }
+  if (wasmBinary !== undefined && isDetached(isView(wasmBinary) ? wasmBinary.buffer : wasmBinary)) {
+    throw detachedError('load', 'options.wasmBinary');
   }
   if (wasmModule !== undefined && !(wasmModule instanceof WebAssembly.Module)) {
     throw new TypeError(`load: options.wasmModule: expected a WebAssembly.Module, got ${describe(wasmModule)}`);
@@ -96,8 +106,25 @@ export function readLoadOptions(options) {
   }
   return {
     variant: variant === 'auto' ? (simd ? 'simd' : 'scalar') : variant,
+    explicit: variant !== 'auto',
     wasmUrl, wasmBinary, wasmModule,
   };
+}
+
+/** The URL that options.wasmUrl (a URL or a function of the variant) gives for `variant`. */
+export function resolveWasmUrl(wasmUrl, variant) {
+  if (typeof wasmUrl !== 'function') return wasmUrl;
+  const url = wasmUrl(variant);
+  if (typeof url !== 'string' && !(url instanceof URL)) {
+    throw new TypeError(`load: options.wasmUrl('${variant}'): expected the function to return a string or a URL, got ${describe(url)}`);
+  }
+  return url;
+}
+
+// The build a module is, from its Highway target: the SIMD128 build dispatches to WASM (or
+// WASM_EMU256), the scalar one to EMU128 / SCALAR.
+function variantOfTarget(target) {
+  return /^WASM/.test(target) ? 'simd' : 'scalar';
 }
 
 /**
@@ -129,12 +156,27 @@ export async function instantiate(factory, source, what) {
         }
         const r = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
         return [r.instance, r.module];
-      })().then(([instance, module]) => receiveInstance(instance, module)).catch(fail);
+      })().then(([instance, module]) => {
+        // Another wasm module would fail inside the glue with an obscure message.
+        if (!WebAssembly.Module.exports(module).some((e) => e.kind === 'memory')) {
+          throw new TypeError('it is not a gridsample wasm module (it exports no memory)');
+        }
+        try {
+          receiveInstance(instance, module);
+        } catch (e) {
+          throw new TypeError(`it is not the gridsample wasm this glue was built with (${e && e.message ? e.message : e})`);
+        }
+      }).catch(fail);
       return {}; // exports arrive asynchronously through receiveInstance
     },
   });
   try {
-    return await Promise.race([ready, failed]);
+    const Module = await Promise.race([ready, failed]);
+    if (typeof Module.gridSample !== 'function' || typeof Module.allocate !== 'function' ||
+        typeof Module.takeLastError !== 'function') {
+      throw new TypeError('it is not the gridsample wasm this glue was built with (its functions are missing)');
+    }
+    return Module;
   } catch (e) {
     const error = new Error(`load: could not instantiate the gridsample wasm from ${what}: ${e && e.message ? e.message : e}`);
     error.cause = e;
@@ -149,7 +191,19 @@ function isView(v) {
 }
 
 function className(v) {
-  return (v && v.constructor && v.constructor.name) || 'object';
+  try {
+    return (v && v.constructor && typeof v.constructor.name === 'string' && v.constructor.name) || 'object';
+  } catch {
+    return 'object'; // a Proxy whose get trap throws
+  }
+}
+
+const TYPED_ARRAY_NAME = /^(Big)?(Int|Uint|Float)(8|16|32|64)(Clamped)?Array$/;
+
+// An object that claims a typed-array class but is not one (a Proxy of a typed array): named as
+// such in errors instead of being taken for a tensor object without `data`.
+function posesAsView(v) {
+  return v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && TYPED_ARRAY_NAME.test(className(v));
 }
 
 // A short, unambiguous rendering of what the caller gave, for error messages.
@@ -167,6 +221,10 @@ function describe(v) {
       if (Array.isArray(v)) return `Array(${v.length})`;
       if (isView(v)) return `${className(v)}(${v.length})`;
       if (v instanceof ArrayBuffer) return `ArrayBuffer(${v.byteLength})`;
+      if (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer) return `SharedArrayBuffer(${v.byteLength})`;
+      if (TYPED_ARRAY_NAME.test(className(v))) {
+        return `an object posing as a ${className(v)} (not a typed array itself: a Proxy or a copy of its prototype)`;
+      }
       return className(v) === 'Object' ? 'an object' : `a ${className(v)}`;
   }
 }
@@ -201,8 +259,12 @@ function readDims(fn, what, shape) {
   if (!Array.isArray(shape) && !isView(shape)) {
     throw new TypeError(`${fn}: ${what}: expected an array of non-negative integers, got ${describe(shape)}`);
   }
-  const dims = new Array(shape.length);
-  for (let i = 0; i < shape.length; ++i) {
+  const length = shape.length;
+  if (!(length <= MAX_DIMS)) {
+    throw new RangeError(`${fn}: ${what}: expected at most ${MAX_DIMS} dimensions, got ${describe(length)}`);
+  }
+  const dims = new Array(length);
+  for (let i = 0; i < length; ++i) {
     const v = shape[i];
     let n;
     if (typeof v === 'bigint') {
@@ -215,24 +277,42 @@ function readDims(fn, what, shape) {
     if (n < 0) {
       throw new RangeError(`${fn}: ${what}[${i}]: expected a non-negative integer, got ${describe(v)} in ${shapeString(Array.from(shape, (d) => describe(d)))}`);
     }
-    dims[i] = n;
+    dims[i] = n === 0 ? 0 : n; // -0 too
   }
   return dims;
 }
 
-// Element count of `dims`; like the C++ library, zeros are skipped in the overflow check so
-// that an empty tensor's partial products are representable too.
-function countElements(fn, what, dims, elemSize) {
-  let nonzero = 1;
+// "4294967296 bytes (4 GiB)": exact bytes (a bigint or a number) and a rounded size.
+function bytesString(bytes) {
+  let v = Number(bytes);
+  let unit = 0;
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  while (v >= 1024 && unit < units.length - 1) {
+    v /= 1024;
+    unit += 1;
+  }
+  const rounded = v >= 100 ? v.toFixed(0) : String(Number(v.toPrecision(2)));
+  return unit === 0 ? `${bytes} bytes` : `${bytes} bytes (${rounded} ${units[unit]})`;
+}
+
+// Element count of `dims` of `dtype`, computed exactly (bigint). Like the C++ library, zeros
+// are skipped in the size check, so that an empty tensor's partial products (strides) are
+// representable too. Everything that is allocated must fit in the wasm memory (2 GiB).
+function countElements(fn, what, dims, dtype) {
+  let nonzero = 1n;
   let zero = false;
   for (const d of dims) {
     if (d === 0) zero = true;
-    else nonzero *= d;
+    else nonzero *= BigInt(d);
   }
-  if (nonzero * elemSize > HEAP_LIMIT) {
-    throw new RangeError(`${fn}: ${what}: shape ${shapeString(dims)} needs ${nonzero * elemSize} bytes, more than the 2 GiB the wasm heap can hold`);
+  const bytes = nonzero * BigInt(DTYPES[dtype].size);
+  if (bytes >= BigInt(HEAP_LIMIT)) {
+    const count = zero
+      ? `empty, but its nonzero dimensions alone make ${nonzero} ${dtype} elements`
+      : `${nonzero} ${dtype} elements`;
+    throw new RangeError(`${fn}: ${what} would need ${bytesString(bytes)}: shape ${shapeString(dims)} is ${count}; the wasm heap is limited to 2 GiB`);
   }
-  return zero ? 0 : nonzero;
+  return zero ? 0 : Number(nonzero);
 }
 
 function readDtypeName(fn, what, name) {
@@ -283,21 +363,21 @@ export class HeapTensor {
   }
 
   /** Element type name. */
-  get dtype() { return this.#dtype; }
+  get dtype() { return HeapTensor.#own(this, 'dtype').#dtype; }
   /** Dimensions (frozen). */
-  get shape() { return this.#shape; }
+  get shape() { return HeapTensor.#own(this, 'shape').#shape; }
   /** Same as `shape`, the name onnxruntime-web uses. */
-  get dims() { return this.#shape; }
+  get dims() { return HeapTensor.#own(this, 'dims').#shape; }
   /** Number of elements. */
-  get size() { return this.#size; }
+  get size() { return HeapTensor.#own(this, 'size').#size; }
   /** Bytes of element storage. */
-  get byteLength() { return this.#size * DTYPES[this.#dtype].size; }
+  get byteLength() { return this.size * DTYPES[this.#dtype].size; }
   /** True after dispose(). */
-  get disposed() { return this.#ptr === 0; }
+  get disposed() { return HeapTensor.#own(this, 'disposed').#ptr === 0; }
 
   /** A typed-array view of the elements; re-created after the wasm memory grew, so read it again after calls. */
   get data() {
-    this.#check('data');
+    HeapTensor.#own(this, 'data').#check('data');
     const buffer = this.#state.Module.HEAPU8.buffer;
     if (buffer !== this.#viewBuffer) {
       this.#view = new DTYPES[this.#dtype].arrays[0](buffer, this.#ptr, this.#size);
@@ -308,7 +388,7 @@ export class HeapTensor {
 
   /** Frees the heap memory. Idempotent; the tensor is unusable afterwards. */
   dispose() {
-    if (this.#ptr === 0) return;
+    if (HeapTensor.#own(this, 'dispose').#ptr === 0) return;
     if (heapRegistry) heapRegistry.unregister(this);
     this.#state.Module.release(this.#ptr);
     this.#ptr = 0;
@@ -322,11 +402,24 @@ export class HeapTensor {
     }
   }
 
-  // Heap address when `t` is a live tensor of `state`'s module; 0 when disposed; -1 otherwise.
-  static addressIn(t, state) {
+  // `t` when it is a real heap tensor; a Proxy of one or an object that only inherits from
+  // HeapTensor.prototype has none of its private state.
+  static #own(t, what) {
+    if (t === null || (typeof t !== 'object' && typeof t !== 'function') || !(#ptr in t)) {
+      throw new TypeError(`HeapTensor.${what}: expected a heap tensor made by gs.tensor() or gs.tensorFrom(), got ${t instanceof HeapTensor ? 'an object that only inherits from HeapTensor (a Proxy of a heap tensor or Object.create(HeapTensor.prototype))' : describe(t)}`);
+    }
+    return t;
+  }
+
+  // Heap address when `t` is a live tensor of `state`'s module; 0 when disposed; -2 when it is
+  // a live tensor of another module; -1 when it is not a heap tensor. Throws for look-alikes.
+  static addressIn(t, state, fn, what) {
     if (!(t instanceof HeapTensor)) return -1;
+    if (!(#ptr in t)) {
+      throw new TypeError(`${fn}: ${what}: expected a heap tensor made by gs.tensor() or gs.tensorFrom(), got an object that only inherits from HeapTensor (a Proxy of a heap tensor or Object.create(HeapTensor.prototype)); pass the tensor itself`);
+    }
     if (t.#ptr === 0) return 0;
-    return t.#state === state ? t.#ptr : -1;
+    return t.#state === state ? t.#ptr : -2;
   }
 }
 if (typeof Symbol.dispose === 'symbol') {
@@ -335,9 +428,19 @@ if (typeof Symbol.dispose === 'symbol') {
 
 /**
  * The public object `load()` resolves to, over an Emscripten module built from
- * src/bindings/bindings.cc. `variant` is 'simd' or 'scalar'.
+ * src/bindings/bindings.cc. `variant` is 'simd' or 'scalar', the build that was asked for;
+ * `explicit` says the caller named it, `what` where the wasm came from.
  */
-export function createApi(Module, variant) {
+export function createApi(Module, variant, { explicit = false, what = 'the wasm' } = {}) {
+  // The glues of both builds are interchangeable, so the wasm decides what runs. A build
+  // other than the one named is an error; with variant 'auto' we report what was loaded.
+  const actual = variantOfTarget(Module.activeTarget());
+  if (actual !== variant) {
+    if (explicit) {
+      throw new TypeError(`load: ${what}: expected the '${variant}' build (gridsample-${variant}.wasm), got the '${actual}' build (Highway target ${Module.activeTarget()}); give variant: '${actual}' or the ${variant} wasm`);
+    }
+    variant = actual;
+  }
   const state = { Module };
   const scratch = Module.allocate(SCRATCH_INT64S * 8);
   if (!scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
@@ -345,14 +448,15 @@ export function createApi(Module, variant) {
   // A tensor argument as {dtype, dims, size, bytes} plus either `ptr` (ours, in the heap) or
   // `data` (a typed array to copy in).
   function readTensor(fn, what, t) {
-    const address = HeapTensor.addressIn(t, state);
+    const address = HeapTensor.addressIn(t, state, fn, what);
     if (address === 0) {
       throw new TypeError(`${fn}: ${what}: this ${t.dtype} tensor of shape ${shapeString(t.shape)} was disposed`);
     }
     if (address > 0) {
-      return { dtype: t.dtype, dims: t.shape, size: t.size, bytes: t.byteLength, ptr: address };
+      return { dtype: t.dtype, dims: t.shape, size: t.size, bytes: t.byteLength, ptr: address, heap: t };
     }
-    if (t === null || typeof t !== 'object' || isView(t) || Array.isArray(t)) {
+    // A heap tensor of another loaded module is read like any tensor: by copy.
+    if (t === null || typeof t !== 'object' || isView(t) || Array.isArray(t) || posesAsView(t)) {
       throw new TypeError(`${fn}: ${what}: expected a tensor {data, shape} or {data, dims}, got ${describe(t)}`);
     }
     // onnxruntime-web tensors can live on a GPU; their `data` getter would throw.
@@ -388,16 +492,18 @@ export function createApi(Module, variant) {
       }
     }
     if (isDetached(data.buffer)) throw detachedError(fn, `${what}.data`);
-    const size = countElements(fn, what, dims, DTYPES[dtype].size);
+    const size = countElements(fn, what, dims, dtype);
     if (data.length !== size) {
       throw new RangeError(`${fn}: ${what}: data has ${data.length} elements but shape ${shapeString(dims)} needs ${size}`);
     }
     return { dtype, dims, size, bytes: size * DTYPES[dtype].size, data };
   }
 
+  // The options object as a snapshot of the known keys: each option (getters included) is read
+  // exactly once, before any tensor argument.
   function readOptions(fn, options, known) {
     if (options === undefined || options === null) return {};
-    if (typeof options !== 'object' || Array.isArray(options) || isView(options)) {
+    if (typeof options !== 'object' || Array.isArray(options) || isView(options) || posesAsView(options)) {
       throw new TypeError(`${fn}: options: expected an object, got ${describe(options)}`);
     }
     for (const key of Object.keys(options)) {
@@ -405,7 +511,9 @@ export function createApi(Module, variant) {
         throw new TypeError(`${fn}: options.${key}: unknown option; expected ${known.join(', ')}`);
       }
     }
-    return options;
+    const snapshot = {};
+    for (const key of known) snapshot[key] = options[key];
+    return snapshot;
   }
 
   // camelCase name or its ONNX attribute spelling (padding_mode); never both.
@@ -445,11 +553,11 @@ export function createApi(Module, variant) {
   // copy into) and `result` (what the call returns).
   function readOut(fn, out, dtype, dims, size, inputs) {
     const what = 'options.out';
-    const address = HeapTensor.addressIn(out, state);
+    const address = HeapTensor.addressIn(out, state, fn, what);
     if (address === 0) {
       throw new TypeError(`${fn}: ${what}: this ${out.dtype} tensor of shape ${shapeString(out.shape)} was disposed`);
     }
-    if (address > 0 || (out !== null && typeof out === 'object' && !isView(out))) {
+    if (address > 0 || (out !== null && typeof out === 'object' && !isView(out) && !posesAsView(out))) {
       const t = readTensor(fn, what, out);
       if (t.dtype !== dtype) {
         throw new TypeError(`${fn}: ${what}: expected dtype ${dtype} (the input's), got ${t.dtype}`);
@@ -463,7 +571,7 @@ export function createApi(Module, variant) {
             throw new RangeError(`${fn}: ${what}: shares memory with ${name}; give the output its own tensor`);
           }
         }
-        return { ptr: t.ptr, result: out };
+        return { ptr: t.ptr, heap: t.heap, result: out };
       }
       return { target: t.data, result: out };
     }
@@ -478,29 +586,84 @@ export function createApi(Module, variant) {
     return { target: out, result: { data: out, shape: dims.slice(), dtype } };
   }
 
-  // Runs `body(addressOf)` with every tensor in `tensors` (name -> readTensor() or readOut()
-  // record; `out` gets `bytes`) given a heap address, copying inputs in first; frees what it
-  // allocated whatever happens.
-  function withHeap(fn, inputs, outBytes, outPtr, body) {
+  // Before anything is allocated: the bytes a call or tensor() is about to allocate (`parts`,
+  // [what, bytes] pairs) must fit in the 2 GiB wasm memory next to what is in use already.
+  function checkBudget(fn, parts) {
+    const total = parts.reduce((sum, [, bytes]) => sum + bytes, 0);
+    if (total < BIG_REQUEST) return;
+    const subject = parts.length === 1 ? parts[0][0] : 'the call';
+    const list = parts.length > 1 ? ` for ${parts.map(([what, bytes]) => `${what} (${bytes})`).join(' + ')}` : '';
+    if (total >= HEAP_LIMIT) {
+      throw new RangeError(`${fn}: ${subject} would need ${bytesString(total)} in the wasm heap${list}; the wasm heap is limited to 2 GiB`);
+    }
+    const used = Module.heapUsed();
+    if (total + used >= HEAP_LIMIT) {
+      throw new RangeError(`${fn}: ${subject} would need ${bytesString(total)} in the wasm heap${list}, but ${bytesString(used)} of its 2 GiB are in use (heap tensors); dispose some or make the request smaller`);
+    }
+  }
+
+  // malloc, or a RangeError that says how full the heap is (fragmentation, static data).
+  function allocate(fn, what, bytes) {
+    const p = Module.allocate(bytes);
+    if (!p) {
+      throw new RangeError(`${fn}: could not allocate ${bytesString(bytes)} for ${what} in the wasm heap (${Module.heapUsed()} bytes in use, memory ${Module.HEAPU8.length} bytes, 2 GiB at most); dispose heap tensors or make the request smaller`);
+    }
+    return p;
+  }
+
+  // The C++ side allocates a little on its error path (the status message) with an allocator
+  // that aborts the whole module when malloc fails. Before each call, make sure that much is
+  // free: a heap filled to the last byte by heap tensors is then a RangeError, not an abort.
+  function ensureHeadroom(fn) {
+    const p = Module.allocate(HEADROOM);
+    if (!p) {
+      throw new RangeError(`${fn}: the wasm heap is full (${Module.heapUsed()} bytes in use, memory ${Module.HEAPU8.length} bytes, 2 GiB at most), with no room left for the call itself; dispose heap tensors`);
+    }
+    Module.release(p);
+  }
+
+  // A typed array read at the start of the call must be unchanged when it is copied: a getter
+  // of a later argument may have detached or resized its buffer meanwhile.
+  function checkUnchanged(fn, what, data, bytes) {
+    if (data.byteLength === bytes) return;
+    if (isDetached(data.buffer)) throw detachedError(fn, what);
+    throw new TypeError(`${fn}: ${what}: expected ${bytes} bytes as when the call began, got ${data.byteLength} (its resizable ArrayBuffer was resized during the call)`);
+  }
+
+  // A heap tensor resolved at the start of the call must still be alive (a getter of a later
+  // argument may have disposed it).
+  function checkAlive(fn, what, t) {
+    if (t.heap && HeapTensor.addressIn(t.heap, state, fn, what) !== t.ptr) {
+      throw new TypeError(`${fn}: ${what}: this ${t.heap.dtype} tensor of shape ${shapeString(t.heap.shape)} was disposed during the call`);
+    }
+  }
+
+  // Runs `body(addresses, y)` with every input (a [name, readTensor() record] pair) given a heap
+  // address, copying inputs in first, and `y` the output's address (`out.ptr`, a heap tensor of
+  // ours, or `outBytes` allocated here); frees what it allocated whatever happens.
+  function withHeap(fn, inputs, outBytes, out, body) {
+    const parts = inputs.filter(([, t]) => !t.ptr).map(([name, t]) => [name, t.bytes]);
+    if (!(out && out.ptr)) parts.push(['the output', outBytes]);
+    checkBudget(fn, parts);
     const owned = [];
     try {
       const alloc = (what, bytes) => {
-        const p = Module.allocate(bytes);
-        if (!p) {
-          throw new RangeError(`${fn}: cannot allocate ${bytes} bytes for ${what} in the wasm heap (it grows to 2 GiB at most)`);
-        }
+        const p = allocate(fn, what, bytes);
         owned.push(p);
         return p;
       };
       const addresses = inputs.map(([name, t]) => t.ptr || alloc(name, t.bytes));
-      const y = outPtr || alloc('the output', outBytes);
+      const y = out && out.ptr ? out.ptr : alloc('the output', outBytes);
+      for (const [name, t] of inputs) checkAlive(fn, name, t);
+      if (out) checkAlive(fn, 'options.out', out);
       // Copy only after every allocation: a growing memory detaches earlier views.
       const heap = Module.HEAPU8;
       inputs.forEach(([name, t], i) => {
         if (t.ptr) return;
-        if (t.data.byteLength !== t.bytes) throw detachedError(fn, `${name}.data`);
+        checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
         heap.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
       });
+      ensureHeadroom(fn);
       return body(addresses, y);
     } finally {
       for (const p of owned) Module.release(p);
@@ -513,8 +676,9 @@ export function createApi(Module, variant) {
     return scratch + offset * 8;
   }
 
-  function check(status) {
-    if (status.code !== 0) throw new RangeError(status.message);
+  // A C++ status code: 0, or an error whose message the module hands over once.
+  function check(code) {
+    if (code !== 0) throw new RangeError(Module.takeLastError());
   }
 
   // Copies `bytes` at heap address `y` out: into `target` or into a new typed array like `like`.
@@ -524,7 +688,7 @@ export function createApi(Module, variant) {
     const src = new Uint8Array(Module.HEAPU8.buffer, y, bytes);
     if (out.target) {
       // A view of this very heap, taken before the call grew it, is detached by now.
-      if (isDetached(out.target.buffer)) throw detachedError(fn, 'options.out');
+      checkUnchanged(fn, 'options.out', out.target, bytes);
       new Uint8Array(out.target.buffer, out.target.byteOffset, bytes).set(src);
       return out.result;
     }
@@ -562,11 +726,11 @@ export function createApi(Module, variant) {
       throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
     }
     const yDims = [X.dims[0], X.dims[1], ...G.dims.slice(1, rank - 1)];
-    const ySize = countElements(fn, 'the output', yDims, DTYPES[X.dtype].size);
+    const ySize = countElements(fn, 'the output', yDims, X.dtype);
     const inputs = [['x', X], ['grid', G]];
     const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
 
-    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out.ptr, ([xp, gp], yp) => {
+    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out, ([xp, gp], yp) => {
       const xs = writeInt64s(0, X.dims);
       const gsh = writeInt64s(MAX_RANK, G.dims);
       const ys = writeInt64s(2 * MAX_RANK, yDims);
@@ -612,11 +776,11 @@ export function createApi(Module, variant) {
       throw new RangeError(`${fn}: theta: expected shape ${shapeString(wantTheta)} for size ${shapeString(S)}, got ${shapeString(T.dims)}`);
     }
     const gDims = [S[0], ...S.slice(2), r];
-    const gSize = countElements(fn, 'the output grid', gDims, DTYPES[T.dtype].size);
+    const gSize = countElements(fn, 'the output grid', gDims, T.dtype);
     const inputs = [['theta', T]];
     const out = opts.out === undefined ? {} : readOut(fn, opts.out, T.dtype, gDims, gSize, inputs);
 
-    return withHeap(fn, inputs, gSize * DTYPES[T.dtype].size, out.ptr, ([tp], gp) => {
+    return withHeap(fn, inputs, gSize * DTYPES[T.dtype].size, out, ([tp], gp) => {
       const ts = writeInt64s(0, T.dims);
       const ss = writeInt64s(MAX_RANK, S);
       const gs = writeInt64s(2 * MAX_RANK, gDims);
@@ -656,11 +820,11 @@ export function createApi(Module, variant) {
       throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
     }
     const yDims = [X.dims[0], G.dims[1], G.dims[2], X.dims[3]];
-    const ySize = countElements(fn, 'the output', yDims, DTYPES[X.dtype].size);
+    const ySize = countElements(fn, 'the output', yDims, X.dtype);
     const inputs = [['x', X], ['grid', G]];
     const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
 
-    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out.ptr, ([xp, gp], yp) => {
+    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out, ([xp, gp], yp) => {
       const xs = writeInt64s(0, X.dims);
       const gsh = writeInt64s(MAX_RANK, G.dims);
       const ys = writeInt64s(2 * MAX_RANK, yDims);
@@ -687,11 +851,11 @@ export function createApi(Module, variant) {
   // channels?} with data a Uint8ClampedArray / Uint8Array (uint8) or Float32Array (float32).
   // `what` names the argument; for an output, `want.channels` is the default channel count.
   function readImage(fn, what, image, want) {
-    const address = HeapTensor.addressIn(image, state);
+    const address = HeapTensor.addressIn(image, state, fn, what);
     if (address === 0) {
       throw new TypeError(`${fn}: ${what}: this ${image.dtype} tensor of shape ${shapeString(image.shape)} was disposed`);
     }
-    if (address > 0) {
+    if (address > 0 || address === -2) {
       const dims = image.shape;
       if (image.dtype !== 'uint8' && image.dtype !== 'float32') {
         throw new TypeError(`${fn}: ${what}: expected a uint8 or float32 heap tensor, got ${image.dtype}`);
@@ -699,20 +863,23 @@ export function createApi(Module, variant) {
       if (dims.length !== 3 || dims[2] < 1 || dims[2] > 4) {
         throw new RangeError(`${fn}: ${what}: expected a heap tensor of shape [height, width, channels] with 1 to 4 channels, got ${shapeString(dims)}`);
       }
-      return {
+      const record = {
         dtype: image.dtype, height: dims[0], width: dims[1], channels: dims[2],
-        size: image.size, bytes: image.byteLength, ptr: address, heap: image,
+        size: image.size, bytes: image.byteLength,
       };
+      // A heap tensor of another loaded module is read (or written) by copy, as in gridSample.
+      return address > 0 ? { ...record, ptr: address, heap: image } : { ...record, data: image.data };
     }
     const example = want ? 'a typed array or an image {data, width, height}' : 'an image {data, width, height} (e.g. ImageData) or a heap tensor';
-    if (image === null || typeof image !== 'object' || isView(image) || Array.isArray(image)) {
+    if (image === null || typeof image !== 'object' || isView(image) || Array.isArray(image) || posesAsView(image)) {
       throw new TypeError(`${fn}: ${what}: expected ${example}, got ${describe(image)}`);
     }
     const data = image.data;
     let dtype;
-    if (data instanceof Uint8ClampedArray || data instanceof Uint8Array) dtype = 'uint8';
+    if (!isView(data)) dtype = undefined;
+    else if (data instanceof Uint8ClampedArray || data instanceof Uint8Array) dtype = 'uint8';
     else if (data instanceof Float32Array) dtype = 'float32';
-    else {
+    if (dtype === undefined) {
       throw new TypeError(`${fn}: ${what}.data: expected a Uint8ClampedArray, Uint8Array or Float32Array, got ${describe(data)}`);
     }
     if (isDetached(data.buffer)) throw detachedError(fn, `${what}.data`);
@@ -732,7 +899,7 @@ export function createApi(Module, variant) {
         throw new RangeError(`${fn}: ${what}: data has ${data.length} elements, which is not 1 to 4 values for each pixel of a ${width}x${height} image`);
       }
     }
-    const size = countElements(fn, what, [height, width, channels], DTYPES[dtype].size);
+    const size = countElements(fn, what, [height, width, channels], dtype);
     if (data.length !== size) {
       throw new RangeError(`${fn}: ${what}: data has ${data.length} elements but a ${width}x${height} image of ${channels} channels needs ${size}`);
     }
@@ -743,16 +910,21 @@ export function createApi(Module, variant) {
   // Array or a Float64Array as float64 (what JavaScript numbers are).
   function readTheta(fn, theta) {
     let data;
-    if (theta instanceof Float32Array || theta instanceof Float64Array) {
+    if (isView(theta) && (theta instanceof Float32Array || theta instanceof Float64Array)) {
       if (isDetached(theta.buffer)) throw detachedError(fn, 'theta');
       data = theta;
     } else if (Array.isArray(theta)) {
-      theta.forEach((v, i) => {
+      if (theta.length !== 6) {
+        throw new RangeError(`${fn}: theta: expected 6 numbers [a, b, c, d, e, f] (the 2x3 matrix, row-major), got ${theta.length}`);
+      }
+      data = new Float64Array(6);
+      for (let i = 0; i < 6; ++i) {
+        const v = theta[i]; // read once: holes and getters included
         if (typeof v !== 'number') {
           throw new TypeError(`${fn}: theta[${i}]: expected a number, got ${describe(v)}`);
         }
-      });
-      data = Float64Array.from(theta);
+        data[i] = v;
+      }
     } else {
       throw new TypeError(`${fn}: theta: expected 6 numbers [a, b, c, d, e, f] as an Array, Float32Array or Float64Array, got ${describe(theta)}`);
     }
@@ -802,7 +974,7 @@ export function createApi(Module, variant) {
     if (width === undefined) width = I.width;
     if (height === undefined) height = I.height;
     const yDims = [1, height, width, I.channels];
-    const ySize = countElements(fn, 'the output', yDims, DTYPES[I.dtype].size);
+    const ySize = countElements(fn, 'the output', yDims, I.dtype);
     if (O && O.target && O.target.length !== ySize) {
       throw new RangeError(`${fn}: options.out: expected ${ySize} elements for a ${width}x${height} image of ${I.channels} channels, got ${O.target.length}`);
     }
@@ -811,7 +983,7 @@ export function createApi(Module, variant) {
     }
     const inputs = [['image', I], ['theta', T]];
     const yBytes = ySize * DTYPES[I.dtype].size;
-    return withHeap(fn, inputs, yBytes, O && O.ptr, ([ip, tp], yp) => {
+    return withHeap(fn, inputs, yBytes, O, ([ip, tp], yp) => {
       const xs = writeInt64s(0, [1, I.height, I.width, I.channels]);
       const ts = writeInt64s(MAX_RANK, [1, 2, 3]);
       const ys = writeInt64s(2 * MAX_RANK, yDims);
@@ -823,12 +995,13 @@ export function createApi(Module, variant) {
       const target = O ? (O.target || O.data) : null;
       if (target) {
         // A view of this very heap, taken before the call grew it, is detached by now.
-        if (isDetached(target.buffer)) throw detachedError(fn, O.target ? 'options.out' : 'options.out.data');
+        checkUnchanged(fn, O.target ? 'options.out' : 'options.out.data', target, yBytes);
         new Uint8Array(target.buffer, target.byteOffset, yBytes).set(src);
         return O.image || result(target);
       }
       // uint8 results keep the image's class: a Uint8ClampedArray for ImageData.
-      const Ctor = I.data ? I.data.constructor : DTYPES[I.dtype].arrays[0];
+      const like = I.data && I.data.constructor;
+      const Ctor = DTYPES[I.dtype].arrays.includes(like) ? like : DTYPES[I.dtype].arrays[0];
       const data = new Ctor(ySize);
       new Uint8Array(data.buffer).set(src);
       return result(data);
@@ -836,12 +1009,10 @@ export function createApi(Module, variant) {
   }
 
   function newHeapTensor(fn, dtype, dims) {
-    const size = countElements(fn, 'shape', dims, DTYPES[dtype].size);
+    const size = countElements(fn, `a ${dtype} tensor`, dims, dtype);
     const bytes = size * DTYPES[dtype].size;
-    const ptr = Module.allocate(bytes);
-    if (!ptr) {
-      throw new RangeError(`${fn}: cannot allocate ${bytes} bytes in the wasm heap (it grows to 2 GiB at most)`);
-    }
+    checkBudget(fn, [[`a ${dtype} tensor of shape ${shapeString(dims)}`, bytes]]);
+    const ptr = allocate(fn, `a ${dtype} tensor of shape ${shapeString(dims)}`, bytes);
     return new HeapTensor(CONSTRUCT_KEY, state, ptr, dtype, dims, size);
   }
 
@@ -863,9 +1034,11 @@ export function createApi(Module, variant) {
     if (s.ptr) {
       heap.copyWithin(to, s.ptr, s.ptr + s.bytes);
     } else {
-      if (s.data.byteLength !== s.bytes) {
+      try {
+        checkUnchanged(fn, 'source.data', s.data, s.bytes);
+      } catch (e) {
         t.dispose();
-        throw detachedError(fn, 'source.data');
+        throw e;
       }
       heap.set(new Uint8Array(s.data.buffer, s.data.byteOffset, s.bytes), to);
     }

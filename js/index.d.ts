@@ -358,7 +358,8 @@ export interface GridSample {
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).
-   * @throws RangeError when the heap cannot hold it.
+   * @throws RangeError when the heap cannot hold it: refused before allocating when it cannot
+   *   fit next to the heap tensors alive, or "could not allocate" when malloc cannot place it.
    */
   tensor<D extends DType>(dtype: D, shape: Dims): HeapTensor<D>;
 
@@ -386,9 +387,12 @@ export interface LoadOptions {
    * chosen, so give `variant` with it.
    */
   wasmUrl?: string | URL | ((variant: 'simd' | 'scalar') => string | URL);
-  /** The `.wasm` bytes themselves (of the chosen variant). */
+  /**
+   * The `.wasm` bytes themselves (of the chosen variant: with an explicit `variant`, bytes of
+   * the other build are a `TypeError`; with `'auto'` the module reports the build it is).
+   */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** An already compiled module (of the chosen variant), e.g. posted to a worker. */
+  /** An already compiled module (of the chosen variant, as `wasmBinary`), e.g. posted to a worker. */
   wasmModule?: WebAssembly.Module;
 }
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { createApi, instantiate, readLoadOptions } from './core.mjs';
+import { createApi, instantiate, readLoadOptions, resolveWasmUrl } from './core.mjs';
 
 export { DTYPE_NAMES, HeapTensor, simdSupported } from './core.mjs';
 
@@ -34,7 +34,7 @@ async function sourceFromUrl(url) {
  * @param {import('./index.js').LoadOptions} [options]
  */
 export async function load(options) {
-  const { variant, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
+  const { variant, explicit, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
   let source;
   let what;
   if (wasmModule) {
@@ -44,7 +44,7 @@ export async function load(options) {
     source = { bytes: wasmBinary };
     what = 'options.wasmBinary';
   } else {
-    const url = typeof wasmUrl === 'function' ? wasmUrl(variant) : (wasmUrl ?? WASM[variant]);
+    const url = resolveWasmUrl(wasmUrl, variant) ?? WASM[variant];
     what = `${url}`;
     try {
       source = await sourceFromUrl(url);
@@ -55,5 +55,5 @@ export async function load(options) {
     }
   }
   const Module = await instantiate(GLUE[variant](), source, what);
-  return createApi(Module, variant);
+  return createApi(Module, variant, { explicit, what });
 }

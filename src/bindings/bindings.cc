@@ -11,21 +11,34 @@
 namespace gridsample {
 namespace {
 
-// What a call returns to JavaScript: code 0 and an empty message on success.
-struct CallStatus {
-  int code = 0;
-  std::string message;
-};
+// The message of the last call that failed. Calls return only the status code: a successful
+// call allocates nothing here, so it cannot fail for want of heap (the JS layer makes sure
+// there is room for a message before each call, see ensureHeadroom in js/core.mjs).
+std::string& LastMessage() {
+  static std::string message;
+  return message;
+}
 
-CallStatus ToCallStatus(const Status& s) { return {static_cast<int>(s.code()), s.message()}; }
+int ToCallStatus(const Status& s) {
+  if (s.ok()) return 0;
+  LastMessage() = s.message();
+  return static_cast<int>(s.code());
+}
+
+// Hands the message to JavaScript and clears it, so that no message stays allocated.
+std::string TakeLastError() {
+  std::string message;
+  message.swap(LastMessage());
+  return message;
+}
 
 const int64_t* Shape(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
 
 // Every pointer below is a byte offset into the wasm heap chosen by the JS layer; shapes
 // are int64 arrays there. The C++ API validates everything else.
-CallStatus GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uintptr_t grid,
-                             int grid_dtype, uintptr_t grid_shape, uintptr_t y,
-                             uintptr_t y_shape, int mode, int padding, bool align_corners) {
+int GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uintptr_t grid,
+                      int grid_dtype, uintptr_t grid_shape, uintptr_t y,
+                      uintptr_t y_shape, int mode, int padding, bool align_corners) {
   const size_t r = static_cast<size_t>(rank);
   GridSampleOptions options;
   options.mode = static_cast<Mode>(mode);
@@ -37,9 +50,9 @@ CallStatus GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int ra
       {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), r}, options));
 }
 
-CallStatus AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, uintptr_t size,
-                             int size_len, uintptr_t grid, uintptr_t grid_shape,
-                             bool align_corners) {
+int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, uintptr_t size,
+                      int size_len, uintptr_t grid, uintptr_t grid_shape,
+                      bool align_corners) {
   const size_t n = static_cast<size_t>(size_len);
   AffineGridOptions options;
   options.align_corners = align_corners;
@@ -58,10 +71,10 @@ GridSampleOptions Options(int mode, int padding, bool align_corners) {
 }
 
 // Channels-last tensors: x, grid and y are rank 4.
-CallStatus GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape,
-                                         uintptr_t grid, int grid_dtype, uintptr_t grid_shape,
-                                         uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                                         bool align_corners) {
+int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape,
+                                  uintptr_t grid, int grid_dtype, uintptr_t grid_shape,
+                                  uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                                  bool align_corners) {
   return ToCallStatus(GridSampleChannelsLast(
       {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
       {reinterpret_cast<const void*>(grid), static_cast<DType>(grid_dtype), Shape(grid_shape), 4},
@@ -70,9 +83,9 @@ CallStatus GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_s
 }
 
 // x and y (N, H, W, C) / (N, Ho, Wo, C), theta (N, 2, 3).
-CallStatus WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta,
-                             int theta_dtype, uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape,
-                             int mode, int padding, bool align_corners) {
+int WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta,
+                      int theta_dtype, uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape,
+                      int mode, int padding, bool align_corners) {
   return ToCallStatus(WarpAffine(
       {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
       {reinterpret_cast<const void*>(theta), static_cast<DType>(theta_dtype), Shape(theta_shape), 3},
@@ -99,9 +112,6 @@ std::string Target() { return ActiveTarget(); }
 EMSCRIPTEN_BINDINGS(gridsample) {
   using namespace emscripten;
   using namespace gridsample;
-  value_object<CallStatus>("CallStatus")
-      .field("code", &CallStatus::code)
-      .field("message", &CallStatus::message);
   function("gridSample", &GridSampleAdapter);
   function("affineGrid", &AffineGridAdapter);
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
@@ -109,5 +119,6 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("allocate", &Allocate);
   function("release", &Release);
   function("heapUsed", &HeapUsed);
+  function("takeLastError", &TakeLastError);
   function("activeTarget", &Target);
 }
