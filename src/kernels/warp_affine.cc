@@ -110,6 +110,10 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TX* x, TX* y, const GridS
 void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
                         const MutableTensorView& y, const GridSampleOptions& o,
                         const Coordinates& coords) {
+  // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
+  // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
+  // zero (tests/fuzz/corpus/*/regress-*-empty-*).
+  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return;
   VisitDType(x.dtype, [&](auto tag) {
     using TX = typename decltype(tag)::type;
     RunGeneric<TX>(geo, static_cast<const TX*>(x.data), static_cast<TX*>(y.data), o, coords);

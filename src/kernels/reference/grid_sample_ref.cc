@@ -213,6 +213,10 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, Axis
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
                    const TensorView& grid, const MutableTensorView& y,
                    const GridSampleOptions& options) {
+  // An empty Y (N, C or an output size 0) has nothing to compute. The taps must not be
+  // computed either: with C = 0, X's spatial sizes may be 0, and reflection about an empty
+  // axis divides by zero (tests/fuzz/corpus/*/regress-*-empty-axis*).
+  if (geometry.n * geometry.c * geometry.out_spatial == 0) return;
   VisitDType(x.dtype, [&](auto x_tag) {
     using TX = typename decltype(x_tag)::type;
     Run<TX>(geometry, static_cast<const TX*>(x.data), grid.data, grid.dtype,
