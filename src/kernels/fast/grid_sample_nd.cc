@@ -80,9 +80,13 @@ HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride
   VF probe = hn::Mul(g[0], hn::Zero(d));
   for (int a = 1; a < kRank; ++a) probe = hn::Add(probe, hn::Mul(g[a], hn::Zero(d)));
   const auto finite = hn::Eq(probe, probe);
+  // Written out, not looped: compilers keep such a loop rolled (PlanAxis is large), which
+  // sends the axis plans through memory and recomputes the per-axis constants every vector.
   AxisPlan<M> axis[kRank];
-  for (int a = 0; a < kRank; ++a) {
-    PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[a]), shape.in[a], align, &axis[a]);
+  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[0]), shape.in[0], align, &axis[0]);
+  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[1]), shape.in[1], align, &axis[1]);
+  if constexpr (kRank == 3) {
+    PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[2]), shape.in[2], align, &axis[2]);
   }
   VI offset = axis[kRank - 1].start;
   for (int a = kRank - 2; a >= 0; --a) {
