@@ -1,4 +1,4 @@
-// Highway plan/blend kernels for 2-D and 3-D GridSample on NCHW tensors: for each tile of
+// Highway plan/blend kernels for 2-D and 3-D GridSample (every mode) on NCHW tensors: for each tile of
 // output pixels the plans (window offsets and tap weights, see plan-inl.h) are computed once,
 // then every channel is blended from them. The kernels work in float32; the other types the
 // reference computes in float are converted around them.
@@ -227,7 +227,7 @@ void GridSampleF32(const Shape& shape, Mode mode, Padding padding, bool align, c
     switch (mode) {
       case Mode::kLinear: fn = PickPadding<3, Mode::kLinear>(padding); break;
       case Mode::kNearest: fn = PickPadding<3, Mode::kNearest>(padding); break;
-      case Mode::kCubic: break;  // 64 taps: the generic path handles it
+      case Mode::kCubic: fn = PickPadding<3, Mode::kCubic>(padding); break;
     }
   }
   if (fn) fn(shape, align, x, grid, y);
@@ -322,7 +322,6 @@ bool GridSample(const GridSampleGeometry& geo, const TensorView& x, const Tensor
                              x.dtype != DType::kUint32;
   if (!float_compute) return false;
   if (geo.rank != 2 && geo.rank != 3) return false;
-  if (geo.rank == 3 && options.mode == Mode::kCubic) return false;
   // Offsets are int32 and reflection works on exact float integers (|index| < 2^24).
   if (geo.in_spatial >= (int64_t{1} << 31)) return false;
   const int window = options.mode == Mode::kNearest ? 1 : (options.mode == Mode::kLinear ? 2 : 4);
