@@ -1,7 +1,7 @@
-// Highway plan/blend kernels for 2-D and 3-D GridSample (every mode) on NCHW tensors: for each tile of
-// output pixels the plans (window offsets and tap weights, see plan-inl.h) are computed once,
-// then every channel is blended from them. The kernels work in float32; the other types the
-// reference computes in float are converted around them.
+// Highway plan/blend kernels for 2-D and 3-D GridSample (every mode) on NCHW tensors: for
+// each tile of output pixels the plans (window offsets and tap weights, see plan-inl.h) are
+// computed once, then every channel is blended from them. The kernels work in float32; the
+// other types the reference computes in float are converted around them.
 //
 // The blend reads only in-bounds memory, has no bounds checks and no branches on mode or
 // padding. Weights are the products of the per-axis weights in the reference's order, and
