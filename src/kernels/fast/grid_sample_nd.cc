@@ -93,8 +93,13 @@ HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride
     offset = hn::Add(offset, hn::Mul(axis[a].start, hn::Set(di, stride[a])));
   }
   hn::Store(offset, di, plan->offset + p);
+  // Non-finite coordinates get weight 0: every axis weight is +0 there, so every product is
+  // +0 too (masking the axes costs kRank * kT selects instead of one per tap).
+  for (int a = 0; a < kRank; ++a) {
+    for (int k = 0; k < kT; ++k) axis[a].w[k] = hn::IfThenElseZero(finite, axis[a].w[k]);
+  }
   // Weight of tap (k_0, .., k_{r-1}): product over axes, innermost axis first, as the
-  // reference multiplies (1 * w_x) * w_y ...; non-finite coordinates get weight 0.
+  // reference multiplies (1 * w_x) * w_y ...
   for (int t = 0; t < TilePlan<M, kRank>::kWeights; ++t) {
     int rest = t;
     int k[kRank];
@@ -104,7 +109,7 @@ HWY_INLINE void PlanVector(const Shape& shape, bool align, const int32_t* stride
     }
     VF w = axis[kRank - 1].w[k[kRank - 1]];
     for (int a = kRank - 2; a >= 0; --a) w = hn::Mul(w, axis[a].w[k[a]]);
-    hn::Store(hn::IfThenElseZero(finite, w), d, plan->weight[t] + p);
+    hn::Store(w, d, plan->weight[t] + p);
   }
 }
 
