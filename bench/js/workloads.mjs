@@ -188,6 +188,7 @@ export function makeWorkloads() {
     gridSampleWorkload('border2d', 'zeros2d with padding border', img, wideGrid, 'linear', 'border'),
     gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection'),
     gridSampleWorkload('vol3d', '1x32x16x64x64, 3-D affine grid 1x16x64x64x3, trilinear/zeros', vol, volGrid, 'linear', 'zeros'),
+    gridSampleWorkload('cubic3d', 'vol3d with mode cubic (tricubic, 64 taps): no issue target, the 5-D cubic case onnxruntime lacks', vol, volGrid, 'cubic', 'zeros'),
     affineGridWorkload('affinegrid2d', 'theta 1x2x3 -> grid 1x512x512x2 (size 1x3x512x512)', { data: Float32Array.from(IMG_THETA), shape: [1, 2, 3] }, [1, 3, 512, 512]),
     affineGridWorkload('affinegrid3d', 'theta 1x3x4 -> grid 1x16x64x64x3 (size 1x32x16x64x64)', { data: Float32Array.from(VOL_THETA), shape: [1, 3, 4] }, [1, 32, 16, 64, 64]),
     {
