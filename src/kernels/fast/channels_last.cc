@@ -635,6 +635,10 @@ HWY_NOINLINE int FixedAffineRow(const ClGeometry& geo, const uint8_t* x, int64_t
     constexpr double kMargin = 1.0 / 64;
     double j_lo = -HUGE_VAL, j_hi = HUGE_VAL;
     const auto clip = [&](double p0, double slope, double hi) {
+      if (hi - kMargin < kMargin) {  // S = 1: no position is 1/64 inside (fuzz regression)
+        j_lo = HUGE_VAL;
+        return;
+      }
       if (slope == 0.0) {
         if (!(p0 >= kMargin && p0 <= hi - kMargin)) j_lo = HUGE_VAL;
         return;
