@@ -6,12 +6,18 @@ CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMP
 	-DGRIDSAMPLE_SANITIZE=address,undefined
 CMAKE_ARM := cmake -S . -B build/arm64 -DCMAKE_BUILD_TYPE=Release \
 	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+# libFuzzer targets (tests/fuzz): clang, ASan + UBSan, optimised, library instrumented for coverage.
+CMAKE_FUZZ := cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	-DGRIDSAMPLE_SANITIZE=address,undefined -DGRIDSAMPLE_FUZZ=ON -DGRIDSAMPLE_BUILD_TESTS=OFF
+FUZZERS := fuzz_grid_sample fuzz_affine_warp fuzz_validation
+FUZZ_SECONDS ?= 60
 
 # emcc 3.1.6 from Debian finds its node modules (acorn) only through NODE_PATH.
 export NODE_PATH := /usr/share/nodejs
 WASM_VARIANTS := simd scalar
 
-.PHONY: setup native asan arm wasm demo bench test test-js test-native test-asan test-arm test-wasm clean
+.PHONY: setup native asan arm wasm demo bench test test-js test-native test-asan test-arm test-wasm \
+	fuzz test-fuzz clean
 
 setup:
 	@scripts/setup.sh
@@ -65,10 +71,20 @@ test-asan: asan
 test-arm: arm
 	ctest --test-dir build/arm64 --output-on-failure -j$(JOBS)
 
+# Builds the fuzz targets in build/fuzz and runs each for FUZZ_SECONDS (one after another, one
+# job each) from a scratch copy of tests/fuzz/corpus; fails on any finding (tests/fuzz/README.md).
+fuzz:
+	$(CMAKE_FUZZ) >/dev/null
+	cmake --build build/fuzz -j$(JOBS) --target $(FUZZERS)
+	tests/fuzz/run_fuzzers.sh build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
+
+test-fuzz: fuzz
+
 # README's test command: installs what is missing, builds everything, runs every suite.
 test: setup
 	$(MAKE) test-native
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 	$(MAKE) test-arm
 	$(MAKE) test-wasm
 	$(MAKE) test-js

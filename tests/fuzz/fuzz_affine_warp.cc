@@ -1,0 +1,227 @@
+// Fuzz target: AffineGrid (2-D, 3-D, every theta dtype) against the reference bit for bit, and
+// the fused WarpAffine against reference AffineGrid + GridSample, on every compiled Highway
+// target, with sizes, options and theta values chosen by the input.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_input.h"
+
+namespace gridsample_fuzz {
+namespace {
+
+constexpr int64_t kMaxElements = 20000;
+
+// A theta entry: real maps' values, simple fractions, dyadic values (exact ties for nearest),
+// large translations (many reflections) and the special values.
+double ThetaValue(FuzzInput& in) {
+  const int kind = in.Byte();
+  if (kind < 80) return in.Uniform(-2.0, 2.0);
+  if (kind < 128) {
+    static constexpr double kSimple[] = {0.0, 1.0,       -1.0,       0.5, -0.5,
+                                         2.0, -2.0,      0.25,       1.5, 1.0 / 3.0,
+                                         -1.0 / 3.0, 2.0 / 3.0, 0.1, -0.0};
+    return in.Pick(kSimple);
+  }
+  if (kind < 160) return static_cast<int8_t>(in.Byte()) / 16.0;
+  if (kind < 200) return in.Uniform(-60.0, 60.0);
+  return SpecialValue(in);
+}
+
+// theta (N, r, r + 1) per batch entry: free entries, a rotation with scales and a shift, a
+// signed permutation (flips and quarter turns: grid values exactly on borders and centres) or
+// the identity; then maybe some entries replaced by palette values or raw bits.
+void FillTheta(FuzzInput& in, int rank, Tensor* theta) {
+  const int cols = rank + 1;
+  for (int64_t b = 0; b < theta->shape()[0]; ++b) {
+    double t[3][4] = {};
+    const int kind = in.Below(4);
+    for (int r = 0; r < rank; ++r) {
+      for (int k = 0; k < cols; ++k) t[r][k] = kind == 0 ? ThetaValue(in) : (r == k ? 1.0 : 0.0);
+    }
+    if (kind == 1) {  // rotation about the innermost-two plane, scaled, shifted
+      const double angle = in.Uniform(-3.2, 3.2), sx = in.Uniform(0.2, 2.0), sy = in.Uniform(0.2, 2.0);
+      t[0][0] = sx * std::cos(angle);
+      t[0][1] = -sy * std::sin(angle);
+      t[1][0] = sx * std::sin(angle);
+      t[1][1] = sy * std::cos(angle);
+      for (int r = 0; r < rank; ++r) t[r][rank] = in.Uniform(-1.5, 1.5);
+    } else if (kind == 2) {  // signed permutation
+      const int swap = in.Below(2);
+      for (int r = 0; r < rank; ++r) {
+        for (int k = 0; k < rank; ++k) t[r][k] = 0.0;
+      }
+      for (int r = 0; r < rank; ++r) {
+        const int k = r < 2 && swap ? 1 - r : r;
+        t[r][k] = in.Flag() ? 1.0 : -1.0;
+        t[r][rank] = in.Below(4) == 0 ? static_cast<int8_t>(in.Byte()) / 32.0 : 0.0;
+      }
+    }
+    const int changes = in.Below(4) == 0 ? 1 + in.Below(3) : 0;
+    for (int i = 0; i < changes; ++i) t[in.Below(rank)][in.Below(cols)] = ThetaValue(in);
+    for (int r = 0; r < rank; ++r) {
+      for (int k = 0; k < cols; ++k) {
+        const int64_t i = (b * rank + r) * cols + k;
+        if (in.Byte() < 4) {
+          SetRaw(in, theta, i);
+        } else {
+          theta->Set(i, t[r][k]);
+        }
+      }
+    }
+  }
+}
+
+// A spatial size: 1 often (AffineGrid's base coordinate 0), 0 sometimes (empty), else 2 to 20.
+int64_t Size(FuzzInput& in) {
+  const int b = in.Byte();
+  if (b < 12) return 0;
+  if (b < 64) return 1;
+  return 2 + b % 19;
+}
+
+// A width crossing the kernels' 512-column tiles, sometimes.
+int64_t MaybeWide(FuzzInput& in, int64_t size) {
+  return in.Byte() < 20 ? 500 + in.Below(620) : size;
+}
+
+void ShrinkTo(std::vector<int64_t*> dims, int64_t multiplier, int64_t limit) {
+  for (;;) {
+    int64_t total = multiplier;
+    for (const int64_t* d : dims) total *= *d;
+    if (total <= limit) return;
+    int64_t* largest = *std::max_element(dims.begin(), dims.end(),
+                                         [](const int64_t* a, const int64_t* b) { return *a < *b; });
+    *largest = (*largest + 1) / 2;
+  }
+}
+
+DType ThetaDType(FuzzInput& in, bool all_float_dtypes) {
+  const int b = in.Byte();
+  if (b < 128 || !all_float_dtypes) return b % 2 ? DType::kFloat64 : DType::kFloat32;
+  return gridsample_test::kGridDTypes[b % 4];
+}
+
+void CheckAffineGrid(FuzzInput& in) {
+  const int rank = in.Below(3) == 2 ? 3 : 2;
+  const bool align = in.Flag();
+  const DType dtype = ThetaDType(in, /*all_float_dtypes=*/true);
+  static constexpr int64_t kBatch[] = {0, 1, 1, 1, 2, 3};
+  static constexpr int64_t kChannels[] = {0, 1, 1, 3, 4, int64_t{1} << 31, INT64_MAX};
+  std::vector<int64_t> size = {in.Pick(kBatch), in.Pick(kChannels)};
+  for (int a = 0; a < rank; ++a) size.push_back(Size(in));
+  size.back() = MaybeWide(in, size.back());
+  std::vector<int64_t*> spatial;
+  for (int a = 0; a < rank; ++a) spatial.push_back(&size[2 + a]);
+  ShrinkTo(spatial, std::max<int64_t>(size[0], 1) * rank, kMaxElements);
+
+  Tensor theta(dtype, {size[0], rank, rank + 1});
+  FillTheta(in, rank, &theta);
+  std::vector<int64_t> grid_shape(size.size());
+  const gridsample::AffineGridOptions options{align};
+  const Status shape_status = gridsample::AffineGridOutputShape(size.data(), size.size(), grid_shape.data());
+  if (!shape_status.ok()) Fail("AffineGridOutputShape " + ToString(size) + ": " + StatusString(shape_status));
+  Tensor want = Output(dtype, grid_shape);
+  const Status want_status =
+      gridsample::reference::AffineGrid(theta.View(), size.data(), size.size(), want.MutableView(), options);
+  ForEachTarget(dtype == DType::kFloat32, [&](const char* target) {
+    const std::string what = std::string("AffineGrid theta ") + Name(dtype) + ToString(theta.shape()) +
+                             " size " + ToString(size) + " align_corners=" + (align ? "1" : "0") +
+                             " target " + target;
+    Trace(what);
+    Tensor got = Output(dtype, grid_shape);
+    const Status s = gridsample::AffineGrid(theta.View(), size.data(), size.size(), got.MutableView(), options);
+    CheckSameStatus(s, want_status, got, what);
+    if (!s.ok()) return;
+    for (int64_t i = 0; i < got.size(); ++i) {
+      if (!SameBits(got, want, i)) {
+        const int64_t batch = i / (got.size() / size[0]);
+        std::string t;
+        for (int k = 0; k < rank * (rank + 1); ++k) t += ValueString(theta, batch * rank * (rank + 1) + k) + ' ';
+        Fail(what + ": grid element " + ToString(gridsample_test::Unravel(i, got.shape())) + ": got " +
+             ValueString(got, i) + ", reference " + ValueString(want, i) + "; theta[" +
+             std::to_string(batch) + "] = " + t);
+      }
+    }
+  });
+}
+
+// WarpAffine's meaning: reference AffineGrid (N, C, Ho, Wo) + reference GridSample on X
+// transposed to NCHW, transposed back.
+Status OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_t wo,
+                        const GridSampleOptions& o, Tensor* want) {
+  const int64_t n = x.shape()[0], c = x.shape()[3];
+  const int64_t size[4] = {n, c, ho, wo};
+  Tensor grid(theta.dtype(), {n, ho, wo, 2});
+  Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
+                                               gridsample::AffineGridOptions{o.align_corners});
+  if (!s.ok()) return s;
+  const Tensor x_first = MoveChannels(x, /*to_last=*/false);
+  Tensor y_first = Output(x.dtype(), {n, c, ho, wo});
+  s = gridsample::reference::GridSample(x_first.View(), grid.View(), y_first.MutableView(), o);
+  if (s.ok()) *want = MoveChannels(y_first, /*to_last=*/true);
+  return s;
+}
+
+void CheckWarpAffine(FuzzInput& in) {
+  static constexpr int64_t kBatch[] = {1, 1, 1, 2, 0};
+  const int64_t n = in.Pick(kBatch);
+  int64_t h = Size(in), w = Size(in), ho = Size(in), wo = MaybeWide(in, Size(in));
+  const int cb = in.Byte();
+  const int64_t c = cb < 12 ? (cb < 6 ? 0 : 5) : 1 + cb % 4;
+  const int xb = in.Byte();
+  const DType dtype = xb < 110 ? DType::kUint8
+                               : (xb < 220 ? DType::kFloat32 : gridsample_test::kAllDTypes[xb % 10]);
+  const DType theta_dtype = ThetaDType(in, /*all_float_dtypes=*/false);
+  const GridSampleOptions options = ReadOptions(in);
+  const int64_t taps = options.mode == Mode::kCubic ? 16 : 4;
+  ShrinkTo({&h, &w}, std::max<int64_t>(n * c, 1), kMaxElements);
+  ShrinkTo({&ho, &wo}, std::max<int64_t>(n * c, 1) * taps, 20 * kMaxElements);
+
+  Tensor x(dtype, {n, h, w, c});
+  FillX(in, &x);
+  Tensor theta(theta_dtype, {n, 2, 3});
+  FillTheta(in, 2, &theta);
+  Tensor want;
+  const Status want_status = OracleWarpAffine(x, theta, ho, wo, options, &want);
+  const bool may_be_fast = (dtype == DType::kUint8 || dtype == DType::kFloat32) && c >= 1 && c <= 4;
+  ForEachTarget(may_be_fast, [&](const char* target) {
+    Tensor got = Output(dtype, {n, ho, wo, c});
+    std::ostringstream what;
+    what << "WarpAffine X " << Name(dtype) << ToString(x.shape()) << " theta " << Name(theta_dtype)
+         << " -> " << ToString(got.shape()) << ' ' << gridsample_test::Describe(options) << " target "
+         << target;
+    Trace(what.str());
+    const Status s = gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
+    CheckSameStatus(s, want_status, got, what.str());
+    if (!s.ok()) return;
+    for (int64_t i = 0; i < got.size(); ++i) {
+      if (!ChannelsLastAgree(got, want, i, options.mode)) {
+        const int64_t batch = i / (ho * wo * c);
+        std::string t;
+        for (int k = 0; k < 6; ++k) t += ValueString(theta, batch * 6 + k) + ' ';
+        Fail(what.str() + ": output (n, row, col, channel) " +
+             ToString(gridsample_test::Unravel(i, got.shape())) + ": got " + ValueString(got, i) +
+             ", AffineGrid + GridSample reference " + ValueString(want, i) + "; theta = " + t);
+      }
+    }
+  });
+}
+
+void TestOneInput(const uint8_t* data, size_t size) {
+  FuzzInput in(data, size);
+  if (in.Flag()) {
+    CheckAffineGrid(in);
+  } else {
+    CheckWarpAffine(in);
+  }
+}
+
+}  // namespace
+}  // namespace gridsample_fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  gridsample_fuzz::TestOneInput(data, size);
+  return 0;
+}
