@@ -141,7 +141,7 @@ TEST(FastPaths, OtherDTypesMatchReferenceOnEveryTarget) {
     const std::string target_name = fast::TargetNameOf(target);
     std::mt19937 rng(99);
     for (int rank : {2, 3}) {
-      for (int iter = 0; iter < 12; ++iter) {
+      for (int iter = 0; iter < 4; ++iter) {
         const Problem p = RandomProblem(rng, rank);
         for (size_t xi = 0; xi < std::size(kAllDTypes); ++xi) {
           const DType xt = kAllDTypes[xi];
