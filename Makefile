@@ -7,7 +7,7 @@ CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMP
 CMAKE_ARM := cmake -S . -B build/arm64 -DCMAKE_BUILD_TYPE=Release \
 	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 # libFuzzer targets (tests/fuzz): clang, ASan + UBSan, optimised, library instrumented for coverage.
-CMAKE_FUZZ := cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+CMAKE_FUZZ := cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_CXX_COMPILER=clang++ \
 	-DGRIDSAMPLE_SANITIZE=address,undefined -DGRIDSAMPLE_FUZZ=ON -DGRIDSAMPLE_BUILD_TESTS=OFF
 FUZZERS := fuzz_grid_sample fuzz_affine_warp fuzz_validation
 FUZZ_SECONDS ?= 60
