@@ -93,12 +93,6 @@ namespace fast {
 
 HWY_EXPORT(AffineGridF32Run);
 
-#if GRIDSAMPLE_STATIC_DISPATCH
-#define GRIDSAMPLE_AG_DISPATCH(fn) HWY_STATIC_DISPATCH(fn)
-#else
-#define GRIDSAMPLE_AG_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
-#endif
-
 namespace {
 
 // float64 theta and grid: the same separable evaluation in double, without rounding; plain
@@ -159,7 +153,7 @@ bool AffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
     }
     return true;
   }
-  return GRIDSAMPLE_AG_DISPATCH(AffineGridF32Run)(static_cast<const float*>(theta.data), geo.n,
+  return GRIDSAMPLE_DISPATCH(AffineGridF32Run)(static_cast<const float*>(theta.data), geo.n,
                                                   geo.rank, geo.spatial, options.align_corners,
                                                   static_cast<float*>(grid.data));
 }

@@ -928,12 +928,6 @@ namespace fast {
 
 HWY_EXPORT(ChannelsLastRun);
 
-#if GRIDSAMPLE_STATIC_DISPATCH
-#define GRIDSAMPLE_CL_DISPATCH(fn) HWY_STATIC_DISPATCH(fn)
-#else
-#define GRIDSAMPLE_CL_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
-#endif
-
 namespace {
 
 // The problem in the kernels' terms, or false when no kernel covers it: X uint8 or float32
@@ -963,7 +957,7 @@ bool MakeProblem(const ChannelsLastGeometry& geo, const TensorView& x, const Mut
 bool Run(const ChannelsLastProblem& pb, const ChannelsLastGeometry& geo, DType dtype,
          Mode mode) {
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
-  return GRIDSAMPLE_CL_DISPATCH(ChannelsLastRun)(pb, dtype == DType::kUint8,
+  return GRIDSAMPLE_DISPATCH(ChannelsLastRun)(pb, dtype == DType::kUint8,
                                                  static_cast<int>(geo.c), mode);
 }
 

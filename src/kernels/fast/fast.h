@@ -9,6 +9,15 @@
 #include "gridsample/grid_sample.h"
 #include "validate.h"
 
+// Calls a HWY_EXPORTed kernel on the chosen target: the one compiled target when cross
+// compiling (WASM, NEON; GRIDSAMPLE_STATIC_DISPATCH), else the best one this CPU supports.
+// For the HWY_ONCE parts of the kernel files, after hwy/highway.h.
+#if GRIDSAMPLE_STATIC_DISPATCH
+#define GRIDSAMPLE_DISPATCH(fn) HWY_STATIC_DISPATCH(fn)
+#else
+#define GRIDSAMPLE_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
+#endif
+
 namespace gridsample {
 namespace fast {
 

@@ -252,12 +252,6 @@ namespace fast {
 HWY_EXPORT(GridSampleF32);
 HWY_EXPORT(TargetBits);
 
-#if GRIDSAMPLE_STATIC_DISPATCH
-#define GRIDSAMPLE_DISPATCH(fn) HWY_STATIC_DISPATCH(fn)
-#else
-#define GRIDSAMPLE_DISPATCH(fn) HWY_DYNAMIC_DISPATCH(fn)
-#endif
-
 namespace {
 
 void RunF32(const NdShape& shape, const GridSampleOptions& o, const float* x, const float* grid,
