@@ -156,6 +156,38 @@ HWY_INLINE AffineVF AffineToFloat(const double* a, const double* terms) {
 #endif
 }
 
+// As AffineToFloat, with terms that differ per lane: lane i adds terms[k][i] (kTerms rows of
+// kAffineMaxLanes doubles). For a grid row stored interleaved (x, y[, z]) per point.
+template <int kTerms>
+HWY_INLINE AffineVF AffineLanesToFloat(const double* a, const double (*terms)[kAffineMaxLanes]) {
+#if GRIDSAMPLE_AFFINE_SIMD == 2
+  v128_t lo[kTerms], hi[kTerms];
+  for (int k = 0; k < kTerms; ++k) {
+    lo[k] = wasm_v128_load(terms[k]);
+    hi[k] = wasm_v128_load(terms[k] + 2);
+  }
+  return Demote4(AffineSum2<kTerms>(a, lo), AffineSum2<kTerms>(a + 2, hi));
+#elif GRIDSAMPLE_AFFINE_SIMD == 1
+  const AffineDD dd;
+  const size_t half = hn::Lanes(dd);
+  AffineVD lo[kTerms], hi[kTerms];
+  for (int k = 0; k < kTerms; ++k) {
+    lo[k] = hn::Load(dd, terms[k]);
+    hi[k] = hn::Load(dd, terms[k] + half);
+  }
+  return DemoteHalves(AffineSumD<kTerms>(a, lo), AffineSumD<kTerms>(a + half, hi));
+#else
+  const AffineDF d;
+  HWY_ALIGN float out[kAffineMaxLanes];
+  for (size_t j = 0; j < hn::Lanes(d); ++j) {
+    double v = a[j];
+    for (int k = 0; k < kTerms; ++k) v += terms[k][j];
+    out[j] = static_cast<float>(v);
+  }
+  return hn::Load(d, out);
+#endif
+}
+
 // As AffineToFloat<2>, but the value read as GridSample reads a float64 grid (for float64
 // theta): see Float64GridValue.
 HWY_INLINE AffineVF AffineToFloatFromDouble(const double* a, const double* terms, bool reduce) {

@@ -19,7 +19,10 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// float32 theta (N, r, r + 1), r = 2 or 3: the grid (N, [D,] H, W, r).
+// float32 theta (N, r, r + 1), r = 2 or 3: the grid (N, [D,] H, W, r), computed in the order
+// it is stored: the column terms are kept interleaved like the grid (a[j * r + k] for column
+// j, coordinate k), and a group of Lanes points fills r vectors whose lanes hold different
+// coordinates, so each lane adds its own coordinate's row terms. No shuffles.
 template <int kRank>
 HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const int64_t* spatial,
                                 bool align, float* grid) {
@@ -27,7 +30,7 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int64_t depth = kRank == 3 ? spatial[0] : 1;
   const int64_t h = spatial[kRank - 2], w = spatial[kRank - 1];
-  HWY_ALIGN double a[kRank][kAffineTile + kAffineMaxLanes];
+  HWY_ALIGN double a[(kAffineTile + kAffineMaxLanes) * kRank];
   for (int64_t n = 0; n < n_count; ++n) {
     double th[kRank][kRank + 1];
     for (int r = 0; r < kRank; ++r) {
@@ -38,32 +41,38 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
     for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
       const int count = static_cast<int>(w - j0 < kAffineTile ? w - j0 : kAffineTile);
       const int padded = (count + lanes - 1) / lanes * lanes;
-      for (int r = 0; r < kRank; ++r) AffineColumnTerms(th[r][0], j0, count, padded, w, align, a[r]);
+      for (int j = 0; j < padded; ++j) {
+        const double base = j < count ? reference::AffineBaseCoordinate(j0 + j, w, align) : 0.0;
+        for (int r = 0; r < kRank; ++r) a[j * kRank + r] = j < count ? 0.0 + th[r][0] * base : 0.0;
+      }
       for (int64_t z = 0; z < depth; ++z) {
         const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
         for (int64_t i = 0; i < h; ++i) {
           const double by = reference::AffineBaseCoordinate(i, h, align);
-          // The terms after the column's, in the reference's order: y, [z,] constant.
+          // The terms after the column's, in the reference's order: y, [z,] constant; then
+          // spread over the lanes: lane l of vector v holds coordinate (v * lanes + l) % r.
           double terms[kRank][kRank];
           for (int r = 0; r < kRank; ++r) {
             terms[r][0] = th[r][1] * by;
             if (kRank == 3) terms[r][1] = th[r][2] * bz;
             terms[r][kRank - 1] = th[r][kRank];
           }
+          HWY_ALIGN double lane_terms[kRank][kRank][kAffineMaxLanes];
+          for (int v = 0; v < kRank; ++v) {
+            for (int l = 0; l < lanes; ++l) {
+              for (int k = 0; k < kRank; ++k) lane_terms[v][k][l] = terms[(v * lanes + l) % kRank][k];
+            }
+          }
           float* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
           for (int j = 0; j < count; j += lanes) {
-            AffineVF v[kRank];
-            for (int r = 0; r < kRank; ++r) v[r] = AffineToFloat<kRank>(a[r] + j, terms[r]);
-            float* dst = out + j * kRank;
             HWY_ALIGN float part[kRank * kAffineMaxLanes];
             const bool full = count - j >= lanes;
-            float* to = full ? dst : part;
-            if (kRank == 2) {
-              hn::StoreInterleaved2(v[0], v[1], d, to);
-            } else {
-              hn::StoreInterleaved3(v[0], v[1], v[kRank - 1], d, to);
+            float* to = full ? out + j * kRank : part;
+            for (int v = 0; v < kRank; ++v) {
+              hn::StoreU(AffineLanesToFloat<kRank>(a + j * kRank + v * lanes, lane_terms[v]), d,
+                         to + v * lanes);
             }
-            if (!full) std::memcpy(dst, part, sizeof(float) * kRank * (count - j));
+            if (!full) std::memcpy(out + j * kRank, part, sizeof(float) * kRank * (count - j));
           }
         }
       }
