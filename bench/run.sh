@@ -33,6 +33,6 @@ for f in js/dist/gridsample-simd.wasm js/dist/gridsample-scalar.wasm build/bench
   fi
 done
 
-# --expose-gc: the harness collects garbage between implementations so none pays for another's.
+# --expose-gc: the harness collects garbage at the start of each round of samples (js/timing.mjs).
 exec node --expose-gc "$BENCH/js/bench.mjs" --native "$ROOT/build/bench/gridsample_bench" \
   --out "$BENCH/RESULTS.md" "$@"

@@ -2,10 +2,12 @@
 // The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation in one process and writes bench/RESULTS.md.
 //
 // One run, one process: our wasm (SIMD and scalar), onnxruntime-web, OpenCV.js, a plain JS loop
-// and the copy floors are timed here; the native Google Benchmark binary is launched from here
-// on the same input bytes, and onnxruntime-node is timed right after it, so that every ratio
-// in the report comes from measurements of this run. Before timing, each output is compared
-// with ours; a peer whose output differs is flagged and its ratio is not counted.
+// and the copy floors are timed here, all implementations of a workload together in rounds
+// (timing.mjs); the native Google Benchmark binary is launched from here on the same input
+// bytes, once for its checks and then once per round of a workload, alternating with
+// onnxruntime-node. So every ratio in the report comes from measurements of this run taken
+// side by side, which the machine's drifting speed affects alike. Before timing, each output
+// is compared with ours; a peer whose output differs is flagged and its ratio is not counted.
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
@@ -23,7 +25,7 @@ import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
-import { DEFAULTS, measure, stats } from './timing.mjs';
+import { DEFAULTS, calibrate, sampleFor, stats, timeInRounds } from './timing.mjs';
 import { makeWorkloads } from './workloads.mjs';
 
 const require = createRequire(import.meta.url);
@@ -52,9 +54,18 @@ function parseArgs(argv) {
 
 const args = parseArgs(process.argv.slice(2));
 // --quick (development only): fewer samples; the report says so.
-const TIMING = args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {};
-const NATIVE_REPS = args.quick ? 3 : DEFAULTS.minReps;
+const TIMING = { ...DEFAULTS, ...(args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {}) };
 const NATIVE_MIN_TIME = args.quick ? 0.01 : 0.05; // seconds per Google Benchmark repetition
+const NATIVE_REF_REPS = TIMING.minReps; // repetitions of the scalar reference, in the checking run
+// Native rounds per workload: the binary (public API and memcpy floor, NATIVE_ROUND_REPS
+// repetitions each), then onnxruntime-node for its share of the JS samples and budget.
+const NATIVE_ROUNDS = 3;
+const NATIVE_ROUND_REPS = args.quick ? 1 : 3;
+const ORT_NODE_SHARE = {
+  minReps: Math.ceil(TIMING.minReps / NATIVE_ROUNDS),
+  maxReps: Math.floor(TIMING.maxReps / NATIVE_ROUNDS),
+  budgetMs: TIMING.budgetMs / NATIVE_ROUNDS,
+};
 const log = (...m) => console.error(...m);
 
 // --- implementations -----------------------------------------------------------------------------
@@ -191,7 +202,7 @@ async function loadOpenCv(name) {
   return { cv, parallel };
 }
 
-// --- timing one implementation ---------------------------------------------------------------
+// --- setting up, checking and timing implementations --------------------------------------------
 
 function errorText(e) {
   if (typeof e === 'number') {
@@ -206,30 +217,86 @@ function errorText(e) {
   return String(e && e.message !== undefined ? e.message : e).split('\n')[0];
 }
 
-/** Sets up, checks against `ref` (if given) and times one implementation; never throws. */
-async function runImpl(id, w, setup, ref) {
+/**
+ * Sets up one implementation and runs it once, checking its output against `ref` (if given);
+ * never throws. Returns its result row `{ status, check, output }` (or `{ status, error }`)
+ * and, when it can be timed, the live implementation (`impl`, to be disposed by the caller).
+ */
+async function setUp(id, w, setup, ref) {
   let impl;
   try {
     impl = await setup();
   } catch (e) {
-    return { status: 'error', error: `setup failed: ${errorText(e)}` };
+    return { res: { status: 'error', error: `setup failed: ${errorText(e)}` } };
   }
-  if (impl.unavailable) return { status: 'n/a', error: impl.unavailable };
+  if (impl.unavailable) return { res: { status: 'n/a', error: impl.unavailable } };
   try {
     await impl.run();
     const output = impl.output();
     const check = ref ? compare(ref, output, tolerance(id, w, ref)) : null;
-    const time = await measure(impl.run, TIMING);
-    return { status: 'ok', time, check, output };
+    return { res: { status: 'ok', check, output }, impl };
   } catch (e) {
-    return { status: 'error', error: errorText(e) };
-  } finally {
-    try { impl.dispose(); } catch { /* nothing to free */ }
+    dispose(impl);
+    return { res: { status: 'error', error: errorText(e) } };
   }
+}
+
+function dispose(impl) {
+  try { impl.dispose(); } catch { /* nothing to free */ }
+}
+
+/** A result row completed by its timing entry: median and min, or the error that stopped it. */
+function timed(res, entry) {
+  return entry.error ? { status: 'error', error: errorText(entry.error) } : { ...res, time: stats(entry.samples, entry.batch) };
+}
+
+/** Times the live implementations `[{ id, impl }]` of one workload together in rounds, sets their rows of `r`, then disposes them. */
+async function timeTogether(live, r) {
+  const entries = [];
+  for (const { impl } of live) entries.push(await calibrate(impl.run, TIMING));
+  await timeInRounds(entries, TIMING);
+  live.forEach(({ id, impl }, i) => {
+    r[id] = timed(r[id], entries[i]);
+    dispose(impl);
+  });
 }
 
 function floorImpl(setupCopy) {
   return { run: setupCopy, output: () => null, dispose() {} };
+}
+
+// --- wasm / JS phase ---------------------------------------------------------------------------------
+
+// The order of setting up and checking; the first implementation with an output is the reference.
+const WASM_ORDER = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'floor-wasm', 'floor-js'];
+
+/**
+ * One workload in this process: sets up and checks every implementation of `setups`, then
+ * times those that work together in rounds. Returns the rows {id: result}; leaves the
+ * reference output in w.reference (and its row id in w.referenceId) for the native phase.
+ */
+async function runWasmWorkload(w, setups) {
+  // Our SIMD result is the reference every peer is checked against; without it (the RGBA
+  // warp until it exists), the plain JS loop is, as it follows DESIGN.md section 2.
+  const r = {};
+  const live = [];
+  w.reference = null;
+  w.referenceId = null;
+  for (const id of WASM_ORDER) {
+    const isFloor = id.startsWith('floor');
+    const { res, impl } = await setUp(id, w, setups[id], isFloor ? null : w.reference);
+    if (!w.reference && res.status === 'ok' && !isFloor) {
+      w.reference = res.output;
+      w.referenceId = id;
+    }
+    if (res.check) res.check.against = w.referenceId;
+    delete res.output; // keep memory flat; only the reference is kept
+    r[id] = res;
+    if (impl) live.push({ id, impl });
+  }
+  await timeTogether(live, r);
+  for (const id of WASM_ORDER) log(`  ${id.padEnd(10)} ${describeResult(r[id])}`);
+  return r;
 }
 
 // --- native binary ------------------------------------------------------------------------------
@@ -270,76 +337,151 @@ function writeNativeInputs(dir, workloads) {
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ workloads: entries }, null, 1));
 }
 
+const NATIVE_IDS = ['native', 'native-ref', 'floor-native'];
+
 /**
- * Runs the Google Benchmark binary on the workloads written to `dir`; returns
- * {results: {name: {id: result}}, context} or {error}.
+ * Launches the native binary on the inputs in `dir` with `flags`; returns its Google Benchmark
+ * JSON report, or {error}. `stdio`: where its console output goes (never our stdout, the report).
  */
-function runNative(binary, dir, workloads) {
-  if (!workloads.length) return { results: {}, context: null };
-  if (!existsSync(binary)) return { error: `native benchmark binary not found at ${binary} (bench/run.sh builds it)` };
+function launchNative(binary, dir, flags, stdio) {
   const jsonOut = join(dir, 'native.json');
-  log(`native: ${binary}`);
-  const r = spawnSync(binary, [`--inputs=${dir}`, `--reps=${NATIVE_REPS}`, `--min_time=${NATIVE_MIN_TIME}`,
-    `--benchmark_out=${jsonOut}`, '--benchmark_out_format=json'], { stdio: ['ignore', 2, 2] }); // its console table to our stderr: stdout is the report
+  const r = spawnSync(binary, [`--inputs=${dir}`, `--min_time=${NATIVE_MIN_TIME}`, `--benchmark_out=${jsonOut}`,
+    '--benchmark_out_format=json', ...flags], { stdio });
   if (r.status !== 0) return { error: `native benchmark exited with ${r.status ?? r.signal}` };
-  let report;
-  let checks;
   try {
-    report = JSON.parse(readFileSync(jsonOut, 'utf8'));
-    checks = JSON.parse(readFileSync(join(dir, 'native_checks.json'), 'utf8'));
+    return JSON.parse(readFileSync(jsonOut, 'utf8'));
   } catch (e) {
     return { error: `cannot read the native benchmark's output: ${e.message}` };
   }
+}
+
+/** The repetitions of a Google Benchmark report: {workload: {row id: [{ms, iterations}]}}, ms per iteration. */
+function repetitions(report) {
   const idOf = { public: 'native', reference: 'native-ref', memcpy_floor: 'floor-native' };
-  const results = {};
-  for (const w of workloads) results[w.name] = {};
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
-  // One entry per repetition (its real time is per iteration): the same statistics as the JS
-  // rows, computed here.
   const reps = {};
   for (const b of report.benchmarks) {
     if (b.run_type !== 'iteration') continue;
     const [name, variant] = b.run_name.split('/');
-    const id = idOf[variant];
-    if (!id || !results[name]) continue;
-    ((reps[name] ??= {})[id] ??= []).push({ ms: b.real_time * toMs[b.time_unit], iterations: b.iterations });
+    if (!idOf[variant]) continue;
+    ((reps[name] ??= {})[idOf[variant]] ??= []).push({ ms: b.real_time * toMs[b.time_unit], iterations: b.iterations });
   }
-  for (const [name, byId] of Object.entries(reps)) {
-    for (const [id, runs] of Object.entries(byId)) {
-      const s = stats(runs.map((x) => x.ms), 1);
-      // Iterations per repetition differ slightly; the smallest is shown.
-      s.batch = Math.min(...runs.map((x) => x.iterations));
-      results[name][id] = { status: 'ok', time: s };
-    }
+  return reps;
+}
+
+/** The same statistics as the JS rows, over native repetitions; their iterations differ slightly, the smallest is shown. */
+function nativeStats(runs) {
+  return stats(runs.map((x) => x.ms), Math.min(...runs.map((x) => x.iterations)));
+}
+
+/** Reads the native output a check wrote, as the workload's output typed array. */
+function nativeOutput(c) {
+  const out = readFileSync(c.output);
+  return c.dtype === 'uint8'
+    ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+    : new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
+}
+
+/**
+ * The checking run of the native binary on the workloads written to `dir` (only the scalar
+ * reference is timed in it); returns {results: {name: {id: row}}, context} or {error}. The
+ * `native` and `floor-native` rows are ok but not yet timed (nativeRounds times them).
+ */
+function runNativeChecks(binary, dir, workloads) {
+  if (!workloads.length) return { results: {}, context: null };
+  if (!existsSync(binary)) return { error: `native benchmark binary not found at ${binary} (bench/run.sh builds it)` };
+  log(`native: ${binary}`);
+  const report = launchNative(binary, dir, [`--reps=${NATIVE_REF_REPS}`, '--benchmark_filter=/reference'], ['ignore', 2, 2]);
+  if (report.error) return report;
+  let checks;
+  try {
+    checks = JSON.parse(readFileSync(join(dir, 'native_checks.json'), 'utf8'));
+  } catch (e) {
+    return { error: `cannot read the native checks: ${e.message}` };
   }
+  const reps = repetitions(report);
+  const results = {};
   for (const w of workloads) {
     const c = checks[w.name];
-    if (!c) {
-      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] ??= { status: 'error', error: 'no result from the native benchmark' };
-      continue;
-    }
-    if (c.unavailable) {
-      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] = { status: 'n/a', error: c.unavailable };
-      continue;
-    }
-    if (c.error) {
-      for (const id of ['native', 'native-ref', 'floor-native']) results[w.name][id] = { status: 'error', error: c.error };
-      continue;
-    }
-    const r = results[w.name];
-    if (r.native) {
-      const out = readFileSync(c.output);
-      r.native.output = c.dtype === 'uint8'
-        ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-        : new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
-    }
-    if (r['native-ref']) {
+    const all = (row) => Object.fromEntries(NATIVE_IDS.map((id) => [id, row]));
+    if (!c) results[w.name] = all({ status: 'error', error: 'no result from the native benchmark' });
+    else if (c.unavailable) results[w.name] = all({ status: 'n/a', error: c.unavailable });
+    else if (c.error) results[w.name] = all({ status: 'error', error: c.error });
+    else {
       // nlohmann writes a non-finite difference as null.
       const d = typeof c.max_abs_diff_vs_reference === 'number' ? c.max_abs_diff_vs_reference : Infinity;
-      r['native-ref'].check = { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' };
+      const refRuns = reps[w.name]?.['native-ref'];
+      results[w.name] = {
+        'native': { status: 'ok', output: nativeOutput(c) },
+        'native-ref': refRuns
+          ? { status: 'ok', time: nativeStats(refRuns), check: { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' } }
+          : { status: 'error', error: 'no timing of the reference from the native benchmark' },
+        'floor-native': { status: 'ok' },
+      };
     }
   }
   return { results, context: report.context };
+}
+
+/**
+ * Native rounds of one workload: each collects garbage, launches the binary on this workload
+ * alone (public API and memcpy floor, NATIVE_ROUND_REPS repetitions each; skipped when
+ * `timeBinary` is false), then samples onnxruntime-node's calibrated entry `ort` (if any) for
+ * its share. Returns the binary's repetitions `runs` {row id: [...]} and the `error` that
+ * stopped launching it, if any (onnxruntime-node's rounds go on).
+ */
+async function nativeRounds(binary, dir, name, timeBinary, ort) {
+  const runs = { 'native': [], 'floor-native': [] };
+  let error = null;
+  for (let round = 0; round < NATIVE_ROUNDS; ++round) {
+    if (globalThis.gc) globalThis.gc();
+    if (timeBinary && !error) {
+      // Its console output is ignored (JSON: no banner on stderr); errors still reach our stderr.
+      const flags = [`--only=${name}`, '--timing_only', `--reps=${NATIVE_ROUND_REPS}`, '--benchmark_format=json'];
+      const report = launchNative(binary, dir, flags, ['ignore', 'ignore', 2]);
+      error = report.error ?? null;
+      const got = error ? {} : repetitions(report)[name] ?? {};
+      for (const id of Object.keys(runs)) runs[id].push(...(got[id] ?? []));
+    }
+    if (ort) await sampleFor(ort, ORT_NODE_SHARE);
+  }
+  return { runs, error };
+}
+
+/**
+ * Checks onnxruntime-node against the native output (or our wasm one), then times it and the
+ * binary in nativeRounds; completes the native rows of `r`.
+ */
+async function timeNative(binary, dir, w, r, ortNode) {
+  const nativeOut = r.native.output ?? null;
+  delete r.native.output;
+  const { res, impl } = await setUp('ort-node', w, () => peers.onnxruntimeNode(ortNode, w), nativeOut ?? w.reference);
+  if (res.check) res.check.against = nativeOut ? 'native' : w.referenceId;
+  delete res.output;
+  r['ort-node'] = res;
+  const ort = impl ? await calibrate(impl.run, TIMING) : null;
+  const timeBinary = r.native.status === 'ok';
+  const { runs, error } = await nativeRounds(binary, dir, w.name, timeBinary, ort);
+  if (ort) {
+    r['ort-node'] = timed(res, ort);
+    dispose(impl);
+  }
+  if (!timeBinary) return;
+  for (const id of ['native', 'floor-native']) {
+    if (error || !runs[id].length) r[id] = { status: 'error', error: error ?? 'no timing from the native benchmark' };
+    else r[id].time = nativeStats(runs[id]);
+  }
+}
+
+/** The machine as the native binary's Google Benchmark context describes it, or null. */
+function nativeEnv(context) {
+  return context ? {
+    target: context.gridsample_active_target,
+    mhz: context.mhz_per_cpu,
+    scaling: context.cpu_scaling_enabled,
+    caches: (context.caches || []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`.replace('  ', ' ')).join(', '),
+    buildType: context.library_build_type,
+  } : null;
 }
 
 // --- main ------------------------------------------------------------------------------------------
@@ -366,7 +508,6 @@ async function main() {
   // 1. Everything that runs in this process's wasm/JS engine, workload by workload.
   for (const w of workloads) {
     log(`\n== ${w.name}: ${w.summary}`);
-    const r = (results[w.name] = {});
     const floorBytes = floorCopyBytes(w.inBytes, w.outBytes);
     const setups = {
       'simd': () => peers.oursHeap(simd, w),
@@ -381,64 +522,37 @@ async function main() {
       'floor-wasm': () => floorImpl(copier.prepare(floorBytes)),
       'floor-js': () => floorImpl(typedArrayCopier(floorBytes)),
     };
-    // Our SIMD result is the reference every peer is checked against; without it (the RGBA
-    // warp until it exists), the plain JS loop is, as it follows DESIGN.md section 2.
-    let ref = null;
-    let refId = null;
-    const order = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'floor-wasm', 'floor-js'];
-    for (const id of order) {
-      const isFloor = id.startsWith('floor');
-      const res = await runImpl(id, w, setups[id], isFloor ? null : ref);
-      if (!ref && res.status === 'ok' && !isFloor) {
-        ref = res.output;
-        refId = id;
-      }
-      if (res.check) res.check.against = refId;
-      delete res.output; // keep memory flat; only the reference is kept
-      r[id] = res;
-      log(`  ${id.padEnd(10)} ${describeResult(res)}`);
-    }
-    w.reference = ref;
-    w.referenceId = refId;
+    results[w.name] = await runWasmWorkload(w, setups);
   }
 
-  // 2. The native binary on the same bytes, then onnxruntime-node, checked against it.
+  // 2. The native binary on the same bytes (checks, then rounds alternating with
+  // onnxruntime-node, which is checked against it), workload by workload.
   const dir = mkdtempSync(join(os.tmpdir(), 'gridsample-bench-'));
-  let native;
   try {
     writeNativeInputs(dir, workloads);
-    native = runNative(args.native, dir, workloads);
+    const native = runNativeChecks(args.native, dir, workloads);
+    if (native.error) log(`native: ${native.error}`);
+    env.native = nativeEnv(native.context);
+    for (const w of workloads) {
+      const r = results[w.name];
+      const errorRow = { status: 'error', error: native.error };
+      for (const id of NATIVE_IDS) r[id] = native.results?.[w.name]?.[id] ?? errorRow;
+      // The native build checked against the wasm SIMD one: same library, same inputs.
+      if (r.native.output && w.reference) r.native.check = { ...compare(w.reference, r.native.output, w.tol), against: w.referenceId };
+      log(`\n== ${w.name} (native)`);
+      await timeNative(args.native, dir, w, r, ortNode);
+      delete w.reference;
+      for (const id of [...NATIVE_IDS, 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  if (native.error) log(`native: ${native.error}`);
-  env.native = native.context ? {
-    target: native.context.gridsample_active_target,
-    mhz: native.context.mhz_per_cpu,
-    scaling: native.context.cpu_scaling_enabled,
-    caches: (native.context.caches || []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`.replace('  ', ' ')).join(', '),
-    buildType: native.context.library_build_type,
-  } : null;
-
-  for (const w of workloads) {
-    const r = results[w.name];
-    const nat = native.results?.[w.name] ?? {};
-    for (const id of ['native', 'native-ref', 'floor-native']) r[id] = nat[id] ?? { status: 'error', error: native.error };
-    // The native build checked against the wasm SIMD one: same library, same inputs.
-    if (r.native.output && w.reference) r.native.check = { ...compare(w.reference, r.native.output, w.tol), against: w.referenceId };
-    const nativeRef = r.native.output ?? null;
-    log(`\n== ${w.name} (native)`);
-    const res = await runImpl('ort-node', w, () => peers.onnxruntimeNode(ortNode, w), nativeRef ?? w.reference);
-    if (res.check) res.check.against = nativeRef ? 'native' : w.referenceId;
-    delete res.output;
-    r['ort-node'] = res;
-    delete r.native.output;
-    for (const id of ['native', 'native-ref', 'floor-native', 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
-    delete w.reference;
-  }
 
   env.loadEnd = os.loadavg()[0].toFixed(2);
-  const method = { ...DEFAULTS, ...TIMING, nativeReps: NATIVE_REPS, nativeMinTime: NATIVE_MIN_TIME, opencvTol: OPENCV_TOL };
+  const method = {
+    ...TIMING, nativeRefReps: NATIVE_REF_REPS, nativeRounds: NATIVE_ROUNDS, nativeRoundReps: NATIVE_ROUND_REPS,
+    nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL,
+  };
   const report = renderReport({ env, workloads, results, impls: IMPLS, quick: args.quick, method });
   writeFileSync(args.out, report);
   if (args.json) writeFileSync(args.json, JSON.stringify({ env, results }, null, 1));

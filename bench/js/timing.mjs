@@ -1,10 +1,10 @@
-// Timing of one implementation: warm-up, then repeated samples; median and min in milliseconds.
+// Timing of implementations side by side: warm-up and batch calibration, then samples taken in rounds; median and min in milliseconds.
 import { performance } from 'node:perf_hooks';
 
 const now = () => performance.now();
 
 // Defaults keep a whole `make bench` within its ~10 minute budget on 2 cores while giving at
-// least 7 samples (a stable median) for every implementation.
+// least 7 samples (a stable median) for every implementation. `budgetMs` is per implementation.
 export const DEFAULTS = { warmup: 2, minReps: 7, maxReps: 40, budgetMs: 700, minSampleMs: 2 };
 
 /** Median and min of per-call times in ms; `batch` is recorded as given. */
@@ -16,26 +16,66 @@ export function stats(samples, batch) {
 }
 
 /**
- * Times `fn` (sync or async; async results are awaited, which is part of that API's cost).
- * Calls faster than `minSampleMs` are batched so that timer resolution does not matter; a
- * sample is the batch's time divided by its size.
- * @returns {Promise<{median: number, min: number, reps: number, batch: number}>}
+ * Warms `run` up (sync or async; async results are awaited, which is part of that API's cost)
+ * and picks its batch size: calls faster than `minSampleMs` are batched so that timer
+ * resolution does not matter. Never throws: returns a timing entry
+ * `{ run, batch, samples: [], error }` whose `error` is what `run` threw, if it did.
  */
-export async function measure(fn, options = {}) {
-  const { warmup, minReps, maxReps, budgetMs, minSampleMs } = { ...DEFAULTS, ...options };
-  // Collect garbage left by the previous implementation so that it is not charged here.
-  if (globalThis.gc) globalThis.gc();
-  let t = now();
-  await fn();
-  const first = now() - t;
-  for (let i = 1; i < warmup; ++i) await fn();
-  const batch = first >= minSampleMs ? 1 : Math.min(1000, Math.ceil(minSampleMs / Math.max(first, 1e-3)));
-  const samples = [];
-  const start = now();
-  while (samples.length < minReps || (samples.length < maxReps && now() - start < budgetMs)) {
-    t = now();
-    for (let i = 0; i < batch; ++i) await fn();
-    samples.push((now() - t) / batch);
+export async function calibrate(run, options = {}) {
+  const { warmup, minSampleMs } = { ...DEFAULTS, ...options };
+  const entry = { run, batch: 1, samples: [], error: null };
+  try {
+    // The fastest warm-up call sets the batch (the first may pay for page faults).
+    let fastest = Infinity;
+    for (let i = 0; i < Math.max(1, warmup); ++i) {
+      const t = now();
+      await run();
+      fastest = Math.min(fastest, now() - t);
+    }
+    entry.batch = fastest >= minSampleMs ? 1 : Math.min(1000, Math.ceil(minSampleMs / Math.max(fastest, 1e-3)));
+  } catch (e) {
+    entry.error = e;
   }
-  return stats(samples, batch);
+  return entry;
+}
+
+/** Adds one sample to `entry`: the time of one batch divided by its size (or sets `error`). */
+async function sample(entry) {
+  try {
+    const t = now();
+    for (let i = 0; i < entry.batch; ++i) await entry.run();
+    entry.samples.push((now() - t) / entry.batch);
+  } catch (e) {
+    entry.error = e;
+  }
+}
+
+/** Whether `count` samples are enough: at least minReps, and maxReps reached or the budget spent. */
+function enough(count, elapsedMs, { minReps, maxReps, budgetMs }) {
+  return count >= minReps && (count >= maxReps || elapsedMs >= budgetMs);
+}
+
+/**
+ * Times calibrated entries together, so that a drift of the machine's speed hits all alike:
+ * each round collects garbage once (when --expose-gc), then every entry still without an error
+ * takes one sample, in an order rotated by one per round. Rounds go on until every entry has
+ * minReps samples and either maxReps or the budget (budgetMs per entry) is reached.
+ */
+export async function timeInRounds(entries, options = {}) {
+  let active = entries.filter((e) => !e.error);
+  const limits = { ...DEFAULTS, ...options };
+  limits.budgetMs *= active.length;
+  const start = now();
+  for (let round = 0; active.length && !enough(round, now() - start, limits); ++round) {
+    if (globalThis.gc) globalThis.gc();
+    for (let i = 0; i < active.length; ++i) await sample(active[(round + i) % active.length]);
+    active = active.filter((e) => !e.error);
+  }
+}
+
+/** Samples one calibrated entry alone until it has enough for `options` (a share of a round). */
+export async function sampleFor(entry, options = {}) {
+  const limits = { ...DEFAULTS, ...options };
+  const start = now();
+  for (let n = 0; !entry.error && !enough(n, now() - start, limits); ++n) await sample(entry);
 }

@@ -1,11 +1,15 @@
 // Google Benchmark of gridsample's public C++ API against the scalar reference and a memcpy floor, on inputs from bench/js/bench.mjs.
 //
-// Usage: gridsample_bench --inputs=DIR [--reps=N] [--min_time=SECONDS] [--benchmark_...]
+// Usage: gridsample_bench --inputs=DIR [--only=NAME] [--timing_only] [--reps=N] [--min_time=SECONDS]
+//          [--benchmark_...]
 // DIR holds manifest.json and the raw little-endian inputs it names (bench.mjs writes them,
 // so that every implementation, native or JS, sees the same bytes). Before timing, each
 // workload runs once through the public API and once through the reference; the public
 // output goes to DIR/<name>.native.bin (bench.mjs compares it with the peers) and the
-// largest difference to the reference into DIR/native_checks.json.
+// largest difference to the reference into DIR/native_checks.json. --only=NAME loads and
+// registers that workload only. --timing_only skips the checks and writes no file but
+// Google Benchmark's own: it registers only NAME/public and NAME/memcpy_floor (bench.mjs
+// launches it so, once per round, between rounds of onnxruntime-node).
 #include <benchmark/benchmark.h>
 
 #ifndef GRIDSAMPLE_BENCH_WARP_AFFINE
@@ -208,29 +212,102 @@ void Configure(benchmark::internal::Benchmark* b, int reps, double min_time) {
       ->ComputeStatistics("min", Min);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Flags {
   std::string dir;
+  std::string only;  // empty: every workload of the manifest
+  bool timing_only = false;
   int reps = 7;
   double min_time = 0.05;
-  // Our own flags first; the rest goes to Google Benchmark.
-  std::vector<char*> rest{argv[0]};
+};
+
+// Our own flags into `flags`; the rest (Google Benchmark's) into `rest`, after argv[0].
+void ParseFlags(int argc, char** argv, Flags* flags, std::vector<char*>* rest) {
+  rest->push_back(argv[0]);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--inputs=", 0) == 0) {
-      dir = a.substr(9);
+      flags->dir = a.substr(9);
+    } else if (a.rfind("--only=", 0) == 0) {
+      flags->only = a.substr(7);
+    } else if (a == "--timing_only") {
+      flags->timing_only = true;
     } else if (a.rfind("--reps=", 0) == 0) {
-      reps = std::max(1, std::atoi(a.c_str() + 7));
+      flags->reps = std::max(1, std::atoi(a.c_str() + 7));
     } else if (a.rfind("--min_time=", 0) == 0) {
-      min_time = std::atof(a.c_str() + 11);
+      flags->min_time = std::atof(a.c_str() + 11);
     } else {
-      rest.push_back(argv[i]);
+      rest->push_back(argv[i]);
     }
   }
-  if (dir.empty()) {
+}
+
+// Runs the reference, then the public API (its output left in w.y / w.y8 and written to
+// DIR/<name>.native.bin); returns the workload's entry of native_checks.json.
+json Check(const std::string& dir, Workload& w) {
+  const bool rgba8 = w.op == "WarpAffineRGBA8";
+  Status s = Run(w, true);
+  if (!s.ok()) return {{"error", "reference: " + s.message()}};
+  std::vector<double> ref;
+  if (rgba8) {
+    std::vector<uint8_t> hwc;
+    ToInterleaved(w.y8_nchw, w.y_shape[1], w.y_shape[2], w.y_shape[3], &hwc);
+    ref.assign(hwc.begin(), hwc.end());
+  } else {
+    ref.assign(w.y.begin(), w.y.end());
+  }
+  s = Run(w, false);
+  if (!s.ok()) return {{"error", "public API: " + s.message()}};
+  double max_diff = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    // NaN-aware: a NaN on one side only is an infinite difference.
+    const double d = std::fabs(ref[i] - (rgba8 ? static_cast<double>(w.y8[i]) : w.y[i]));
+    if (!(d <= max_diff)) max_diff = std::isnan(d) ? INFINITY : d;
+  }
+  const std::string out = dir + "/" + w.name + ".native.bin";
+  const char* bytes = rgba8 ? reinterpret_cast<const char*>(w.y8.data())
+                            : reinterpret_cast<const char*>(w.y.data());
+  const size_t n = rgba8 ? w.y8.size() : w.y.size() * sizeof(float);
+  std::ofstream(out, std::ios::binary).write(bytes, static_cast<std::streamsize>(n));
+  return {{"max_abs_diff_vs_reference", max_diff}, {"output", out},
+          {"dtype", rgba8 ? "uint8" : "float32"}, {"out_elems", w.out_elems}};
+}
+
+// Registers NAME/public, NAME/reference (not with --timing_only) and NAME/memcpy_floor.
+void Register(Workload* p, const Flags& flags) {
+  const auto api = [p](bool reference) {
+    return [p, reference](benchmark::State& state) {
+      for (auto _ : state) {
+        benchmark::DoNotOptimize(Run(*p, reference));
+        benchmark::ClobberMemory();
+      }
+    };
+  };
+  Configure(benchmark::RegisterBenchmark((p->name + "/public").c_str(), api(false)), flags.reps, flags.min_time);
+  if (!flags.timing_only) {
+    Configure(benchmark::RegisterBenchmark((p->name + "/reference").c_str(), api(true)), flags.reps, flags.min_time);
+  }
+  Configure(benchmark::RegisterBenchmark(
+                (p->name + "/memcpy_floor").c_str(),
+                [n = p->floor_bytes](benchmark::State& state) {
+                  // Filled once so that first-touch page faults are not timed.
+                  std::vector<unsigned char> src(n, 1), dst(n, 0);
+                  for (auto _ : state) {
+                    std::memcpy(dst.data(), src.data(), n);
+                    benchmark::ClobberMemory();
+                  }
+                }),
+            flags.reps, flags.min_time);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  std::vector<char*> rest;
+  ParseFlags(argc, argv, &flags, &rest);
+  if (flags.dir.empty()) {
     std::fprintf(stderr,
-                 "usage: %s --inputs=DIR [--reps=N] [--min_time=S] [--benchmark_...]\n"
+                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--reps=N] [--min_time=S] [--benchmark_...]\n"
                  "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
                  argv[0]);
     return 2;
@@ -240,93 +317,46 @@ int main(int argc, char** argv) {
 
   json manifest;
   try {
-    std::ifstream in(dir + "/manifest.json");
+    std::ifstream in(flags.dir + "/manifest.json");
     manifest = json::parse(in);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cannot read %s/manifest.json: %s\n", dir.c_str(), e.what());
+    std::fprintf(stderr, "cannot read %s/manifest.json: %s\n", flags.dir.c_str(), e.what());
     return 2;
   }
 
   benchmark::AddCustomContext("gridsample_active_target", gridsample::ActiveTarget());
   std::vector<std::unique_ptr<Workload>> workloads;
-  json checks = json::object();
+  json checks = json::object();  // per workload: the check, or why it is not timed
   for (const json& j : manifest.at("workloads")) {
-    const bool rgba8 = j.at("op").get<std::string>() == "WarpAffineRGBA8";
-    if (rgba8 && !GRIDSAMPLE_BENCH_WARP_AFFINE) {
-      checks[j.at("name").get<std::string>()] = {
-          {"unavailable", "not available yet (no WarpAffine in the C++ API this was built from)"}};
+    const std::string name = j.value("name", "?");
+    if (!flags.only.empty() && name != flags.only) continue;
+    if (j.at("op").get<std::string>() == "WarpAffineRGBA8" && !GRIDSAMPLE_BENCH_WARP_AFFINE) {
+      checks[name] = {{"unavailable", "not available yet (no WarpAffine in the C++ API this was built from)"}};
       continue;
     }
     auto w = std::make_unique<Workload>();
     std::string error;
-    if (!LoadWorkload(dir, j, w.get(), &error)) {
-      checks[j.value("name", "?")] = {{"error", error}};
+    if (!LoadWorkload(flags.dir, j, w.get(), &error)) {
+      checks[name] = {{"error", error}};
       continue;
     }
-    // Reference output first, then the public one (left in w->y / w->y8 and written out).
-    Status s = Run(*w, true);
-    if (!s.ok()) {
-      checks[w->name] = {{"error", "reference: " + s.message()}};
-      continue;
+    if (!flags.timing_only) {
+      checks[name] = Check(flags.dir, *w);
+      if (checks[name].contains("error")) continue;
     }
-    std::vector<double> ref;
-    if (rgba8) {
-      std::vector<uint8_t> hwc;
-      ToInterleaved(w->y8_nchw, w->y_shape[1], w->y_shape[2], w->y_shape[3], &hwc);
-      ref.assign(hwc.begin(), hwc.end());
-    } else {
-      ref.assign(w->y.begin(), w->y.end());
-    }
-    s = Run(*w, false);
-    if (!s.ok()) {
-      checks[w->name] = {{"error", "public API: " + s.message()}};
-      continue;
-    }
-    double max_diff = 0;
-    for (size_t i = 0; i < ref.size(); ++i) {
-      // NaN-aware: a NaN on one side only is an infinite difference.
-      const double d = std::fabs(ref[i] - (rgba8 ? static_cast<double>(w->y8[i]) : w->y[i]));
-      if (!(d <= max_diff)) max_diff = std::isnan(d) ? INFINITY : d;
-    }
-    const std::string out = dir + "/" + w->name + ".native.bin";
-    const char* bytes = rgba8 ? reinterpret_cast<const char*>(w->y8.data())
-                              : reinterpret_cast<const char*>(w->y.data());
-    const size_t n = rgba8 ? w->y8.size() : w->y.size() * sizeof(float);
-    std::ofstream(out, std::ios::binary).write(bytes, static_cast<std::streamsize>(n));
-    checks[w->name] = {{"max_abs_diff_vs_reference", max_diff}, {"output", out},
-                       {"dtype", rgba8 ? "uint8" : "float32"}, {"out_elems", w->out_elems}};
-
-    Workload* p = w.get();
-    Configure(benchmark::RegisterBenchmark((p->name + "/public").c_str(),
-                                           [p](benchmark::State& state) {
-                                             for (auto _ : state) {
-                                               benchmark::DoNotOptimize(Run(*p, false));
-                                               benchmark::ClobberMemory();
-                                             }
-                                           }),
-              reps, min_time);
-    Configure(benchmark::RegisterBenchmark((p->name + "/reference").c_str(),
-                                           [p](benchmark::State& state) {
-                                             for (auto _ : state) {
-                                               benchmark::DoNotOptimize(Run(*p, true));
-                                               benchmark::ClobberMemory();
-                                             }
-                                           }),
-              reps, min_time);
-    Configure(benchmark::RegisterBenchmark(
-                  (p->name + "/memcpy_floor").c_str(),
-                  [n = p->floor_bytes](benchmark::State& state) {
-                    // Filled once so that first-touch page faults are not timed.
-                    std::vector<unsigned char> src(n, 1), dst(n, 0);
-                    for (auto _ : state) {
-                      std::memcpy(dst.data(), src.data(), n);
-                      benchmark::ClobberMemory();
-                    }
-                  }),
-              reps, min_time);
+    Register(w.get(), flags);
     workloads.push_back(std::move(w));
   }
-  std::ofstream(dir + "/native_checks.json") << checks.dump(2) << "\n";
+  if (flags.timing_only && !checks.empty()) {
+    // Nothing is written for bench.mjs in this mode: say why a workload cannot be timed.
+    std::fprintf(stderr, "not timed: %s\n", checks.dump().c_str());
+    return 1;
+  }
+  if (workloads.empty() && checks.empty()) {
+    std::fprintf(stderr, "no workload %s in %s/manifest.json\n", flags.only.c_str(), flags.dir.c_str());
+    return 2;
+  }
+  if (!flags.timing_only) std::ofstream(flags.dir + "/native_checks.json") << checks.dump(2) << "\n";
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
