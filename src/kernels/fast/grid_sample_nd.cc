@@ -147,6 +147,37 @@ HWY_INLINE VF BlendVector(const TilePlan<M, kRank>& plan, int p, const int32_t* 
   return acc;
 }
 
+// One channel of a tile: out[p] for the tile's `count` pixels. Nearest and 2-D linear blend
+// two vectors per iteration (V8 spends a fifth of a one-vector iteration on the loop itself);
+// the others one, as their loads per vector already crowd the registers (unrolled, V8
+// spills). Inlined: called from a separate function, V8 ran 4% more instructions on cubic3d.
+template <Mode M, int kRank>
+HWY_INLINE void BlendTile(const TilePlan<M, kRank>& plan, int count,
+                          const int32_t* HWY_RESTRICT tap_offset, const float* x,
+                          float* HWY_RESTRICT out) {
+  const DF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  constexpr int kUnroll = M == Mode::kNearest || (M == Mode::kLinear && kRank == 2) ? 2 : 1;
+  int p = 0;
+  for (; p + kUnroll * lanes <= count; p += kUnroll * lanes) {
+    VF v[kUnroll];
+    for (int u = 0; u < kUnroll; ++u) {
+      v[u] = BlendVector<M, kRank>(plan, p + u * lanes, tap_offset, x);
+    }
+    for (int u = 0; u < kUnroll; ++u) hn::StoreU(v[u], d, out + p + u * lanes);
+  }
+  for (; p < count; p += lanes) {  // the rest: whole vectors, then a partial one
+    const VF v = BlendVector<M, kRank>(plan, p, tap_offset, x);
+    if (count - p >= lanes) {
+      hn::StoreU(v, d, out + p);
+    } else {
+      HWY_ALIGN float part[kMaxLanes];
+      hn::Store(v, d, part);
+      std::memcpy(out + p, part, sizeof(float) * (count - p));
+    }
+  }
+}
+
 template <Mode M, Padding P, int kRank>
 void Run(const Shape& shape, bool align, const float* x, const float* grid, float* y) {
   const DF d;
@@ -177,7 +208,7 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
       // The last vector of a tile may be partial: it plans from a zero-padded copy of the
       // grid (its extra lanes are valid pixels whose results are dropped), so no read runs
-      // past the grid. One call site each for planning and blending keeps the code small.
+      // past the grid. One call site for planning keeps the code small.
       for (int p = 0; p < count; p += lanes) {
         const float* src = grid_n + (p0 + p) * kRank;
         HWY_ALIGN float tail[kMaxLanes * kRank];
@@ -189,18 +220,8 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
         PlanVector<M, P, kRank>(shape, align, stride, src, p, &plan);
       }
       for (int64_t c = 0; c < shape.c; ++c) {
-        const float* x_c = x_n + c * in_spatial;
-        float* out = y_n + c * out_spatial + p0;
-        for (int p = 0; p < count; p += lanes) {
-          const VF v = BlendVector<M, kRank>(plan, p, tap_offset, x_c);
-          if (count - p >= lanes) {
-            hn::StoreU(v, d, out + p);
-          } else {
-            HWY_ALIGN float part[kMaxLanes];
-            hn::Store(v, d, part);
-            std::memcpy(out + p, part, sizeof(float) * (count - p));
-          }
-        }
+        BlendTile<M, kRank>(plan, count, tap_offset, x_n + c * in_spatial,
+                            y_n + c * out_spatial + p0);
       }
     }
   }
