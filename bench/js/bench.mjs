@@ -6,8 +6,10 @@
 // (timing.mjs); the native Google Benchmark binary is launched from here on the same input
 // bytes, once for its checks and then once per round of a workload, alternating with
 // onnxruntime-node. So every ratio in the report comes from measurements of this run taken
-// side by side, which the machine's drifting speed affects alike. Before timing, each output
-// is compared with ours; a peer whose output differs is flagged and its ratio is not counted.
+// side by side, which the machine's drifting speed affects alike. A workload with a baseline
+// (workloads.mjs) also times ours on its inputs with the baseline's settings in those rounds,
+// for the targets comparing two settings. Before timing, each output is compared with ours; a
+// peer whose output differs is flagged and its ratio is not counted.
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
@@ -26,7 +28,7 @@ import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
 import { DEFAULTS, calibrate, sampleFor, stats, timeInRounds } from './timing.mjs';
-import { makeWorkloads } from './workloads.mjs';
+import { baselineWorkload, makeWorkloads } from './workloads.mjs';
 
 const require = createRequire(import.meta.url);
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -57,8 +59,9 @@ const args = parseArgs(process.argv.slice(2));
 const TIMING = { ...DEFAULTS, ...(args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {}) };
 const NATIVE_MIN_TIME = args.quick ? 0.01 : 0.05; // seconds per Google Benchmark repetition
 const NATIVE_REF_REPS = TIMING.minReps; // repetitions of the scalar reference, in the checking run
-// Native rounds per workload: the binary (public API and memcpy floor, NATIVE_ROUND_REPS
-// repetitions each), then onnxruntime-node for its share of the JS samples and budget.
+// Native rounds per workload: the binary (public API, baseline and memcpy floor,
+// NATIVE_ROUND_REPS repetitions each), then onnxruntime-node for its share of the JS samples
+// and budget.
 const NATIVE_ROUNDS = 3;
 const NATIVE_ROUND_REPS = args.quick ? 1 : 3;
 const ORT_NODE_SHARE = {
@@ -71,11 +74,15 @@ const log = (...m) => console.error(...m);
 // --- implementations -----------------------------------------------------------------------------
 
 // Every row of the report, in table order: `vs` names the row of ours its speed-up (or, for
-// a floor, our ratio to it) is taken against; `short` is how that row is named. Ratios pair rows that move the same bytes: onnxruntime copies inputs into its heap and the
-// output out on every run(), as our copying API does; OpenCV.js and the plain JS loop work on
-// data already in place, as our heap tensors do.
+// a floor, our ratio to it) is taken against; `short` is how that row is named; `floor` and
+// `baseline` rows are not checked against the reference (a baseline computes other values:
+// ours on the workload's inputs with its baseline's settings; only workloads with one have
+// it). Ratios pair rows that move the same bytes: onnxruntime copies inputs into its heap and
+// the output out on every run(), as our copying API does; OpenCV.js and the plain JS loop
+// work on data already in place, as our heap tensors do.
 const IMPLS = [
   { id: 'simd', short: 'ours SIMD heap', label: 'gridsample wasm SIMD, heap tensors (zero-copy)' },
+  { id: 'simd-base', baseline: true, label: 'gridsample wasm SIMD, heap tensors, baseline settings', vs: 'simd' },
   { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
   { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
   { id: 'ort-web', label: 'onnxruntime-web (wasm SIMD, 1 thread)', vs: 'simd-copy' },
@@ -88,10 +95,15 @@ const IMPLS = [
   { id: 'floor-wasm', floor: true, label: 'copy floor: wasm memory.copy', vs: 'simd' },
   { id: 'floor-js', floor: true, label: 'copy floor: TypedArray.set', vs: 'simd' },
   { id: 'native', short: 'ours native', label: 'gridsample native, public API' },
+  { id: 'native-base', baseline: true, label: 'gridsample native, public API, baseline settings', vs: 'native' },
   { id: 'native-ref', label: 'gridsample native, scalar reference', vs: 'native' },
   { id: 'ort-node', label: 'onnxruntime-node (CPU, 1 thread)', vs: 'native' },
   { id: 'floor-native', floor: true, label: 'copy floor: memcpy', vs: 'native' },
 ];
+const IMPL = Object.fromEntries(IMPLS.map((impl) => [impl.id, impl]));
+
+/** Whether row `id`'s output is compared with the reference (not a floor's nor a baseline's). */
+const checked = (id) => !IMPL[id].floor && !IMPL[id].baseline;
 
 // Largest accepted |difference| for peers that round on purpose (per mode); else w.tol.
 // OpenCV quantises sampling positions to 1/32 pixel (INTER_BITS = 5): a position error of up
@@ -267,25 +279,26 @@ function floorImpl(setupCopy) {
 
 // --- wasm / JS phase ---------------------------------------------------------------------------------
 
-// The order of setting up and checking; the first implementation with an output is the reference.
-const WASM_ORDER = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'floor-wasm', 'floor-js'];
+// The order of setting up and checking; the first checked implementation with an output is the reference.
+const WASM_ORDER = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
 
 /**
- * One workload in this process: sets up and checks every implementation of `setups`, then
- * times those that work together in rounds. Returns the rows {id: result}; leaves the
- * reference output in w.reference (and its row id in w.referenceId) for the native phase.
+ * One workload in this process: sets up and checks every implementation of `setups` (those of
+ * WASM_ORDER it has), then times those that work together in rounds. Returns the rows {id:
+ * result}; leaves the reference output in w.reference (and its row id in w.referenceId) for
+ * the native phase.
  */
 async function runWasmWorkload(w, setups) {
   // Our SIMD result is the reference every peer is checked against; without it (the RGBA
   // warp until it exists), the plain JS loop is, as it follows DESIGN.md section 2.
   const r = {};
   const live = [];
+  const ids = WASM_ORDER.filter((id) => setups[id]);
   w.reference = null;
   w.referenceId = null;
-  for (const id of WASM_ORDER) {
-    const isFloor = id.startsWith('floor');
-    const { res, impl } = await setUp(id, w, setups[id], isFloor ? null : w.reference);
-    if (!w.reference && res.status === 'ok' && !isFloor) {
+  for (const id of ids) {
+    const { res, impl } = await setUp(id, w, setups[id], checked(id) ? w.reference : null);
+    if (!w.reference && res.status === 'ok' && checked(id)) {
       w.reference = res.output;
       w.referenceId = id;
     }
@@ -295,7 +308,7 @@ async function runWasmWorkload(w, setups) {
     if (impl) live.push({ id, impl });
   }
   await timeTogether(live, r);
-  for (const id of WASM_ORDER) log(`  ${id.padEnd(10)} ${describeResult(r[id])}`);
+  for (const id of ids) log(`  ${id.padEnd(10)} ${describeResult(r[id])}`);
   return r;
 }
 
@@ -309,11 +322,13 @@ function writeNativeInputs(dir, workloads) {
     if (w.op === 'GridSample') {
       save(`${w.name}.x.f32`, w.x.data);
       save(`${w.name}.grid.f32`, w.grid.data);
+      const base = baselineWorkload(w);
       entries.push({
         name: w.name, op: w.op, floor_bytes: floorBytes,
         x: { shape: w.x.shape, file: `${w.name}.x.f32` },
         grid: { shape: w.grid.shape, file: `${w.name}.grid.f32` },
         y_shape: w.yShape, mode: w.mode, padding: w.paddingMode, align_corners: w.alignCorners,
+        ...(base ? { baseline: { mode: base.mode, padding: base.paddingMode } } : {}),
       });
     } else if (w.op === 'AffineGrid') {
       save(`${w.name}.theta.f32`, w.theta.data);
@@ -337,7 +352,11 @@ function writeNativeInputs(dir, workloads) {
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ workloads: entries }, null, 1));
 }
 
-const NATIVE_IDS = ['native', 'native-ref', 'floor-native'];
+/** The native rows of `w` timed in its rounds: public API, baseline (if it has one), memcpy floor. */
+const roundIds = (w) => ['native', ...(w.baseline ? ['native-base'] : []), 'floor-native'];
+
+/** Every native row of `w`: those of its rounds and the scalar reference (timed in the checking run). */
+const nativeIds = (w) => [...roundIds(w), 'native-ref'];
 
 /**
  * Launches the native binary on the inputs in `dir` with `flags`; returns its Google Benchmark
@@ -355,23 +374,32 @@ function launchNative(binary, dir, flags, stdio) {
   }
 }
 
-/** The repetitions of a Google Benchmark report: {workload: {row id: [{ms, iterations}]}}, ms per iteration. */
+/**
+ * The repetitions of a Google Benchmark report: {workload: {row id: [{ms, iterations}]}}, ms
+ * per iteration; a repetition that failed is {error} (the binary's SkipWithError message).
+ */
 function repetitions(report) {
-  const idOf = { public: 'native', reference: 'native-ref', memcpy_floor: 'floor-native' };
+  const idOf = { public: 'native', baseline: 'native-base', reference: 'native-ref', memcpy_floor: 'floor-native' };
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
   const reps = {};
   for (const b of report.benchmarks) {
     if (b.run_type !== 'iteration') continue;
     const [name, variant] = b.run_name.split('/');
     if (!idOf[variant]) continue;
-    ((reps[name] ??= {})[idOf[variant]] ??= []).push({ ms: b.real_time * toMs[b.time_unit], iterations: b.iterations });
+    const rep = b.error_occurred ? { error: b.error_message } : { ms: b.real_time * toMs[b.time_unit], iterations: b.iterations };
+    ((reps[name] ??= {})[idOf[variant]] ??= []).push(rep);
   }
   return reps;
 }
 
-/** The same statistics as the JS rows, over native repetitions; their iterations differ slightly, the smallest is shown. */
-function nativeStats(runs) {
-  return stats(runs.map((x) => x.ms), Math.min(...runs.map((x) => x.iterations)));
+/**
+ * A native row completed by its repetitions `runs` (the same statistics as the JS rows; their
+ * iterations differ slightly, the smallest is shown), or by the error that stopped them.
+ */
+function nativeTimed(res, runs = [], error = null) {
+  const failed = error ?? runs.find((x) => x.error)?.error ?? (runs.length ? null : 'no timing from the native benchmark');
+  if (failed) return { status: 'error', error: failed };
+  return { ...res, time: stats(runs.map((x) => x.ms), Math.min(...runs.map((x) => x.iterations))) };
 }
 
 /** Reads the native output a check wrote, as the workload's output typed array. */
@@ -385,7 +413,7 @@ function nativeOutput(c) {
 /**
  * The checking run of the native binary on the workloads written to `dir` (only the scalar
  * reference is timed in it); returns {results: {name: {id: row}}, context} or {error}. The
- * `native` and `floor-native` rows are ok but not yet timed (nativeRounds times them).
+ * rows of roundIds are ok but not yet timed (nativeRounds times them).
  */
 function runNativeChecks(binary, dir, workloads) {
   if (!workloads.length) return { results: {}, context: null };
@@ -403,20 +431,17 @@ function runNativeChecks(binary, dir, workloads) {
   const results = {};
   for (const w of workloads) {
     const c = checks[w.name];
-    const all = (row) => Object.fromEntries(NATIVE_IDS.map((id) => [id, row]));
+    const all = (row) => Object.fromEntries(nativeIds(w).map((id) => [id, row]));
     if (!c) results[w.name] = all({ status: 'error', error: 'no result from the native benchmark' });
     else if (c.unavailable) results[w.name] = all({ status: 'n/a', error: c.unavailable });
     else if (c.error) results[w.name] = all({ status: 'error', error: c.error });
     else {
       // nlohmann writes a non-finite difference as null.
       const d = typeof c.max_abs_diff_vs_reference === 'number' ? c.max_abs_diff_vs_reference : Infinity;
-      const refRuns = reps[w.name]?.['native-ref'];
       results[w.name] = {
+        ...all({ status: 'ok' }), // the rows of the rounds, timed by nativeRounds
         'native': { status: 'ok', output: nativeOutput(c) },
-        'native-ref': refRuns
-          ? { status: 'ok', time: nativeStats(refRuns), check: { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' } }
-          : { status: 'error', error: 'no timing of the reference from the native benchmark' },
-        'floor-native': { status: 'ok' },
+        'native-ref': nativeTimed({ status: 'ok', check: { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' } }, reps[w.name]?.['native-ref']),
       };
     }
   }
@@ -424,23 +449,25 @@ function runNativeChecks(binary, dir, workloads) {
 }
 
 /**
- * Native rounds of one workload: each collects garbage, launches the binary on this workload
- * alone (public API and memcpy floor, NATIVE_ROUND_REPS repetitions each; skipped when
- * `timeBinary` is false), then samples onnxruntime-node's calibrated entry `ort` (if any) for
- * its share. Returns the binary's repetitions `runs` {row id: [...]} and the `error` that
- * stopped launching it, if any (onnxruntime-node's rounds go on).
+ * Native rounds of workload `w`: each collects garbage, launches the binary on this workload
+ * alone (public API, baseline if any and memcpy floor, NATIVE_ROUND_REPS repetitions each,
+ * interleaved in random order; skipped when `timeBinary` is false), then samples
+ * onnxruntime-node's calibrated entry `ort` (if any) for its share. Returns the binary's
+ * repetitions `runs` {row id: [...]} and the `error` that stopped launching it, if any
+ * (onnxruntime-node's rounds go on).
  */
-async function nativeRounds(binary, dir, name, timeBinary, ort) {
-  const runs = { 'native': [], 'floor-native': [] };
+async function nativeRounds(binary, dir, w, timeBinary, ort) {
+  const runs = Object.fromEntries(roundIds(w).map((id) => [id, []]));
   let error = null;
   for (let round = 0; round < NATIVE_ROUNDS; ++round) {
     if (globalThis.gc) globalThis.gc();
     if (timeBinary && !error) {
       // Its console output is ignored (JSON: no banner on stderr); errors still reach our stderr.
-      const flags = [`--only=${name}`, '--timing_only', `--reps=${NATIVE_ROUND_REPS}`, '--benchmark_format=json'];
+      const flags = [`--only=${w.name}`, '--timing_only', `--reps=${NATIVE_ROUND_REPS}`,
+        '--benchmark_enable_random_interleaving=true', '--benchmark_format=json'];
       const report = launchNative(binary, dir, flags, ['ignore', 'ignore', 2]);
       error = report.error ?? null;
-      const got = error ? {} : repetitions(report)[name] ?? {};
+      const got = error ? {} : repetitions(report)[w.name] ?? {};
       for (const id of Object.keys(runs)) runs[id].push(...(got[id] ?? []));
     }
     if (ort) await sampleFor(ort, ORT_NODE_SHARE);
@@ -461,16 +488,13 @@ async function timeNative(binary, dir, w, r, ortNode) {
   r['ort-node'] = res;
   const ort = impl ? await calibrate(impl.run, TIMING) : null;
   const timeBinary = r.native.status === 'ok';
-  const { runs, error } = await nativeRounds(binary, dir, w.name, timeBinary, ort);
+  const { runs, error } = await nativeRounds(binary, dir, w, timeBinary, ort);
   if (ort) {
     r['ort-node'] = timed(res, ort);
     dispose(impl);
   }
   if (!timeBinary) return;
-  for (const id of ['native', 'floor-native']) {
-    if (error || !runs[id].length) r[id] = { status: 'error', error: error ?? 'no timing from the native benchmark' };
-    else r[id].time = nativeStats(runs[id]);
-  }
+  for (const id of roundIds(w)) r[id] = nativeTimed(r[id], runs[id], error);
 }
 
 /** The machine as the native binary's Google Benchmark context describes it, or null. */
@@ -522,6 +546,8 @@ async function main() {
       'floor-wasm': () => floorImpl(copier.prepare(floorBytes)),
       'floor-js': () => floorImpl(typedArrayCopier(floorBytes)),
     };
+    const base = baselineWorkload(w);
+    if (base) setups['simd-base'] = () => peers.oursHeap(simd, base);
     results[w.name] = await runWasmWorkload(w, setups);
   }
 
@@ -536,13 +562,13 @@ async function main() {
     for (const w of workloads) {
       const r = results[w.name];
       const errorRow = { status: 'error', error: native.error };
-      for (const id of NATIVE_IDS) r[id] = native.results?.[w.name]?.[id] ?? errorRow;
+      for (const id of nativeIds(w)) r[id] = native.results?.[w.name]?.[id] ?? errorRow;
       // The native build checked against the wasm SIMD one: same library, same inputs.
       if (r.native.output && w.reference) r.native.check = { ...compare(w.reference, r.native.output, w.tol), against: w.referenceId };
       log(`\n== ${w.name} (native)`);
       await timeNative(args.native, dir, w, r, ortNode);
       delete w.reference;
-      for (const id of [...NATIVE_IDS, 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
+      for (const id of [...nativeIds(w), 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,23 +1,27 @@
 // Renders bench/RESULTS.md from one run's measurements: machine, targets of issue #4, summary and per-workload tables.
 
+import { baselineText } from './workloads.mjs';
+
 // Targets of issue #4. Each is checked on this run's numbers only:
-//   peer(id, x):          ours is at least x times faster than peer `id` (a list: the
-//                         fastest of those peers whose output matches)
-//   floor(ids, x, ours):  ours takes at most x times the fastest of the copy floors `ids`
-//   faster(ours, other):  ours on this workload is faster than ours on workload `other`
-//   within(ours, base, x): ours on this workload takes at most x times ours on `base`
+//   peer(id, x):           ours is at least x times faster than peer `id` (a list: the
+//                          fastest of those peers whose output matches)
+//   floor(ids, x, ours):   ours takes at most x times the fastest of the copy floors `ids`
+//   faster(ours, base):    ours is faster than row `base` of the same workload: ours on the
+//                          same inputs with the baseline's settings (workloads.mjs), timed in
+//                          the same rounds
+//   within(ours, base, x): ours takes at most x times that baseline row `base`
 const peer = (id, x) => ({ kind: 'peer', id, x });
 const floor = (ids, x, ours) => ({ kind: 'floor', ids, x, ours });
-const faster = (ours, other) => ({ kind: 'faster', ours, other });
+const faster = (ours, base) => ({ kind: 'faster', ours, base });
 const within = (ours, base, x) => ({ kind: 'within', ours, base, x });
 const WASM_FLOORS = ['floor-wasm', 'floor-js'];
 const padding = () => [
-  peer('ort-web', 10), peer('ort-node', 4), within('simd', 'zeros2d', 1.3), within('native', 'zeros2d', 1.3),
+  peer('ort-web', 10), peer('ort-node', 4), within('simd', 'simd-base', 1.3), within('native', 'native-base', 1.3),
 ];
 export const TARGETS = {
   img2d: [peer('ort-web', 6), floor(WASM_FLOORS, 3, 'simd'), peer('ort-node', 8), floor(['floor-native'], 2, 'native')],
   feat2d: [peer('ort-web', 3), peer('ort-node', 4)],
-  nearest2d: [peer('ort-web', 10), peer('ort-node', 4), faster('simd', 'img2d'), faster('native', 'img2d')],
+  nearest2d: [peer('ort-web', 10), peer('ort-node', 4), faster('simd', 'simd-base'), faster('native', 'native-base')],
   cubic2d: [peer('ort-web', 6), peer('ort-node', 4)],
   border2d: padding(),
   reflect2d: padding(),
@@ -64,14 +68,12 @@ function evaluate(t, w, results, implsById) {
     const v = r[t.ours].time.median / best;
     return { text, value: ratio(v), status: v <= t.x ? 'met' : 'missed' };
   }
-  const other = t.kind === 'faster' ? t.other : t.base;
-  const text = t.kind === 'faster'
-    ? `${w.name} faster than ${other} (same grid), ${label(t.ours)}`
-    : `${w.name} within ${t.x}x of ${other} (same grid), ${label(t.ours)}`;
+  const than = `the same data with ${baselineText(w)}, timed in the same rounds, ${label(t.ours)}`;
+  const text = t.kind === 'faster' ? `${w.name} faster than ${than}` : `${w.name} within ${t.x}x of ${than}`;
   const a = r[t.ours];
-  const b = results[other]?.[t.ours];
+  const b = r[t.base];
   if (!usable(a)) return { text, status: 'n/a', note: why(a, t.ours) };
-  if (!usable(b)) return { text, status: 'n/a', note: why(b, `${other} ${t.ours}`) };
+  if (!usable(b)) return { text, status: 'n/a', note: why(b, t.base) };
   const v = a.time.median / b.time.median;
   const limit = t.kind === 'faster' ? 1 : t.x;
   return { text, value: ratio(v), status: (t.kind === 'faster' ? v < limit : v <= limit) ? 'met' : 'missed' };
@@ -88,9 +90,9 @@ function table(header, rows) {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function checkCell(res, implsById) {
+function checkCell(res, impl, implsById) {
   if (!res || res.status !== 'ok') return '';
-  if (!res.check) return res.floor ? '' : 'reference';
+  if (!res.check) return impl.floor || impl.baseline ? '' : 'reference';
   const c = res.check;
   const d = c.maxDiff === 0 ? '0' : Number.isFinite(c.maxDiff) ? c.maxDiff.toExponential(1) : 'inf';
   const against = c.against && c.against !== 'simd' ? ` vs ${implsById[c.against]?.short ?? c.against}` : '';
@@ -103,7 +105,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
   for (const impl of impls) {
     const res = r[impl.id];
     if (!res) continue;
-    const label = impl.label;
+    const label = impl.baseline ? `${impl.label} (${baselineText(w)})` : impl.label;
     const targets = evaluations.filter((e) => e.rows.includes(impl.id)).map((e) => statusCell(e)).join('; ');
     if (res.status !== 'ok') {
       rows.push([label, '', '', '', '', '', '', res.status === 'n/a' ? res.error : `error: ${res.error}`, targets]);
@@ -115,7 +117,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
     const speed = !impl.floor && oursOk && impl.vs ? `${ratio(t.median / ours.time.median)} (${implsById[impl.vs].short})` : '';
     const overFloor = impl.floor && oursOk ? ratio(ours.time.median / t.median) : '';
     rows.push([label, ms(t.median), ms(t.min), `${t.reps}${t.batch > 1 ? ` x ${t.batch}` : ''}`,
-      (t.median * 1e6 / w.outElems).toFixed(2), speed, overFloor, checkCell({ ...res, floor: impl.floor }, implsById), targets]);
+      (t.median * 1e6 / w.outElems).toFixed(2), speed, overFloor, checkCell(res, impl, implsById), targets]);
   }
   return [
     `### ${w.name}`,
@@ -161,6 +163,12 @@ function summaryTables(workloads, results) {
     table(['workload', 'ours ms', 'scalar reference ms', 'speed-up', 'onnxruntime-node ms', 'speed-up', 'ours / memcpy floor'], nativeRows),
     '',
   ].join('\n');
+}
+
+/** The workloads of this run with a baseline and its settings, e.g. "nearest2d: img2d's mode linear". */
+function baselineList(workloads) {
+  const based = workloads.filter((w) => w.baseline);
+  return based.length ? based.map((w) => `${w.name}: ${baselineText(w)}`).join('; ') : 'none in this run';
 }
 
 /** The whole RESULTS.md text. */
@@ -217,9 +225,16 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
     '- Native: a first run of the binary checks the public API against the scalar reference (and writes its',
     `  output, compared with the peers) and times the reference: Google Benchmark, ${method.nativeRefReps} repetitions of at least`,
     `  ${method.nativeMinTime} s. Then, per workload, ${method.nativeRounds} rounds: garbage collection; the binary launched on that workload`,
-    `  alone, timing the public API and the memcpy floor (${method.nativeRoundReps} repetitions of at least ${method.nativeMinTime} s each); then`,
-    '  onnxruntime-node (set up, checked, warmed up and batched once before the rounds) for',
-    `  ${method.ortNodeShare.minReps} to ${method.ortNodeShare.maxReps} samples (as many as fit in ${Math.round(method.ortNodeShare.budgetMs)} ms). Median and min are over the repetitions / samples of all rounds.`,
+    `  alone, timing the public API, the baseline settings (below; if any) and the memcpy floor (${method.nativeRoundReps} repetitions`,
+    `  of at least ${method.nativeMinTime} s each, interleaved in random order); then onnxruntime-node (set up, checked, warmed up and`,
+    `  batched once before the rounds) for ${method.ortNodeShare.minReps} to ${method.ortNodeShare.maxReps} samples (as many as fit in ${Math.round(method.ortNodeShare.budgetMs)} ms). Median and min are over`,
+    '  the repetitions / samples of all rounds.',
+    `- Baseline settings rows (${baselineList(workloads)}): ours on the workload's own inputs with the`,
+    '  settings its "faster than" or "within" target compares with, timed in the same rounds as the',
+    '  workload\'s other rows (wasm: one more implementation of its rounds; native: in the same launches of the',
+    '  binary as the public API). They compute other values, so, like the copy floors, they are not compared with',
+    '  the reference. Those targets divide our median by the baseline row\'s, never by another workload\'s rows,',
+    '  which were timed at another time, when the machine may have been 2 to 3 times faster or slower.',
     '- Before timing, every output is compared with ours (wasm SIMD; onnxruntime-node with our native build;',
     '  the plain JS loop where ours is not available). A MISMATCH means different work: such a ratio',
     '  counts for no target. OpenCV.js may quantise positions to 1/32 pixel (its fixed-point maps), so its tolerance is the bound that',

@@ -129,7 +129,7 @@ function rgbaImage(width, height) {
 // Mostly inside the image (corners reach slightly out): the headline image warp.
 const IMG_THETA = theta2d(0.3, 0.9, 0.02, -0.03);
 // Reaches well outside the image (about 40% of outputs), so that padding matters: the grid
-// of border2d, reflect2d and their zeros baseline zeros2d.
+// of zeros2d, border2d and reflect2d.
 const WIDE_THETA = theta2d(0.5, 1.3, 0.05, 0.0);
 // Rotation in the x-y plane, scale, and a tilt of z: a LivePortrait-style volume warp.
 const VOL_THETA = [
@@ -137,6 +137,27 @@ const VOL_THETA = [
   0.9 * Math.sin(0.25), 0.9 * Math.cos(0.25), 0.0, -0.04,
   0.1, 0.0, 0.95, 0.0,
 ];
+
+// How a baseline's settings are named in the report.
+const SETTING_NAMES = { mode: 'mode', paddingMode: 'padding' };
+
+/**
+ * The same-round baseline of `w`: its own inputs with the settings of the workload
+ * `w.baseline.name` (the other fields of `w.baseline`), or null when it has none. Its
+ * implementation rows are timed in the same rounds as `w`'s, so targets comparing the two
+ * settings do not compare two time windows of a drifting machine.
+ */
+export function baselineWorkload(w) {
+  if (!w.baseline) return null;
+  const { name, ...settings } = w.baseline;
+  return { ...w, ...settings };
+}
+
+/** What `w`'s baseline changes, e.g. "img2d's mode linear". */
+export function baselineText(w) {
+  const { name, ...settings } = w.baseline;
+  return `${name}'s ${Object.entries(settings).map(([k, v]) => `${SETTING_NAMES[k]} ${v}`).join(', ')}`;
+}
 
 function gridSampleWorkload(name, summary, x, grid, mode, paddingMode, extra = {}) {
   const yShape = [x.shape[0], x.shape[1], ...grid.shape.slice(1, -1)];
@@ -182,11 +203,11 @@ export function makeWorkloads() {
   return [
     gridSampleWorkload('img2d', '1x3x512x512 -> 512x512, rotation 0.3 rad + scale 0.9, linear/zeros', img, imgGrid, 'linear', 'zeros'),
     gridSampleWorkload('feat2d', '4x32x64x64, identity + smooth flow (<= 0.08), linear/zeros', feat, flow, 'linear', 'zeros'),
-    gridSampleWorkload('nearest2d', 'img2d with mode nearest', img, imgGrid, 'nearest', 'zeros'),
+    gridSampleWorkload('nearest2d', 'img2d with mode nearest', img, imgGrid, 'nearest', 'zeros', { baseline: { name: 'img2d', mode: 'linear' } }),
     gridSampleWorkload('cubic2d', 'img2d with mode cubic', img, imgGrid, 'cubic', 'zeros'),
-    gridSampleWorkload('zeros2d', 'img2d shape, wide grid (rotation 0.5 rad + scale 1.3, ~40% outside), linear/zeros: baseline of border2d and reflect2d', img, wideGrid, 'linear', 'zeros'),
-    gridSampleWorkload('border2d', 'zeros2d with padding border', img, wideGrid, 'linear', 'border'),
-    gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection'),
+    gridSampleWorkload('zeros2d', 'img2d shape, wide grid (rotation 0.5 rad + scale 1.3, ~40% outside), linear/zeros: the settings border2d and reflect2d are compared with', img, wideGrid, 'linear', 'zeros'),
+    gridSampleWorkload('border2d', 'zeros2d with padding border', img, wideGrid, 'linear', 'border', { baseline: { name: 'zeros2d', paddingMode: 'zeros' } }),
+    gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection', { baseline: { name: 'zeros2d', paddingMode: 'zeros' } }),
     gridSampleWorkload('vol3d', '1x32x16x64x64, 3-D affine grid 1x16x64x64x3, trilinear/zeros', vol, volGrid, 'linear', 'zeros'),
     gridSampleWorkload('cubic3d', 'vol3d with mode cubic (tricubic, 64 taps): no issue target, the 5-D cubic case onnxruntime lacks', vol, volGrid, 'cubic', 'zeros'),
     affineGridWorkload('affinegrid2d', 'theta 1x2x3 -> grid 1x512x512x2 (size 1x3x512x512)', { data: Float32Array.from(IMG_THETA), shape: [1, 2, 3] }, [1, 3, 512, 512]),

@@ -6,10 +6,14 @@
 // so that every implementation, native or JS, sees the same bytes). Before timing, each
 // workload runs once through the public API and once through the reference; the public
 // output goes to DIR/<name>.native.bin (bench.mjs compares it with the peers) and the
-// largest difference to the reference into DIR/native_checks.json. --only=NAME loads and
+// largest difference to the reference into DIR/native_checks.json. A GridSample workload
+// whose manifest entry has a "baseline" (mode and padding of another workload) also gets
+// NAME/baseline: the public API on the same inputs with those settings, timed in the same
+// launch as NAME/public (not checked: it computes different values). --only=NAME loads and
 // registers that workload only. --timing_only skips the checks and writes no file but
-// Google Benchmark's own: it registers only NAME/public and NAME/memcpy_floor (bench.mjs
-// launches it so, once per round, between rounds of onnxruntime-node).
+// Google Benchmark's own: it registers NAME/public, NAME/baseline (if any) and
+// NAME/memcpy_floor only (bench.mjs launches it so, once per round, between rounds of
+// onnxruntime-node).
 #include <benchmark/benchmark.h>
 
 #ifndef GRIDSAMPLE_BENCH_WARP_AFFINE
@@ -50,6 +54,8 @@ struct Workload {
   std::vector<float> x, grid;
   std::vector<uint8_t> x8;
   gridsample::GridSampleOptions gs_options;
+  bool has_baseline = false;
+  gridsample::GridSampleOptions baseline_options;  // NAME/baseline: gs_options with the baseline's mode and padding
   gridsample::AffineGridOptions ag_options;
   size_t out_elems = 0;
   size_t floor_bytes = 0;  // what the memcpy floor copies: (in + out) / 2 bytes
@@ -105,8 +111,13 @@ gridsample::MutableTensorView MutableView(std::vector<float>& data, const std::v
   return {data.data(), gridsample::DType::kFloat32, shape.data(), shape.size()};
 }
 
-// One call of the public API (`reference` false) or of the scalar reference (true).
-Status Run(Workload& w, bool reference) {
+// What one timed call runs: the public API, the scalar reference, or the public API with the
+// baseline's options.
+enum class Impl { kPublic, kReference, kBaseline };
+
+// One call of `impl` on `w` (kBaseline: GridSample workloads with a baseline only).
+Status Run(Workload& w, Impl impl) {
+  const bool reference = impl == Impl::kReference;
   if (w.op == "WarpAffineRGBA8") {
     const gridsample::TensorView theta = View(w.grid, w.grid_shape);
     if (reference) {
@@ -133,13 +144,21 @@ Status Run(Workload& w, bool reference) {
     const auto grid = View(w.grid, w.grid_shape);
     const auto y = MutableView(w.y, w.y_shape);
     return reference ? gridsample::reference::GridSample(x, grid, y, w.gs_options)
-                     : gridsample::GridSample(x, grid, y, w.gs_options);
+                     : gridsample::GridSample(x, grid, y, impl == Impl::kBaseline ? w.baseline_options : w.gs_options);
   }
   const auto theta = View(w.x, w.x_shape);
   const auto grid = MutableView(w.y, w.y_shape);
   return reference
              ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options)
              : gridsample::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options);
+}
+
+// Mode and padding of a manifest entry (or of its "baseline") into `options`.
+bool ParseOptions(const json& j, gridsample::GridSampleOptions* options, std::string* error) {
+  Status s = gridsample::ParseMode(j.at("mode").get<std::string>(), &options->mode);
+  if (s.ok()) s = gridsample::ParsePadding(j.at("padding").get<std::string>(), &options->padding);
+  if (!s.ok()) *error = s.message();
+  return s.ok();
 }
 
 bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::string* error) {
@@ -154,13 +173,11 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
         !ReadRaw(dir + "/" + j.at("grid").at("file").get<std::string>(), Count(w->grid_shape), &w->grid, error)) {
       return false;
     }
-    Status s = gridsample::ParseMode(j.at("mode").get<std::string>(), &w->gs_options.mode);
-    if (s.ok()) s = gridsample::ParsePadding(j.at("padding").get<std::string>(), &w->gs_options.padding);
-    if (!s.ok()) {
-      *error = s.message();
-      return false;
-    }
+    if (!ParseOptions(j, &w->gs_options, error)) return false;
     w->gs_options.align_corners = j.at("align_corners").get<bool>();
+    w->has_baseline = j.contains("baseline");
+    w->baseline_options = w->gs_options;
+    if (w->has_baseline && !ParseOptions(j.at("baseline"), &w->baseline_options, error)) return false;
   } else if (w->op == "AffineGrid") {
     w->x_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
     w->size = j.at("size").get<std::vector<int64_t>>();
@@ -245,7 +262,7 @@ void ParseFlags(int argc, char** argv, Flags* flags, std::vector<char*>* rest) {
 // DIR/<name>.native.bin); returns the workload's entry of native_checks.json.
 json Check(const std::string& dir, Workload& w) {
   const bool rgba8 = w.op == "WarpAffineRGBA8";
-  Status s = Run(w, true);
+  Status s = Run(w, Impl::kReference);
   if (!s.ok()) return {{"error", "reference: " + s.message()}};
   std::vector<double> ref;
   if (rgba8) {
@@ -255,7 +272,7 @@ json Check(const std::string& dir, Workload& w) {
   } else {
     ref.assign(w.y.begin(), w.y.end());
   }
-  s = Run(w, false);
+  s = Run(w, Impl::kPublic);
   if (!s.ok()) return {{"error", "public API: " + s.message()}};
   double max_diff = 0;
   for (size_t i = 0; i < ref.size(); ++i) {
@@ -272,20 +289,28 @@ json Check(const std::string& dir, Workload& w) {
           {"dtype", rgba8 ? "uint8" : "float32"}, {"out_elems", w.out_elems}};
 }
 
-// Registers NAME/public, NAME/reference (not with --timing_only) and NAME/memcpy_floor.
+// Registers NAME/public, NAME/baseline (if the workload has one), NAME/reference (not with
+// --timing_only) and NAME/memcpy_floor.
 void Register(Workload* p, const Flags& flags) {
-  const auto api = [p](bool reference) {
-    return [p, reference](benchmark::State& state) {
+  const auto api = [p](Impl impl) {
+    return [p, impl](benchmark::State& state) {
       for (auto _ : state) {
-        benchmark::DoNotOptimize(Run(*p, reference));
+        // A failing call would time nothing: the error goes to the report instead.
+        const Status s = Run(*p, impl);
+        if (!s.ok()) {
+          state.SkipWithError(s.message().c_str());
+          break;
+        }
         benchmark::ClobberMemory();
       }
     };
   };
-  Configure(benchmark::RegisterBenchmark((p->name + "/public").c_str(), api(false)), flags.reps, flags.min_time);
-  if (!flags.timing_only) {
-    Configure(benchmark::RegisterBenchmark((p->name + "/reference").c_str(), api(true)), flags.reps, flags.min_time);
-  }
+  const auto add = [&](const char* variant, Impl impl) {
+    Configure(benchmark::RegisterBenchmark((p->name + variant).c_str(), api(impl)), flags.reps, flags.min_time);
+  };
+  add("/public", Impl::kPublic);
+  if (p->has_baseline) add("/baseline", Impl::kBaseline);
+  if (!flags.timing_only) add("/reference", Impl::kReference);
   Configure(benchmark::RegisterBenchmark(
                 (p->name + "/memcpy_floor").c_str(),
                 [n = p->floor_bytes](benchmark::State& state) {
