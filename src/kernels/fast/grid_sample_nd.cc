@@ -157,6 +157,32 @@ HWY_INLINE void BlendTile(const TilePlan<M, kRank>& plan, int count,
                           float* HWY_RESTRICT out) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
+#if HWY_TARGET == HWY_WASM
+  if constexpr (M == Mode::kCubic) {
+    // A few rows of the window at a time (2-D: two, 3-D: one; fewest instructions in V8),
+    // each pass over the whole tile, summing into `acc` in the reference's order: not the
+    // window's 16 or 64 taps per vector at once, whose loads V8 cannot keep in registers
+    // (wasm instructions per call: cubic2d -2.5%, cubic3d -15%; natively it costs 12% more).
+    constexpr int kW = TilePlan<M, kRank>::kWeights;
+    constexpr int kRows = kRank == 2 ? 2 : 1;
+    HWY_ALIGN float acc[TilePlan<M, kRank>::kPixels + kMaxLanes] = {};
+    for (int t = 0; t < kW; t += 4 * kRows) {
+      for (int p = 0; p < count; p += lanes) {
+        VF q[4 * kRows];
+        for (int r = 0; r < kRows; ++r) {
+          GatherQuad(d, x + tap_offset[t + 4 * r], plan.offset + p, q + 4 * r);
+        }
+        VF a = hn::Load(d, acc + p);
+        for (int k = 0; k < 4 * kRows; ++k) {
+          a = hn::Add(a, hn::Mul(hn::Load(d, plan.weight[t + k] + p), q[k]));
+        }
+        hn::Store(a, d, acc + p);
+      }
+    }
+    std::memcpy(out, acc, sizeof(float) * count);
+    return;
+  }
+#endif
   constexpr int kUnroll = M == Mode::kNearest || (M == Mode::kLinear && kRank == 2) ? 2 : 1;
   int p = 0;
   for (; p + kUnroll * lanes <= count; p += kUnroll * lanes) {
