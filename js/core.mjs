@@ -699,17 +699,22 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     return { data, shape: dims.slice(), dtype };
   }
 
+  // mode, paddingMode (padding_mode) and alignCorners (align_corners) of a sampling call.
+  function readSampling(fn, opts) {
+    const mode = readEnum(fn, 'mode', opts.mode, MODES, 'linear');
+    const [paddingName, paddingValue] = option(fn, opts, 'paddingMode', 'padding_mode');
+    const padding = readEnum(fn, paddingName, paddingValue, PADDINGS, 'zeros');
+    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
+    return { mode, padding, align: readAlign(fn, alignName, alignValue) };
+  }
+
   function gridSample(x, grid, options) {
     const fn = 'gridSample';
     const opts = readOptions(fn, options,
       ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
     const X = readTensor(fn, 'x', x);
     const G = readTensor(fn, 'grid', grid);
-    const mode = readEnum(fn, 'mode', opts.mode, MODES, 'linear');
-    const [paddingName, paddingValue] = option(fn, opts, 'paddingMode', 'padding_mode');
-    const padding = readEnum(fn, paddingName, paddingValue, PADDINGS, 'zeros');
-    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
-    const align = readAlign(fn, alignName, alignValue);
+    const { mode, padding, align } = readSampling(fn, opts);
 
     const rank = X.dims.length;
     if (rank < 3 || rank > MAX_RANK) {
@@ -726,16 +731,20 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
     }
     const yDims = [X.dims[0], X.dims[1], ...G.dims.slice(1, rank - 1)];
+    return sample(fn, X, G, yDims, opts, (xp, xs, gp, gs, yp, ys) => Module.gridSample(
+      xp, DTYPES[X.dtype].code, xs, rank, gp, DTYPES[G.dtype].code, gs, yp, ys, mode, padding, align));
+  }
+
+  // The end of gridSample and gridSampleChannelsLast: output size and options.out, heap copies,
+  // then `call(xp, xs, gp, gs, yp, ys)` (heap addresses of x, grid and y and of their int64
+  // shapes) runs the binding, and the result is handed back.
+  function sample(fn, X, G, yDims, opts, call) {
     const ySize = countElements(fn, 'the output', yDims, X.dtype);
     const inputs = [['x', X], ['grid', G]];
     const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
-
     return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out, ([xp, gp], yp) => {
-      const xs = writeInt64s(0, X.dims);
-      const gsh = writeInt64s(MAX_RANK, G.dims);
-      const ys = writeInt64s(2 * MAX_RANK, yDims);
-      check(Module.gridSample(xp, DTYPES[X.dtype].code, xs, rank, gp, DTYPES[G.dtype].code, gsh,
-        yp, ys, mode, padding, align));
+      check(call(xp, writeInt64s(0, X.dims), gp, writeInt64s(MAX_RANK, G.dims), yp,
+        writeInt64s(2 * MAX_RANK, yDims)));
       return finish(fn, out, yp, X.dtype, yDims, ySize, X.data);
     });
   }
@@ -791,15 +800,6 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
 
   // --- channels-last images: warpAffine, gridSampleChannelsLast --------------------------
 
-  // mode, paddingMode (padding_mode) and alignCorners (align_corners) of a sampling call.
-  function readSampling(fn, opts) {
-    const mode = readEnum(fn, 'mode', opts.mode, MODES, 'linear');
-    const [paddingName, paddingValue] = option(fn, opts, 'paddingMode', 'padding_mode');
-    const padding = readEnum(fn, paddingName, paddingValue, PADDINGS, 'zeros');
-    const [alignName, alignValue] = option(fn, opts, 'alignCorners', 'align_corners');
-    return { mode, padding, align: readAlign(fn, alignName, alignValue) };
-  }
-
   function gridSampleChannelsLast(x, grid, options) {
     const fn = 'gridSampleChannelsLast';
     const opts = readOptions(fn, options,
@@ -820,18 +820,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
     }
     const yDims = [X.dims[0], G.dims[1], G.dims[2], X.dims[3]];
-    const ySize = countElements(fn, 'the output', yDims, X.dtype);
-    const inputs = [['x', X], ['grid', G]];
-    const out = opts.out === undefined ? {} : readOut(fn, opts.out, X.dtype, yDims, ySize, inputs);
-
-    return withHeap(fn, inputs, ySize * DTYPES[X.dtype].size, out, ([xp, gp], yp) => {
-      const xs = writeInt64s(0, X.dims);
-      const gsh = writeInt64s(MAX_RANK, G.dims);
-      const ys = writeInt64s(2 * MAX_RANK, yDims);
-      check(Module.gridSampleChannelsLast(xp, DTYPES[X.dtype].code, xs, gp, DTYPES[G.dtype].code,
-        gsh, yp, ys, mode, padding, align));
-      return finish(fn, out, yp, X.dtype, yDims, ySize, X.data);
-    });
+    return sample(fn, X, G, yDims, opts, (xp, xs, gp, gs, yp, ys) => Module.gridSampleChannelsLast(
+      xp, DTYPES[X.dtype].code, xs, gp, DTYPES[G.dtype].code, gs, yp, ys, mode, padding, align));
   }
 
   function readInteger(fn, what, value, min, max, expected) {
