@@ -60,7 +60,9 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
           HWY_ALIGN double lane_terms[kRank][kRank][kAffineMaxLanes];
           for (int v = 0; v < kRank; ++v) {
             for (int l = 0; l < lanes; ++l) {
-              for (int k = 0; k < kRank; ++k) lane_terms[v][k][l] = terms[(v * lanes + l) % kRank][k];
+              for (int k = 0; k < kRank; ++k) {
+                lane_terms[v][k][l] = terms[(v * lanes + l) % kRank][k];
+              }
             }
           }
           float* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
