@@ -262,7 +262,10 @@ void Run(const Shape& shape, bool align, const float* x, const float* grid, floa
         }
         PlanVector<M, P, kRank>(shape, align, stride, src, p, &plan);
       }
-      constexpr int kPair = M == Mode::kCubic ? 1 : 2;
+      // Channels in pairs (see BlendTile), but not on EMU128 / SCALAR: scalar code has no
+      // vector registers to share, and the pairs grew the scalar wasm by 35 KB.
+      constexpr bool kVectors = HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR;
+      constexpr int kPair = M != Mode::kCubic && kVectors ? 2 : 1;
       int64_t c = 0;
       for (; c + kPair <= shape.c; c += kPair) {
         const float* xs[kPair];
