@@ -326,7 +326,9 @@ class Tensor {
   }
   void Set(const std::vector<int64_t>& index, double v) { Set(Ravel(index, shape_), v); }
 
-  void FillBytes(uint8_t b) { std::memset(storage_.data(), b, storage_.size() * sizeof(double)); }
+  void FillBytes(uint8_t b) {  // (memset on an empty vector's null data() would be undefined)
+    if (!storage_.empty()) std::memset(storage_.data(), b, storage_.size() * sizeof(double));
+  }
   // True when every byte of the storage (including padding) is b: nothing was written.
   bool AllBytesAre(uint8_t b) const {
     const auto* p = reinterpret_cast<const uint8_t*>(storage_.data());
