@@ -102,17 +102,28 @@ HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
 // subtractions bring it into [0, p): for unsigned r < 2q, min_u(r, r - q) is r mod q (r - q
 // wraps to a huge unsigned value when r < q). Then the mirror: min(r, p - 1 - r) (align 0)
 // or min(r, p - r) (align 1). Integer adds and minimums only, no compares or selects.
-HWY_INLINE VI ReflectNear(VI i, int32_t size, bool align) {
+// For the kT consecutive taps i, i + 1, ..: the first is folded so, each next one steps from
+// the previous position in the period, r + 1 folded once (it wraps to 0 at p).
+template <int kT>
+HWY_INLINE void ReflectNear(VI i, int32_t size, bool align, VI* tap) {
   const DI di;
   const hn::RebindToUnsigned<DI> du;
-  if (size == 1) return hn::Zero(di);
+  if (size == 1) {
+    for (int k = 0; k < kT; ++k) tap[k] = hn::Zero(di);
+    return;
+  }
   const int32_t period = align ? 2 * (size - 1) : 2 * size;
   const auto fold = [du](decltype(hn::Zero(du)) r, int32_t q) {
     return hn::Min(r, hn::Sub(r, hn::Set(du, static_cast<uint32_t>(q))));
   };
-  const auto r = hn::BitCast(du, hn::Add(i, hn::Set(di, 2 * period)));
-  const VI folded = hn::BitCast(di, fold(fold(fold(r, 4 * period), 2 * period), period));
-  return hn::Min(folded, hn::Sub(hn::Set(di, align ? period : period - 1), folded));
+  auto r = hn::BitCast(du, hn::Add(i, hn::Set(di, 2 * period)));
+  r = fold(fold(fold(r, 4 * period), 2 * period), period);
+  const VI mirror = hn::Set(di, align ? period : period - 1);
+  for (int k = 0; k < kT; ++k) {
+    if (k > 0) r = fold(hn::Add(r, hn::Set(du, 1u)), period);
+    const VI folded = hn::BitCast(di, r);
+    tap[k] = hn::Min(folded, hn::Sub(mirror, folded));
+  }
 }
 
 // Window and slot weights along one axis for the normalised coordinates g (finite).
@@ -125,9 +136,13 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
   const VF one = hn::Set(d, 1.0f);
   const VF half = hn::Set(d, 0.5f);
   if (P == Padding::kReflection) {
-    // Reflection repeats every 4 in normalised units; reduce like the reference's fmod.
-    const VF reduced = hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)))));
-    g = hn::IfThenElse(hn::Gt(hn::Abs(g), hn::Set(d, 3.0f)), reduced, g);
+    // Reflection repeats every 4 in normalised units; reduce like the reference's fmod (a
+    // branch per vector: grids rarely reach beyond 3).
+    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, 3.0f));
+    if (!hn::AllFalse(d, far)) {
+      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)));
+      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), q)), g);
+    }
   }
   VF x;
   if (align) {
@@ -175,14 +190,15 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
     for (int k = 0; k < kT; ++k) out->w[k] = w[k];
     return;
   }
+  if (P == Padding::kReflection) {
+    ReflectNear<kT>(tap[0], size, align, tap);  // g was reduced above
+  }
   for (int k = 0; k < kT; ++k) {
     if (P == Padding::kZeros) {
       const auto inside = hn::And(hn::Gt(tap[k], hn::Set(di, -1)), hn::Lt(tap[k], hn::Set(di, size)));
       w[k] = hn::IfThenElseZero(hn::RebindMask(d, inside), w[k]);
     } else if (P == Padding::kBorder) {
       tap[k] = hn::Min(hn::Max(tap[k], zero_i), last);
-    } else {
-      tap[k] = ReflectNear(tap[k], size, align);  // g was reduced above
     }
   }
   if (M == Mode::kNearest) {
