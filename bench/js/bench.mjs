@@ -504,7 +504,6 @@ function nativeEnv(context) {
     mhz: context.mhz_per_cpu,
     scaling: context.cpu_scaling_enabled,
     caches: (context.caches || []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`.replace('  ', ' ')).join(', '),
-    buildType: context.library_build_type,
   } : null;
 }
 

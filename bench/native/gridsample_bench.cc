@@ -305,23 +305,20 @@ void Register(Workload* p, const Flags& flags) {
       }
     };
   };
-  const auto add = [&](const char* variant, Impl impl) {
-    Configure(benchmark::RegisterBenchmark((p->name + variant).c_str(), api(impl)), flags.reps, flags.min_time);
+  const auto add = [&](const char* variant, auto fn) {
+    Configure(benchmark::RegisterBenchmark((p->name + variant).c_str(), fn), flags.reps, flags.min_time);
   };
-  add("/public", Impl::kPublic);
-  if (p->has_baseline) add("/baseline", Impl::kBaseline);
-  if (!flags.timing_only) add("/reference", Impl::kReference);
-  Configure(benchmark::RegisterBenchmark(
-                (p->name + "/memcpy_floor").c_str(),
-                [n = p->floor_bytes](benchmark::State& state) {
-                  // Filled once so that first-touch page faults are not timed.
-                  std::vector<unsigned char> src(n, 1), dst(n, 0);
-                  for (auto _ : state) {
-                    std::memcpy(dst.data(), src.data(), n);
-                    benchmark::ClobberMemory();
-                  }
-                }),
-            flags.reps, flags.min_time);
+  add("/public", api(Impl::kPublic));
+  if (p->has_baseline) add("/baseline", api(Impl::kBaseline));
+  if (!flags.timing_only) add("/reference", api(Impl::kReference));
+  add("/memcpy_floor", [n = p->floor_bytes](benchmark::State& state) {
+    // Filled once so that first-touch page faults are not timed.
+    std::vector<unsigned char> src(n, 1), dst(n, 0);
+    for (auto _ : state) {
+      std::memcpy(dst.data(), src.data(), n);
+      benchmark::ClobberMemory();
+    }
+  });
 }
 
 }  // namespace
