@@ -19,7 +19,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
-  'README.md', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
+  'LICENSE', 'README.md', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
@@ -82,6 +82,10 @@ describe('npm pack', () => {
     assert.deepEqual(files, [...SHIPPED].sort());
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'gridsample', 'package.json'), 'utf8'));
     assert.equal(manifest.name, 'gridsample');
+    assert.equal(manifest.license, 'MIT');
+    const licence = readFileSync(join(app, 'node_modules', 'gridsample', 'LICENSE'), 'utf8');
+    assert.equal(licence, readFileSync(join(HERE, '..', '..', 'LICENSE'), 'utf8'), 'the shipped LICENSE is the repository\'s');
+    assert.match(licence, /^MIT License\n/);
     assert.deepEqual(manifest.dependencies, { pngjs: '^7.0.0' });
     assert.equal(manifest.peerDependencies, undefined);
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);
