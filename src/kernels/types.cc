@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "fast/fast.h"
 
 namespace gridsample {
 namespace {
@@ -102,7 +101,5 @@ Status ParsePadding(std::string_view name, Padding* padding) {
   }
   return Status::Ok();
 }
-
-const char* ActiveTarget() { return fast::TargetName(); }
 
 }  // namespace gridsample

@@ -5,22 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "fast/fast.h"
 #include "gridsample/gridsample.h"
 #include "gtest/gtest.h"
+#include "test_util.h"
 
 namespace {
 
-namespace fast = gridsample::fast;
+using gridsample_test::TargetScope;
 using gridsample::DType;
 using gridsample::GridSampleOptions;
 using gridsample::Mode;
 using gridsample::Padding;
-
-struct TargetScope {
-  explicit TargetScope(int64_t target) { fast::SetTargetForTest(target); }
-  ~TargetScope() { fast::SetTargetForTest(0); }
-};
 
 // WarpAffine, uint8 bilinear, X of one row (H = 1) and a map whose row coordinate changes along
 // the output row (theta[1][0] != 0): the fixed-point path (FixedAffineRow in
@@ -34,7 +29,7 @@ struct TargetScope {
 // X is 8 zero pixels inside a buffer of 255s: every correct result is 0 (any padding), the
 // documented fixed-point error is at most 1 level; reading the 255s gives up to 3.
 TEST(FastPathRegressions, WarpAffineUint8BilinearOneRowReadsOnlyX) {
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
     for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
       for (bool align : {false, true}) {
@@ -50,7 +45,7 @@ TEST(FastPathRegressions, WarpAffineUint8BilinearOneRowReadsOnlyX) {
                                            {y.data(), DType::kUint8, y_shape, 4}, o)
                         .ok());
         for (int j = 0; j < 64; ++j) {
-          EXPECT_LE(y[j], 1) << fast::TargetNameOf(target) << " padding " << static_cast<int>(padding)
+          EXPECT_LE(y[j], 1) << target << " padding " << static_cast<int>(padding)
                              << " align_corners " << align << ": output column " << j
                              << " read outside X (X is all 0)";
         }

@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "fast/fast.h"
 #include "gridsample/gridsample.h"
 #include "reference/reference.h"
 #include "test_util.h"  // Tensor, dtype facts and names, the tolerances' helpers (tests/native)
@@ -316,17 +315,16 @@ inline std::string ValueString(const Tensor& t, int64_t i) {
 // here, or once as it is when `every_target` is false; default dispatch afterwards.
 template <typename Fn>
 void ForEachTarget(bool every_target, Fn&& fn) {
-  namespace fast = gridsample::fast;
   if (!every_target) {
     fn(gridsample::ActiveTarget());
     return;
   }
-  static const std::vector<int64_t> targets = fast::TargetsForTest();
-  for (int64_t target : targets) {
-    fast::SetTargetForTest(target);
-    fn(fast::TargetNameOf(target));
+  static const std::vector<std::string> targets = gridsample::AvailableTargets();
+  for (const std::string& target : targets) {
+    gridsample::SetTarget(target);
+    fn(target.c_str());
   }
-  fast::SetTargetForTest(0);
+  gridsample::SetTarget("");
 }
 
 // Options from one byte: mode, padding, align_corners.

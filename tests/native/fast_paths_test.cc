@@ -19,12 +19,6 @@ namespace {
 
 namespace fast = gridsample::fast;
 
-// Restores default dispatch when a test ends, whatever happened.
-struct TargetScope {
-  explicit TargetScope(int64_t target) { fast::SetTargetForTest(target); }
-  ~TargetScope() { fast::SetTargetForTest(0); }
-};
-
 // A grid value drawn to reach interior points, exact borders, far outside, and the
 // hostile values of DESIGN.md section 2.
 float HostileCoordinate(std::mt19937& rng) {
@@ -70,12 +64,35 @@ Problem RandomProblem(std::mt19937& rng, int rank) {
 }
 
 TEST(FastPaths, TargetsAreCompiled) {
-  const std::vector<int64_t> targets = fast::TargetsForTest();
+  const std::vector<std::string> targets = gridsample::AvailableTargets();
   ASSERT_FALSE(targets.empty());
   std::string names;
-  for (int64_t t : targets) names += std::string(fast::TargetNameOf(t)) + " ";
+  for (const std::string& t : targets) names += t + " ";
   std::printf("fast-path targets on this machine: %s(dispatch picks %s)\n", names.c_str(),
               gridsample::ActiveTarget());
+}
+
+// The dispatcher's choice is the caller's to override (benchmarks compare targets with it):
+// each available target can be forced and is then the one that runs, a bad name is an error
+// that changes nothing, and '' restores the default, which is the first (best) target.
+TEST(FastPaths, DispatchTargetIsConfigurable) {
+  const std::vector<std::string> targets = gridsample::AvailableTargets();
+  ASSERT_FALSE(targets.empty());
+  const std::string chosen = gridsample::ActiveTarget();
+  EXPECT_EQ(chosen, targets.front());
+  for (const std::string& t : targets) {
+    ASSERT_TRUE(gridsample::SetTarget(t).ok()) << t;
+    EXPECT_EQ(std::string(gridsample::ActiveTarget()), t);
+    EXPECT_EQ(gridsample::AvailableTargets(), targets) << "forcing " << t << " narrowed the list";
+  }
+  ASSERT_TRUE(gridsample::SetTarget(targets.back()).ok());
+  const Status bad = gridsample::SetTarget("AVX9000");
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("'AVX9000'"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("'" + targets.front() + "'"), std::string::npos) << bad.message();
+  EXPECT_EQ(std::string(gridsample::ActiveTarget()), targets.back()) << "a bad name changed the target";
+  ASSERT_TRUE(gridsample::SetTarget("").ok());
+  EXPECT_EQ(std::string(gridsample::ActiveTarget()), chosen);
 }
 
 // Fast path and reference agree; zeros padding equals the reference exactly (the plan
@@ -83,9 +100,9 @@ TEST(FastPaths, TargetsAreCompiled) {
 // (taps that pad onto the same pixel have their weights added first).
 TEST(FastPaths, MatchReferenceOnEveryTarget) {
   int64_t covered = 0;
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
-    const std::string target_name = fast::TargetNameOf(target);
+    const std::string target_name = target;
     std::mt19937 rng(1234);
     for (int rank : {2, 3}) {
       for (int iter = 0; iter < 60; ++iter) {
@@ -136,9 +153,9 @@ TEST(FastPaths, MatchReferenceOnEveryTarget) {
 // level or one ulp of the type). float64, int32 and uint32 X stay on the reference (double).
 TEST(FastPaths, OtherDTypesMatchReferenceOnEveryTarget) {
   int64_t covered = 0;
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
-    const std::string target_name = fast::TargetNameOf(target);
+    const std::string target_name = target;
     std::mt19937 rng(99);
     for (int rank : {2, 3}) {
       for (int iter = 0; iter < 4; ++iter) {

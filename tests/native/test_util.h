@@ -31,6 +31,18 @@ using gridsample::Status;
 using gridsample::StatusCode;
 using gridsample::TensorView;
 
+// Makes the fast paths run on `target` (one of gridsample::AvailableTargets()) until the scope
+// ends, whatever happens in it; the default choice afterwards.
+struct TargetScope {
+  explicit TargetScope(const std::string& target) {
+    const Status s = gridsample::SetTarget(target);
+    EXPECT_TRUE(s.ok()) << s.message();
+  }
+  ~TargetScope() { gridsample::SetTarget(""); }
+  TargetScope(const TargetScope&) = delete;
+  TargetScope& operator=(const TargetScope&) = delete;
+};
+
 // ---------------------------------------------------------------------------
 // Enumerations to loop over.
 

@@ -31,12 +31,6 @@ namespace fast = gridsample::fast;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// Restores default dispatch when a test ends, whatever happened.
-struct TargetScope {
-  explicit TargetScope(int64_t target) { fast::SetTargetForTest(target); }
-  ~TargetScope() { fast::SetTargetForTest(0); }
-};
-
 // --- the oracle ---------------------------------------------------------------------------
 
 // (N, A, B, C) <-> (N, C, A, B), byte for byte (exact for every dtype).
@@ -217,13 +211,13 @@ std::string Describe(const Shape& s) {
 // Highway's SCALAR target (natively with g++ < 12.3, whose EMU128 Highway disables) has
 // one-lane vectors only: the channels-last kernels, which hold a pixel's channels in four
 // lanes, leave it to the generic path. Every other target has them.
-bool HasChannelsLastKernels(int64_t target) {
-  return std::string(fast::TargetNameOf(target)) != "SCALAR";
+bool HasChannelsLastKernels(const std::string& target) {
+  return target != "SCALAR";
 }
 
 std::string TargetNames() {
   std::string names;
-  for (int64_t t : fast::TargetsForTest()) names += std::string(fast::TargetNameOf(t)) + " ";
+  for (const std::string& t : gridsample::AvailableTargets()) names += t + " ";
   return names;
 }
 
@@ -233,9 +227,9 @@ std::string TargetNames() {
 // theta float32 or float64) on every target but SCALAR, and equal the reference bit for bit.
 TEST(ChannelsLastFast, GridSampleMatchesReferenceOnEveryTarget) {
   int64_t compared = 0, off_by_one = 0;
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
-    const std::string target_name = fast::TargetNameOf(target);
+    const std::string target_name = target;
     std::mt19937 rng(2024);
     for (int iter = 0; iter < 40; ++iter) {
       const Shape s = RandomShape(rng, 4);
@@ -270,7 +264,7 @@ TEST(ChannelsLastFast, GridSampleMatchesReferenceOnEveryTarget) {
       }
     }
   }
-  EXPECT_EQ(compared, static_cast<int64_t>(fast::TargetsForTest().size()) * 40 * 2 * 18);
+  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 40 * 2 * 18);
   std::printf("channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
               "with some value 1 level off)\n",
               static_cast<long long>(compared), TargetNames().c_str(),
@@ -279,9 +273,9 @@ TEST(ChannelsLastFast, GridSampleMatchesReferenceOnEveryTarget) {
 
 TEST(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSampleOnEveryTarget) {
   int64_t compared = 0, off_by_one = 0;
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
-    const std::string target_name = fast::TargetNameOf(target);
+    const std::string target_name = target;
     std::mt19937 rng(77);
     for (int iter = 0; iter < 40; ++iter) {
       const Shape s = RandomShape(rng, 4);
@@ -320,7 +314,7 @@ TEST(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSampleOnEveryTarget) {
       }
     }
   }
-  EXPECT_EQ(compared, static_cast<int64_t>(fast::TargetsForTest().size()) * 40 * 4 * 18);
+  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 40 * 4 * 18);
   std::printf("WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
               "uint8 bilinear runs with some value 1 level off)\n",
               static_cast<long long>(compared), TargetNames().c_str(),
@@ -329,7 +323,7 @@ TEST(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSampleOnEveryTarget) {
 
 // Wide outputs cross the kernels' column tiles (512 pixels); three channels end rows exactly.
 TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
     std::mt19937 rng(5);
     for (int64_t c : {3, 4}) {
@@ -344,7 +338,7 @@ TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
           ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
           const Tensor want = OracleWarpAffine(x, theta, 3, 1100, o);
           const int64_t bad = Compare(y, want, Allowed(dtype, m)).first_bad;
-          ASSERT_EQ(bad, -1) << fast::TargetNameOf(target) << ' ' << Name(dtype) << " C=" << c << ' '
+          ASSERT_EQ(bad, -1) << target << ' ' << Name(dtype) << " C=" << c << ' '
                              << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, bad);
         }
       }
@@ -358,7 +352,7 @@ TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
 // value within 1 level; and few differ at all (the blend is not merely within 1 but close:
 // a coarser weight or position would show here first).
 TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     if (!HasChannelsLastKernels(target)) continue;
     TargetScope scope(target);
     std::mt19937 rng(123);
@@ -379,7 +373,7 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
             const Tensor want = OracleWarpAffine(x, theta, ho, wo, o);
             const Comparison cmp = Compare(y, want, 1.0);
             ASSERT_EQ(cmp.first_bad, -1)
-                << fast::TargetNameOf(target) << " X " << ToString(x.shape()) << ' '
+                << target << " X " << ToString(x.shape()) << ' '
                 << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, cmp.first_bad) << ": got "
                 << y.Get(cmp.first_bad) << " want " << want.Get(cmp.first_bad);
             values += y.size();
@@ -390,9 +384,9 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
     }
     // Measured: 0.25% (x86, NEON) to 0.5% (WASM) of the values of these all-edge images.
     EXPECT_LT(static_cast<double>(differing), 0.01 * static_cast<double>(values))
-        << fast::TargetNameOf(target) << ": " << differing << " of " << values << " values differ";
+        << target << ": " << differing << " of " << values << " values differ";
     std::printf("%s: fixed-point bilinear: %lld of %lld values 1 level off the reference\n",
-                fast::TargetNameOf(target), static_cast<long long>(differing),
+                target, static_cast<long long>(differing),
                 static_cast<long long>(values));
   }
 }
@@ -400,7 +394,7 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
 // Non-finite and huge X values: a tap that zeros padding drops reads no pixel at all (as the
 // reference skips it), so an infinity at the border does not leak into outside samples.
 TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOut) {
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
     std::mt19937 rng(9);
     Tensor x = RandomTensor(rng, DType::kFloat32, {1, 5, 6, 4});
@@ -417,7 +411,7 @@ TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOut) {
           ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
           const Tensor want = OracleGridSample(x, grid, o);
           const int64_t bad = FirstDifference(y, want);
-          ASSERT_EQ(bad, -1) << fast::TargetNameOf(target) << ' ' << gridsample_test::Describe(o) << ' '
+          ASSERT_EQ(bad, -1) << target << ' ' << gridsample_test::Describe(o) << ' '
                              << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
         }
       }
@@ -629,7 +623,7 @@ TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {
 // non-finite entries; on every target.
 TEST(AffineGridFast, EqualsReferenceBitForBitOnEveryTarget) {
   int64_t compared = 0;
-  for (int64_t target : fast::TargetsForTest()) {
+  for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
     std::mt19937 rng(11);
     for (int iter = 0; iter < 60; ++iter) {
@@ -658,7 +652,7 @@ TEST(AffineGridFast, EqualsReferenceBitForBitOnEveryTarget) {
           ASSERT_TRUE(gridsample::reference::AffineGrid(theta.View(), size.data(), size.size(),
                                                         want.MutableView(), AffineGridOptions{align}).ok());
           const int64_t bad = FirstDifference(got, want);
-          ASSERT_EQ(bad, -1) << fast::TargetNameOf(target) << ' ' << Name(dtype) << " size "
+          ASSERT_EQ(bad, -1) << target << ' ' << Name(dtype) << " size "
                              << ToString(size) << " align " << align << " element " << bad << ": got "
                              << got.Get(bad) << " want " << want.Get(bad);
           ++compared;
@@ -666,7 +660,7 @@ TEST(AffineGridFast, EqualsReferenceBitForBitOnEveryTarget) {
       }
     }
   }
-  EXPECT_EQ(compared, static_cast<int64_t>(fast::TargetsForTest().size()) * 60 * 2 * 2);
+  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 60 * 2 * 2);
 }
 
 // 16-bit theta stays on the reference (its grid is rounded once from double to half).

@@ -3,7 +3,6 @@
 #define GRIDSAMPLE_FAST_FAST_H_
 
 #include <cstdint>
-#include <vector>
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
@@ -44,12 +43,6 @@ bool AffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
 
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
 const char* TargetName();
-
-// For tests: the Highway targets compiled in and supported by this CPU, and a
-// switch that makes dispatch use exactly one of them (0 restores the default).
-std::vector<int64_t> TargetsForTest();
-void SetTargetForTest(int64_t target);
-const char* TargetNameOf(int64_t target);
 
 }  // namespace fast
 }  // namespace gridsample

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gridsample {
 
@@ -94,6 +95,17 @@ Status ParsePadding(std::string_view name, Padding* padding);
 // The SIMD target the fast paths run on in this process ("scalar" when only the
 // reference is compiled in).
 const char* ActiveTarget();
+
+// The SIMD targets the fast paths can run on in this process: compiled in and supported by
+// this CPU, best first ("AVX3", "AVX2", "SSE4", "SSSE3", "EMU128"; one name on wasm and
+// cross-compiled builds).
+std::vector<std::string> AvailableTargets();
+
+// Makes every fast path run on `name`, one of AvailableTargets(), or on the default choice
+// (the best available target) when `name` is empty; InvalidArgument listing the available
+// targets otherwise. For benchmarks and tests that compare targets: it sets process-wide
+// state, so call it while no other gridsample call runs.
+Status SetTarget(std::string_view name);
 
 }  // namespace gridsample
 
