@@ -56,6 +56,14 @@ export interface DataTypeMap {
 /** Any typed array the library reads or writes. */
 export type TensorData = DataTypeMap[DType];
 
+/**
+ * The typed array gridsample creates for dtype `D` (results, heap tensor views): the dtype's
+ * class, a `Uint8Array` for uint8, over an `ArrayBuffer`. Spelt as what `slice` returns, which is
+ * such an array: `Float32Array<ArrayBuffer>` where typed arrays are generic (TypeScript >= 5.7;
+ * it is what `new ImageData(data, ...)` requires there), plain `Float32Array` before.
+ */
+export type ArrayOf<D extends DType> = ReturnType<(D extends 'uint8' ? Uint8Array : DataTypeMap[D])['slice']>;
+
 /** Dimensions: non-negative safe integers (bigints as in int64 tensors are accepted). */
 export type Dims = readonly (number | bigint)[] | Int32Array | Uint32Array | BigInt64Array;
 
@@ -84,9 +92,9 @@ export interface TensorLike {
  * What `gridSample` and `affineGrid` return: a plain object with a new array, or
  * `options.out` itself when that is a tensor object.
  */
-export interface Tensor<D extends DType = DType> {
-  /** The elements (of the input's class for uint8 and float16 inputs). */
-  readonly data: DataTypeMap[D];
+export interface Tensor<D extends DType = DType, A extends TensorData = DataTypeMap[D]> {
+  /** The elements: a new array of the class {@link ResultDataOf} names, or the typed array given as `options.out`. */
+  readonly data: A;
   /** Dimensions of the result. */
   readonly shape: readonly number[];
   /** Element type of the result: X's for GridSample, theta's for AffineGrid. */
@@ -111,6 +119,16 @@ export type DTypeOf<T> =
     : A extends Uint32Array ? 'uint32'
     : DType
   : DType;
+
+/**
+ * The array of a new result computed from argument `T` (a tensor, an image or a heap tensor):
+ * {@link ArrayOf} its dtype, except that uint8 keeps the input's class, so a `Uint8ClampedArray`
+ * (canvas `ImageData` pixels) gives a `Uint8ClampedArray`.
+ */
+export type ResultDataOf<T> =
+  T extends { readonly data: infer A } ?
+    A extends Uint8ClampedArray ? ReturnType<Uint8ClampedArray['slice']> : ArrayOf<DTypeOf<T>>
+  : ArrayOf<DTypeOf<T>>;
 
 /** Interpolation mode, in both ONNX spellings (opset 16 and opset 20+). */
 export type Mode = 'linear' | 'bilinear' | 'nearest' | 'cubic' | 'bicubic';
@@ -192,13 +210,6 @@ export interface Image<A extends ImageDataArray = ImageDataArray> {
   readonly channels: number;
 }
 
-/** The pixel array class an image argument gives back. */
-export type ImageDataOf<I> =
-  I extends HeapTensor<'float32'> ? Float32Array
-  : I extends HeapTensor<'uint8'> ? Uint8Array | Uint8ClampedArray
-  : I extends { readonly data: infer A extends ImageDataArray } ? A
-  : ImageDataArray;
-
 /**
  * An affine map of normalised coordinates, as AffineGrid's theta for one image: the 2x3
  * matrix `[a, b, c, d, e, f]` row-major, sampling the input at
@@ -254,11 +265,11 @@ export declare class HeapTensor<D extends DType = DType> {
   /** True once {@link HeapTensor.dispose} has run. */
   readonly disposed: boolean;
   /**
-   * A typed-array view of the elements in the wasm heap. The view is replaced when the
-   * heap grows (any call may grow it): read `data` again after calls instead of keeping it.
-   * Throws a `TypeError` after `dispose()`.
+   * A typed-array view of the elements in the wasm heap (a `Uint8Array` for uint8). The view
+   * is replaced when the heap grows (any call may grow it): read `data` again after calls
+   * instead of keeping it. Throws a `TypeError` after `dispose()`.
    */
-  readonly data: DataTypeMap[D];
+  readonly data: ArrayOf<D>;
   /** Frees the heap memory. Idempotent; using the tensor afterwards throws a `TypeError`. */
   dispose(): void;
   /** Same as {@link HeapTensor.dispose}, for `using` declarations. */
@@ -295,7 +306,7 @@ export interface GridSample {
     x: X,
     grid: TensorLike | HeapTensor,
     options?: GridSampleOptions,
-  ): Tensor<DTypeOf<X>>;
+  ): Tensor<DTypeOf<X>, ResultDataOf<X>>;
 
   /**
    * ONNX AffineGrid (opset 20), as PyTorch's `affine_grid` (a size-1 axis has coordinate 0).
@@ -311,7 +322,7 @@ export interface GridSample {
     theta: T,
     size: Size,
     options?: AffineGridOptions,
-  ): Tensor<DTypeOf<T>>;
+  ): Tensor<DTypeOf<T>, ResultDataOf<T>>;
 
   /**
    * Warps an interleaved image (e.g. canvas `ImageData`, RGBA) by an affine map without
@@ -345,7 +356,7 @@ export interface GridSample {
     image: I,
     theta: Theta,
     options?: WarpAffineOptions,
-  ): Image<ImageDataOf<I>>;
+  ): Image<ResultDataOf<I>>;
 
   /**
    * GridSample (2-D) on channels-last tensors: the same semantics as
@@ -362,7 +373,7 @@ export interface GridSample {
     x: X,
     grid: TensorLike | HeapTensor,
     options?: GridSampleOptions,
-  ): Tensor<DTypeOf<X>>;
+  ): Tensor<DTypeOf<X>, ResultDataOf<X>>;
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).

@@ -23,17 +23,57 @@ assert<Equal<typeof gs.backend, 'wasm-simd128' | 'wasm-scalar'>>();
 gridsample.load({ variant: 'scalar', wasmUrl: (v) => `/assets/gridsample-${v}.wasm` });
 
 // A result's dtype is x's (theta's for affineGrid): its dtype, else its type, else its array class.
-const f32: gridsample.Tensor<'float32'> = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid,
+// Results are new arrays over an ArrayBuffer (TypeScript >= 5.7 says so: Float32Array<ArrayBuffer>).
+const f32 = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid,
   { mode: 'bicubic', paddingMode: 'border', alignCorners: 1 });
-const f16: gridsample.Tensor<'float16'> = gs.gridSample({ data: new Uint16Array(16), shape: [1, 1, 4, 4], dtype: 'float16' }, grid);
-const i16: gridsample.Tensor<'int16'> = gs.gridSample({ data: new Int16Array(16), dims: [1, 1, 4, 4], type: 'int16' }, grid);
-const g64: Float64Array = gs.affineGrid({ data: new Float64Array(6), shape: [1, 2, 3], dtype: 'float64' }, [1n, 1n, 4n, 4n],
-  { align_corners: 0 }).data;
-const fromHeap: Float64Array = gs.gridSample(gs.tensorFrom({ data: new Float64Array(16), shape: [1, 1, 4, 4] }), grid).data;
-console.log(f32, f16, i16, g64, fromHeap);
+assert<Equal<typeof f32, gridsample.Tensor<'float32', Float32Array<ArrayBuffer>>>>();
+const f16 = gs.gridSample({ data: new Uint16Array(16), shape: [1, 1, 4, 4], dtype: 'float16' }, grid);
+assert<Equal<typeof f16, gridsample.Tensor<'float16', Uint16Array<ArrayBuffer>>>>();
+const i16 = gs.gridSample({ data: new Int16Array(16), dims: [1, 1, 4, 4], type: 'int16' }, grid);
+assert<Equal<typeof i16, gridsample.Tensor<'int16', Int16Array<ArrayBuffer>>>>();
+const g64 = gs.affineGrid({ data: new Float64Array(6), shape: [1, 2, 3], dtype: 'float64' }, [1n, 1n, 4n, 4n], { align_corners: 0 });
+assert<Equal<typeof g64, gridsample.Tensor<'float64', Float64Array<ArrayBuffer>>>>();
+const f64Heap = gs.tensorFrom({ data: new Float64Array(16), shape: [1, 1, 4, 4] });
+assert<Equal<typeof f64Heap, gridsample.HeapTensor<'float64'>>>();
+assert<Equal<typeof f64Heap.data, Float64Array<ArrayBuffer>>>();
+const fromHeap = gs.gridSampleChannelsLast(f64Heap, grid);
+assert<Equal<typeof fromHeap, gridsample.Tensor<'float64', Float64Array<ArrayBuffer>>>>();
+const annotated: gridsample.Tensor<'float32'> = f32;
 // @ts-expect-error: a float32 x gives a float32 result
 const notBytes: gridsample.Tensor<'uint8'> = f32;
-console.log(notBytes);
+console.log(annotated, notBytes);
+
+// uint8 results keep the input's class: a Uint8ClampedArray (canvas ImageData) stays one.
+const clamped = gs.gridSample({ data: new Uint8ClampedArray(16), shape: [1, 1, 4, 4] }, grid);
+assert<Equal<typeof clamped.data, Uint8ClampedArray<ArrayBuffer>>>();
+assert<Equal<typeof clamped.dtype, 'uint8'>>();
+const bytes = gs.gridSample({ data: new Uint8Array(16), shape: [1, 1, 4, 4], dtype: 'uint8' }, grid);
+assert<Equal<typeof bytes.data, Uint8Array<ArrayBuffer>>>();
+const clampedLast = gs.gridSampleChannelsLast({ data: new Uint8ClampedArray(16), shape: [1, 2, 2, 4] }, grid);
+assert<Equal<typeof clampedLast.data, Uint8ClampedArray<ArrayBuffer>>>();
+declare const someBytes: Uint8Array | Uint8ClampedArray;
+const either = gs.gridSample({ data: someBytes, shape: [1, 1, 4, 4] }, grid);
+assert<Equal<typeof either.data, Uint8Array<ArrayBuffer> | Uint8ClampedArray<ArrayBuffer>>>();
+// @ts-expect-error: a Uint8ClampedArray input does not give a Uint8Array
+const notClamped: Uint8Array = clamped.data;
+console.log(notClamped);
+// Heap tensors are Uint8Array views, and results computed from them Uint8Arrays.
+const bytesHeap = gs.tensor('uint8', [1, 1, 4, 4]);
+assert<Equal<typeof bytesHeap.data, Uint8Array<ArrayBuffer>>>();
+const fromBytesHeap = gs.gridSample(bytesHeap, grid);
+assert<Equal<typeof fromBytesHeap.data, Uint8Array<ArrayBuffer>>>();
+// warpAffine likewise, and its result goes straight into an ImageData.
+const theta = [1, 0, 0, 0, 1, 0];
+const image = new ImageData(4, 4);
+const warped = gs.warpAffine(image, theta, { mode: 'bilinear', paddingMode: 'zeros' });
+assert<Equal<typeof warped, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+console.log(new ImageData(warped.data, warped.width, warped.height));
+const warpedBytes = gs.warpAffine({ data: new Uint8Array(48), width: 4, height: 4, channels: 3 }, theta);
+assert<Equal<typeof warpedBytes.data, Uint8Array<ArrayBuffer>>>();
+const warpedHeap = gs.warpAffine(gs.tensor('uint8', [4, 4, 4]), theta);
+assert<Equal<typeof warpedHeap.data, Uint8Array<ArrayBuffer>>>();
+const warpedFloats = gs.warpAffine({ data: new Float32Array(16), width: 4, height: 4 }, new Float32Array(6));
+assert<Equal<typeof warpedFloats.data, Float32Array<ArrayBuffer>>>();
 
 // Arguments the declarations reject.
 // @ts-expect-error: not an ONNX mode
