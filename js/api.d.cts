@@ -89,8 +89,8 @@ export interface TensorLike {
 }
 
 /**
- * What `gridSample` and `affineGrid` return: a plain object with a new array, or
- * `options.out` itself when that is a tensor object.
+ * A result of `gridSample`, `gridSampleChannelsLast` and `affineGrid`: a plain object (unless
+ * `options.out` is a tensor object, see {@link TensorResult}).
  */
 export interface Tensor<D extends DType = DType, A extends TensorData = DataTypeMap[D]> {
   /** The elements: a new array of the class {@link ResultDataOf} names, or the typed array given as `options.out`. */
@@ -142,8 +142,21 @@ export type AlignCorners = boolean | 0 | 1;
 /** Where a result is written instead of a new array. */
 export type Out = TensorData | TensorLike | HeapTensor;
 
-/** Options of {@link GridSample.gridSample}; names and values follow the ONNX attributes. */
-export interface GridSampleOptions {
+/**
+ * What `gridSample`, `gridSampleChannelsLast` and `affineGrid` return for argument `T` (x or
+ * theta) and an `options.out` of type `O`: without `out`, a new {@link Tensor}; with a typed
+ * array, a new tensor over that array; with a tensor object or a heap tensor, that very object.
+ */
+export type TensorResult<T, O extends Out | undefined = undefined> =
+  O extends TensorData ? Tensor<DTypeOf<T>, O>
+  : O extends object ? O
+  : Tensor<DTypeOf<T>, ResultDataOf<T>>;
+
+/**
+ * Options of {@link GridSample.gridSample}; names and values follow the ONNX attributes. `O`
+ * is the type of `out`, which decides the result's type ({@link TensorResult}).
+ */
+export interface GridSampleOptions<O extends Out | undefined = Out | undefined> {
   /** Interpolation: `linear`/`bilinear` (default), `nearest` (ties to even) or `cubic`/`bicubic` (Keys, A = -0.75). */
   mode?: Mode;
   /** Padding of taps outside the input: `zeros` (default), `border` or `reflection`. */
@@ -159,17 +172,17 @@ export interface GridSampleOptions {
    * tensor object of the output's shape and dtype (returned as is), or a {@link HeapTensor}
    * (no copy at all). It may alias an input array, but not an input heap tensor.
    */
-  out?: Out;
+  out?: O;
 }
 
-/** Options of {@link GridSample.affineGrid}. */
-export interface AffineGridOptions {
+/** Options of {@link GridSample.affineGrid}; `O` is the type of `out` (see {@link GridSampleOptions}). */
+export interface AffineGridOptions<O extends Out | undefined = Out | undefined> {
   /** Whether -1 and 1 are the centres of the corner pixels (true) or their outer edges (false, default). */
   alignCorners?: AlignCorners;
   /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
   align_corners?: AlignCorners;
   /** Write the grid here (as for {@link GridSampleOptions.out}). */
-  out?: Out;
+  out?: O;
 }
 
 /** AffineGrid's `size`: `[N, C, H, W]` or `[N, C, D, H, W]`, as numbers, bigints, or a 1-D int64 tensor. */
@@ -198,9 +211,12 @@ export interface ImageLike<A extends ImageDataArray = ImageDataArray> {
   readonly channels?: number;
 }
 
-/** What {@link GridSample.warpAffine} returns: a plain object (wrap it in `new ImageData(...)`). */
+/**
+ * What {@link GridSample.warpAffine} returns: a plain object (wrap it in `new ImageData(...)`),
+ * unless `options.out` is an image object (see {@link ImageResult}).
+ */
 export interface Image<A extends ImageDataArray = ImageDataArray> {
-  /** The pixels, of the input's array class (a `Uint8ClampedArray` stays one). */
+  /** The pixels: a new array of the input's class ({@link ResultDataOf}), or the array given as `options.out`. */
   readonly data: A;
   /** Pixels per row. */
   readonly width: number;
@@ -218,8 +234,24 @@ export interface Image<A extends ImageDataArray = ImageDataArray> {
  */
 export type Theta = readonly number[] | Float32Array | Float64Array;
 
-/** Options of {@link GridSample.warpAffine}. */
-export interface WarpAffineOptions {
+/** Where warpAffine writes its result instead of a new array. */
+export type ImageOut = ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
+
+/**
+ * What `warpAffine` returns for an image of type `I` and an `options.out` of type `O`: without
+ * `out`, a new {@link Image}; with a typed array, a new image over that array; with an image
+ * object (e.g. an `ImageData`), that very object; with a heap tensor, a new image over its
+ * heap view.
+ */
+export type ImageResult<I, O extends ImageOut | undefined = undefined> =
+  O extends HeapTensor<'uint8' | 'float32'> ? Image<O['data']>
+  : O extends ImageDataArray ? Image<O>
+  : O extends object ? O
+  // Extract: for an image, ResultDataOf is one of these; TypeScript cannot tell for a generic I.
+  : Image<Extract<ResultDataOf<I>, ImageDataArray>>;
+
+/** Options of {@link GridSample.warpAffine}; `O` is the type of `out`, which decides the result's type ({@link ImageResult}). */
+export interface WarpAffineOptions<O extends ImageOut | undefined = ImageOut | undefined> {
   /** Interpolation: `linear`/`bilinear` (default), `nearest` or `cubic`/`bicubic`. */
   mode?: Mode;
   /** Samples outside the image: `zeros` (default: transparent black), `border` or `reflection`. */
@@ -240,7 +272,7 @@ export interface WarpAffineOptions {
    * size, and it is returned as is), or a {@link HeapTensor} of shape
    * `[height, width, channels]` (no copy at all; `data` of the result is its heap view).
    */
-  out?: ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
+  out?: O;
 }
 
 /**
@@ -302,11 +334,11 @@ export interface GridSample {
    *   matching the shape, ranks or batch sizes that disagree, unknown option values, a
    *   result the 2 GiB heap cannot hold).
    */
-  gridSample<X extends TensorLike | HeapTensor>(
+  gridSample<X extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
     x: X,
     grid: TensorLike | HeapTensor,
-    options?: GridSampleOptions,
-  ): Tensor<DTypeOf<X>, ResultDataOf<X>>;
+    options?: GridSampleOptions<O>,
+  ): TensorResult<X, O>;
 
   /**
    * ONNX AffineGrid (opset 20), as PyTorch's `affine_grid` (a size-1 axis has coordinate 0).
@@ -315,14 +347,15 @@ export interface GridSample {
    *   float16 or bfloat16.
    * @param size - `[N, C, H, W]` or `[N, C, D, H, W]`.
    * @param options - align corners and an optional `out`.
-   * @returns the grid (N, H, W, 2) or (N, D, H, W, 3) of theta's dtype.
+   * @returns the grid (N, H, W, 2) or (N, D, H, W, 3) of theta's dtype; `options.out` itself
+   *   when that is a tensor object.
    * @throws TypeError / RangeError as {@link GridSample.gridSample}.
    */
-  affineGrid<T extends TensorLike | HeapTensor>(
+  affineGrid<T extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
     theta: T,
     size: Size,
-    options?: AffineGridOptions,
-  ): Tensor<DTypeOf<T>, ResultDataOf<T>>;
+    options?: AffineGridOptions<O>,
+  ): TensorResult<T, O>;
 
   /**
    * Warps an interleaved image (e.g. canvas `ImageData`, RGBA) by an affine map without
@@ -335,8 +368,9 @@ export interface GridSample {
    * @param theta - the 2x3 matrix in normalised coordinates (see {@link Theta}); non-finite
    *   entries give transparent (0) pixels where they reach.
    * @param options - mode, padding, align corners, output size, `out`.
-   * @returns `{data, width, height, channels}` with data of the image's array class; the
-   *   `out` image object itself when one is given.
+   * @returns `{data, width, height, channels}` with data of the image's array class (or
+   *   `out`'s array, or a heap tensor `out`'s view); the `out` image object itself when one is
+   *   given.
    * @throws TypeError for a wrong kind of argument (not an image, an unsupported array class,
    *   theta not 6 numbers in an Array / Float32Array / Float64Array, unknown option names,
    *   detached buffers, disposed heap tensors).
@@ -352,11 +386,11 @@ export interface GridSample {
    *   { mode: 'bilinear', paddingMode: 'zeros' });
    * ctx.putImageData(new ImageData(y.data, y.width, y.height), 0, 0);
    */
-  warpAffine<I extends ImageLike | HeapTensor<'uint8' | 'float32'>>(
+  warpAffine<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
     image: I,
     theta: Theta,
-    options?: WarpAffineOptions,
-  ): Image<ResultDataOf<I>>;
+    options?: WarpAffineOptions<O>,
+  ): ImageResult<I, O>;
 
   /**
    * GridSample (2-D) on channels-last tensors: the same semantics as
@@ -369,11 +403,11 @@ export interface GridSample {
    * @returns Y (N, Ho, Wo, C) of X's dtype; `options.out` itself when that is a tensor object.
    * @throws TypeError / RangeError as {@link GridSample.gridSample}.
    */
-  gridSampleChannelsLast<X extends TensorLike | HeapTensor>(
+  gridSampleChannelsLast<X extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
     x: X,
     grid: TensorLike | HeapTensor,
-    options?: GridSampleOptions,
-  ): Tensor<DTypeOf<X>, ResultDataOf<X>>;
+    options?: GridSampleOptions<O>,
+  ): TensorResult<X, O>;
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).

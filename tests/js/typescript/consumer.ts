@@ -75,6 +75,42 @@ assert<Equal<typeof warpedHeap.data, Uint8Array<ArrayBuffer>>>();
 const warpedFloats = gs.warpAffine({ data: new Float32Array(16), width: 4, height: 4 }, new Float32Array(6));
 assert<Equal<typeof warpedFloats.data, Float32Array<ArrayBuffer>>>();
 
+// options.out: a typed array comes back as the result's data; a tensor object, a heap tensor
+// or (for warpAffine) an image object such as an ImageData comes back itself; warpAffine gives
+// a heap tensor's view in a new image.
+const x32 = { data: new Float32Array(16), shape: [1, 1, 4, 4] };
+const outArray = new Float32Array(4);
+const intoArray = gs.gridSample(x32, grid, { out: outArray, mode: 'nearest' });
+assert<Equal<typeof intoArray, gridsample.Tensor<'float32', typeof outArray>>>();
+const intoClamped = gs.gridSample({ data: new Uint8Array(16), shape: [1, 1, 4, 4] }, grid, { out: new Uint8ClampedArray(4) });
+assert<Equal<typeof intoClamped, gridsample.Tensor<'uint8', Uint8ClampedArray<ArrayBuffer>>>>();
+const outTensor = { data: new Float32Array(4), shape: [1, 1, 2, 2], dtype: 'float32' as const };
+const intoTensor = gs.gridSample(x32, grid, { out: outTensor });
+assert<Equal<typeof intoTensor, typeof outTensor>>();
+const intoLast = gs.gridSampleChannelsLast({ data: new Float32Array(16), shape: [1, 4, 4, 1] }, grid, { out: outTensor });
+assert<Equal<typeof intoLast, typeof outTensor>>();
+const outHeap = gs.tensor('float32', [1, 2, 2, 2]);
+const theta32 = { data: new Float32Array(6), shape: [1, 2, 3] };
+const intoHeap = gs.affineGrid(theta32, [1, 1, 2, 2], { out: outHeap, alignCorners: true });
+assert<Equal<typeof intoHeap, gridsample.HeapTensor<'float32'>>>();
+const intoGrid = gs.affineGrid(theta32, [1, 1, 2, 2], { out: new Float32Array(8) });
+assert<Equal<typeof intoGrid.data, Float32Array<ArrayBuffer>>>();
+declare const someOptions: gridsample.GridSampleOptions;
+const outOrNot: gridsample.TensorLike = gs.gridSample(x32, grid, someOptions);
+console.log(outOrNot);
+const canvasImage = new ImageData(4, 4);
+const intoImageData = gs.warpAffine(image, theta, { out: canvasImage });
+assert<Equal<typeof intoImageData, ImageData>>();
+// @ts-expect-error: an ImageData has no channels
+console.log(intoImageData.channels);
+const intoPixels = gs.warpAffine({ data: new Uint8Array(64), width: 4, height: 4 }, theta, { out: new Uint8ClampedArray(64) });
+assert<Equal<typeof intoPixels, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+const outFloats = { data: new Float32Array(16), width: 4, height: 4, channels: 1 };
+const intoFloats = gs.warpAffine(outFloats, theta, { out: outFloats });
+assert<Equal<typeof intoFloats, typeof outFloats>>();
+const intoHeapImage = gs.warpAffine(image, theta, { out: gs.tensor('uint8', [4, 4, 4]) });
+assert<Equal<typeof intoHeapImage, gridsample.Image<Uint8Array<ArrayBuffer>>>>();
+
 // Arguments the declarations reject.
 // @ts-expect-error: not an ONNX mode
 gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float32Array(1), shape: [1, 1, 1] }, { mode: 'trilinear' });
@@ -84,3 +120,9 @@ gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float
 gs.gridSample({ data: [1, 2], shape: [1, 1, 2] }, { data: new Float32Array(1), shape: [1, 1, 1] });
 // @ts-expect-error: unknown dtype
 gs.tensor('float8', [1]);
+// @ts-expect-error: not an option (paddingMode or padding_mode)
+gs.gridSample(x32, grid, { padding: 'zeros' });
+// @ts-expect-error: out is a typed array, a tensor or a heap tensor
+gs.gridSample(x32, grid, { out: [0, 0, 0, 0] });
+// @ts-expect-error: warpAffine's out is an image, its pixels or a heap tensor
+gs.warpAffine(image, theta, { out: outTensor });
