@@ -14,7 +14,7 @@ const VARIANTS = {
 };
 
 /**
- * Loads gridsample and resolves to the API object (see index.d.ts).
+ * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.js').LoadOptions} [options]
  */
 export async function load(options) {

@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * Loads gridsample and resolves to the API object (see index.d.cts).
+ * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.cjs').LoadOptions} [options]
  */
 function load(options) {

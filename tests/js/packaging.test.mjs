@@ -19,7 +19,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
-  'LICENSE', 'README.md', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
+  'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
@@ -129,58 +129,66 @@ import('./example.js').then(async ({ example }) => {
     assert.equal(r.backend, 'wasm-scalar');
     assertExampleRow(r, 'CJS');
   });
-
-  test('TypeScript consumers type-check against index.d.ts (ESM) and index.d.cts (CJS)', async () => {
-    writeFileSync(join(app, 'use.mts'), `import { load, simdSupported, DTYPE_NAMES, type GridSample, type HeapTensor, type Tensor } from 'gridsample';
-const gs: GridSample = await load({ variant: simdSupported() ? 'simd' : 'scalar' });
-const y: Tensor<'float32'> = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4], dtype: 'float32' },
-  { data: new Float32Array(8), dims: [1, 2, 2, 2] }, { mode: 'bicubic', paddingMode: 'border', alignCorners: 1 });
-const f: Float32Array = y.data;
-const h: HeapTensor<'uint8'> = gs.tensor('uint8', [2, 3]);
-const u8: Uint8Array | Uint8ClampedArray = h.data;
-h.dispose();
-const g = gs.affineGrid({ data: new Float64Array(6), shape: [1, 2, 3], dtype: 'float64' }, [1n, 1n, 4n, 4n], { align_corners: 0 });
-const d: Float64Array = g.data;
-const backend: 'wasm-simd128' | 'wasm-scalar' = gs.backend;
-// The result's dtype follows x: from the array class, or from dtype / type.
-const grid = { data: new Float32Array(8), shape: [1, 2, 2, 2] };
-const a: Tensor<'float32'> = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid);
-const b: Tensor<'float16'> = gs.gridSample({ data: new Uint16Array(16), shape: [1, 1, 4, 4], dtype: 'float16' }, grid);
-const c: Uint8Array | Uint8ClampedArray = gs.gridSample({ data: new Uint8ClampedArray(16), shape: [1, 1, 4, 4] }, grid).data;
-const e: Tensor<'int16'> = gs.gridSample({ data: new Int16Array(16), dims: [1, 1, 4, 4], type: 'int16' }, grid);
-const heapX = gs.tensorFrom({ data: new Float64Array(16), shape: [1, 1, 4, 4] });
-const fromHeap: Float64Array = gs.gridSample(heapX, grid, { out: gs.tensor('float64', [1, 1, 2, 2]) }).data;
-console.log(a, b, c, e, fromHeap);
-// @ts-expect-error: a float32 x gives a float32 result
-const wrong: Tensor<'uint8'> = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid);
-console.log(wrong);
-console.log(f.length, u8.length, d.length, backend, DTYPE_NAMES.length);
-// @ts-expect-error: not an ONNX mode
-gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float32Array(1), shape: [1, 1, 1] }, { mode: 'trilinear' });
-// @ts-expect-error: alignCorners is boolean or 0/1
-gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float32Array(1), shape: [1, 1, 1] }, { alignCorners: 2 });
-// @ts-expect-error: data must be a typed array
-gs.gridSample({ data: [1, 2], shape: [1, 1, 2] }, { data: new Float32Array(1), shape: [1, 1, 1] });
-// @ts-expect-error: unknown dtype
-gs.tensor('float8', [1]);
-`);
-    writeFileSync(join(app, 'use.cts'), `import gridsample = require('gridsample');
-gridsample.load({ variant: 'scalar' }).then((gs: gridsample.GridSample) => {
-  const r: gridsample.Tensor = gs.affineGrid({ data: new Float32Array(6), shape: [1, 2, 3] }, [1, 1, 4, 4]);
-  console.log(r.shape, gridsample.simdSupported(), gridsample.DTYPE_NAMES[0]);
 });
+
+// TypeScript consumers: typescript/consumer.ts compiled as an ES module (.mts) and as CommonJS
+// (.cts, `import = require`), strict and with the package's declarations checked too (no skipLibCheck).
+const TS_MODULES = {
+  node16: { module: 'node16', moduleResolution: 'node16' },
+  nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+  bundler: { module: 'preserve', moduleResolution: 'bundler' },
+};
+const TS_IMPORTS = { esm: "import * as gridsample from 'gridsample';", cjs: "import gridsample = require('gridsample');" };
+// The one difference: node.mjs and browser.mjs export the HeapTensor class, index.cjs only its type.
+const TS_FORMAT_CHECKS = {
+  esm: `export const isHeapTensor = (v: unknown): boolean => v instanceof gridsample.HeapTensor;
 // @ts-expect-error: HeapTensor is not constructible
-new (null as unknown as typeof import('gridsample').HeapTensor)();
-`);
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022',
-        lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false, types: [],
-      },
-      files: ['use.mts', 'use.cts'],
-    }));
-    await sh(join(BIN, 'tsc'), ['-p', app], { cwd: app });
+new gridsample.HeapTensor();
+`,
+  cjs: `// @ts-expect-error: index.cjs exports no HeapTensor class
+export const isHeapTensor = (v: unknown): boolean => v instanceof gridsample.HeapTensor;
+`,
+};
+
+// tsc's errors, each followed by the line it points at (the assertion that failed).
+function withSourceLines(dir, output) {
+  return output.replace(/^(\S+?)\((\d+),\d+\): .*$/gm, (error, file, line) => {
+    try {
+      return `${error}\n    ${readFileSync(join(dir, file), 'utf8').split('\n')[line - 1].trim()}`;
+    } catch {
+      return error;
+    }
   });
+}
+
+describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { concurrency: true }, () => {
+  let dir;
+
+  before(() => {
+    dir = join(app, 'ts');
+    mkdirSync(dir);
+    const source = readFileSync(join(HERE, 'typescript', 'consumer.ts'), 'utf8');
+    assert.ok(source.includes(TS_IMPORTS.esm), 'consumer.ts imports gridsample as an ES module');
+    writeFileSync(join(dir, 'esm.mts'), source + TS_FORMAT_CHECKS.esm);
+    writeFileSync(join(dir, 'cjs.cts'), source.replace(TS_IMPORTS.esm, TS_IMPORTS.cjs) + TS_FORMAT_CHECKS.cjs);
+  });
+
+  for (const [name, modules] of Object.entries(TS_MODULES)) {
+    test(`${name}: ESM (index.d.ts) and CommonJS (index.d.cts) consumers`, async () => {
+      const config = `tsconfig.${name}.json`;
+      writeFileSync(join(dir, config), JSON.stringify({
+        compilerOptions: {
+          ...modules, strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
+        },
+        files: ['esm.mts', 'cjs.cts'],
+      }, null, 2));
+      try {
+        await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });
+      } catch (e) {
+        assert.fail(`tsc -p ${config} (${modules.module}, ${modules.moduleResolution}):\n${withSourceLines(dir, `${e.stdout}${e.stderr}`)}`);
+      }
+    });
+  }
 });
 
 describe('browser consumer (Vite bundle, headless Chromium)', () => {

@@ -1,0 +1,474 @@
+// TypeScript declarations of the gridsample API, the one copy that index.d.ts (ES module entries) and index.d.cts (CommonJS entry) re-export.
+//
+// Why a CommonJS declaration file: both entry declarations must be able to import it. An ES
+// module may import a CommonJS one, but a CommonJS file importing an ES module needs a
+// `resolution-mode` attribute under `module: node16` (TS1541 otherwise), which TypeScript
+// understands only from 5.3. This file is read as CommonJS for its `.d.cts` extension alone
+// (the package is `"type": "module"`); no api.cjs exists, it is a declaration file only.
+// Nothing here depends on the module format: exports named in it are the named exports of
+// both entries (index.d.cts leaves out the HeapTensor class, which index.cjs does not export).
+
+/**
+ * Element type names the library computes on. `float16` and `bfloat16` are storage formats
+ * held in a `Uint16Array` (raw bit patterns) and computed in float32; `float64`, `int32` and
+ * `uint32` compute in float64; the other types in float32. Integer results are rounded half
+ * to even and saturated to the type's range.
+ */
+export type DType =
+  | 'float32'
+  | 'float64'
+  | 'float16'
+  | 'bfloat16'
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32';
+
+/** Element types a GridSample grid or an AffineGrid theta may have. */
+export type FloatDType = 'float32' | 'float64' | 'float16' | 'bfloat16';
+
+/** Maps each dtype to the typed array that holds it. */
+export interface DataTypeMap {
+  /** 32-bit IEEE floats. */
+  float32: Float32Array;
+  /** 64-bit IEEE floats. */
+  float64: Float64Array;
+  /** IEEE binary16 bit patterns (a native `Float16Array` is accepted where the runtime has one). */
+  float16: Uint16Array;
+  /** bfloat16 bit patterns (the upper half of a float32). */
+  bfloat16: Uint16Array;
+  /** Signed bytes. */
+  int8: Int8Array;
+  /** Unsigned bytes; a `Uint8ClampedArray` (canvas `ImageData.data`) is accepted too. */
+  uint8: Uint8Array | Uint8ClampedArray;
+  /** Signed 16-bit integers. */
+  int16: Int16Array;
+  /** Unsigned 16-bit integers. */
+  uint16: Uint16Array;
+  /** Signed 32-bit integers. */
+  int32: Int32Array;
+  /** Unsigned 32-bit integers. */
+  uint32: Uint32Array;
+}
+
+/** Any typed array the library reads or writes. */
+export type TensorData = DataTypeMap[DType];
+
+/**
+ * The typed array gridsample creates for dtype `D` (results, heap tensor views): the dtype's
+ * class, a `Uint8Array` for uint8, over an `ArrayBuffer`. Spelt as what `slice` returns, which is
+ * such an array: `Float32Array<ArrayBuffer>` where typed arrays are generic (TypeScript >= 5.7;
+ * it is what `new ImageData(data, ...)` requires there), plain `Float32Array` before.
+ */
+export type ArrayOf<D extends DType> = ReturnType<(D extends 'uint8' ? Uint8Array : DataTypeMap[D])['slice']>;
+
+/** Dimensions: non-negative safe integers (bigints as in int64 tensors are accepted). */
+export type Dims = readonly (number | bigint)[] | Int32Array | Uint32Array | BigInt64Array;
+
+/**
+ * A dense, row-major (C order) tensor. Give `shape` or `dims` (onnxruntime-web `Tensor`
+ * objects have `dims` and `type`, and pass in unchanged). The dtype is `dtype`, else
+ * `type`, else inferred from the array class (`Uint16Array` means uint16: half floats must
+ * say `dtype: 'float16'` or `'bfloat16'`).
+ */
+export interface TensorLike {
+  /** The elements; `length` must equal the product of the dimensions. */
+  readonly data: TensorData;
+  /** Dimensions, e.g. `[N, C, H, W]`. */
+  readonly shape?: Dims;
+  /** Same as `shape` (the onnxruntime-web name); if both are given they must agree. */
+  readonly dims?: Dims;
+  /** Element type, when the array class does not say it. */
+  readonly dtype?: DType;
+  /** Element type as onnxruntime-web spells it; used when `dtype` is absent. */
+  readonly type?: string;
+  /** onnxruntime-web tensor location; only CPU tensors (`'cpu'`, `'cpu-pinned'`) can be read. */
+  readonly location?: string;
+}
+
+/**
+ * A result of `gridSample`, `gridSampleChannelsLast` and `affineGrid`: a plain object (unless
+ * `options.out` is a tensor object, see {@link TensorResult}).
+ */
+export interface Tensor<D extends DType = DType, A extends TensorData = DataTypeMap[D]> {
+  /** The elements: a new array of the class {@link ResultDataOf} names, or the typed array given as `options.out`. */
+  readonly data: A;
+  /** Dimensions of the result. */
+  readonly shape: readonly number[];
+  /** Element type of the result: X's for GridSample, theta's for AffineGrid. */
+  readonly dtype: D;
+}
+
+/**
+ * The dtype a tensor argument stands for: its `dtype`, else its `type`, else what its
+ * array class means (a `Uint16Array` without `dtype` is uint16).
+ */
+export type DTypeOf<T> =
+  T extends { readonly dtype: infer D extends DType } ? D
+  : T extends { readonly type: infer D extends DType } ? D
+  : T extends { readonly data: infer A } ?
+    A extends Float32Array ? 'float32'
+    : A extends Float64Array ? 'float64'
+    : A extends Int8Array ? 'int8'
+    : A extends Uint8Array | Uint8ClampedArray ? 'uint8'
+    : A extends Int16Array ? 'int16'
+    : A extends Uint16Array ? 'uint16'
+    : A extends Int32Array ? 'int32'
+    : A extends Uint32Array ? 'uint32'
+    : DType
+  : DType;
+
+/**
+ * The array of a new result computed from argument `T` (a tensor, an image or a heap tensor):
+ * {@link ArrayOf} its dtype, except that uint8 keeps the input's class, so a `Uint8ClampedArray`
+ * (canvas `ImageData` pixels) gives a `Uint8ClampedArray`.
+ */
+export type ResultDataOf<T> =
+  T extends { readonly data: infer A } ?
+    A extends Uint8ClampedArray ? ReturnType<Uint8ClampedArray['slice']> : ArrayOf<DTypeOf<T>>
+  : ArrayOf<DTypeOf<T>>;
+
+/** Interpolation mode, in both ONNX spellings (opset 16 and opset 20+). */
+export type Mode = 'linear' | 'bilinear' | 'nearest' | 'cubic' | 'bicubic';
+
+/** How taps outside the input are handled (ONNX `padding_mode`). */
+export type PaddingMode = 'zeros' | 'border' | 'reflection';
+
+/** ONNX `align_corners`: a boolean, or the attribute's 0 / 1. */
+export type AlignCorners = boolean | 0 | 1;
+
+/** Where a result is written instead of a new array. */
+export type Out = TensorData | TensorLike | HeapTensor;
+
+/**
+ * What `gridSample`, `gridSampleChannelsLast` and `affineGrid` return for argument `T` (x or
+ * theta) and an `options.out` of type `O`: without `out`, a new {@link Tensor}; with a typed
+ * array, a new tensor over that array; with a tensor object or a heap tensor, that very object.
+ */
+export type TensorResult<T, O extends Out | undefined = undefined> =
+  O extends TensorData ? Tensor<DTypeOf<T>, O>
+  : O extends object ? O
+  : Tensor<DTypeOf<T>, ResultDataOf<T>>;
+
+/**
+ * Options of {@link GridSample.gridSample}; names and values follow the ONNX attributes. `O`
+ * is the type of `out`, which decides the result's type ({@link TensorResult}).
+ */
+export interface GridSampleOptions<O extends Out | undefined = Out | undefined> {
+  /** Interpolation: `linear`/`bilinear` (default), `nearest` (ties to even) or `cubic`/`bicubic` (Keys, A = -0.75). */
+  mode?: Mode;
+  /** Padding of taps outside the input: `zeros` (default), `border` or `reflection`. */
+  paddingMode?: PaddingMode;
+  /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
+  padding_mode?: PaddingMode;
+  /** Whether -1 and 1 are the centres of the corner pixels (true) or their outer edges (false, default). */
+  alignCorners?: AlignCorners;
+  /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
+  align_corners?: AlignCorners;
+  /**
+   * Write the result here: a typed array of X's type with the output's element count, a
+   * tensor object of the output's shape and dtype (returned as is), or a {@link HeapTensor}
+   * (no copy at all). It may alias an input array, but not an input heap tensor.
+   */
+  out?: O;
+}
+
+/** Options of {@link GridSample.affineGrid}; `O` is the type of `out` (see {@link GridSampleOptions}). */
+export interface AffineGridOptions<O extends Out | undefined = Out | undefined> {
+  /** Whether -1 and 1 are the centres of the corner pixels (true) or their outer edges (false, default). */
+  alignCorners?: AlignCorners;
+  /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
+  align_corners?: AlignCorners;
+  /** Write the grid here (as for {@link GridSampleOptions.out}). */
+  out?: O;
+}
+
+/** AffineGrid's `size`: `[N, C, H, W]` or `[N, C, D, H, W]`, as numbers, bigints, or a 1-D int64 tensor. */
+export type Size = Dims | { readonly data: Dims; readonly shape?: Dims; readonly dims?: Dims };
+
+/** Pixel data of an interleaved image: 8-bit values (canvas `ImageData.data`) or float32. */
+export type ImageData8 = Uint8ClampedArray | Uint8Array;
+/** Pixel data of an interleaved image. */
+export type ImageDataArray = ImageData8 | Float32Array;
+
+/**
+ * An interleaved (channels-last) image such as a canvas `ImageData`: `height` rows of
+ * `width` pixels, each `channels` consecutive values (R, G, B, A for ImageData).
+ */
+export interface ImageLike<A extends ImageDataArray = ImageDataArray> {
+  /** The pixels, row-major; `length` must be `width * height * channels`. */
+  readonly data: A;
+  /** Pixels per row. */
+  readonly width: number;
+  /** Rows. */
+  readonly height: number;
+  /**
+   * Values per pixel, 1 to 4. Default: `data.length / (width * height)` (4 for ImageData;
+   * 4 for an image without pixels).
+   */
+  readonly channels?: number;
+}
+
+/**
+ * What {@link GridSample.warpAffine} returns: a plain object (wrap it in `new ImageData(...)`),
+ * unless `options.out` is an image object (see {@link ImageResult}).
+ */
+export interface Image<A extends ImageDataArray = ImageDataArray> {
+  /** The pixels: a new array of the input's class ({@link ResultDataOf}), or the array given as `options.out`. */
+  readonly data: A;
+  /** Pixels per row. */
+  readonly width: number;
+  /** Rows. */
+  readonly height: number;
+  /** Values per pixel (the input's). */
+  readonly channels: number;
+}
+
+/**
+ * An affine map of normalised coordinates, as AffineGrid's theta for one image: the 2x3
+ * matrix `[a, b, c, d, e, f]` row-major, sampling the input at
+ * `(a x + b y + c, d x + e y + f)` for the output pixel at normalised `(x, y)`.
+ * A `Float32Array` computes as a float32 theta; an `Array` or a `Float64Array` as float64.
+ */
+export type Theta = readonly number[] | Float32Array | Float64Array;
+
+/** Where warpAffine writes its result instead of a new array. */
+export type ImageOut = ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
+
+/**
+ * What `warpAffine` returns for an image of type `I` and an `options.out` of type `O`: without
+ * `out`, a new {@link Image}; with a typed array, a new image over that array; with an image
+ * object (e.g. an `ImageData`), that very object; with a heap tensor, a new image over its
+ * heap view.
+ */
+export type ImageResult<I, O extends ImageOut | undefined = undefined> =
+  O extends HeapTensor<'uint8' | 'float32'> ? Image<O['data']>
+  : O extends ImageDataArray ? Image<O>
+  : O extends object ? O
+  // Extract: for an image, ResultDataOf is one of these; TypeScript cannot tell for a generic I.
+  : Image<Extract<ResultDataOf<I>, ImageDataArray>>;
+
+/** Options of {@link GridSample.warpAffine}; `O` is the type of `out`, which decides the result's type ({@link ImageResult}). */
+export interface WarpAffineOptions<O extends ImageOut | undefined = ImageOut | undefined> {
+  /** Interpolation: `linear`/`bilinear` (default), `nearest` or `cubic`/`bicubic`. */
+  mode?: Mode;
+  /** Samples outside the image: `zeros` (default: transparent black), `border` or `reflection`. */
+  paddingMode?: PaddingMode;
+  /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
+  padding_mode?: PaddingMode;
+  /** align_corners of both AffineGrid and GridSample (default false). */
+  alignCorners?: AlignCorners;
+  /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
+  align_corners?: AlignCorners;
+  /** Output width in pixels (default: `out`'s, else the input's). */
+  width?: number;
+  /** Output height in pixels (default: `out`'s, else the input's). */
+  height?: number;
+  /**
+   * Write the result here: a typed array of the image's kind with `width * height * channels`
+   * elements, an image object (e.g. an `ImageData`; its width and height are the output
+   * size, and it is returned as is), or a {@link HeapTensor} of shape
+   * `[height, width, channels]` (no copy at all; `data` of the result is its heap view).
+   */
+  out?: O;
+}
+
+/**
+ * A tensor whose elements live in the wasm heap of one loaded module: passing it as an
+ * input or as `out` copies nothing. Free it with {@link HeapTensor.dispose} (or `using`
+ * where explicit resource management is available); one that is garbage-collected without
+ * that is freed eventually, but not promptly.
+ */
+export declare class HeapTensor<D extends DType = DType> {
+  /** Not constructible: use {@link GridSample.tensor} or {@link GridSample.tensorFrom}. */
+  private constructor();
+  /** Element type. */
+  readonly dtype: D;
+  /** Dimensions (frozen). */
+  readonly shape: readonly number[];
+  /** Same as `shape`, as onnxruntime-web names it. */
+  readonly dims: readonly number[];
+  /** Number of elements. */
+  readonly size: number;
+  /** Bytes of element storage. */
+  readonly byteLength: number;
+  /** True once {@link HeapTensor.dispose} has run. */
+  readonly disposed: boolean;
+  /**
+   * A typed-array view of the elements in the wasm heap (a `Uint8Array` for uint8). The view
+   * is replaced when the heap grows (any call may grow it): read `data` again after calls
+   * instead of keeping it. Throws a `TypeError` after `dispose()`.
+   */
+  readonly data: ArrayOf<D>;
+  /** Frees the heap memory. Idempotent; using the tensor afterwards throws a `TypeError`. */
+  dispose(): void;
+  /** Same as {@link HeapTensor.dispose}, for `using` declarations. */
+  [Symbol.dispose](): void;
+}
+
+/** The loaded module that {@link load} resolves to. */
+export interface GridSample {
+  /** Which build runs: `'wasm-simd128'` or `'wasm-scalar'`. */
+  readonly backend: 'wasm-simd128' | 'wasm-scalar';
+  /** The variant name that was loaded: `'simd'` or `'scalar'`. */
+  readonly variant: 'simd' | 'scalar';
+  /** The kernels' SIMD target inside the wasm, for diagnostics (e.g. `'WASM'`, `'EMU128'`, `'scalar'`). */
+  readonly target: string;
+  /** The dtype names this module accepts. */
+  readonly dtypes: readonly DType[];
+
+  /**
+   * ONNX GridSample (opsets 16, 20, 22), any spatial rank r >= 1.
+   *
+   * @param x - input (N, C, D1..Dr), any {@link DType}.
+   * @param grid - sampling coordinates (N, O1..Or, r), innermost axis first (x = W, y = H,
+   *   z = D, ...), normalised to [-1, 1]; float32, float64, float16 or bfloat16.
+   *   Non-finite coordinates give 0.
+   * @param options - mode, padding, align corners and an optional `out`.
+   * @returns Y (N, C, O1..Or) of X's dtype; `options.out` itself when that is a tensor object.
+   * @throws TypeError for a wrong kind of argument (not a tensor, wrong array class for the
+   *   dtype, unknown option name, detached buffer, disposed heap tensor).
+   * @throws RangeError for wrong values (negative, fractional or huge dims, data length not
+   *   matching the shape, ranks or batch sizes that disagree, unknown option values, a
+   *   result the 2 GiB heap cannot hold).
+   */
+  gridSample<X extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
+    x: X,
+    grid: TensorLike | HeapTensor,
+    options?: GridSampleOptions<O>,
+  ): TensorResult<X, O>;
+
+  /**
+   * ONNX AffineGrid (opset 20), as PyTorch's `affine_grid` (a size-1 axis has coordinate 0).
+   *
+   * @param theta - (N, 2, 3) for a 2-D size or (N, 3, 4) for a 3-D size; float32, float64,
+   *   float16 or bfloat16.
+   * @param size - `[N, C, H, W]` or `[N, C, D, H, W]`.
+   * @param options - align corners and an optional `out`.
+   * @returns the grid (N, H, W, 2) or (N, D, H, W, 3) of theta's dtype; `options.out` itself
+   *   when that is a tensor object.
+   * @throws TypeError / RangeError as {@link GridSample.gridSample}.
+   */
+  affineGrid<T extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
+    theta: T,
+    size: Size,
+    options?: AffineGridOptions<O>,
+  ): TensorResult<T, O>;
+
+  /**
+   * Warps an interleaved image (e.g. canvas `ImageData`, RGBA) by an affine map without
+   * building a grid: the same result as `affineGrid(theta, [1, C, height, width])` followed
+   * by `gridSample` on the image in planar layout, with one `alignCorners` for both, except
+   * that uint8 bilinear pixels may be 1 level apart (a fixed-point blend inside the image).
+   *
+   * @param image - `{data, width, height[, channels]}` with 1 to 4 channels (an `ImageData`
+   *   works as is), or a uint8 / float32 {@link HeapTensor} of shape `[height, width, channels]`.
+   * @param theta - the 2x3 matrix in normalised coordinates (see {@link Theta}); non-finite
+   *   entries give transparent (0) pixels where they reach.
+   * @param options - mode, padding, align corners, output size, `out`.
+   * @returns `{data, width, height, channels}` with data of the image's array class (or
+   *   `out`'s array, or a heap tensor `out`'s view); the `out` image object itself when one is
+   *   given.
+   * @throws TypeError for a wrong kind of argument (not an image, an unsupported array class,
+   *   theta not 6 numbers in an Array / Float32Array / Float64Array, unknown option names,
+   *   detached buffers, disposed heap tensors).
+   * @throws RangeError for wrong values (data length not matching the size, channels outside
+   *   1..4, negative or fractional sizes, unknown option values, an empty image sampled by a
+   *   non-empty output, results larger than the heap).
+   *
+   * @example
+   * const ctx = canvas.getContext('2d');
+   * const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+   * const a = Math.PI / 6;   // the output samples the input rotated by a
+   * const y = gs.warpAffine(image, [Math.cos(a), -Math.sin(a), 0, Math.sin(a), Math.cos(a), 0],
+   *   { mode: 'bilinear', paddingMode: 'zeros' });
+   * ctx.putImageData(new ImageData(y.data, y.width, y.height), 0, 0);
+   */
+  warpAffine<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
+    image: I,
+    theta: Theta,
+    options?: WarpAffineOptions<O>,
+  ): ImageResult<I, O>;
+
+  /**
+   * GridSample (2-D) on channels-last tensors: the same semantics as
+   * {@link GridSample.gridSample} with the channel axis last.
+   *
+   * @param x - (N, H, W, C), any {@link DType}, any C.
+   * @param grid - (N, Ho, Wo, 2), (x, y) normalised coordinates; float32, float64, float16 or
+   *   bfloat16.
+   * @param options - mode, padding, align corners and an optional `out`.
+   * @returns Y (N, Ho, Wo, C) of X's dtype; `options.out` itself when that is a tensor object.
+   * @throws TypeError / RangeError as {@link GridSample.gridSample}.
+   */
+  gridSampleChannelsLast<X extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
+    x: X,
+    grid: TensorLike | HeapTensor,
+    options?: GridSampleOptions<O>,
+  ): TensorResult<X, O>;
+
+  /**
+   * A zero-filled tensor in the wasm heap (the zero-copy tier).
+   * @throws RangeError when the heap cannot hold it: refused before allocating when it cannot
+   *   fit next to the heap tensors alive, or "could not allocate" when malloc cannot place it.
+   */
+  tensor<D extends DType>(dtype: D, shape: Dims): HeapTensor<D>;
+
+  /** A heap tensor holding a copy of `source` (any tensor this API accepts). */
+  tensorFrom<T extends TensorLike | HeapTensor>(source: T): HeapTensor<DTypeOf<T>>;
+
+  /** Bytes malloc has handed out in this module's heap (constant across calls unless heap tensors are alive): for leak checks. */
+  heapUsed(): number;
+
+  /** Current size of this module's wasm memory in bytes (it only grows, up to 2 GiB). */
+  heapSize(): number;
+}
+
+/** Options of {@link load}. */
+export interface LoadOptions {
+  /**
+   * `'simd'` (wasm SIMD128, rejects where unsupported), `'scalar'` (runs everywhere) or
+   * `'auto'` (default: SIMD where {@link simdSupported}).
+   */
+  variant?: 'simd' | 'scalar' | 'auto';
+  /**
+   * Where to fetch the `.wasm` from (a CDN, a bundler's asset URL): a URL, or a function
+   * of the chosen variant returning one (`v => \`/assets/gridsample-${v}.wasm\``). In Node,
+   * `file:` URLs and paths are read from disk. A fixed URL must hold the variant that is
+   * chosen, so give `variant` with it.
+   */
+  wasmUrl?: string | URL | ((variant: 'simd' | 'scalar') => string | URL);
+  /**
+   * The `.wasm` bytes themselves (of the chosen variant: with an explicit `variant`, bytes of
+   * the other build are a `TypeError`; with `'auto'` the module reports the build it is).
+   */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /** An already compiled module (of the chosen variant, as `wasmBinary`), e.g. posted to a worker. */
+  wasmModule?: WebAssembly.Module;
+}
+
+/**
+ * Loads and instantiates gridsample. Each call makes a new, independent module; load once
+ * and reuse it.
+ * @throws TypeError / RangeError for bad options (rejected promise); Error when the wasm
+ *   cannot be fetched or instantiated.
+ */
+export declare function load(options?: LoadOptions): Promise<GridSample>;
+
+/** True when this JavaScript engine validates wasm SIMD128 code (what `variant: 'auto'` uses). */
+export declare function simdSupported(): boolean;
+
+/** Every dtype name, in the library's order. */
+export declare const DTYPE_NAMES: readonly DType[];
+
+declare global {
+  interface SymbolConstructor {
+    /**
+     * `Symbol.dispose` of explicit resource management, declared here too so that these
+     * types compile with a `lib` older than `esnext.disposable` (the same declaration merges).
+     */
+    readonly dispose: unique symbol;
+  }
+}

@@ -1,0 +1,128 @@
+// A TypeScript consumer of the packed gridsample package, whose types are checked exactly at compile time (packaging.test.mjs compiles it as ESM and as CommonJS).
+import * as gridsample from 'gridsample';
+
+/** True when A and B are the same type: being assignable is not enough (a union is not its member). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+/** Compiles only when T is true: `assert<Equal<typeof y, Expected>>()`. */
+function assert<T extends true>(): void {}
+
+// The helper must reject near misses, else the assertions below could pass vacuously.
+// @ts-expect-error: a union is not its member
+assert<Equal<Uint8Array | Uint8ClampedArray, Uint8ClampedArray>>();
+// @ts-expect-error: any is not a typed array
+assert<Equal<any, Float32Array>>();
+
+declare const gs: gridsample.GridSample;
+const grid = { data: new Float32Array(8), shape: [1, 2, 2, 2] };
+
+// The module.
+assert<Equal<ReturnType<typeof gridsample.load>, Promise<gridsample.GridSample>>>();
+assert<Equal<ReturnType<typeof gridsample.simdSupported>, boolean>>();
+assert<Equal<typeof gridsample.DTYPE_NAMES, readonly gridsample.DType[]>>();
+assert<Equal<typeof gs.backend, 'wasm-simd128' | 'wasm-scalar'>>();
+gridsample.load({ variant: 'scalar', wasmUrl: (v) => `/assets/gridsample-${v}.wasm` });
+
+// A result's dtype is x's (theta's for affineGrid): its dtype, else its type, else its array class.
+// Results are new arrays over an ArrayBuffer (TypeScript >= 5.7 says so: Float32Array<ArrayBuffer>).
+const f32 = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid,
+  { mode: 'bicubic', paddingMode: 'border', alignCorners: 1 });
+assert<Equal<typeof f32, gridsample.Tensor<'float32', Float32Array<ArrayBuffer>>>>();
+const f16 = gs.gridSample({ data: new Uint16Array(16), shape: [1, 1, 4, 4], dtype: 'float16' }, grid);
+assert<Equal<typeof f16, gridsample.Tensor<'float16', Uint16Array<ArrayBuffer>>>>();
+const i16 = gs.gridSample({ data: new Int16Array(16), dims: [1, 1, 4, 4], type: 'int16' }, grid);
+assert<Equal<typeof i16, gridsample.Tensor<'int16', Int16Array<ArrayBuffer>>>>();
+const g64 = gs.affineGrid({ data: new Float64Array(6), shape: [1, 2, 3], dtype: 'float64' }, [1n, 1n, 4n, 4n], { align_corners: 0 });
+assert<Equal<typeof g64, gridsample.Tensor<'float64', Float64Array<ArrayBuffer>>>>();
+const f64Heap = gs.tensorFrom({ data: new Float64Array(16), shape: [1, 1, 4, 4] });
+assert<Equal<typeof f64Heap, gridsample.HeapTensor<'float64'>>>();
+assert<Equal<typeof f64Heap.data, Float64Array<ArrayBuffer>>>();
+const fromHeap = gs.gridSampleChannelsLast(f64Heap, grid);
+assert<Equal<typeof fromHeap, gridsample.Tensor<'float64', Float64Array<ArrayBuffer>>>>();
+const annotated: gridsample.Tensor<'float32'> = f32;
+// @ts-expect-error: a float32 x gives a float32 result
+const notBytes: gridsample.Tensor<'uint8'> = f32;
+console.log(annotated, notBytes);
+
+// uint8 results keep the input's class: a Uint8ClampedArray (canvas ImageData) stays one.
+const clamped = gs.gridSample({ data: new Uint8ClampedArray(16), shape: [1, 1, 4, 4] }, grid);
+assert<Equal<typeof clamped.data, Uint8ClampedArray<ArrayBuffer>>>();
+assert<Equal<typeof clamped.dtype, 'uint8'>>();
+const bytes = gs.gridSample({ data: new Uint8Array(16), shape: [1, 1, 4, 4], dtype: 'uint8' }, grid);
+assert<Equal<typeof bytes.data, Uint8Array<ArrayBuffer>>>();
+const clampedLast = gs.gridSampleChannelsLast({ data: new Uint8ClampedArray(16), shape: [1, 2, 2, 4] }, grid);
+assert<Equal<typeof clampedLast.data, Uint8ClampedArray<ArrayBuffer>>>();
+declare const someBytes: Uint8Array | Uint8ClampedArray;
+const either = gs.gridSample({ data: someBytes, shape: [1, 1, 4, 4] }, grid);
+assert<Equal<typeof either.data, Uint8Array<ArrayBuffer> | Uint8ClampedArray<ArrayBuffer>>>();
+// @ts-expect-error: a Uint8ClampedArray input does not give a Uint8Array
+const notClamped: Uint8Array = clamped.data;
+console.log(notClamped);
+// Heap tensors are Uint8Array views, and results computed from them Uint8Arrays.
+const bytesHeap = gs.tensor('uint8', [1, 1, 4, 4]);
+assert<Equal<typeof bytesHeap.data, Uint8Array<ArrayBuffer>>>();
+const fromBytesHeap = gs.gridSample(bytesHeap, grid);
+assert<Equal<typeof fromBytesHeap.data, Uint8Array<ArrayBuffer>>>();
+// warpAffine likewise, and its result goes straight into an ImageData.
+const theta = [1, 0, 0, 0, 1, 0];
+const image = new ImageData(4, 4);
+const warped = gs.warpAffine(image, theta, { mode: 'bilinear', paddingMode: 'zeros' });
+assert<Equal<typeof warped, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+console.log(new ImageData(warped.data, warped.width, warped.height));
+const warpedBytes = gs.warpAffine({ data: new Uint8Array(48), width: 4, height: 4, channels: 3 }, theta);
+assert<Equal<typeof warpedBytes.data, Uint8Array<ArrayBuffer>>>();
+const warpedHeap = gs.warpAffine(gs.tensor('uint8', [4, 4, 4]), theta);
+assert<Equal<typeof warpedHeap.data, Uint8Array<ArrayBuffer>>>();
+const warpedFloats = gs.warpAffine({ data: new Float32Array(16), width: 4, height: 4 }, new Float32Array(6));
+assert<Equal<typeof warpedFloats.data, Float32Array<ArrayBuffer>>>();
+
+// options.out: a typed array comes back as the result's data; a tensor object, a heap tensor
+// or (for warpAffine) an image object such as an ImageData comes back itself; warpAffine gives
+// a heap tensor's view in a new image.
+const x32 = { data: new Float32Array(16), shape: [1, 1, 4, 4] };
+const outArray = new Float32Array(4);
+const intoArray = gs.gridSample(x32, grid, { out: outArray, mode: 'nearest' });
+assert<Equal<typeof intoArray, gridsample.Tensor<'float32', typeof outArray>>>();
+const intoClamped = gs.gridSample({ data: new Uint8Array(16), shape: [1, 1, 4, 4] }, grid, { out: new Uint8ClampedArray(4) });
+assert<Equal<typeof intoClamped, gridsample.Tensor<'uint8', Uint8ClampedArray<ArrayBuffer>>>>();
+const outTensor = { data: new Float32Array(4), shape: [1, 1, 2, 2], dtype: 'float32' as const };
+const intoTensor = gs.gridSample(x32, grid, { out: outTensor });
+assert<Equal<typeof intoTensor, typeof outTensor>>();
+const intoLast = gs.gridSampleChannelsLast({ data: new Float32Array(16), shape: [1, 4, 4, 1] }, grid, { out: outTensor });
+assert<Equal<typeof intoLast, typeof outTensor>>();
+const outHeap = gs.tensor('float32', [1, 2, 2, 2]);
+const theta32 = { data: new Float32Array(6), shape: [1, 2, 3] };
+const intoHeap = gs.affineGrid(theta32, [1, 1, 2, 2], { out: outHeap, alignCorners: true });
+assert<Equal<typeof intoHeap, gridsample.HeapTensor<'float32'>>>();
+const intoGrid = gs.affineGrid(theta32, [1, 1, 2, 2], { out: new Float32Array(8) });
+assert<Equal<typeof intoGrid.data, Float32Array<ArrayBuffer>>>();
+declare const someOptions: gridsample.GridSampleOptions;
+const outOrNot: gridsample.TensorLike = gs.gridSample(x32, grid, someOptions);
+console.log(outOrNot);
+const canvasImage = new ImageData(4, 4);
+const intoImageData = gs.warpAffine(image, theta, { out: canvasImage });
+assert<Equal<typeof intoImageData, ImageData>>();
+// @ts-expect-error: an ImageData has no channels
+console.log(intoImageData.channels);
+const intoPixels = gs.warpAffine({ data: new Uint8Array(64), width: 4, height: 4 }, theta, { out: new Uint8ClampedArray(64) });
+assert<Equal<typeof intoPixels, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+const outFloats = { data: new Float32Array(16), width: 4, height: 4, channels: 1 };
+const intoFloats = gs.warpAffine(outFloats, theta, { out: outFloats });
+assert<Equal<typeof intoFloats, typeof outFloats>>();
+const intoHeapImage = gs.warpAffine(image, theta, { out: gs.tensor('uint8', [4, 4, 4]) });
+assert<Equal<typeof intoHeapImage, gridsample.Image<Uint8Array<ArrayBuffer>>>>();
+
+// Arguments the declarations reject.
+// @ts-expect-error: not an ONNX mode
+gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float32Array(1), shape: [1, 1, 1] }, { mode: 'trilinear' });
+// @ts-expect-error: alignCorners is boolean or 0/1
+gs.gridSample({ data: new Float32Array(1), shape: [1, 1, 1] }, { data: new Float32Array(1), shape: [1, 1, 1] }, { alignCorners: 2 });
+// @ts-expect-error: data must be a typed array
+gs.gridSample({ data: [1, 2], shape: [1, 1, 2] }, { data: new Float32Array(1), shape: [1, 1, 1] });
+// @ts-expect-error: unknown dtype
+gs.tensor('float8', [1]);
+// @ts-expect-error: not an option (paddingMode or padding_mode)
+gs.gridSample(x32, grid, { padding: 'zeros' });
+// @ts-expect-error: out is a typed array, a tensor or a heap tensor
+gs.gridSample(x32, grid, { out: [0, 0, 0, 0] });
+// @ts-expect-error: warpAffine's out is an image, its pixels or a heap tensor
+gs.warpAffine(image, theta, { out: outTensor });
