@@ -22,12 +22,18 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The including file's vectors: the target's full width, or at most GRIDSAMPLE_FAST_MAX_BYTES
+// when that file defines it (AVX-512 targets, where it measured faster, say so there).
+#ifdef GRIDSAMPLE_FAST_MAX_BYTES
+using DF = hn::CappedTag<float, GRIDSAMPLE_FAST_MAX_BYTES / sizeof(float)>;
+#else
 using DF = hn::ScalableTag<float>;
+#endif
 using DI = hn::RebindToSigned<DF>;
 using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
 
-constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+constexpr int kMaxLanes = static_cast<int>(hn::MaxLanes(DF()));
 
 template <Mode M>
 constexpr int kTaps = M == Mode::kNearest ? 1 : (M == Mode::kLinear ? 2 : 4);
@@ -221,8 +227,45 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
   }
 }
 
+#undef GRIDSAMPLE_FAST_X86_BLOCKS  // this file is read once per target
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+// x86, SSSE3 to AVX-512: the taps of a vector of pixels come from scalar, 64-bit and 128-bit
+// loads, one 128-bit block of 4 pixels at a time, then rearranged within blocks only. The
+// hardware gathers (vgatherdps) lose to these loads on this project's AMD EPYC machines:
+// nearest2d's fastest AVX2 calls took 1.2-1.9 ms with them, 1.05-1.45 ms without (Zen 2-4);
+// on Zen 5 with AVX-512 (16-lane gathers) cubic2d took 3.65 ms, feat2d 0.58 ms and vol3d 6.7 ms
+// with them, 1.7, 0.28 and 2.5 ms on AVX2 without (bench: gridsample_bench --targets).
+#define GRIDSAMPLE_FAST_X86_BLOCKS 1
+
+// The vector of N floats whose 128-bit block k holds block(first + k) (an __m128).
+template <size_t N, class Block>
+HWY_INLINE hn::Vec<hn::Simd<float, N, 0>> FromBlocks(const Block& block, int first = 0) {
+  if constexpr (N == 4) {
+    return hn::Vec<hn::Simd<float, 4, 0>>{block(first)};
+  } else {
+    return hn::Combine(hn::Simd<float, N, 0>(), FromBlocks<N / 2>(block, first + N / 8),
+                       FromBlocks<N / 2>(block, first));
+  }
+}
+
+// shufps on every 128-bit block: lanes i0, i1 of a, then i2, i3 of b (kImm = _MM_SHUFFLE(i3, i2, i1, i0)).
+template <int kImm>
+HWY_INLINE __m128 ShuffleBlocks(__m128 a, __m128 b) { return _mm_shuffle_ps(a, b, kImm); }
+#if HWY_TARGET <= HWY_AVX2
+template <int kImm>
+HWY_INLINE __m256 ShuffleBlocks(__m256 a, __m256 b) { return _mm256_shuffle_ps(a, b, kImm); }
+#endif
+
+// x[i], x[i + 1] in the low half of a block, x[j], x[j + 1] in the high half.
+HWY_INLINE __m128 LoadTwoPairs(const float* x, int32_t i, int32_t j) {
+  const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
+  return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
+}
+#endif
+
 // x[offset[i]] for the Lanes(d) offsets at `offset` (a plan's, in memory).
-HWY_INLINE VF Gather(DF d, const float* x, const int32_t* offset) {
+template <class D>
+HWY_INLINE hn::Vec<D> Gather(D d, const float* x, const int32_t* offset) {
 #if HWY_TARGET == HWY_WASM
   // Lane loads: Highway's GatherIndex stores four scalars and reloads them as a vector,
   // which stalls on store forwarding.
@@ -230,21 +273,22 @@ HWY_INLINE VF Gather(DF d, const float* x, const int32_t* offset) {
   v128_t v = wasm_v128_load32_zero(x + offset[0]);
   v = wasm_v128_load32_lane(x + offset[1], v, 1);
   v = wasm_v128_load32_lane(x + offset[2], v, 2);
-  return VF{wasm_v128_load32_lane(x + offset[3], v, 3)};
-#elif HWY_TARGET == HWY_AVX2
-  // Scalar loads and inserts beat vgatherdps on this project's AMD EPYC (nearest2d's fastest
-  // calls: 1.2-1.9 ms with the gather, 1.05-1.45 ms without, in alternating runs).
+  return hn::Vec<D>{wasm_v128_load32_lane(x + offset[3], v, 3)};
+#elif GRIDSAMPLE_FAST_X86_BLOCKS
   (void)d;
-  const __m128 lo = _mm_setr_ps(x[offset[0]], x[offset[1]], x[offset[2]], x[offset[3]]);
-  const __m128 hi = _mm_setr_ps(x[offset[4]], x[offset[5]], x[offset[6]], x[offset[7]]);
-  return VF{_mm256_set_m128(hi, lo)};
+  return FromBlocks<hn::MaxLanes(D())>([x, offset](int k) {
+    const int32_t* o = offset + 4 * k;
+    return _mm_setr_ps(x[o[0]], x[o[1]], x[o[2]], x[o[3]]);
+  });
 #else
-  return hn::GatherIndex(d, x, hn::Load(DI(), offset));
+  return hn::GatherIndex(d, x, hn::Load(hn::RebindToSigned<D>(), offset));
 #endif
 }
 
 // first[i] = x[o[i]], second[i] = x[o[i] + 1] for the Lanes(d) offsets at `o`.
-HWY_INLINE void GatherPair(DF d, const float* x, const int32_t* o, VF* first, VF* second) {
+template <class D>
+HWY_INLINE void GatherPair(D d, const float* x, const int32_t* o, hn::Vec<D>* first,
+                           hn::Vec<D>* second) {
 #if HWY_TARGET == HWY_WASM
   // Two 64-bit lane loads per pair of pixels, then one shuffle each way:
   //   v01 = [x[o0] x[o0+1] x[o1] x[o1+1]]   v23 = [x[o2] x[o2+1] x[o3] x[o3+1]]
@@ -256,43 +300,31 @@ HWY_INLINE void GatherPair(DF d, const float* x, const int32_t* o, VF* first, VF
   v23 = wasm_v128_load64_lane(x + o[3], v23, 1);
   first->raw = wasm_i32x4_shuffle(v01, v23, 0, 2, 4, 6);
   second->raw = wasm_i32x4_shuffle(v01, v23, 1, 3, 5, 7);
-#elif HWY_TARGET == HWY_AVX2
-  // Scalar 64-bit loads beat AVX2's gather here: two pixels' pairs per 128-bit half,
-  // then one shuffle each way within 128-bit lanes:
-  //   lo = [a0 b0 a1 b1 | a4 b4 a5 b5]   hi = [a2 b2 a3 b3 | a6 b6 a7 b7]
-  //   first = [a0 a1 a2 a3 | a4 a5 a6 a7] second = [b0 b1 b2 b3 | b4 b5 b6 b7]
+#elif GRIDSAMPLE_FAST_X86_BLOCKS
+  // Two pixels' pairs per block half, then one shuffle each way within blocks
+  // (a = x[o[i]], b = x[o[i] + 1] of pixel i; blocks of 4 pixels, | between blocks):
+  //   lo = [a0 b0 a1 b1 | a4 b4 a5 b5 | ..]   hi = [a2 b2 a3 b3 | a6 b6 a7 b7 | ..]
+  //   first = [a0 a1 a2 a3 | a4 a5 a6 a7 | ..] second = [b0 b1 b2 b3 | b4 b5 b6 b7 | ..]
   (void)d;
-  const auto pair = [x](int32_t i, int32_t j) {
-    const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
-    return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
-  };
-  const __m256 lo = _mm256_set_m128(pair(o[4], o[5]), pair(o[0], o[1]));
-  const __m256 hi = _mm256_set_m128(pair(o[6], o[7]), pair(o[2], o[3]));
-  first->raw = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-  second->raw = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
-#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
-  (void)d;
-  const auto pair = [x](int32_t i, int32_t j) {
-    const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
-    return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
-  };
-  const __m128 lo = pair(o[0], o[1]);
-  const __m128 hi = pair(o[2], o[3]);
-  first->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-  second->raw = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+  constexpr size_t kN = hn::MaxLanes(D());
+  const auto lo = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k], o[4 * k + 1]); });
+  const auto hi = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k + 2], o[4 * k + 3]); });
+  first->raw = ShuffleBlocks<_MM_SHUFFLE(2, 0, 2, 0)>(lo.raw, hi.raw);
+  second->raw = ShuffleBlocks<_MM_SHUFFLE(3, 1, 3, 1)>(lo.raw, hi.raw);
 #else
-  const VI offset = hn::Load(DI(), o);
+  const auto offset = hn::Load(hn::RebindToSigned<D>(), o);
   *first = hn::GatherIndex(d, x, offset);
   *second = hn::GatherIndex(d, x + 1, offset);
 #endif
 }
 
 // q[k][i] = x[o[i] + k], k < 4, for the Lanes(d) offsets at `o`: one unaligned 4-float
-// load per pixel, then a 4x4 transpose (per 128-bit half on AVX2):
+// load per pixel, then a 4x4 transpose (per 128-bit block on x86):
 //   r0 = [a0 a1 a2 a3]  r1 = [b0 ..]  r2 = [c0 ..]  r3 = [d0 ..]
 //   t0 = [a0 b0 a1 b1]  t1 = [a2 b2 a3 b3]  t2 = [c0 d0 c1 d1]  t3 = [c2 d2 c3 d3]
 //   q0 = [a0 b0 c0 d0]  q1 = [a1 b1 c1 d1]  q2 = [a2 b2 c2 d2]  q3 = [a3 b3 c3 d3]
-HWY_INLINE void GatherQuad(DF d, const float* x, const int32_t* o, VF* q) {
+template <class D>
+HWY_INLINE void GatherQuad(D d, const float* x, const int32_t* o, hn::Vec<D>* q) {
 #if HWY_TARGET == HWY_WASM
   (void)d;
   const v128_t r0 = wasm_v128_load(x + o[0]), r1 = wasm_v128_load(x + o[1]);
@@ -305,29 +337,24 @@ HWY_INLINE void GatherQuad(DF d, const float* x, const int32_t* o, VF* q) {
   q[1].raw = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
   q[2].raw = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
   q[3].raw = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
-#elif HWY_TARGET == HWY_AVX2
-  (void)d;
-  const auto row = [x, o](int i) {  // pixels i and i + 4, one per 128-bit half
-    return _mm256_loadu2_m128(x + o[i + 4], x + o[i]);
-  };
-  const __m256 r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
-  const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-  const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-  q[0].raw = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
-  q[1].raw = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
-  q[2].raw = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
-  q[3].raw = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
-#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
-  (void)d;
-  __m128 r0 = _mm_loadu_ps(x + o[0]), r1 = _mm_loadu_ps(x + o[1]);
-  __m128 r2 = _mm_loadu_ps(x + o[2]), r3 = _mm_loadu_ps(x + o[3]);
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  q[0].raw = r0;
-  q[1].raw = r1;
-  q[2].raw = r2;
-  q[3].raw = r3;
+#elif GRIDSAMPLE_FAST_X86_BLOCKS
+  // r[j]'s block k holds the 4 floats of pixel 4k + j (a, b, c, d above are pixels j = 0..3
+  // of each block).
+  const hn::Repartition<double, D> dd;
+  hn::Vec<D> r[4];
+  for (int j = 0; j < 4; ++j) {
+    r[j] = FromBlocks<hn::MaxLanes(D())>([x, o, j](int k) { return _mm_loadu_ps(x + o[4 * k + j]); });
+  }
+  const auto t0 = hn::BitCast(dd, hn::InterleaveLower(d, r[0], r[1]));
+  const auto t1 = hn::BitCast(dd, hn::InterleaveUpper(d, r[0], r[1]));
+  const auto t2 = hn::BitCast(dd, hn::InterleaveLower(d, r[2], r[3]));
+  const auto t3 = hn::BitCast(dd, hn::InterleaveUpper(d, r[2], r[3]));
+  q[0] = hn::BitCast(d, hn::InterleaveLower(dd, t0, t2));
+  q[1] = hn::BitCast(d, hn::InterleaveUpper(dd, t0, t2));
+  q[2] = hn::BitCast(d, hn::InterleaveLower(dd, t1, t3));
+  q[3] = hn::BitCast(d, hn::InterleaveUpper(dd, t1, t3));
 #else
-  const VI offset = hn::Load(DI(), o);
+  const auto offset = hn::Load(hn::RebindToSigned<D>(), o);
   for (int k = 0; k < 4; ++k) q[k] = hn::GatherIndex(d, x + k, offset);
 #endif
 }
