@@ -233,6 +233,31 @@ function shapeString(shape) {
   return `[${Array.from(shape).join(', ')}]`;
 }
 
+// GridSample's layouts by number of spatial axes r: x's axes and the grid's.
+const AXES = { 1: ['W'], 2: ['H', 'W'], 3: ['D', 'H', 'W'] };
+const xLayout = (r) => `[N, C, ${(AXES[r] ?? [`D1..D${r}`]).join(', ')}]`;
+const gridLayout = (r) => `[N, ${(AXES[r] ?? [`O1..O${r}`]).map((a) => (AXES[r] ? `${a}o` : a)).join(', ')}, ${r}]`;
+
+/**
+ * The error for a grid whose rank or last dimension does not fit x: what x's shape implies,
+ * and, when the grid is a consistent grid of another rank, the x that it would fit (e.g. an
+ * image given without its channel axis).
+ */
+function gridShapeError(fn, xDims, gDims) {
+  const r = xDims.length - 2;
+  let text = `${fn}: x has shape ${shapeString(xDims)}, ${r} spatial ax${r === 1 ? 'is' : 'es'} ${xLayout(r)}, ` +
+    `so grid must have rank ${r + 2} and last dimension ${r} (${gridLayout(r)}); got grid shape ${shapeString(gDims)}` +
+    (gDims.length !== xDims.length ? ` (rank ${gDims.length})` : '');
+  const g = gDims.length - 2;
+  if (g >= 1 && gDims[gDims.length - 1] === g && g !== r) {
+    text += `, which samples x of shape ${xLayout(g)}`;
+    if (xDims.length === g + 1) {
+      text += ` (is x missing its channel axis? ${shapeString([xDims[0], 1, ...xDims.slice(1)])} for one channel)`;
+    }
+  }
+  return new RangeError(text);
+}
+
 function sameShape(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; ++i) if (a[i] !== b[i]) return false;
@@ -724,9 +749,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       throw new TypeError(`${fn}: grid: expected dtype float32, float64, float16 or bfloat16, got ${G.dtype}`);
     }
     const r = rank - 2;
-    if (G.dims.length !== rank || G.dims[rank - 1] !== r) {
-      throw new RangeError(`${fn}: grid: expected shape [N, O1..O${r}, ${r}] (rank ${rank}) for x of shape ${shapeString(X.dims)}, got ${shapeString(G.dims)}`);
-    }
+    if (G.dims.length !== rank || G.dims[rank - 1] !== r) throw gridShapeError(fn, X.dims, G.dims);
     if (G.dims[0] !== X.dims[0]) {
       throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "dtype_traits.h"
 
@@ -129,6 +130,41 @@ Status CheckOutput(const char* op, const char* name, const MutableTensorView& ou
   return Status::Ok();
 }
 
+// GridSample's layout of X, or of the grid, for `r` spatial axes: "[N, C, H, W]", "[N, Ho, Wo, 2]".
+std::string GridSampleLayout(int r, bool grid) {
+  static const char* const kX[4] = {"", "W", "H, W", "D, H, W"};
+  static const char* const kGrid[4] = {"", "Wo", "Ho, Wo", "Do, Ho, Wo"};
+  const std::string axes = r <= 3 ? (grid ? kGrid : kX)[r]
+                                  : (grid ? "O1..O" : "D1..D") + std::to_string(r);
+  return grid ? "[N, " + axes + ", " + std::to_string(r) + "]" : "[N, C, " + axes + "]";
+}
+
+// The error for a grid whose rank or last dimension does not fit X (X's shape is checked):
+// what X's shape implies, and, for a consistent grid of another rank, the X it would fit
+// (e.g. an image given without its channel axis). js/core.mjs words it alike.
+Status GridShapeError(const char* op, const TensorView& x, const TensorView& grid) {
+  const int r = static_cast<int>(x.rank) - 2;
+  const bool shown = grid.shape != nullptr && grid.rank >= 1 && grid.rank <= 2 + kMaxSpatialRank;
+  std::string text = "X has shape " + ShapeString(x.shape, x.rank) + ", " + std::to_string(r) +
+                     (r == 1 ? " spatial axis " : " spatial axes ") + GridSampleLayout(r, false) +
+                     ", so grid must have rank " + std::to_string(r + 2) + " and last dimension " +
+                     std::to_string(r) + " (" + GridSampleLayout(r, true) + "); got grid " +
+                     (shown ? "shape " + ShapeString(grid.shape, grid.rank) +
+                                  (grid.rank != x.rank ? " (rank " + std::to_string(grid.rank) + ")" : "")
+                            : "rank " + std::to_string(grid.rank));
+  const int g = static_cast<int>(grid.rank) - 2;
+  if (shown && g >= 1 && g != r && grid.shape[grid.rank - 1] == g) {
+    text += ", which samples X of shape " + GridSampleLayout(g, false);
+    if (static_cast<int>(x.rank) == g + 1) {
+      std::vector<int64_t> with_c(x.shape, x.shape + x.rank);
+      with_c.insert(with_c.begin() + 1, 1);
+      text += " (is X missing its channel axis? " + ShapeString(with_c.data(), with_c.size()) +
+              " for one channel)";
+    }
+  }
+  return Invalid(op, text);
+}
+
 }  // namespace
 
 Status ValidateGridSample(const TensorView& x, const TensorView& grid,
@@ -145,12 +181,7 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
   Status s = CheckTensor(kOp, "X", x.data, x.dtype, x.shape, x.rank, &x_count, shapes_only);
   if (!s.ok()) return s;
   const int r = static_cast<int>(x.rank) - 2;
-  if (grid.rank != x.rank) {
-    return Invalid(kOp, "grid: expected rank " + std::to_string(x.rank) + " (N, O1..O" +
-                            std::to_string(r) + ", " + std::to_string(r) +
-                            ") to match X of shape " + ShapeString(x.shape, x.rank) +
-                            ", got rank " + std::to_string(grid.rank));
-  }
+  if (grid.rank != x.rank) return GridShapeError(kOp, x, grid);
   if (!shapes_only && !IsFloatDType(grid.dtype)) {
     return Invalid(kOp, "grid: expected dtype float32, float64, float16 or bfloat16, got " +
                             DTypeString(grid.dtype));
@@ -159,12 +190,7 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid,
   s = CheckTensor(kOp, "grid", grid.data, grid.dtype, grid.shape, grid.rank, &grid_count,
                   shapes_only);
   if (!s.ok()) return s;
-  if (grid.shape[grid.rank - 1] != r) {
-    return Invalid(kOp, "grid: expected last dimension " + std::to_string(r) +
-                            " (one coordinate per spatial axis of X " +
-                            ShapeString(x.shape, x.rank) + "), got shape " +
-                            ShapeString(grid.shape, grid.rank));
-  }
+  if (grid.shape[grid.rank - 1] != r) return GridShapeError(kOp, x, grid);
   if (grid.shape[0] != x.shape[0]) {
     return Invalid(kOp, "grid: expected batch size N = " + std::to_string(x.shape[0]) +
                             " (X's), got shape " + ShapeString(grid.shape, grid.rank));

@@ -53,8 +53,11 @@ const TABLE = [
   ['shape and dims disagree', (gs) => gs.gridSample({ data: f32(16), shape: [1, 1, 4, 4], dims: [1, 1, 2, 8] }, G()), RangeError, /x: shape \[1, 1, 4, 4\] and dims \[1, 1, 2, 8\] disagree$/],
   ['x of rank 2', (gs) => gs.gridSample({ data: f32(16), shape: [4, 4] }, G()), RangeError, /gridSample: x: expected rank 3 to 10 \(N, C, D1\.\.Dr\), got rank 2 shape \[4, 4\]$/],
   ['x of rank 11', (gs) => gs.gridSample({ data: f32(1), shape: new Array(11).fill(1) }, G()), RangeError, /x: expected rank 3 to 10 .*got rank 11/],
-  ['grid of another rank', (gs) => gs.gridSample(X(), { data: f32(12), shape: [1, 6, 2] }), RangeError, /gridSample: grid: expected shape \[N, O1\.\.O2, 2\] \(rank 4\) for x of shape \[1, 1, 4, 4\], got \[1, 6, 2\]$/],
-  ['grid with 3 coordinates for 2-D x', (gs) => gs.gridSample(X(), { data: f32(108), shape: [1, 6, 6, 3] }), RangeError, /grid: expected shape \[N, O1\.\.O2, 2\] .*got \[1, 6, 6, 3\]$/],
+  ['grid of another rank', (gs) => gs.gridSample(X(), { data: f32(12), shape: [1, 6, 2] }), RangeError, /^gridSample: x has shape \[1, 1, 4, 4\], 2 spatial axes \[N, C, H, W\], so grid must have rank 4 and last dimension 2 \(\[N, Ho, Wo, 2\]\); got grid shape \[1, 6, 2\] \(rank 3\)$/],
+  ['grid with 3 coordinates for 2-D x', (gs) => gs.gridSample(X(), { data: f32(108), shape: [1, 6, 6, 3] }), RangeError, /^gridSample: x has shape \[1, 1, 4, 4\], .* got grid shape \[1, 6, 6, 3\]$/],
+  // Issue 11: an image without its channel axis used to get an error blaming the grid in jargon.
+  ['x without its channel axis, an image grid', (gs) => gs.gridSample({ data: f32(16), shape: [1, 4, 4] }, G()), RangeError, /^gridSample: x has shape \[1, 4, 4\], 1 spatial axis \[N, C, W\], so grid must have rank 3 and last dimension 1 \(\[N, Wo, 1\]\); got grid shape \[1, 6, 6, 2\] \(rank 4\), which samples x of shape \[N, C, H, W\] \(is x missing its channel axis\? \[1, 1, 4, 4\] for one channel\)$/],
+  ['a 2-D grid for a 3-D x', (gs) => gs.gridSample({ data: f32(64), shape: [1, 1, 4, 4, 4] }, G()), RangeError, /^gridSample: x has shape \[1, 1, 4, 4, 4\], 3 spatial axes \[N, C, D, H, W\], so grid must have rank 5 and last dimension 3 \(\[N, Do, Ho, Wo, 3\]\); got grid shape \[1, 6, 6, 2\] \(rank 4\), which samples x of shape \[N, C, H, W\]$/],
   ['grid batch differs from x', (gs) => gs.gridSample(X(), { data: f32(144), shape: [2, 6, 6, 2] }), RangeError, /gridSample: grid: expected batch size N = 1 \(x's\), got shape \[2, 6, 6, 2\]$/],
   ['empty x sampled by a non-empty grid (library error)', (gs) => gs.gridSample({ data: f32(0), shape: [1, 1, 0, 4] }, G()), RangeError, /GridSample: X: a spatial dimension is 0 in shape \[1, 1, 0, 4\] but the output \[1, 1, 6, 6\] asks for samples from it/],
 

@@ -241,6 +241,27 @@ TEST(GridSampleValidation, EveryRule) {
   }
 }
 
+// A grid that does not fit X gets a message a reader can act on: what X's shape implies, what
+// the grid would fit and, for an image given without its channel axis, the shape to use
+// (issue 11: it used to say "grid: expected shape [N, O1..O1, 1] (rank 3)").
+TEST(GridSampleValidation, GridShapeMismatchSaysWhatXImplies) {
+  const std::vector<float> x(16), grid(72), y(16);
+  const int64_t x_shape[3] = {1, 4, 4}, grid_shape[4] = {1, 6, 6, 2}, y_shape[3] = {1, 4, 6};
+  Status s = gridsample::GridSample({x.data(), DType::kFloat32, x_shape, 3},
+                                    {grid.data(), DType::kFloat32, grid_shape, 4},
+                                    {const_cast<float*>(y.data()), DType::kFloat32, y_shape, 3}, {});
+  EXPECT_EQ(s.message(),
+            "GridSample: X has shape [1, 4, 4], 1 spatial axis [N, C, W], so grid must have rank 3 "
+            "and last dimension 1 ([N, Wo, 1]); got grid shape [1, 6, 6, 2] (rank 4), which samples X of "
+            "shape [N, C, H, W] (is X missing its channel axis? [1, 1, 4, 4] for one channel)");
+  const int64_t x5[5] = {1, 1, 4, 4, 4}, grid5[5] = {1, 2, 2, 2, 2}, y5[5] = {1, 1, 2, 2, 2};
+  s = gridsample::GridSample({x.data(), DType::kFloat32, x5, 5}, {grid.data(), DType::kFloat32, grid5, 5},
+                             {const_cast<float*>(y.data()), DType::kFloat32, y5, 5}, {});
+  EXPECT_EQ(s.message(),
+            "GridSample: X has shape [1, 1, 4, 4, 4], 3 spatial axes [N, C, D, H, W], so grid must "
+            "have rank 5 and last dimension 3 ([N, Do, Ho, Wo, 3]); got grid shape [1, 2, 2, 2, 2]");
+}
+
 TEST(GridSampleValidation, ValidBaselineAcceptsEveryDTypePair) {
   // The baseline the cases break is itself valid for every supported dtype combination.
   for (const Kernel& kernel : kKernels) {
