@@ -240,7 +240,7 @@ function shapeCases() {
   const add = (what, call, expect) => cases.push([what, call, expect]);
   // Ranks and batch sizes that disagree.
   add('gridSample: x of rank 3 with a grid of rank 4', (gs) => gs.gridSample({ data: f32(4), shape: [1, 1, 4] }, G()),
-    [RangeError, /^gridSample: x has shape \[1, 1, 4\], 1 spatial axis \[N, C, W\], so grid must have rank 3 and last dimension 1 \(\[N, Wo, 1\]\); got grid shape \[1, 6, 6, 2\] \(rank 4\), which samples x of shape \[N, C, H, W\]$/]);
+    [RangeError, /^gridSample: x has shape \[1, 1, 4\], 1 spatial axis \[N, C, W\], so grid must have rank 3 and last dimension 1 \(\[N, Wo, 1\]\); got grid shape \[1, 6, 6, 2\] \(rank 4\), which samples x of shape \[N, C, H, W\] \(is x missing its channel axis\? \[1, 1, 1, 4\] for one channel\)$/]);
   add('gridSample: x of rank 11', (gs) => gs.gridSample({ data: f32(1), shape: new Array(11).fill(1) }, G()),
     [RangeError, /^gridSample: x: expected rank 3 to 10 \(N, C, D1\.\.Dr\), got rank 11 shape \[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1\]$/]);
   add('gridSample: x of rank 0', (gs) => gs.gridSample({ data: f32(1), shape: [] }, G()),
