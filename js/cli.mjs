@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync }
 import process from 'node:process';
 
 import { load } from './node.mjs';
+import { thetaFromParams } from './pixel_space.mjs';
 
 let PNG = null; // pngjs's codec, imported when a file is read (--help works without it)
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
@@ -14,18 +15,21 @@ const HELP = `Usage: gridsample warp IN.png OUT.png [options]
 Warps a PNG with ONNX AffineGrid + GridSample (gridsample's WebAssembly build) and writes
 an 8-bit RGBA PNG.
 
-θ maps every output pixel to the source position it samples, in normalised coordinates
-(-1..1 across the image, x right, y down), as AffineGrid does:
-  θ = [ Rotate(rotate) · Shear(shear) · Scale(sx, sy) | (tx, ty) ]
-so --scale 0.5 zooms in 2x, --rotate 30 turns the picture 30° counter-clockwise and
---translate 0.5,0 moves the picture left by a quarter of its width.
+The transform moves the window each output pixel samples, in the input's pixels about its
+centre (x right, y down; pixel centres at whole numbers, the centre at ((W-1)/2, (H-1)/2)):
+  source = centre + Rotate(rotate) · Shear(shear) · Scale(sx, sy) · (output - centre) + (tx, ty)
+so --scale 0.5 zooms in 2x, --rotate 30 turns the picture 30° counter-clockwise (as OpenCV's
+getRotationMatrix2D with +30), --translate 10,0 moves the picture 10 pixels left, and shapes
+keep their proportions whatever the aspect ratio. It becomes AffineGrid's θ (-1..1 across each
+side) for the input's size and --align-corners; --size then resizes that frame to WxH.
 
 Transform:
-  --rotate DEG              rotation in degrees (default 0)
+  --rotate DEG              rotation in degrees about the centre (default 0)
   --scale S | SX,SY         scale of the sampled window (default 1)
   --shear K                 shear of x along y (default 0)
-  --translate TX,TY         shift of the sampled window (default 0,0)
-  --theta A,B,C,D,E,F       the 2x3 matrix itself, row-major (instead of the four above)
+  --translate TX,TY         shift of the sampled window in pixels (default 0,0)
+  --theta A,B,C,D,E,F       θ itself, row-major, in normalised coordinates, as AffineGrid
+                            takes it (instead of the four above; not converted)
   --flow swirl|lens|wave    a non-affine flow field, applied to the output grid before θ
   --strength S              strength of --flow, -1..1 (default 0.6; lens: + barrel,
                             - pincushion; swirl: the sign sets the direction)
@@ -49,14 +53,7 @@ class UsageError extends Error {}
 /** A file that cannot be read, decoded or written: exit status 1. */
 class FileError extends Error {}
 
-// --- θ and flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) --
-
-function thetaFromParams({ rotate, scaleX, scaleY, shear, tx, ty }) {
-  const r = (rotate * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  return [cos * scaleX, (cos * shear - sin) * scaleY, tx, sin * scaleX, (sin * shear + cos) * scaleY, ty];
-}
+// --- flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) -------
 
 const FLOWS = {
   swirl(x, y, s) {
@@ -177,14 +174,15 @@ function parseArgs(argv) {
   } else {
     const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
     const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];
-    options.theta = thetaFromParams({
+    // In pixels of the input: θ follows once its size is known.
+    options.transform = {
       rotate: 'rotate' in values ? number('rotate', values.rotate) : 0,
       scaleX,
       scaleY,
       shear: 'shear' in values ? number('shear', values.shear) : 0,
       tx,
       ty,
-    });
+    };
   }
   if ('flow' in values) options.flow = choice('flow', values.flow, Object.keys(FLOWS));
   if ('strength' in values) {
@@ -312,7 +310,7 @@ function warp(gs, image, options) {
   const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
   const [ow, oh] = options.size || [width, height];
   const sampling = { mode: options.mode, paddingMode: options.padding, alignCorners: options.alignCorners };
-  const theta = Float32Array.from(options.theta);
+  const theta = Float32Array.from(options.theta || thetaFromParams(options.transform, [width, height], options.alignCorners));
   if (!options.flow && typeof gs.warpAffine === 'function') {
     return gs.warpAffine({ data, width, height, channels: 4 }, theta, { ...sampling, width: ow, height: oh });
   }

@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
-import { FLOWS, flowGrid, thetaFromParams } from '../../web/demo/transforms.mjs';
+import { thetaFromParams } from '../../js/pixel_space.mjs';
+import { FLOWS, flowGrid } from '../../web/demo/transforms.mjs';
 
 const { PNG } = pngjs;
 const run = promisify(execFile);
@@ -79,6 +80,58 @@ function testImage(width, height) {
     }
   }
   return png;
+}
+
+// A white disk (anti-aliased: each pixel's coverage from 8x8 samples) on opaque black.
+function diskImage(width, height, cx, cy, radius) {
+  const png = new PNG({ width, height });
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      let inside = 0;
+      for (let k = 0; k < 64; ++k) {
+        const dx = x - 0.5 + ((k & 7) + 0.5) / 8 - cx;
+        const dy = y - 0.5 + ((k >> 3) + 0.5) / 8 - cy;
+        if (dx * dx + dy * dy <= radius * radius) inside += 1;
+      }
+      const i = 4 * (y * width + x);
+      png.data[i] = png.data[i + 1] = png.data[i + 2] = Math.round((255 * inside) / 64);
+      png.data[i + 3] = 255;
+    }
+  }
+  return png;
+}
+
+// Mass, centroid, second central moments and axis ratio (sqrt of the covariance's eigenvalue
+// ratio) of the red channel, pixel (x, y) at (x, y).
+function moments({ width, height, data }) {
+  let mass = 0;
+  let mx = 0;
+  let my = 0;
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const v = data[4 * (y * width + x)];
+      mass += v;
+      mx += v * x;
+      my += v * y;
+    }
+  }
+  const cx = mx / mass;
+  const cy = my / mass;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const v = data[4 * (y * width + x)];
+      sxx += v * (x - cx) ** 2;
+      syy += v * (y - cy) ** 2;
+      sxy += v * (x - cx) * (y - cy);
+    }
+  }
+  [sxx, syy, sxy] = [sxx / mass, syy / mass, sxy / mass];
+  const mean = (sxx + syy) / 2;
+  const spread = Math.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy);
+  return { mass: mass / 255, cx, cy, sxx, syy, sxy, ratio: Math.sqrt((mean + spread) / (mean - spread)) };
 }
 
 function writeImage(name, png, options) {
@@ -162,10 +215,10 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
   test('rotate, scale x,y, shear, translate, bicubic, border: equals the library', async () => {
     const out = join(work, 'affine.png');
     const r = await cli(['warp', input, out, '--rotate', '-30', '--scale', '0.8,1.1', '--shear', '0.2',
-      '--translate=0.1,-0.05', '--mode', 'bicubic', '--padding', 'border']);
+      '--translate=3,-2.5', '--mode', 'bicubic', '--padding', 'border']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /affine\.png: 67x45 from 67x45, bicubic\/border, wasm-simd128/);
-    const theta = thetaFromParams({ rotate: -30, scaleX: 0.8, scaleY: 1.1, shear: 0.2, tx: 0.1, ty: -0.05 });
+    const theta = thetaFromParams({ rotate: -30, scaleX: 0.8, scaleY: 1.1, shear: 0.2, tx: 3, ty: -2.5 }, [67, 45]);
     assertPixels(out, libraryWarp(image, [67, 45], affine(theta, false), { mode: 'bicubic', paddingMode: 'border' }, theta), [67, 45], 'affine');
   });
 
@@ -194,7 +247,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       const r = await cli(['warp', input, out, '--flow', flow, ...extra, '--size', '50x60']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`${flow} flow`));
-      const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 });
+      const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 }, [67, 45]);
       const grid = (w, h) => flowGrid(flow, strength, theta, w, h, false);
       assertPixels(out, libraryWarp(image, [50, 60], grid, { mode: 'bilinear' }), [50, 60], flow);
     });
@@ -213,9 +266,94 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       const out = join(work, `out-${name}`);
       const r = await cli(['warp', path, out, '--rotate', '15']);
       assert.equal(r.code, 0, r.stderr);
-      const theta = thetaFromParams({ rotate: 15 });
+      const theta = thetaFromParams({ rotate: 15 }, [33, 21]);
       assertPixels(out, libraryWarp(decoded, [33, 21], affine(theta, false), {}, theta), [33, 21], name);
     }
+  });
+
+  describe('--rotate, --scale, --shear, --translate are in pixels about the centre: a 320x200 picture does not stretch', () => {
+    // The oracle is geometry, not θ: second moments and centroids of a disk in the output.
+    // Before the conversion (θ straight from the options) --rotate 30 gave an axis ratio of 1.62.
+    const [W, H] = [320, 200];
+    const [CX, CY] = [(W - 1) / 2, (H - 1) / 2]; // the image centre, pixel centres at integers
+    let centred; // a disk of radius 40 at the centre
+    let offCentre; // a disk of radius 25 at (100, 70)
+    before(() => {
+      centred = writeImage('disk.png', diskImage(W, H, CX, CY, 40));
+      offCentre = writeImage('disk-off.png', diskImage(W, H, 100, 70, 25));
+    });
+    const warped = async (input, name, args) => {
+      const out = join(work, name);
+      const r = await cli(['warp', input, out, ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return moments(PNG.sync.read(readFileSync(out)));
+    };
+    const near = (got, want, tol, what) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got}, expected ${want} ± ${tol}`);
+    let source;
+    before(() => { source = moments(PNG.sync.read(readFileSync(centred))); });
+
+    for (const args of [['--rotate', '30'], ['--rotate', '-115', '--mode', 'bicubic'], ['--rotate', '30', '--align-corners'],
+      ['--rotate', '45', '--size', '160x100']]) {
+      test(`${args.join(' ')}: the disk stays round and at the centre`, async () => {
+        const m = await warped(centred, `disk-${args.join('')}.png`, args);
+        const half = args.includes('--size') ? 0.5 : 1; // 160x100 is the same frame at half size
+        near(m.ratio, 1, 0.01, 'axis ratio');
+        near(m.cx, half === 1 ? CX : 79.5, 0.02, 'centroid x');
+        near(m.cy, half === 1 ? CY : 49.5, 0.02, 'centroid y');
+        near(m.mass, source.mass * half * half, 0.01 * source.mass, 'area');
+      });
+    }
+
+    test('--scale 0.5 --rotate 30: twice the radius, still round', async () => {
+      const m = await warped(centred, 'disk-zoom.png', ['--scale', '0.5', '--rotate', '30']);
+      near(m.ratio, 1, 0.01, 'axis ratio');
+      near(m.mass, 4 * source.mass, 0.01 * 4 * source.mass, 'area');
+      near(m.sxx, 4 * source.sxx, 0.01 * 4 * source.sxx, 'second moment');
+    });
+
+    test('--shear 0.5: output pixel (x, y) samples (x + 0.5 y, y) about the centre, so the covariance is [[1.25, -0.5], [-0.5, 1]] times the disk\'s', async () => {
+      const m = await warped(centred, 'disk-shear.png', ['--shear', '0.5']);
+      near(m.sxx / m.syy, 1.25, 0.01, 'sxx / syy');
+      near(m.sxy / m.syy, -0.5, 0.01, 'sxy / syy');
+      near(m.syy, source.syy, 0.01 * source.syy, 'syy');
+      near(m.cx, CX, 0.02, 'centroid x');
+    });
+
+    test('--rotate 90 turns the picture counter-clockwise about its centre: a disk up and left goes down and left', async () => {
+      const m = await warped(offCentre, 'disk-90.png', ['--rotate', '90']);
+      // (100, 70) is (-59.5, -29.5) from the centre; a quarter turn counter-clockwise on screen
+      // (y down) takes it to (-29.5, +59.5): (130, 159).
+      near(m.cx, 130, 0.02, 'centroid x');
+      near(m.cy, 159, 0.02, 'centroid y');
+      near(m.ratio, 1, 0.01, 'axis ratio');
+    });
+
+    for (const [tx, ty] of [[10, 5], [-3.5, 2]]) {
+      test(`--translate ${tx},${ty} moves the sampled window by that many pixels: the picture moves by ${-tx},${-ty}`, async () => {
+        const m = await warped(offCentre, `disk-t${tx}.png`, ['--translate', `${tx},${ty}`]);
+        const o = moments(PNG.sync.read(readFileSync(offCentre)));
+        near(m.cx, o.cx - tx, 1e-6, 'centroid x');
+        near(m.cy, o.cy - ty, 1e-6, 'centroid y');
+      });
+    }
+
+    test('--rotate 90 on 320x200 is an exact permutation of pixels (the centre offsets are whole pixels)', async () => {
+      const png = testImage(W, H);
+      const input = writeImage('quarter.png', png);
+      const out = join(work, 'quarter-out.png');
+      const r = await cli(['warp', input, out, '--rotate', '90']);
+      assert.equal(r.code, 0, r.stderr);
+      // Output (x, y) samples (CX - (y - CY), CY + (x - CX)) = (259 - y, x - 60); zeros outside.
+      const want = new Uint8Array(4 * W * H);
+      for (let y = 0; y < H; ++y) {
+        for (let x = 0; x < W; ++x) {
+          const [sx, sy] = [259 - y, x - 60];
+          if (sx < 0 || sx >= W || sy < 0 || sy >= H) continue;
+          want.set(png.data.subarray(4 * (sy * W + sx), 4 * (sy * W + sx) + 4), 4 * (y * W + x));
+        }
+      }
+      assertPixels(out, want, [W, H], 'quarter turn');
+    });
   });
 
   describe('file errors: exit 1, a message naming the file, no output written', () => {
