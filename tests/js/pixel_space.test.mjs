@@ -78,6 +78,12 @@ describe('js/pixel_space.mjs', () => {
     for (const alignCorners of [false, true]) assert.deepEqual(thetaFromParams(p, [511, 511], alignCorners), affineFromParams(p));
   });
 
+  test('rotate +90 turns the picture counter-clockwise: the bottom of the source shows on the right', () => {
+    const [a, b, c, d, e, f] = affineFromParams({ rotate: 90 });
+    // Output point (1, 0), the middle of the right edge, samples source (0, 1), the bottom middle.
+    assert.ok(Math.abs(a * 1 + b * 0 + c) < 1e-12 && Math.abs(d * 1 + e * 0 + f - 1) < 1e-12);
+  });
+
   test('quarter turns are exact: cos and sin are 0 and ±1, not 6e-17', () => {
     assert.deepEqual(affineFromParams({ rotate: 90 }), [0, -1, 0, 1, 0, 0]);
     assert.deepEqual(affineFromParams({ rotate: -180 }), [-1, -0, 0, 0, -1, 0]);
