@@ -13,6 +13,7 @@ import pngjs from 'pngjs';
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { FLOWS, flowGrid } from '../../web/demo/transforms.mjs';
+import { diskImage, moments } from './lib/disk.mjs';
 
 const { PNG } = pngjs;
 const run = promisify(execFile);
@@ -82,56 +83,10 @@ function testImage(width, height) {
   return png;
 }
 
-// A white disk (anti-aliased: each pixel's coverage from 8x8 samples) on opaque black.
-function diskImage(width, height, cx, cy, radius) {
-  const png = new PNG({ width, height });
-  for (let y = 0; y < height; ++y) {
-    for (let x = 0; x < width; ++x) {
-      let inside = 0;
-      for (let k = 0; k < 64; ++k) {
-        const dx = x - 0.5 + ((k & 7) + 0.5) / 8 - cx;
-        const dy = y - 0.5 + ((k >> 3) + 0.5) / 8 - cy;
-        if (dx * dx + dy * dy <= radius * radius) inside += 1;
-      }
-      const i = 4 * (y * width + x);
-      png.data[i] = png.data[i + 1] = png.data[i + 2] = Math.round((255 * inside) / 64);
-      png.data[i + 3] = 255;
-    }
-  }
-  return png;
-}
-
-// Mass, centroid, second central moments and axis ratio (sqrt of the covariance's eigenvalue
-// ratio) of the red channel, pixel (x, y) at (x, y).
-function moments({ width, height, data }) {
-  let mass = 0;
-  let mx = 0;
-  let my = 0;
-  for (let y = 0; y < height; ++y) {
-    for (let x = 0; x < width; ++x) {
-      const v = data[4 * (y * width + x)];
-      mass += v;
-      mx += v * x;
-      my += v * y;
-    }
-  }
-  const cx = mx / mass;
-  const cy = my / mass;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let y = 0; y < height; ++y) {
-    for (let x = 0; x < width; ++x) {
-      const v = data[4 * (y * width + x)];
-      sxx += v * (x - cx) ** 2;
-      syy += v * (y - cy) ** 2;
-      sxy += v * (x - cx) * (y - cy);
-    }
-  }
-  [sxx, syy, sxy] = [sxx / mass, syy / mass, sxy / mass];
-  const mean = (sxx + syy) / 2;
-  const spread = Math.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy);
-  return { mass: mass / 255, cx, cy, sxx, syy, sxy, ratio: Math.sqrt((mean + spread) / (mean - spread)) };
+// A disk (lib/disk.mjs) as pngjs takes an image.
+function diskPng(width, height, cx, cy, radius) {
+  const { data } = diskImage(width, height, cx, cy, radius);
+  return { width, height, data: Buffer.from(data.buffer) };
 }
 
 function writeImage(name, png, options) {
@@ -279,8 +234,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     let centred; // a disk of radius 40 at the centre
     let offCentre; // a disk of radius 25 at (100, 70)
     before(() => {
-      centred = writeImage('disk.png', diskImage(W, H, CX, CY, 40));
-      offCentre = writeImage('disk-off.png', diskImage(W, H, 100, 70, 25));
+      centred = writeImage('disk.png', diskPng(W, H, CX, CY, 40));
+      offCentre = writeImage('disk-off.png', diskPng(W, H, 100, 70, 25));
     });
     const warped = async (input, name, args) => {
       const out = join(work, name);
@@ -354,6 +309,27 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       }
       assertPixels(out, want, [W, H], 'quarter turn');
     });
+  });
+
+  test("the READMEs' warp commands run as written, and those that rotate keep a 320x200 disk round", async () => {
+    const dir = join(work, 'readme');
+    mkdirSync(dir);
+    const disk = PNG.sync.write(diskPng(320, 200, 159.5, 99.5, 40));
+    for (const name of ['in.png', 'photo.png']) writeFileSync(join(dir, name), disk);
+    const commands = new Set();
+    for (const readme of [join(PACKAGE, '..', 'README.md'), join(PACKAGE, 'README.md')]) {
+      for (const m of readFileSync(readme, 'utf8').matchAll(/npx gridsample (warp [^`\n#]*)/g)) commands.add(m[1].trim());
+    }
+    assert.ok(commands.size >= 5, `only ${commands.size} commands found: ${[...commands].join('; ')}`);
+    for (const command of commands) {
+      const args = command.split(/\s+/);
+      const r = await cli(args, { cwd: dir });
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      if (args.includes('--rotate') && !args.includes('--flow')) {
+        const m = moments(PNG.sync.read(readFileSync(join(dir, args[2]))));
+        assert.ok(Math.abs(m.ratio - 1) < 0.01, `${command}: the disk's axis ratio is ${m.ratio}`);
+      }
+    }
   });
 
   describe('file errors: exit 1, a message naming the file, no output written', () => {
