@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 
 import pngjs from 'pngjs';
@@ -332,24 +333,47 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     }
   });
 
-  describe('file errors: exit 1, a message naming the file, no output written', () => {
+  describe('file errors: exit 1, one line of our own naming the file and the reason, no output written', () => {
+    // Chunks of the valid input, and a copy with one chunk's data changed and its CRC made good again.
+    const chunks = (bytes) => {
+      const out = [];
+      for (let at = 8; at < bytes.length; at += 12 + bytes.readUInt32BE(at)) out.push({ at, type: bytes.toString('latin1', at + 4, at + 8) });
+      return out;
+    };
+    const withChunk = (type, change) => {
+      const bytes = Buffer.from(readFileSync(input));
+      const { at } = chunks(bytes).find((c) => c.type === type);
+      const length = bytes.readUInt32BE(at);
+      change(bytes.subarray(at + 8, at + 8 + length));
+      bytes.writeUInt32BE(crc32(bytes.subarray(at + 4, at + 8 + length)), at + 8 + length);
+      return bytes;
+    };
+    const file = (name, bytes) => { const p = join(work, name); writeFileSync(p, bytes); return p; };
     const cases = [
       ['a missing file', () => join(work, 'missing.png'), /cannot read .*missing\.png: no such file or directory/],
       ['a directory', () => work, /cannot read .*: it is a directory/],
-      ['an empty file', () => { const p = join(work, 'empty.png'); writeFileSync(p, ''); return p; }, /empty\.png is not a valid PNG file \(the file is empty\)/],
-      ['a text file', () => { const p = join(work, 'text.png'); writeFileSync(p, 'not a png\n'); return p; }, /text\.png is not a valid PNG file/],
-      ['a truncated PNG', () => {
-        const p = join(work, 'truncated.png');
-        writeFileSync(p, readFileSync(input).subarray(0, 200));
-        return p;
-      }, /truncated\.png is not a valid PNG file/],
-      ['a PNG with a corrupted chunk', () => {
-        const p = join(work, 'crc.png');
+      ['an empty file', () => file('empty.png', ''), /empty\.png is not a valid PNG file \(the file is empty\)/],
+      ['a text file', () => file('text.png', 'not a png\n'), /text\.png is not a valid PNG file \(it does not start with the PNG signature\)/],
+      ['a JPEG file named .png', () => file('photo-jpeg.png', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9])),
+        /photo-jpeg\.png is not a valid PNG file \(it is a JPEG file; only PNG can be read\)/],
+      ['a PNG cut inside its signature', () => file('cut5.png', readFileSync(input).subarray(0, 5)), /cut5\.png is not a valid PNG file \(it is truncated: the file ends inside the PNG signature\)/],
+      ['a PNG cut inside its header', () => file('cut20.png', readFileSync(input).subarray(0, 20)), /cut20\.png is not a valid PNG file \(it is truncated: the file ends inside its IHDR chunk at byte 8\)/],
+      ['a truncated PNG', () => file('truncated.png', readFileSync(input).subarray(0, 200)), /truncated\.png is not a valid PNG file \(it is truncated: the file ends inside its IDAT chunk at byte 33\)/],
+      ['a PNG without its IEND chunk', () => { const b = readFileSync(input); return file('no-end.png', b.subarray(0, b.length - 12)); },
+        /no-end\.png is not a valid PNG file \(it is truncated: the file ends at byte \d+ without an IEND chunk\)/],
+      ['a PNG cut inside a chunk header', () => { const b = readFileSync(input); return file('cut-head.png', b.subarray(0, b.length - 6)); },
+        /cut-head\.png is not a valid PNG file \(it is truncated: the file ends inside a chunk header at byte \d+\)/],
+      ['a PNG with a corrupted byte in the middle', () => {
         const bytes = Buffer.from(readFileSync(input));
         bytes[bytes.length - 30] ^= 0xff; // inside the image data: the CRC no longer matches
-        writeFileSync(p, bytes);
-        return p;
-      }, /crc\.png is not a valid PNG file/],
+        return file('crc.png', bytes);
+      }, /crc\.png is not a valid PNG file \(it is corrupt: its IDAT chunk at byte 33 fails its CRC check\)/],
+      ['a PNG whose compressed data is corrupt (with a good CRC)', () => file('zdata.png', withChunk('IDAT', (d) => { d[d.length >> 1] ^= 0x55; })),
+        /zdata\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
+      ['a PNG whose compressed data stops short (with a good CRC)', () => file('short.png', withChunk('IDAT', (d) => d.fill(0, d.length - 12))),
+        /short\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
+      ['a PNG whose header has bit depth 3', () => file('depth.png', withChunk('IHDR', (d) => { d[8] = 3; })),
+        /depth\.png is not a valid PNG file \(its header is invalid: bit depth 3 with colour type 6\)/],
     ];
     const out = (what) => join(work, `never-${what.replaceAll(' ', '-')}.png`);
     const results = new Map();
@@ -361,17 +385,57 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         const r = results.get(what);
         assert.equal(r.code, 1, `${what}: exit ${r.code}, stderr ${r.stderr}`);
         assert.match(r.stderr, message);
-        assert.match(r.stderr, /^gridsample: /);
+        assert.match(r.stderr, /^gridsample: [^\n]+\n$/, 'one line');
+        // Nothing of the codec's own wording (pngjs, zlib), e.g. "There are some read requests
+        // waitng on finished stream", "unrecognised content at end of stream".
+        assert.doesNotMatch(r.stderr, /waitng|unrecognised|stream|Crc error|Invalid file signature|filter type|inflate|Ran out of data/i);
         assert.equal(r.stdout, '');
         assert.ok(!existsSync(out(what)), `${out(what)} was written`);
       });
     }
+
+    test('bytes after the IEND chunk are ignored, as browsers do', async () => {
+      const path = file('trailing.png', Buffer.concat([readFileSync(input), Buffer.from('some trailing bytes\n')]));
+      const output = join(work, 'trailing-out.png');
+      const r = await cli(['warp', path, output]);
+      assert.equal(r.code, 0, r.stderr);
+      assertPixels(output, image.data, [67, 45], 'trailing bytes');
+    });
 
     test('an output folder that does not exist', async () => {
       const out = join(work, 'no-such-folder', 'out.png');
       const r = await cli(['warp', input, out]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /cannot write .*no-such-folder\/out\.png: no such file or directory/);
+    });
+  });
+
+  describe('output formats: PNG only, whatever the case of .png', () => {
+    test('out.jpg is refused before anything is read or written (exit 2), naming the supported format', async () => {
+      const r = await cli(['warp', input, 'out.jpg']);
+      assert.equal(r.code, 2, `exit ${r.code}; stderr ${r.stderr}`);
+      assert.equal(r.stderr, "gridsample: out.jpg: cannot write .jpg files; the supported output format is PNG (.png)\nRun 'gridsample --help' for the options.\n");
+      assert.equal(r.stdout, '');
+      assert.ok(!existsSync(join(work, 'out.jpg')), 'out.jpg was written');
+    });
+
+    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension; the supported output format is PNG \(\.png\)\n/],
+      ['out.png.webp', /^gridsample: out\.png\.webp: cannot write \.webp files; the supported output format is PNG \(\.png\)\n/],
+      ['out.jpeg', /cannot write \.jpeg files/]]) {
+      test(`${name} is refused too`, async () => {
+        const r = await cli(['warp', input, name]);
+        assert.equal(r.code, 2);
+        assert.match(r.stderr, message);
+        assert.ok(!existsSync(join(work, name)), `${name} was written`);
+      });
+    }
+
+    test('out.PNG and out.Png are PNG files', async () => {
+      for (const name of ['out.PNG', 'out.Png']) {
+        const r = await cli(['warp', input, name]);
+        assert.equal(r.code, 0, r.stderr);
+        assertPixels(join(work, name), image.data, [67, 45], name);
+      }
     });
   });
 
