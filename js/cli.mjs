@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample.
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import process from 'node:process';
 
 import { load } from './node.mjs';
+import { thetaFromParams } from './pixel_space.mjs';
 
 let PNG = null; // pngjs's codec, imported when a file is read (--help works without it)
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
@@ -12,20 +14,24 @@ const HELP = `Usage: gridsample warp IN.png OUT.png [options]
        gridsample --help | --version
 
 Warps a PNG with ONNX AffineGrid + GridSample (gridsample's WebAssembly build) and writes
-an 8-bit RGBA PNG.
+an 8-bit RGBA PNG. PNG is the only format so far: OUT must end in .png (any case); IN is
+read as PNG whatever its name.
 
-θ maps every output pixel to the source position it samples, in normalised coordinates
-(-1..1 across the image, x right, y down), as AffineGrid does:
-  θ = [ Rotate(rotate) · Shear(shear) · Scale(sx, sy) | (tx, ty) ]
-so --scale 0.5 zooms in 2x, --rotate 30 turns the picture 30° counter-clockwise and
---translate 0.5,0 moves the picture left by a quarter of its width.
+The transform moves the window each output pixel samples, in the input's pixels about its
+centre (x right, y down; pixel centres at whole numbers, the centre at ((W-1)/2, (H-1)/2)):
+  source = centre + Rotate(rotate) · Shear(shear) · Scale(sx, sy) · (output - centre) + (tx, ty)
+so --scale 0.5 zooms in 2x, --rotate 30 turns the picture 30° counter-clockwise (as OpenCV's
+getRotationMatrix2D with +30), --translate 10,0 moves the picture 10 pixels left, and shapes
+keep their proportions whatever the aspect ratio. It becomes AffineGrid's θ (-1..1 across each
+side) for the input's size and --align-corners; --size then resizes that frame to WxH.
 
 Transform:
-  --rotate DEG              rotation in degrees (default 0)
+  --rotate DEG              rotation in degrees about the centre (default 0)
   --scale S | SX,SY         scale of the sampled window (default 1)
   --shear K                 shear of x along y (default 0)
-  --translate TX,TY         shift of the sampled window (default 0,0)
-  --theta A,B,C,D,E,F       the 2x3 matrix itself, row-major (instead of the four above)
+  --translate TX,TY         shift of the sampled window in pixels (default 0,0)
+  --theta A,B,C,D,E,F       θ itself, row-major, in normalised coordinates, as AffineGrid
+                            takes it (instead of the four above; not converted)
   --flow swirl|lens|wave    a non-affine flow field, applied to the output grid before θ
   --strength S              strength of --flow, -1..1 (default 0.6; lens: + barrel,
                             - pincushion; swirl: the sign sets the direction)
@@ -39,7 +45,8 @@ Sampling (the GridSample attributes):
   -h, --help                this text
   -v, --version             the version
 
-Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage.
+Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage
+(GRIDSAMPLE_DEBUG=1 adds the PNG codec's own words to a decoding error).
 
 Example:
   npx gridsample warp photo.png out.png --rotate 30 --scale 0.8 --mode bicubic --padding border`;
@@ -49,14 +56,7 @@ class UsageError extends Error {}
 /** A file that cannot be read, decoded or written: exit status 1. */
 class FileError extends Error {}
 
-// --- θ and flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) --
-
-function thetaFromParams({ rotate, scaleX, scaleY, shear, tx, ty }) {
-  const r = (rotate * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  return [cos * scaleX, (cos * shear - sin) * scaleY, tx, sin * scaleX, (sin * shear + cos) * scaleY, ty];
-}
+// --- flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) -------
 
 const FLOWS = {
   swirl(x, y, s) {
@@ -103,6 +103,7 @@ const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'flow',
 const FLAG_OPTIONS = ['align-corners', 'help', 'version'];
 const SHORT = { '-h': 'help', '-v': 'version' };
 const MAX_SIDE = 32768;
+const OUTPUT_EXTENSIONS = ['.png']; // what writePng writes, lower case
 
 function number(option, text) {
   const t = text.trim();
@@ -177,14 +178,15 @@ function parseArgs(argv) {
   } else {
     const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
     const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];
-    options.theta = thetaFromParams({
+    // In pixels of the input: θ follows once its size is known.
+    options.transform = {
       rotate: 'rotate' in values ? number('rotate', values.rotate) : 0,
       scaleX,
       scaleY,
       shear: 'shear' in values ? number('shear', values.shear) : 0,
       tx,
       ty,
-    });
+    };
   }
   if ('flow' in values) options.flow = choice('flow', values.flow, Object.keys(FLOWS));
   if ('strength' in values) {
@@ -201,6 +203,11 @@ function parseArgs(argv) {
       throw new UsageError(`--size: expected WxH with each side from 1 to ${MAX_SIDE}, e.g. 640x480; got "${values.size}"`);
     }
     options.size = [w, h];
+  }
+  // Checked last, so that a bad option is reported first whatever the file names.
+  const extension = extname(files[1]);
+  if (!OUTPUT_EXTENSIONS.includes(extension.toLowerCase())) {
+    throw new UsageError(`${files[1]}: ${extension ? `cannot write ${extension} files` : 'the output needs a file extension'}; the supported output format is PNG (.png)`);
   }
   return { command: 'warp', input: files[0], output: files[1], options };
 }
@@ -256,36 +263,108 @@ function readInput(path) {
   }
 }
 
-// Checks a PNG's IHDR chunk before decoding, because the decoder would try to allocate
-// whatever a forged header says: the input and the output (`size`, or the input's) must fit
-// in the wasm heap as 8-bit RGBA. Bytes that do not start like a PNG are left to the decoder.
-function checkPngHeader(path, bytes, size) {
-  if (bytes.length < 24 || bytes.readUInt32BE(0) !== 0x89504e47 || bytes.readUInt32BE(4) !== 0x0d0a1a0a ||
-      bytes.toString('latin1', 12, 16) !== 'IHDR') {
-    return;
+// What a file named .png most often really is, by its first bytes.
+const OTHER_FORMATS = [
+  ['JPEG', (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ['GIF', (b) => b.toString('latin1', 0, 4) === 'GIF8'],
+  ['WebP', (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP'],
+];
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_MAX_SIDE = 2 ** 31 - 1;
+// The bit depths the PNG specification allows for each colour type (IHDR).
+const BIT_DEPTHS = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+// The critical chunks of PNG; a reader must refuse a file with any other (a capital first letter).
+const CRITICAL_CHUNKS = ['IHDR', 'PLTE', 'IDAT', 'IEND'];
+
+const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c;
+});
+// The CRC-32 of PNG chunks (ISO 3309, as zlib's).
+function crc32(bytes) {
+  let c = -1;
+  for (let i = 0; i < bytes.length; ++i) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+// Whatever is wrong with an IHDR chunk's 13 bytes, or null.
+function headerProblem(h) {
+  const [width, height] = [h.readUInt32BE(0), h.readUInt32BE(4)];
+  if (width === 0 || height === 0) return `its header says ${width}x${height} pixels; both sides must be at least 1`;
+  if (width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) return `its header says ${width}x${height} pixels; PNG allows at most ${PNG_MAX_SIDE} a side`;
+  const [depth, colour, compression, filter, interlace] = h.subarray(8, 13);
+  if (!BIT_DEPTHS[colour]?.includes(depth)) return `its header is invalid: bit depth ${depth} with colour type ${colour}`;
+  if (compression !== 0 || filter !== 0 || interlace > 1) {
+    return `its header is invalid: compression method ${compression}, filter method ${filter}, interlace method ${interlace}`;
   }
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  if (width === 0 || height === 0) {
-    throw new FileError(`${path} is not a valid PNG file (its header says ${width}x${height} pixels; both sides must be at least 1)`);
+  return null;
+}
+
+/**
+ * Checks a PNG file before the codec sees it, so that a bad file gets a reason of ours (the
+ * codec reports its stream internals) and the decoder never allocates what a forged header
+ * says: the signature, every chunk's length, type and CRC up to IEND, the IHDR fields, and
+ * that the input and the output (`size`, or the input's) fit in the wasm heap as 8-bit RGBA.
+ * Returns the bytes up to the end of IEND (anything after it is ignored, as browsers do).
+ */
+function checkPng(path, bytes, size) {
+  const invalid = (reason) => new FileError(`${path} is not a valid PNG file (${reason})`);
+  if (bytes.length === 0) throw invalid('the file is empty');
+  const head = bytes.subarray(0, PNG_SIGNATURE.length);
+  if (!head.equals(PNG_SIGNATURE.subarray(0, head.length))) {
+    const other = OTHER_FORMATS.find(([, test]) => test(bytes));
+    throw invalid(other ? `it is a ${other[0]} file; only PNG can be read` : 'it does not start with the PNG signature');
   }
-  const [ow, oh] = size || [width, height];
-  const input = BigInt(width) * BigInt(height) * 4n;
-  const total = input + BigInt(ow) * BigInt(oh) * 4n;
-  if (total >= 2n ** 31n) {
-    throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
+  if (bytes.length < PNG_SIGNATURE.length) throw invalid('it is truncated: the file ends inside the PNG signature');
+  let width = 0;
+  let height = 0;
+  let images = 0; // IDAT chunks
+  for (let at = PNG_SIGNATURE.length; ;) {
+    if (at + 8 > bytes.length) {
+      throw invalid(`it is truncated: the file ends ${at === bytes.length ? `at byte ${at} without an IEND chunk` : `inside a chunk header at byte ${at}`}`);
+    }
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (!/^[A-Za-z]{4}$/.test(type)) throw invalid(`it is corrupt: the chunk at byte ${at} has no valid type`);
+    if (length > PNG_MAX_SIDE) throw invalid(`it is corrupt: its ${type} chunk at byte ${at} says it has ${length} bytes`);
+    const end = at + 12 + length;
+    if (end > bytes.length) throw invalid(`it is truncated: the file ends inside its ${type} chunk at byte ${at}`);
+    if (crc32(bytes.subarray(at + 4, end - 4)) !== bytes.readUInt32BE(end - 4)) {
+      throw invalid(`it is corrupt: its ${type} chunk at byte ${at} fails its CRC check`);
+    }
+    if (at === PNG_SIGNATURE.length) {
+      if (type !== 'IHDR' || length !== 13) throw invalid('it is corrupt: it does not begin with an IHDR chunk');
+      const problem = headerProblem(bytes.subarray(at + 8, at + 21));
+      if (problem) throw invalid(problem);
+      [width, height] = [bytes.readUInt32BE(at + 8), bytes.readUInt32BE(at + 12)];
+    } else if (type === 'IHDR') {
+      throw invalid(`it is corrupt: a second IHDR chunk at byte ${at}`);
+    }
+    if (type[0] <= 'Z' && !CRITICAL_CHUNKS.includes(type)) throw invalid(`it has a critical chunk ${type} that PNG does not define`);
+    if (type === 'IDAT') images += 1;
+    if (type === 'IEND') {
+      if (!images) throw invalid('it has no image data (no IDAT chunk)');
+      const [ow, oh] = size || [width, height];
+      const total = BigInt(width) * BigInt(height) * 4n + BigInt(ow) * BigInt(oh) * 4n;
+      if (total >= 2n ** 31n) {
+        throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
+      }
+      return bytes.subarray(0, end);
+    }
+    at = end;
   }
 }
 
 function readPng(path, size) {
-  const bytes = readInput(path);
-  checkPngHeader(path, bytes, size);
+  const bytes = checkPng(path, readInput(path), size);
   try {
     // Any colour type and bit depth comes back as 8-bit RGBA.
     const png = PNG.sync.read(bytes);
     return { width: png.width, height: png.height, data: png.data };
   } catch (e) {
-    throw new FileError(`${path} is not a valid PNG file (${bytes.length ? e.message : 'the file is empty'})`);
+    // The chunks are whole and their CRCs match, so what the codec refuses is what they hold.
+    throw new FileError(`${path} is not a valid PNG file (its image data is corrupt or incomplete)`, { cause: e });
   }
 }
 
@@ -312,7 +391,7 @@ function warp(gs, image, options) {
   const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
   const [ow, oh] = options.size || [width, height];
   const sampling = { mode: options.mode, paddingMode: options.padding, alignCorners: options.alignCorners };
-  const theta = Float32Array.from(options.theta);
+  const theta = Float32Array.from(options.theta || thetaFromParams(options.transform, [width, height], options.alignCorners));
   if (!options.flow && typeof gs.warpAffine === 'function') {
     return gs.warpAffine({ data, width, height, channels: 4 }, theta, { ...sampling, width: ow, height: oh });
   }
@@ -382,6 +461,8 @@ async function main(argv) {
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
     process.stderr.write(`gridsample: ${e.message}\n`);
+    // GRIDSAMPLE_DEBUG=1 adds what the PNG codec said, for a bug report.
+    if (process.env.GRIDSAMPLE_DEBUG && e.cause) process.stderr.write(`(PNG codec: ${e.cause.message || e.cause})\n`);
     return 1;
   }
 }

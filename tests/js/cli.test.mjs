@@ -6,12 +6,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 
 import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
-import { FLOWS, flowGrid, thetaFromParams } from '../../web/demo/transforms.mjs';
+import { thetaFromParams } from '../../js/pixel_space.mjs';
+import { FLOWS, flowGrid } from '../../web/demo/transforms.mjs';
+import { diskImage, moments } from './lib/disk.mjs';
 
 const { PNG } = pngjs;
 const run = promisify(execFile);
@@ -79,6 +82,12 @@ function testImage(width, height) {
     }
   }
   return png;
+}
+
+// A disk (lib/disk.mjs) as pngjs takes an image.
+function diskPng(width, height, cx, cy, radius) {
+  const { data } = diskImage(width, height, cx, cy, radius);
+  return { width, height, data: Buffer.from(data.buffer) };
 }
 
 function writeImage(name, png, options) {
@@ -162,10 +171,10 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
   test('rotate, scale x,y, shear, translate, bicubic, border: equals the library', async () => {
     const out = join(work, 'affine.png');
     const r = await cli(['warp', input, out, '--rotate', '-30', '--scale', '0.8,1.1', '--shear', '0.2',
-      '--translate=0.1,-0.05', '--mode', 'bicubic', '--padding', 'border']);
+      '--translate=3,-2.5', '--mode', 'bicubic', '--padding', 'border']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /affine\.png: 67x45 from 67x45, bicubic\/border, wasm-simd128/);
-    const theta = thetaFromParams({ rotate: -30, scaleX: 0.8, scaleY: 1.1, shear: 0.2, tx: 0.1, ty: -0.05 });
+    const theta = thetaFromParams({ rotate: -30, scaleX: 0.8, scaleY: 1.1, shear: 0.2, tx: 3, ty: -2.5 }, [67, 45]);
     assertPixels(out, libraryWarp(image, [67, 45], affine(theta, false), { mode: 'bicubic', paddingMode: 'border' }, theta), [67, 45], 'affine');
   });
 
@@ -194,7 +203,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       const r = await cli(['warp', input, out, '--flow', flow, ...extra, '--size', '50x60']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`${flow} flow`));
-      const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 });
+      const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 }, [67, 45]);
       const grid = (w, h) => flowGrid(flow, strength, theta, w, h, false);
       assertPixels(out, libraryWarp(image, [50, 60], grid, { mode: 'bilinear' }), [50, 60], flow);
     });
@@ -213,29 +222,158 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       const out = join(work, `out-${name}`);
       const r = await cli(['warp', path, out, '--rotate', '15']);
       assert.equal(r.code, 0, r.stderr);
-      const theta = thetaFromParams({ rotate: 15 });
+      const theta = thetaFromParams({ rotate: 15 }, [33, 21]);
       assertPixels(out, libraryWarp(decoded, [33, 21], affine(theta, false), {}, theta), [33, 21], name);
     }
   });
 
-  describe('file errors: exit 1, a message naming the file, no output written', () => {
+  describe('--rotate, --scale, --shear, --translate are in pixels about the centre: a 320x200 picture does not stretch', () => {
+    // The oracle is geometry, not θ: second moments and centroids of a disk in the output.
+    // Before the conversion (θ straight from the options) --rotate 30 gave an axis ratio of 1.62.
+    const [W, H] = [320, 200];
+    const [CX, CY] = [(W - 1) / 2, (H - 1) / 2]; // the image centre, pixel centres at integers
+    let centred; // a disk of radius 40 at the centre
+    let offCentre; // a disk of radius 25 at (100, 70)
+    before(() => {
+      centred = writeImage('disk.png', diskPng(W, H, CX, CY, 40));
+      offCentre = writeImage('disk-off.png', diskPng(W, H, 100, 70, 25));
+    });
+    const warped = async (input, name, args) => {
+      const out = join(work, name);
+      const r = await cli(['warp', input, out, ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return moments(PNG.sync.read(readFileSync(out)));
+    };
+    const near = (got, want, tol, what) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got}, expected ${want} ± ${tol}`);
+    let source;
+    before(() => { source = moments(PNG.sync.read(readFileSync(centred))); });
+
+    for (const args of [['--rotate', '30'], ['--rotate', '-115', '--mode', 'bicubic'], ['--rotate', '30', '--align-corners'],
+      ['--rotate', '45', '--size', '160x100']]) {
+      test(`${args.join(' ')}: the disk stays round and at the centre`, async () => {
+        const m = await warped(centred, `disk-${args.join('')}.png`, args);
+        const half = args.includes('--size') ? 0.5 : 1; // 160x100 is the same frame at half size
+        near(m.ratio, 1, 0.01, 'axis ratio');
+        near(m.cx, half === 1 ? CX : 79.5, 0.02, 'centroid x');
+        near(m.cy, half === 1 ? CY : 49.5, 0.02, 'centroid y');
+        near(m.mass, source.mass * half * half, 0.01 * source.mass, 'area');
+      });
+    }
+
+    test('--scale 0.5 --rotate 30: twice the radius, still round', async () => {
+      const m = await warped(centred, 'disk-zoom.png', ['--scale', '0.5', '--rotate', '30']);
+      near(m.ratio, 1, 0.01, 'axis ratio');
+      near(m.mass, 4 * source.mass, 0.01 * 4 * source.mass, 'area');
+      near(m.sxx, 4 * source.sxx, 0.01 * 4 * source.sxx, 'second moment');
+    });
+
+    test('--shear 0.5: output pixel (x, y) samples (x + 0.5 y, y) about the centre, so the covariance is [[1.25, -0.5], [-0.5, 1]] times the disk\'s', async () => {
+      const m = await warped(centred, 'disk-shear.png', ['--shear', '0.5']);
+      near(m.sxx / m.syy, 1.25, 0.01, 'sxx / syy');
+      near(m.sxy / m.syy, -0.5, 0.01, 'sxy / syy');
+      near(m.syy, source.syy, 0.01 * source.syy, 'syy');
+      near(m.cx, CX, 0.02, 'centroid x');
+    });
+
+    test('--rotate 90 turns the picture counter-clockwise about its centre: a disk up and left goes down and left', async () => {
+      const m = await warped(offCentre, 'disk-90.png', ['--rotate', '90']);
+      // (100, 70) is (-59.5, -29.5) from the centre; a quarter turn counter-clockwise on screen
+      // (y down) takes it to (-29.5, +59.5): (130, 159).
+      near(m.cx, 130, 0.02, 'centroid x');
+      near(m.cy, 159, 0.02, 'centroid y');
+      near(m.ratio, 1, 0.01, 'axis ratio');
+    });
+
+    for (const [tx, ty] of [[10, 5], [-3.5, 2]]) {
+      test(`--translate ${tx},${ty} moves the sampled window by that many pixels: the picture moves by ${-tx},${-ty}`, async () => {
+        const m = await warped(offCentre, `disk-t${tx}.png`, ['--translate', `${tx},${ty}`]);
+        const o = moments(PNG.sync.read(readFileSync(offCentre)));
+        near(m.cx, o.cx - tx, 1e-6, 'centroid x');
+        near(m.cy, o.cy - ty, 1e-6, 'centroid y');
+      });
+    }
+
+    test('--rotate 90 on 320x200 is an exact permutation of pixels (the centre offsets are whole pixels)', async () => {
+      const png = testImage(W, H);
+      const input = writeImage('quarter.png', png);
+      const out = join(work, 'quarter-out.png');
+      const r = await cli(['warp', input, out, '--rotate', '90']);
+      assert.equal(r.code, 0, r.stderr);
+      // Output (x, y) samples (CX - (y - CY), CY + (x - CX)) = (259 - y, x - 60); zeros outside.
+      const want = new Uint8Array(4 * W * H);
+      for (let y = 0; y < H; ++y) {
+        for (let x = 0; x < W; ++x) {
+          const [sx, sy] = [259 - y, x - 60];
+          if (sx < 0 || sx >= W || sy < 0 || sy >= H) continue;
+          want.set(png.data.subarray(4 * (sy * W + sx), 4 * (sy * W + sx) + 4), 4 * (y * W + x));
+        }
+      }
+      assertPixels(out, want, [W, H], 'quarter turn');
+    });
+  });
+
+  test("the READMEs' warp commands run as written, and those that rotate keep a 320x200 disk round", async () => {
+    const dir = join(work, 'readme');
+    mkdirSync(dir);
+    const disk = PNG.sync.write(diskPng(320, 200, 159.5, 99.5, 40));
+    for (const name of ['in.png', 'photo.png']) writeFileSync(join(dir, name), disk);
+    const commands = new Set();
+    for (const readme of [join(PACKAGE, '..', 'README.md'), join(PACKAGE, 'README.md')]) {
+      for (const m of readFileSync(readme, 'utf8').matchAll(/npx gridsample (warp [^`\n#]*)/g)) commands.add(m[1].trim());
+    }
+    assert.ok(commands.size >= 5, `only ${commands.size} commands found: ${[...commands].join('; ')}`);
+    for (const command of commands) {
+      const args = command.split(/\s+/);
+      const r = await cli(args, { cwd: dir });
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      if (args.includes('--rotate') && !args.includes('--flow')) {
+        const m = moments(PNG.sync.read(readFileSync(join(dir, args[2]))));
+        assert.ok(Math.abs(m.ratio - 1) < 0.01, `${command}: the disk's axis ratio is ${m.ratio}`);
+      }
+    }
+  });
+
+  describe('file errors: exit 1, one line of our own naming the file and the reason, no output written', () => {
+    // Chunks of the valid input, and a copy with one chunk's data changed and its CRC made good again.
+    const chunks = (bytes) => {
+      const out = [];
+      for (let at = 8; at < bytes.length; at += 12 + bytes.readUInt32BE(at)) out.push({ at, type: bytes.toString('latin1', at + 4, at + 8) });
+      return out;
+    };
+    const withChunk = (type, change) => {
+      const bytes = Buffer.from(readFileSync(input));
+      const { at } = chunks(bytes).find((c) => c.type === type);
+      const length = bytes.readUInt32BE(at);
+      change(bytes.subarray(at + 8, at + 8 + length));
+      bytes.writeUInt32BE(crc32(bytes.subarray(at + 4, at + 8 + length)), at + 8 + length);
+      return bytes;
+    };
+    const file = (name, bytes) => { const p = join(work, name); writeFileSync(p, bytes); return p; };
     const cases = [
       ['a missing file', () => join(work, 'missing.png'), /cannot read .*missing\.png: no such file or directory/],
       ['a directory', () => work, /cannot read .*: it is a directory/],
-      ['an empty file', () => { const p = join(work, 'empty.png'); writeFileSync(p, ''); return p; }, /empty\.png is not a valid PNG file \(the file is empty\)/],
-      ['a text file', () => { const p = join(work, 'text.png'); writeFileSync(p, 'not a png\n'); return p; }, /text\.png is not a valid PNG file/],
-      ['a truncated PNG', () => {
-        const p = join(work, 'truncated.png');
-        writeFileSync(p, readFileSync(input).subarray(0, 200));
-        return p;
-      }, /truncated\.png is not a valid PNG file/],
-      ['a PNG with a corrupted chunk', () => {
-        const p = join(work, 'crc.png');
+      ['an empty file', () => file('empty.png', ''), /empty\.png is not a valid PNG file \(the file is empty\)/],
+      ['a text file', () => file('text.png', 'not a png\n'), /text\.png is not a valid PNG file \(it does not start with the PNG signature\)/],
+      ['a JPEG file named .png', () => file('photo-jpeg.png', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9])),
+        /photo-jpeg\.png is not a valid PNG file \(it is a JPEG file; only PNG can be read\)/],
+      ['a PNG cut inside its signature', () => file('cut5.png', readFileSync(input).subarray(0, 5)), /cut5\.png is not a valid PNG file \(it is truncated: the file ends inside the PNG signature\)/],
+      ['a PNG cut inside its header', () => file('cut20.png', readFileSync(input).subarray(0, 20)), /cut20\.png is not a valid PNG file \(it is truncated: the file ends inside its IHDR chunk at byte 8\)/],
+      ['a truncated PNG', () => file('truncated.png', readFileSync(input).subarray(0, 200)), /truncated\.png is not a valid PNG file \(it is truncated: the file ends inside its IDAT chunk at byte 33\)/],
+      ['a PNG without its IEND chunk', () => { const b = readFileSync(input); return file('no-end.png', b.subarray(0, b.length - 12)); },
+        /no-end\.png is not a valid PNG file \(it is truncated: the file ends at byte \d+ without an IEND chunk\)/],
+      ['a PNG cut inside a chunk header', () => { const b = readFileSync(input); return file('cut-head.png', b.subarray(0, b.length - 6)); },
+        /cut-head\.png is not a valid PNG file \(it is truncated: the file ends inside a chunk header at byte \d+\)/],
+      ['a PNG with a corrupted byte in the middle', () => {
         const bytes = Buffer.from(readFileSync(input));
         bytes[bytes.length - 30] ^= 0xff; // inside the image data: the CRC no longer matches
-        writeFileSync(p, bytes);
-        return p;
-      }, /crc\.png is not a valid PNG file/],
+        return file('crc.png', bytes);
+      }, /crc\.png is not a valid PNG file \(it is corrupt: its IDAT chunk at byte 33 fails its CRC check\)/],
+      ['a PNG whose compressed data is corrupt (with a good CRC)', () => file('zdata.png', withChunk('IDAT', (d) => { d[d.length >> 1] ^= 0x55; })),
+        /zdata\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
+      ['a PNG whose compressed data stops short (with a good CRC)', () => file('short.png', withChunk('IDAT', (d) => d.fill(0, d.length - 12))),
+        /short\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
+      ['a PNG whose header has bit depth 3', () => file('depth.png', withChunk('IHDR', (d) => { d[8] = 3; })),
+        /depth\.png is not a valid PNG file \(its header is invalid: bit depth 3 with colour type 6\)/],
     ];
     const out = (what) => join(work, `never-${what.replaceAll(' ', '-')}.png`);
     const results = new Map();
@@ -247,17 +385,57 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         const r = results.get(what);
         assert.equal(r.code, 1, `${what}: exit ${r.code}, stderr ${r.stderr}`);
         assert.match(r.stderr, message);
-        assert.match(r.stderr, /^gridsample: /);
+        assert.match(r.stderr, /^gridsample: [^\n]+\n$/, 'one line');
+        // Nothing of the codec's own wording (pngjs, zlib), e.g. "There are some read requests
+        // waitng on finished stream", "unrecognised content at end of stream".
+        assert.doesNotMatch(r.stderr, /waitng|unrecognised|stream|Crc error|Invalid file signature|filter type|inflate|Ran out of data/i);
         assert.equal(r.stdout, '');
         assert.ok(!existsSync(out(what)), `${out(what)} was written`);
       });
     }
+
+    test('bytes after the IEND chunk are ignored, as browsers do', async () => {
+      const path = file('trailing.png', Buffer.concat([readFileSync(input), Buffer.from('some trailing bytes\n')]));
+      const output = join(work, 'trailing-out.png');
+      const r = await cli(['warp', path, output]);
+      assert.equal(r.code, 0, r.stderr);
+      assertPixels(output, image.data, [67, 45], 'trailing bytes');
+    });
 
     test('an output folder that does not exist', async () => {
       const out = join(work, 'no-such-folder', 'out.png');
       const r = await cli(['warp', input, out]);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /cannot write .*no-such-folder\/out\.png: no such file or directory/);
+    });
+  });
+
+  describe('output formats: PNG only, whatever the case of .png', () => {
+    test('out.jpg is refused before anything is read or written (exit 2), naming the supported format', async () => {
+      const r = await cli(['warp', input, 'out.jpg']);
+      assert.equal(r.code, 2, `exit ${r.code}; stderr ${r.stderr}`);
+      assert.equal(r.stderr, "gridsample: out.jpg: cannot write .jpg files; the supported output format is PNG (.png)\nRun 'gridsample --help' for the options.\n");
+      assert.equal(r.stdout, '');
+      assert.ok(!existsSync(join(work, 'out.jpg')), 'out.jpg was written');
+    });
+
+    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension; the supported output format is PNG \(\.png\)\n/],
+      ['out.png.webp', /^gridsample: out\.png\.webp: cannot write \.webp files; the supported output format is PNG \(\.png\)\n/],
+      ['out.jpeg', /cannot write \.jpeg files/]]) {
+      test(`${name} is refused too`, async () => {
+        const r = await cli(['warp', input, name]);
+        assert.equal(r.code, 2);
+        assert.match(r.stderr, message);
+        assert.ok(!existsSync(join(work, name)), `${name} was written`);
+      });
+    }
+
+    test('out.PNG and out.Png are PNG files', async () => {
+      for (const name of ['out.PNG', 'out.Png']) {
+        const r = await cli(['warp', input, name]);
+        assert.equal(r.code, 0, r.stderr);
+        assertPixels(join(work, name), image.data, [67, 45], name);
+      }
     });
   });
 

@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
+import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
-import { FLOWS, flowGrid, randomThetas } from '../../web/demo/transforms.mjs';
+import { DEFAULT_PARAMS, FLOWS, flowGrid, randomThetas } from '../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUTPUT = join(HERE, 'output');
@@ -146,6 +147,30 @@ function rotationTheta(degrees, s) {
 
 const figure = async (page, id) => page.locator(`#${id}`).textContent();
 
+// Moves a slider to `value` as a drag would (an input event).
+async function slide(page, id, value) {
+  await page.evaluate(([i, v]) => {
+    const el = document.getElementById(i);
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, [id, value]);
+}
+
+// The source's pixels moved as `from` says: output (x, y) is source pixel from(x, y), or
+// transparent zeros where that is outside the source.
+function moved(source, from) {
+  const { width, height } = source;
+  const data = new Uint8ClampedArray(4 * width * height);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const [sx, sy] = from(x, y);
+      if (sx < 0 || sx >= width || sy < 0 || sy >= height) continue;
+      data.set(source.data.subarray(4 * (sy * width + sx), 4 * (sy * width + sx) + 4), 4 * (y * width + x));
+    }
+  }
+  return { width, height, data };
+}
+
 describe('web/demo in headless Chromium', () => {
   test('first frame, rotation slider, flow preset and mode: the output canvas equals the package', async () => {
     const { page, problems } = await openDemo();
@@ -222,6 +247,47 @@ describe('web/demo in headless Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the 16:10 built-in picture does not stretch: a quarter turn is a permutation of its pixels, translations are in pixels', async () => {
+    const { page, problems } = await openDemo();
+    await page.locator('#shape').selectOption('wide');
+    await settled(page);
+    assert.match(await figure(page, 'source-info'), /^built-in picture · 512×320$/);
+    const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    assert.deepEqual([source.width, source.height], [512, 320]);
+    const { path } = await page.evaluate(() => window.__demo.lastFrame);
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, thetaFromParams(DEFAULT_PARAMS, [512, 320]), { mode: 'bilinear' }, path), 'first view, 16:10');
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'demo-wide.png'), fullPage: true });
+
+    // A quarter turn about the centre (255.5, 159.5), counter-clockwise on screen: output
+    // (x, y) samples (255.5 - (y - 159.5), 159.5 + (x - 255.5)) = (415 - y, x - 96), whole
+    // pixels, so the output is the source's pixels rearranged, whatever alignCorners is.
+    await page.locator('#reset').click();
+    await slide(page, 'rotate', 90);
+    for (const align of [false, true]) {
+      await page.locator('#align').setChecked(align);
+      await settled(page);
+      await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+        moved(source, (x, y) => [415 - y, x - 96]), `quarter turn, alignCorners ${align}`);
+    }
+    await page.screenshot({ path: join(OUTPUT, 'demo-wide-90.png'), fullPage: true });
+
+    // Translate sliders in pixels: the window moves 10 px right and 4 px up, the picture the other way.
+    await page.locator('#align').uncheck();
+    await page.locator('#reset').click();
+    await slide(page, 'tx', 10);
+    await slide(page, 'ty', -4);
+    await settled(page);
+    assert.equal(await figure(page, 'tx-value'), '10 px');
+    assert.equal(await page.locator('#tx').getAttribute('max'), '512');
+    assert.equal(await page.locator('#ty').getAttribute('min'), '-320');
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      moved(source, (x, y) => [x + 10, y - 4]), 'translate 10, -4 px');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
   test('the batch view is one N = 8 affineGrid + gridSample call: every thumbnail equals the package', async () => {
     const { page, problems } = await openDemo();
     await page.getByRole('button', { name: 'new random θs' }).click();
@@ -269,7 +335,8 @@ describe('web/demo in headless Chromium', () => {
     assert.match(await figure(page, 'source-info'), /shapes\.png · 300×200 → 512×341/);
     let source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
     assert.deepEqual([source.width, source.height], [512, 341]);
-    const theta = rotationTheta(20, 0.8);
+    // The first view's transform in the picture's own pixels (the sliders' units).
+    const theta = thetaFromParams(DEFAULT_PARAMS, [512, 341]);
     const { path } = await page.evaluate(() => window.__demo.lastFrame);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageAffine(source, theta, { mode: 'bilinear' }, path), 'file picker');

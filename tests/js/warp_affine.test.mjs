@@ -1,7 +1,7 @@
 // warpAffine and gridSampleChannelsLast in both wasm variants: equal to affineGrid + gridSample on the same pixels in planar layout, every option and hostile input; errors name the argument and leave the module usable.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
 
 import { load, simdSupported } from '../../js/node.mjs';
+import { diskImage, moments } from './lib/disk.mjs';
 import { detached } from './lib/hostile.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -283,6 +284,37 @@ for (const variant of variants) {
     }
   });
 }
+
+describe('js/README.md', () => {
+  test('the warpAffine example runs as written on a 64x48 canvas and turns a disk without stretching it', async () => {
+    const readme = readFileSync(join(HERE, '..', '..', 'js', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Images: `warpAffine`'));
+    const start = section.indexOf('```js\n') + 6;
+    const code = section.slice(start, section.indexOf('\n```', start));
+    assert.match(code, /turned 30° counter-clockwise, 1\.25x larger/);
+    // The page around the example: a 64x48 canvas holding a disk of radius 12 at its centre.
+    const source = diskImage(64, 48, 31.5, 23.5, 12);
+    const drawn = [];
+    const ctx = {
+      getImageData: (x, y, width, height) => ({ width, height, data: source.data.slice() }),
+      putImageData: (image) => drawn.push(image),
+    };
+    const canvas = { width: 64, height: 48, getContext: () => ctx };
+    class ImageData {
+      constructor(a, b, c) {
+        [this.data, this.width, this.height] = typeof a === 'number' ? [new Uint8ClampedArray(4 * a * b), a, b] : [a, b, c];
+      }
+    }
+    new Function('gs', 'canvas', 'ImageData', code)(await load(), canvas, ImageData);
+    assert.equal(drawn.length, 1, 'the example draws one picture');
+    const m = moments(drawn[0]);
+    const s = moments(source);
+    // Turned about the centre and 1.25x larger: still round, same centre, 1.5625x the area.
+    assert.ok(Math.abs(m.ratio - 1) < 0.01, `axis ratio ${m.ratio}`);
+    assert.ok(Math.abs(m.cx - 31.5) < 0.02 && Math.abs(m.cy - 23.5) < 0.02, `centroid (${m.cx}, ${m.cy})`);
+    assert.ok(Math.abs(m.mass / s.mass - 1.5625) < 0.01, `area ${m.mass} of ${s.mass}`);
+  });
+});
 
 describe('TypeScript declarations', () => {
   test('warpAffine and gridSampleChannelsLast type-check (and misuse does not)', async () => {

@@ -1,18 +1,21 @@
 // The demo page's main thread: source picture, controls, sampling-grid overlay and live figures; the warping itself runs in worker.mjs.
+import { paramsFromTheta, thetaFromParams } from '../../js/pixel_space.mjs';
 import { drawTestImage } from './test_image.mjs';
-import { DEFAULT_PARAMS, FLOWS, paramsFromTheta, randomThetas, thetaFromParams, toPixel } from './transforms.mjs';
+import { DEFAULT_PARAMS, FLOWS, randomThetas, toPixel } from './transforms.mjs';
 
 const BATCH = 8; // thumbnails in the spatial-transformer view (one call with N = BATCH)
 const THUMB = 128;
 const WINDOW = 15; // the live figures are medians of this many recent frames
 const SLIDERS = ['rotate', 'scaleX', 'scaleY', 'shear', 'tx', 'ty'];
+// Built-in picture shapes, width : height (the Shape menu).
+const ASPECTS = { square: 1, wide: 16 / 10 };
 
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
 
 const state = {
-  params: { ...DEFAULT_PARAMS },
-  theta: thetaFromParams(DEFAULT_PARAMS),
+  params: { ...DEFAULT_PARAMS }, // in pixels about the source's centre (js/pixel_space.mjs)
+  theta: null, // the same map as AffineGrid's θ for the source's size: see updateTheta()
   flow: 'none',
   strengths: Object.fromEntries(Object.entries(FLOWS).map(([k, v]) => [k, v.strength])),
   mode: 'bilinear',
@@ -20,6 +23,7 @@ const state = {
   align: false,
   compareJs: true,
   size: 512,
+  shape: 'square',
 };
 
 let seq = 0; // params messages sent
@@ -255,7 +259,8 @@ function fit(width, height, longest) {
 
 // Draws the source at its working size, shows it and hands a copy of its pixels to the worker.
 function sendSource(draw, width, height, info) {
-  if (sourceCanvas.width !== width || sourceCanvas.height !== height) {
+  const resized = sourceCanvas.width !== width || sourceCanvas.height !== height;
+  if (resized) {
     sourceCanvas.width = width;
     sourceCanvas.height = height;
   }
@@ -268,14 +273,20 @@ function sendSource(draw, width, height, info) {
   worker.postMessage({ type: 'source', id: sourceId, width, height, pixels: im.data.buffer }, [im.data.buffer]);
   $('source-info').textContent = info;
   resizeOverlay();
+  // The sliders are in pixels: the same transform of a picture of another size is another θ.
+  if (resized) {
+    updateTheta();
+    showTheta();
+    post();
+  }
 }
 
 function showBuiltin() {
   stopWebcam();
   source = { kind: 'builtin', bitmap: null, name: '' };
   pressed('src-builtin');
-  const n = state.size;
-  sendSource((ctx, w, h) => drawTestImage(ctx, w, h), n, n, `built-in picture · ${n}×${n}`);
+  const [w, h] = fit(ASPECTS[state.shape], 1, state.size);
+  sendSource((ctx) => drawTestImage(ctx, w, h), w, h, `built-in picture · ${w}×${h}`);
 }
 
 function showBitmap() {
@@ -465,13 +476,24 @@ const FORMAT = {
   scaleX: (v) => v.toFixed(2),
   scaleY: (v) => v.toFixed(2),
   shear: (v) => v.toFixed(2),
-  tx: (v) => v.toFixed(2),
-  ty: (v) => v.toFixed(2),
+  tx: (v) => `${+v.toFixed(1)} px`,
+  ty: (v) => `${+v.toFixed(1)} px`,
 };
+
+// θ of the sliders' transform for the current source and alignCorners: the picture is the
+// same with either alignCorners, and a rotation does not stretch a non-square picture.
+function updateTheta() {
+  state.theta = thetaFromParams(state.params, [sourceCanvas.width, sourceCanvas.height], state.align);
+}
 
 // Shows state.params on the sliders (clamped to their range; the label keeps the exact value)
 // and state.theta in the matrix, except in the field being typed in.
 function showTheta(except) {
+  // Translations up to a whole side either way.
+  for (const [k, side] of [['tx', sourceCanvas.width], ['ty', sourceCanvas.height]]) {
+    $(k).min = String(-side);
+    $(k).max = String(side);
+  }
   for (const k of SLIDERS) {
     $(k).value = String(state.params[k]);
     $(`${k}-value`).textContent = FORMAT[k](state.params[k]);
@@ -485,7 +507,7 @@ function showTheta(except) {
 for (const k of SLIDERS) {
   $(k).addEventListener('input', (e) => {
     state.params[k] = Number(e.target.value);
-    state.theta = thetaFromParams(state.params);
+    updateTheta();
     showTheta();
     post();
   });
@@ -496,7 +518,7 @@ for (let i = 0; i < 6; ++i) {
     const v = Number(e.target.value);
     if (e.target.value.trim() === '' || !Number.isFinite(v)) return;
     state.theta[i] = v;
-    state.params = paramsFromTheta(state.theta);
+    state.params = paramsFromTheta(state.theta, [sourceCanvas.width, sourceCanvas.height], state.align);
     showTheta(e.target);
     post();
   });
@@ -504,7 +526,7 @@ for (let i = 0; i < 6; ++i) {
 
 $('reset').addEventListener('click', () => {
   state.params = { rotate: 0, scaleX: 1, scaleY: 1, shear: 0, tx: 0, ty: 0 };
-  state.theta = thetaFromParams(state.params);
+  updateTheta();
   showTheta();
   post();
 });
@@ -513,8 +535,8 @@ $('randomize').addEventListener('click', () => {
   const r = (lo, hi) => lo + (hi - lo) * Math.random();
   const s = r(0.5, 1.2);
   state.params = { rotate: Math.round(r(-60, 60)), scaleX: s * r(0.85, 1.15), scaleY: s * r(0.85, 1.15),
-    shear: r(-0.3, 0.3), tx: r(-0.3, 0.3), ty: r(-0.3, 0.3) };
-  state.theta = thetaFromParams(state.params);
+    shear: r(-0.3, 0.3), tx: Math.round(r(-0.15, 0.15) * sourceCanvas.width), ty: Math.round(r(-0.15, 0.15) * sourceCanvas.height) };
+  updateTheta();
   showTheta();
   post();
 });
@@ -551,7 +573,12 @@ $('strength').addEventListener('input', (e) => {
   post();
 });
 
-$('align').addEventListener('change', (e) => { state.align = e.target.checked; post(); });
+$('align').addEventListener('change', (e) => {
+  state.align = e.target.checked;
+  updateTheta();
+  showTheta();
+  post();
+});
 $('compare').addEventListener('change', (e) => {
   state.compareJs = e.target.checked;
   figures = { key: '', ours: [], js: [] };
@@ -573,6 +600,11 @@ $('shuffle').addEventListener('click', () => {
 $('size').addEventListener('change', (e) => {
   state.size = Number(e.target.value);
   refreshSource();
+});
+
+$('shape').addEventListener('change', (e) => {
+  state.shape = e.target.value;
+  showBuiltin();
 });
 
 $('src-builtin').addEventListener('click', showBuiltin);
@@ -605,7 +637,7 @@ function tick(now) {
     let r = state.params.rotate + 30 * dt;
     if (r > 180) r -= 360;
     state.params.rotate = r;
-    state.theta = thetaFromParams(state.params);
+    updateTheta();
     showTheta();
     post();
   }
@@ -618,6 +650,7 @@ $('animate').addEventListener('change', (e) => {
 
 // --- start -------------------------------------------------------------------------------
 
+updateTheta();
 showTheta();
 // ?fused=0 warps with affineGrid + gridSample even where the package has warpAffine.
 const init = { batch: BATCH, thumb: THUMB, fused: query.get('fused') !== '0' };

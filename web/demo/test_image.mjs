@@ -3,7 +3,8 @@
 // Everything a person checks a warp with: straight graph-paper lines (do they bend?), a
 // Siemens star and line gratings (aliasing, blur), small and large text (readability), a face
 // (does it still look like one?), colour ramps (interpolation across hues) and corner labels
-// (orientation, mirroring). Drawn at any size: the layout is in units of the shorter side.
+// (orientation, mirroring). Drawn at any size and aspect ratio: the layout is in units of the
+// shorter side, centred; graph paper fills the rest and the labels sit in the real corners.
 
 const FONT = '"DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif';
 
@@ -85,17 +86,22 @@ export function drawTestImage(ctx, width, height) {
   ctx.textAlign = 'center';
   for (let t = 0; t <= 432; t += 64) ctx.fillText(String(t), 40 + t, 490);
 
-  // Corner labels (orientation) and an "up" arrow.
+  ctx.restore();
+
+  // Corner labels (orientation, mirroring) in the picture's own corners, in layout units.
+  ctx.save();
+  ctx.setTransform(u, 0, 0, u, 0, 0);
+  const [right, bottom] = [width / u, height / u];
   ctx.font = `bold 13px ${FONT}`;
   ctx.fillStyle = '#ffffff';
   ctx.textAlign = 'left';
   ctx.fillText('TL', 8, 20);
   ctx.textAlign = 'right';
-  ctx.fillText('TR', 504, 20);
+  ctx.fillText('TR', right - 8, 20);
   ctx.fillStyle = '#1d3557';
-  ctx.fillText('BR', 504, 504);
+  ctx.fillText('BR', right - 8, bottom - 8);
   ctx.textAlign = 'left';
-  ctx.fillText('BL', 8, 504);
+  ctx.fillText('BL', 8, bottom - 8);
   ctx.restore();
 
   // A frame around the whole picture (in device pixels: it must hug the edges).

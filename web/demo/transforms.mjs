@@ -1,38 +1,14 @@
-// Pure geometry of the demo: θ from slider parameters and back, the flow presets as grids, random batch thetas.
+// Pure geometry of the demo: the default view, the flow presets as grids, random batch thetas (the sliders' θ is js/pixel_space.mjs's).
 //
 // θ follows AffineGrid: it maps every *output* position to the *source* position it samples
-// (the quad drawn over the source). So scale 0.5 zooms in 2×, translate +0.5 moves the
-// sampled window right (the picture moves left), and rotate +30° turns the picture 30°
-// counter-clockwise on screen. The CLI (js/cli.mjs) uses the same definitions; the CLI
-// tests check that it agrees with this module.
+// (the quad drawn over the source). The sliders give that map in the source's pixels about its
+// centre and js/pixel_space.mjs turns it into θ for the picture's size, so that a rotation does
+// not stretch a non-square picture; the CLI (js/cli.mjs) does the same. The flow presets work
+// in θ's normalised coordinates, as the CLI's do (the CLI tests check that they agree).
+import { affineFromParams } from '../../js/pixel_space.mjs';
 
-/** Default slider parameters: a rotated, slightly zoomed view (first load). */
+/** Default slider parameters: a rotated, slightly zoomed view (first load); tx, ty in pixels. */
 export const DEFAULT_PARAMS = Object.freeze({ rotate: 20, scaleX: 0.8, scaleY: 0.8, shear: 0, tx: 0, ty: 0 });
-
-/**
- * θ = [R(rotate) · Shear(shear) · diag(scaleX, scaleY) | (tx, ty)] as six numbers, row-major
- * [[a, b, c], [d, e, f]], in AffineGrid's normalised coordinates (x right, y down, [-1, 1]).
- */
-export function thetaFromParams({ rotate = 0, scaleX = 1, scaleY = 1, shear = 0, tx = 0, ty = 0 }) {
-  const r = (rotate * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  return [cos * scaleX, (cos * shear - sin) * scaleY, tx, sin * scaleX, (sin * shear + cos) * scaleY, ty];
-}
-
-/**
- * The slider parameters of θ (inverse of thetaFromParams): a QR split of the 2×2 part into a
- * rotation and an upper-triangular factor. scaleY < 0 means a mirror image.
- */
-export function paramsFromTheta([a, b, c, d, e, f]) {
-  const scaleX = Math.hypot(a, d);
-  const r = scaleX > 0 ? Math.atan2(d, a) : 0;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  const u12 = cos * b + sin * e;
-  const scaleY = -sin * b + cos * e;
-  return { rotate: (r * 180) / Math.PI, scaleX, scaleY, shear: scaleY !== 0 ? u12 / scaleY : 0, tx: c, ty: f };
-}
 
 // Non-affine presets: functions of the normalised output position p = (x, y), applied before θ
 // (the distortion stays fixed in the view; θ moves the window over the source).
@@ -122,14 +98,17 @@ export function randomGenerator(seed) {
   };
 }
 
-/** `n` random thetas (a flat Float32Array of n × 6) as a spatial transformer might predict them. */
+/**
+ * `n` random thetas (a flat Float32Array of n × 6) as a spatial transformer might predict them:
+ * in θ's own normalised coordinates, as a network's output is.
+ */
 export function randomThetas(n, seed) {
   const rnd = randomGenerator(seed);
   const span = (lo, hi) => lo + (hi - lo) * rnd();
   const out = new Float32Array(n * 6);
   for (let i = 0; i < n; ++i) {
     const scale = span(0.45, 1.05);
-    out.set(thetaFromParams({
+    out.set(affineFromParams({
       rotate: span(-45, 45),
       scaleX: scale * span(0.85, 1.15),
       scaleY: scale * span(0.85, 1.15),
