@@ -13,6 +13,9 @@
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
+//        node bench/js/bench.mjs --inputs-only DIR [--only name,name]
+//          (writes the native binary's inputs to DIR and stops: for timing it by hand, e.g.
+//          build/bench/gridsample_bench --inputs=DIR --targets --benchmark_filter=target)
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -49,6 +52,7 @@ function parseArgs(argv) {
     else if (a === '--json') args.json = value();
     else if (a === '--only') args.only = value().split(',');
     else if (a === '--quick') args.quick = true;
+    else if (a === '--inputs-only') args.inputsOnly = value();
     else throw new Error(`unknown argument ${a}`);
   }
   return args;
@@ -377,6 +381,8 @@ function launchNative(binary, dir, flags, stdio) {
 /**
  * The repetitions of a Google Benchmark report: {workload: {row id: [{ms, iterations}]}}, ms
  * per iteration; a repetition that failed is {error} (the binary's SkipWithError message).
+ * The per-target rows (--targets) are {kernel: {'target:T': [...]}}, kernel being the
+ * workload's name or, for rgba8's other channels-last kernels, 'rgba8.KERNEL'.
  */
 function repetitions(report) {
   const idOf = { public: 'native', baseline: 'native-base', reference: 'native-ref', memcpy_floor: 'floor-native' };
@@ -385,9 +391,10 @@ function repetitions(report) {
   for (const b of report.benchmarks) {
     if (b.run_type !== 'iteration') continue;
     const [name, variant] = b.run_name.split('/');
-    if (!idOf[variant]) continue;
+    const id = variant?.startsWith('target:') ? variant : idOf[variant];
+    if (!id) continue;
     const rep = b.error_occurred ? { error: b.error_message } : { ms: b.real_time * toMs[b.time_unit], iterations: b.iterations };
-    ((reps[name] ??= {})[idOf[variant]] ??= []).push(rep);
+    ((reps[name] ??= {})[id] ??= []).push(rep);
   }
   return reps;
 }
@@ -450,29 +457,37 @@ function runNativeChecks(binary, dir, workloads) {
 
 /**
  * Native rounds of workload `w`: each collects garbage, launches the binary on this workload
- * alone (public API, baseline if any and memcpy floor, NATIVE_ROUND_REPS repetitions each,
- * interleaved in random order; skipped when `timeBinary` is false), then samples
- * onnxruntime-node's calibrated entry `ort` (if any) for its share. Returns the binary's
- * repetitions `runs` {row id: [...]} and the `error` that stopped launching it, if any
- * (onnxruntime-node's rounds go on).
+ * alone (public API, baseline if any, memcpy floor and the public API on every SIMD target
+ * this CPU has, NATIVE_ROUND_REPS repetitions each, interleaved in random order; skipped when
+ * `timeBinary` is false), then samples onnxruntime-node's calibrated entry `ort` (if any) for
+ * its share. Returns the binary's repetitions `runs` {row id: [...]}, those of the target rows
+ * `targetRuns` {kernel: {'target:T': [...]}} and the `error` that stopped launching it, if
+ * any (onnxruntime-node's rounds go on).
  */
 async function nativeRounds(binary, dir, w, timeBinary, ort) {
   const runs = Object.fromEntries(roundIds(w).map((id) => [id, []]));
+  const targetRuns = {};
   let error = null;
   for (let round = 0; round < NATIVE_ROUNDS; ++round) {
     if (globalThis.gc) globalThis.gc();
     if (timeBinary && !error) {
       // Its console output is ignored (JSON: no banner on stderr); errors still reach our stderr.
-      const flags = [`--only=${w.name}`, '--timing_only', `--reps=${NATIVE_ROUND_REPS}`,
+      const flags = [`--only=${w.name}`, '--timing_only', '--targets', `--reps=${NATIVE_ROUND_REPS}`,
         '--benchmark_enable_random_interleaving=true', '--benchmark_format=json'];
       const report = launchNative(binary, dir, flags, ['ignore', 'ignore', 2]);
       error = report.error ?? null;
-      const got = error ? {} : repetitions(report)[w.name] ?? {};
+      const all = error ? {} : repetitions(report);
+      const got = all[w.name] ?? {};
       for (const id of Object.keys(runs)) runs[id].push(...(got[id] ?? []));
+      for (const [kernel, rows] of Object.entries(all)) {
+        for (const [id, reps] of Object.entries(rows)) {
+          if (id.startsWith('target:')) ((targetRuns[kernel] ??= {})[id.slice(7)] ??= []).push(...reps);
+        }
+      }
     }
     if (ort) await sampleFor(ort, ORT_NODE_SHARE);
   }
-  return { runs, error };
+  return { runs, targetRuns, error };
 }
 
 /**
@@ -488,19 +503,25 @@ async function timeNative(binary, dir, w, r, ortNode) {
   r['ort-node'] = res;
   const ort = impl ? await calibrate(impl.run, TIMING) : null;
   const timeBinary = r.native.status === 'ok';
-  const { runs, error } = await nativeRounds(binary, dir, w, timeBinary, ort);
+  const { runs, targetRuns, error } = await nativeRounds(binary, dir, w, timeBinary, ort);
   if (ort) {
     r['ort-node'] = timed(res, ort);
     dispose(impl);
   }
   if (!timeBinary) return;
   for (const id of roundIds(w)) r[id] = nativeTimed(r[id], runs[id], error);
+  // {kernel: {target: row}}: the public API with dispatch forced to each target (report.mjs
+  // checks that the default choice is not slower than a lower target).
+  r.targets = Object.fromEntries(Object.entries(targetRuns).map(([kernel, byTarget]) => [kernel,
+    Object.fromEntries(Object.entries(byTarget).map(([t, reps]) => [t, nativeTimed({ status: 'ok' }, reps)]))]));
 }
 
 /** The machine as the native binary's Google Benchmark context describes it, or null. */
 function nativeEnv(context) {
   return context ? {
     target: context.gridsample_active_target,
+    // Best first, as gridsample::AvailableTargets() lists them.
+    targets: (context.gridsample_available_targets || '').split(' ').filter(Boolean),
     mhz: context.mhz_per_cpu,
     scaling: context.cpu_scaling_enabled,
     caches: (context.caches || []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`.replace('  ', ' ')).join(', '),
@@ -510,6 +531,11 @@ function nativeEnv(context) {
 // --- main ------------------------------------------------------------------------------------------
 
 async function main() {
+  if (args.inputsOnly) {
+    writeNativeInputs(args.inputsOnly, makeWorkloads().filter((w) => !args.only || args.only.includes(w.name)));
+    log(`wrote the native inputs to ${args.inputsOnly}`);
+    return;
+  }
   const env = machine();
   log(`machine: ${env.cpu}, ${env.cores} cores, node ${env.node}`);
 

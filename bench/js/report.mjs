@@ -129,6 +129,49 @@ function workloadSection(w, results, impls, implsById, evaluations) {
   ].join('\n');
 }
 
+// The dispatch check: on every kernel, the SIMD target the library picks by default (the
+// first, best, of the targets this CPU has) takes at most DISPATCH_SLACK times the median of
+// every lower target's row, all timed in the same launches of the native binary.
+const DISPATCH_SLACK = 1.05;
+// What each per-target row runs: the workload's own operator, or (rgba8.KERNEL) another
+// channels-last kernel on rgba8's image.
+const KERNEL_TEXT = {
+  GridSample: 'GridSample NCHW',
+  AffineGrid: 'AffineGrid',
+  WarpAffineRGBA8: 'WarpAffine, uint8',
+  cl_grid_u8: 'GridSampleChannelsLast, uint8, on theta\'s grid',
+  cl_grid_f32: 'GridSampleChannelsLast, float32, on theta\'s grid',
+  warp_f32: 'WarpAffine, float32',
+};
+
+/** The per-target table and its checks: {rows, checks: [{text, status, value}]}. */
+function dispatchTable(workloads, results, targets) {
+  const rows = [];
+  const checks = [];
+  for (const w of workloads) {
+    const byKernel = results[w.name].targets ?? {};
+    for (const kernel of Object.keys(byKernel).sort()) {
+      const t = byKernel[kernel];
+      const sub = kernel.includes('.') ? kernel.slice(kernel.indexOf('.') + 1) : null;
+      const what = `${kernel} (${KERNEL_TEXT[sub ?? w.op] ?? w.op})`;
+      const cells = targets.map((name) => (t[name]?.status === 'ok' ? ms(t[name].time.median) : t[name] ? 'error' : ''));
+      const chosen = t[targets[0]];
+      const lower = targets.slice(1).filter((name) => t[name]?.status === 'ok');
+      const text = `${kernel}: the default target ${targets[0]} at most ${DISPATCH_SLACK}x the time of every lower target`;
+      if (chosen?.status !== 'ok' || !lower.length) {
+        checks.push({ text, status: 'n/a', note: chosen?.error ?? 'no lower target timed' });
+        rows.push([what, ...cells, '', statusCell(checks.at(-1))]);
+        continue;
+      }
+      const best = lower.reduce((a, b) => (t[a].time.median <= t[b].time.median ? a : b));
+      const v = chosen.time.median / t[best].time.median;
+      checks.push({ text, value: `${ratio(v)} of ${best}`, status: v <= DISPATCH_SLACK ? 'met' : 'missed' });
+      rows.push([what, ...cells, `${ratio(v)} (${best})`, statusCell(checks.at(-1))]);
+    }
+  }
+  return { rows, checks };
+}
+
 function summaryTables(workloads, results) {
   const cell = (res) => (res && res.status === 'ok' ? ms(res.time.median) : res?.status === 'n/a' ? 'n/a' : 'error');
   const sp = (r, id, vs) => {
@@ -188,6 +231,10 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
   const met = all.filter((e) => e.status === 'met').length;
   const missed = all.filter((e) => e.status === 'missed').length;
   const na = all.length - met - missed;
+  const targets = env.native?.targets ?? [];
+  const dispatch = dispatchTable(workloads, results, targets);
+  const dispatchMet = dispatch.checks.filter((e) => e.status === 'met').length;
+  const dispatchMissed = dispatch.checks.filter((e) => e.status === 'missed').length;
 
   const machineRows = [
     ['CPU', `${env.cpu} (${env.cores} logical cores; ${env.isa || 'no SSE4.2/AVX flags read'})`],
@@ -197,7 +244,7 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
     ['load average (1 min) at start, end', `${env.loadStart}, ${env.loadEnd} (other work on the machine inflates times)`],
     ['gridsample commit', env.commit],
     ['our wasm', `${env.wasmTargets.simd}; ${env.wasmTargets.scalar}`],
-    ['our native', env.native ? `SIMD target ${env.native.target}; Google Benchmark context: ${env.native.mhz} MHz, ${env.native.caches}, CPU scaling ${env.native.scaling ? 'on' : 'off'}` : 'not run'],
+    ['our native', env.native ? `SIMD target ${env.native.target} (of ${targets.join(', ')}); Google Benchmark context: ${env.native.mhz} MHz, ${env.native.caches}, CPU scaling ${env.native.scaling ? 'on' : 'off'}` : 'not run'],
     ['peers', Object.entries(env.versions).map(([k, v]) => `${k} ${v}`).join(', ') + ` (OpenCV.js parallel framework: ${env.opencvParallel ?? 'unknown'})`],
   ];
 
@@ -254,10 +301,19 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
     '- Copy floor: one copy moving the bytes the operator must move, i.e. (input + output bytes) / 2 copied',
     '  (read + written = input + output). wasm: `memory.copy` inside a wasm instance and `TypedArray.set`, the',
     '  faster counts; native: `memcpy`.',
+    '- SIMD targets: the native rounds also time the public API with dispatch forced to each SIMD target this',
+    '  CPU has (`gridsample::SetTarget`), in the same launches, and for rgba8 the other channels-last kernels on',
+    `  its image. The dispatch check: the default target's median is at most ${DISPATCH_SLACK}x every lower target's.`,
     '',
     `## Targets (issue #4): ${met} met, ${missed} missed, ${na} not measurable`,
     '',
     table(['target', 'status'], all.map((e) => [e.text, statusCell(e)])),
+    '',
+    `## SIMD targets, native (median ms): dispatch check ${dispatchMet} met, ${dispatchMissed} missed`,
+    '',
+    targets.length
+      ? table(['kernel', ...targets.map((t) => `${t}${t === targets[0] ? ' (default)' : ''}`), 'default / fastest lower', 'check'], dispatch.rows)
+      : 'Not run (no native binary, or one that does not list its targets).',
     '',
     '## Summary (median ms)',
     '',

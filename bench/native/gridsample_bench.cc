@@ -1,7 +1,7 @@
 // Google Benchmark of gridsample's public C++ API against the scalar reference and a memcpy floor, on inputs from bench/js/bench.mjs.
 //
-// Usage: gridsample_bench --inputs=DIR [--only=NAME] [--timing_only] [--reps=N] [--min_time=SECONDS]
-//          [--benchmark_...]
+// Usage: gridsample_bench --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N]
+//          [--min_time=SECONDS] [--benchmark_...]
 // DIR holds manifest.json and the raw little-endian inputs it names (bench.mjs writes them,
 // so that every implementation, native or JS, sees the same bytes). Before timing, each
 // workload runs once through the public API and once through the reference; the public
@@ -13,7 +13,12 @@
 // registers that workload only. --timing_only skips the checks and writes no file but
 // Google Benchmark's own: it registers NAME/public, NAME/baseline (if any) and
 // NAME/memcpy_floor only (bench.mjs launches it so, once per round, between rounds of
-// onnxruntime-node).
+// onnxruntime-node). --targets adds NAME/target:T for every SIMD target T this CPU can run
+// (gridsample::AvailableTargets()): the public API with dispatch forced to T, so that a
+// default choice slower than a lower target shows in the report; for rgba8 (WarpAffine of
+// uint8 RGBA) also the other channels-last kernels on its image, NAME.cl_grid_u8/target:T,
+// NAME.cl_grid_f32/target:T (GridSampleChannelsLast on theta's grid) and NAME.warp_f32/target:T
+// (WarpAffine of the image as float32).
 #include <benchmark/benchmark.h>
 
 #ifndef GRIDSAMPLE_BENCH_WARP_AFFINE
@@ -66,6 +71,9 @@ struct Workload {
   std::vector<int64_t> nchw_shape, ref_grid_shape, y_nchw_shape, ref_size;
   std::vector<uint8_t> x8_nchw, y8_nchw;
   std::vector<float> ref_grid;
+  // The other channels-last kernels on the same image, timed per target (--targets): the
+  // image as float32 (x8's values), and the outputs of the float calls.
+  std::vector<float> xf, yf;
 };
 
 template <typename T>
@@ -112,8 +120,10 @@ gridsample::MutableTensorView MutableView(std::vector<float>& data, const std::v
 }
 
 // What one timed call runs: the public API, the scalar reference, or the public API with the
-// baseline's options.
-enum class Impl { kPublic, kReference, kBaseline };
+// baseline's options; for WarpAffineRGBA8 also the other channels-last kernels on its image:
+// GridSampleChannelsLast on the grid AffineGrid makes of theta (uint8 or float32 image), and
+// WarpAffine on the float32 image.
+enum class Impl { kPublic, kReference, kBaseline, kGridU8, kGridF32, kWarpF32 };
 
 // One call of `impl` on `w` (kBaseline: GridSample workloads with a baseline only).
 Status Run(Workload& w, Impl impl) {
@@ -132,9 +142,17 @@ Status Run(Workload& w, Impl impl) {
           w.gs_options);
     }
 #if GRIDSAMPLE_BENCH_WARP_AFFINE
-    return gridsample::WarpAffine(
-        {w.x8.data(), gridsample::DType::kUint8, w.x_shape.data(), w.x_shape.size()}, theta,
-        {w.y8.data(), gridsample::DType::kUint8, w.y_shape.data(), w.y_shape.size()}, w.gs_options);
+    const gridsample::TensorView x8{w.x8.data(), gridsample::DType::kUint8, w.x_shape.data(), w.x_shape.size()};
+    const gridsample::MutableTensorView y8{w.y8.data(), gridsample::DType::kUint8, w.y_shape.data(), w.y_shape.size()};
+    const gridsample::TensorView grid = View(w.ref_grid, w.ref_grid_shape);
+    switch (impl) {
+      case Impl::kGridU8: return gridsample::GridSampleChannelsLast(x8, grid, y8, w.gs_options);
+      case Impl::kGridF32:
+        return gridsample::GridSampleChannelsLast(View(w.xf, w.x_shape), grid, MutableView(w.yf, w.y_shape), w.gs_options);
+      case Impl::kWarpF32:
+        return gridsample::WarpAffine(View(w.xf, w.x_shape), theta, MutableView(w.yf, w.y_shape), w.gs_options);
+      default: return gridsample::WarpAffine(x8, theta, y8, w.gs_options);
+    }
 #else
     return Status::InvalidArgument("built without gridsample/warp_affine.h");
 #endif
@@ -206,7 +224,14 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     w->y8_nchw.assign(Count(w->y_nchw_shape), 0);
     w->out_elems = Count(w->y_shape);
     w->y8.assign(w->out_elems, 0);
-    return true;
+    w->xf.assign(w->x8.begin(), w->x8.end());
+    w->yf.assign(w->out_elems, 0.0f);
+    // The grid of theta (bit for bit the reference's, which recomputes it in every call).
+    const Status s = gridsample::AffineGrid(View(w->grid, w->grid_shape), w->ref_size.data(),
+                                            w->ref_size.size(), MutableView(w->ref_grid, w->ref_grid_shape),
+                                            gridsample::AffineGridOptions{w->gs_options.align_corners});
+    if (!s.ok()) *error = "AffineGrid of theta: " + s.message();
+    return s.ok();
   } else {
     *error = "unknown op " + w->op;
     return false;
@@ -233,6 +258,7 @@ struct Flags {
   std::string dir;
   std::string only;  // empty: every workload of the manifest
   bool timing_only = false;
+  bool targets = false;
   int reps = 7;
   double min_time = 0.05;
 };
@@ -248,6 +274,8 @@ void ParseFlags(int argc, char** argv, Flags* flags, std::vector<char*>* rest) {
       flags->only = a.substr(7);
     } else if (a == "--timing_only") {
       flags->timing_only = true;
+    } else if (a == "--targets") {
+      flags->targets = true;
     } else if (a.rfind("--reps=", 0) == 0) {
       flags->reps = std::max(1, std::atoi(a.c_str() + 7));
     } else if (a.rfind("--min_time=", 0) == 0) {
@@ -290,10 +318,16 @@ json Check(const std::string& dir, Workload& w) {
 }
 
 // Registers NAME/public, NAME/baseline (if the workload has one), NAME/reference (not with
-// --timing_only) and NAME/memcpy_floor.
+// --timing_only), NAME/target:T (with --targets) and NAME/memcpy_floor.
 void Register(Workload* p, const Flags& flags) {
-  const auto api = [p](Impl impl) {
-    return [p, impl](benchmark::State& state) {
+  // `target`: the SIMD target forced while the benchmark runs ("" leaves dispatch alone).
+  const auto api = [p](Impl impl, std::string target = "") {
+    return [p, impl, target](benchmark::State& state) {
+      const Status forced = gridsample::SetTarget(target);
+      if (!forced.ok()) {
+        state.SkipWithError(forced.message().c_str());
+        return;
+      }
       for (auto _ : state) {
         // A failing call would time nothing: the error goes to the report instead.
         const Status s = Run(*p, impl);
@@ -303,6 +337,7 @@ void Register(Workload* p, const Flags& flags) {
         }
         benchmark::ClobberMemory();
       }
+      gridsample::SetTarget("");
     };
   };
   const auto add = [&](const char* variant, auto fn) {
@@ -311,6 +346,15 @@ void Register(Workload* p, const Flags& flags) {
   add("/public", api(Impl::kPublic));
   if (p->has_baseline) add("/baseline", api(Impl::kBaseline));
   if (!flags.timing_only) add("/reference", api(Impl::kReference));
+  if (flags.targets) {
+    for (const std::string& t : gridsample::AvailableTargets()) {
+      add(("/target:" + t).c_str(), api(Impl::kPublic, t));
+      if (p->op != "WarpAffineRGBA8") continue;
+      add((".cl_grid_u8/target:" + t).c_str(), api(Impl::kGridU8, t));
+      add((".cl_grid_f32/target:" + t).c_str(), api(Impl::kGridF32, t));
+      add((".warp_f32/target:" + t).c_str(), api(Impl::kWarpF32, t));
+    }
+  }
   add("/memcpy_floor", [n = p->floor_bytes](benchmark::State& state) {
     // Filled once so that first-touch page faults are not timed.
     std::vector<unsigned char> src(n, 1), dst(n, 0);
@@ -329,7 +373,7 @@ int main(int argc, char** argv) {
   ParseFlags(argc, argv, &flags, &rest);
   if (flags.dir.empty()) {
     std::fprintf(stderr,
-                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--reps=N] [--min_time=S] [--benchmark_...]\n"
+                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N] [--min_time=S] [--benchmark_...]\n"
                  "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
                  argv[0]);
     return 2;
@@ -347,6 +391,9 @@ int main(int argc, char** argv) {
   }
 
   benchmark::AddCustomContext("gridsample_active_target", gridsample::ActiveTarget());
+  std::string available;
+  for (const std::string& t : gridsample::AvailableTargets()) available += (available.empty() ? "" : " ") + t;
+  benchmark::AddCustomContext("gridsample_available_targets", available);
   std::vector<std::unique_ptr<Workload>> workloads;
   json checks = json::object();  // per workload: the check, or why it is not timed
   for (const json& j : manifest.at("workloads")) {
