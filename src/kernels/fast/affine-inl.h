@@ -46,14 +46,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 #define GRIDSAMPLE_AFFINE_SIMD 0  // lane by lane
 #endif
 
-// As plan-inl.h's DF: the full width unless the including file caps it.
-#ifdef GRIDSAMPLE_FAST_MAX_BYTES
-using AffineDF = hn::CappedTag<float, GRIDSAMPLE_FAST_MAX_BYTES / sizeof(float)>;
-#else
 using AffineDF = hn::ScalableTag<float>;
-#endif
 using AffineVF = hn::Vec<AffineDF>;
-constexpr int kAffineMaxLanes = static_cast<int>(hn::MaxLanes(AffineDF()));
+constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // Columns whose per-column terms are kept on the stack at once (two or three double arrays).
 constexpr int kAffineTile = 512;

@@ -46,13 +46,6 @@ struct ChannelsLastProblem {
 }  // namespace gridsample
 #endif  // GRIDSAMPLE_FAST_CHANNELS_LAST_PROBLEM_
 
-// At most 256-bit vectors (plan-inl.h). With AVX-512's 16 lanes a vector that has one pixel
-// near an edge sends all 16 to the slower edge blend, and the float32 kernels lost to AVX2 on
-// rgba8's image (least CPU time of 8 alternating runs, Zen 5: GridSampleChannelsLast 8.4 ms vs
-// 7.3 on AVX2; 6.9 with 8 lanes). The uint8 WarpAffine would gain from 16 lanes (2.1 ms vs
-// 2.65 with 8, AVX2 3.6) but the width is one per file (bench: gridsample_bench --targets).
-#define GRIDSAMPLE_FAST_MAX_BYTES 32
-
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/channels_last.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep

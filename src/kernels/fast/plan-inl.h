@@ -22,18 +22,12 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The including file's vectors: the target's full width, or at most GRIDSAMPLE_FAST_MAX_BYTES
-// when that file defines it (AVX-512 targets, where it measured faster, say so there).
-#ifdef GRIDSAMPLE_FAST_MAX_BYTES
-using DF = hn::CappedTag<float, GRIDSAMPLE_FAST_MAX_BYTES / sizeof(float)>;
-#else
 using DF = hn::ScalableTag<float>;
-#endif
 using DI = hn::RebindToSigned<DF>;
 using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
 
-constexpr int kMaxLanes = static_cast<int>(hn::MaxLanes(DF()));
+constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 template <Mode M>
 constexpr int kTaps = M == Mode::kNearest ? 1 : (M == Mode::kLinear ? 2 : 4);
