@@ -226,9 +226,10 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
 // x86, SSSE3 to AVX-512: the taps of a vector of pixels come from scalar, 64-bit and 128-bit
 // loads, one 128-bit block of 4 pixels at a time, then rearranged within blocks only. The
 // hardware gathers (vgatherdps) lose to these loads on this project's AMD EPYC machines:
-// nearest2d's fastest AVX2 calls took 1.2-1.9 ms with them, 1.05-1.45 ms without (Zen 2-4);
-// on Zen 5 with AVX-512 (16-lane gathers) cubic2d took 3.65 ms, feat2d 0.58 ms and vol3d 6.7 ms
-// with them, 1.7, 0.28 and 2.5 ms on AVX2 without (bench: gridsample_bench --targets).
+// nearest2d's fastest AVX2 calls took 1.2-1.9 ms with them, 1.05-1.45 ms without (an AVX2-only
+// EPYC); on an AVX-512 one (Zen 5) the AVX3 target's 16-lane gathers made cubic2d 3.6 ms,
+// feat2d 0.57 ms and vol3d 5.5 ms, where AVX2 without them took 1.7, 0.27 and 2.3 ms
+// (gridsample_bench --targets).
 #define GRIDSAMPLE_FAST_X86_BLOCKS 1
 
 // The vector of N floats whose 128-bit block k holds block(first + k) (an __m128).
