@@ -386,7 +386,7 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
     EXPECT_LT(static_cast<double>(differing), 0.01 * static_cast<double>(values))
         << target << ": " << differing << " of " << values << " values differ";
     std::printf("%s: fixed-point bilinear: %lld of %lld values 1 level off the reference\n",
-                target, static_cast<long long>(differing),
+                target.c_str(), static_cast<long long>(differing),
                 static_cast<long long>(values));
   }
 }
