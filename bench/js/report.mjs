@@ -133,7 +133,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
 // first, best, of the targets this CPU has) takes at most DISPATCH_SLACK times the median of
 // every lower target's row, all timed in the same launches of the native binary. 10%: the
 // memory-bound float32 channels-last kernels vary by more than 5% between runs of one target;
-// a target that loses as AVX3 once did (2 to 3.5 times slower) shows at once.
+// a target that loses as AVX3 once did (1.4 to 5.9 times slower) shows at once.
 const DISPATCH_SLACK = 1.1;
 // What each per-target row runs: the workload's own operator, or (rgba8.KERNEL) another
 // channels-last kernel on rgba8's image.
