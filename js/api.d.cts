@@ -147,6 +147,14 @@ export type Out = TensorData | TensorLike | HeapTensor;
  * theta) and an `options.out` of type `O`: without `out`, a new {@link Tensor}; with a typed
  * array, a new tensor over that array; with a tensor object or a heap tensor, that very object.
  */
+/**
+ * `T` where it is written, but never inferred from there: the result types below take `out`'s
+ * type from `options` only, not from what the caller assigns the result to (TypeScript would
+ * otherwise read `const y: Image<X> = warpAffine(...)` as `out: Image<X>` and accept anything).
+ * The same as TypeScript 5.4's `NoInfer`, which older versions lack.
+ */
+export type NotInferred<T> = [T][T extends unknown ? 0 : never];
+
 export type TensorResult<T, O extends Out | undefined = undefined> =
   O extends TensorData ? Tensor<DTypeOf<T>, O>
   : O extends object ? O
@@ -338,7 +346,7 @@ export interface GridSample {
     x: X,
     grid: TensorLike | HeapTensor,
     options?: GridSampleOptions<O>,
-  ): TensorResult<X, O>;
+  ): TensorResult<X, NotInferred<O>>;
 
   /**
    * ONNX AffineGrid (opset 20), as PyTorch's `affine_grid` (a size-1 axis has coordinate 0).
@@ -355,7 +363,7 @@ export interface GridSample {
     theta: T,
     size: Size,
     options?: AffineGridOptions<O>,
-  ): TensorResult<T, O>;
+  ): TensorResult<T, NotInferred<O>>;
 
   /**
    * Warps an interleaved image (e.g. canvas `ImageData`, RGBA) by an affine map without
@@ -390,7 +398,7 @@ export interface GridSample {
     image: I,
     theta: Theta,
     options?: WarpAffineOptions<O>,
-  ): ImageResult<I, O>;
+  ): ImageResult<I, NotInferred<O>>;
 
   /**
    * GridSample (2-D) on channels-last tensors: the same semantics as
@@ -407,7 +415,7 @@ export interface GridSample {
     x: X,
     grid: TensorLike | HeapTensor,
     options?: GridSampleOptions<O>,
-  ): TensorResult<X, O>;
+  ): TensorResult<X, NotInferred<O>>;
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).

@@ -110,6 +110,15 @@ const intoFloats = gs.warpAffine(outFloats, theta, { out: outFloats });
 assert<Equal<typeof intoFloats, typeof outFloats>>();
 const intoHeapImage = gs.warpAffine(image, theta, { out: gs.tensor('uint8', [4, 4, 4]) });
 assert<Equal<typeof intoHeapImage, gridsample.Image<Uint8Array<ArrayBuffer>>>>();
+// A result's type comes from the arguments, never from the type it is assigned to (which
+// TypeScript would otherwise take for the type of options.out).
+// @ts-expect-error: a float32 x gives a float32 result, whatever the annotation says
+const notBytesDirect: gridsample.Tensor<'uint8'> = gs.gridSample({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, grid);
+// @ts-expect-error: a float32 image gives float32 pixels, whatever the annotation says
+const notPixelsDirect: gridsample.Image<Uint8ClampedArray> = gs.warpAffine({ data: new Float32Array(16), width: 4, height: 4 }, theta);
+// @ts-expect-error: a float32 theta gives a float32 grid
+const notGrid64: gridsample.Tensor<'float64'> = gs.affineGrid({ data: new Float32Array(6), shape: [1, 2, 3] }, [1, 1, 4, 4]);
+console.log(notBytesDirect, notPixelsDirect, notGrid64);
 
 // Arguments the declarations reject.
 // @ts-expect-error: not an ONNX mode
