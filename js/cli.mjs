@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import process from 'node:process';
 
 import { load } from './node.mjs';
+import { FLOW_NAMES, flowGrid } from './flows.mjs';
 import { thetaFromParams } from './pixel_space.mjs';
 
 let PNG = null; // pngjs's codec, imported when a file is read (--help works without it)
@@ -55,45 +56,6 @@ Example:
 class UsageError extends Error {}
 /** A file that cannot be read, decoded or written: exit status 1. */
 class FileError extends Error {}
-
-// --- flows: the same definitions as web/demo/transforms.mjs (the CLI tests check that) -------
-
-const FLOWS = {
-  swirl(x, y, s) {
-    const r = Math.hypot(x, y);
-    if (r >= 1) return [x, y];
-    const a = s * Math.PI * (1 - r) * (1 - r);
-    const cos = Math.cos(a);
-    const sin = Math.sin(a);
-    return [x * cos - y * sin, x * sin + y * cos];
-  },
-  lens(x, y, s) {
-    const k = 0.45 * s;
-    const f = (1 + k * (x * x + y * y)) / (1 + k);
-    return [x * f, y * f];
-  },
-  wave(x, y, s) {
-    const amp = 0.08 * s;
-    return [x + amp * Math.sin(2 * Math.PI * y), y + amp * Math.sin(2 * Math.PI * x)];
-  },
-};
-
-// θ applied to the flow of every output pixel's base coordinate (PyTorch's affine_grid
-// positions), in double and rounded once to float32.
-function flowGrid(map, strength, theta, width, height, alignCorners) {
-  const base = (i, n) => (n === 1 ? 0 : alignCorners ? (2 * i - (n - 1)) / (n - 1) : (2 * i + 1 - n) / n);
-  const [a, b, c, d, e, f] = Array.from(theta, Math.fround);
-  const grid = new Float32Array(width * height * 2);
-  let k = 0;
-  for (let i = 0; i < height; ++i) {
-    for (let j = 0; j < width; ++j) {
-      const [x, y] = map(base(j, width), base(i, height), strength);
-      grid[k++] = a * x + b * y + c;
-      grid[k++] = d * x + e * y + f;
-    }
-  }
-  return grid;
-}
 
 // --- arguments ---------------------------------------------------------------------------
 
@@ -188,7 +150,7 @@ function parseArgs(argv) {
       ty,
     };
   }
-  if ('flow' in values) options.flow = choice('flow', values.flow, Object.keys(FLOWS));
+  if ('flow' in values) options.flow = choice('flow', values.flow, FLOW_NAMES);
   if ('strength' in values) {
     if (!options.flow) throw new UsageError('--strength needs --flow');
     options.strength = number('strength', values.strength);
@@ -397,7 +359,7 @@ function warp(gs, image, options) {
   }
   const grid = {
     data: options.flow
-      ? flowGrid(FLOWS[options.flow], options.strength, theta, ow, oh, options.alignCorners)
+      ? flowGrid(options.flow, options.strength, theta, ow, oh, options.alignCorners)
       : gs.affineGrid({ data: theta, shape: [1, 2, 3] }, [1, 4, oh, ow], { alignCorners: options.alignCorners }).data,
     shape: [1, oh, ow, 2],
   };

@@ -30,7 +30,7 @@
  * pixel with alignCorners samples pixel 0 whatever the coordinate: any finite value works,
  * and 2 keeps the conversion invertible.
  */
-function unitsPerPixel(size, alignCorners) {
+export function unitsPerPixel(size, alignCorners) {
   return alignCorners && size > 1 ? 2 / (size - 1) : 2 / size;
 }
 

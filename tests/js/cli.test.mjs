@@ -260,6 +260,20 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       });
     }
 
+    // A swirl turns points about the centre and a lens moves them along radii: a centred disk
+    // stays a round disk under both when the flow is round in pixels (js/flows.mjs). Flows in
+    // θ's normalised coordinates made it an ellipse on 320x200 (axis ratio: lens 0.9 1.057, lens
+    // -0.5 with align-corners 1.016, swirl 1 2.467).
+    for (const args of [['--flow', 'lens', '--strength', '0.9'], ['--flow', 'lens', '--strength', '-0.5', '--align-corners'],
+      ['--flow', 'swirl', '--strength', '1']]) {
+      test(`${args.join(' ')}: the disk stays round and at the centre`, async () => {
+        const m = await warped(centred, `disk-${args.join('')}.png`, args);
+        near(m.ratio, 1, 0.01, 'axis ratio');
+        near(m.cx, CX, 0.02, 'centroid x');
+        near(m.cy, CY, 0.02, 'centroid y');
+      });
+    }
+
     test('--scale 0.5 --rotate 30: twice the radius, still round', async () => {
       const m = await warped(centred, 'disk-zoom.png', ['--scale', '0.5', '--rotate', '30']);
       near(m.ratio, 1, 0.01, 'axis ratio');

@@ -931,7 +931,7 @@ describe('gridsample CLI with hostile arguments and files', () => {
     // The package's files next to a node_modules that has its dependency (pngjs, from tests/js).
     const pkg = join(work, 'pkg');
     mkdirSync(pkg);
-    for (const f of ['cli.mjs', 'pixel_space.mjs', 'node.mjs', 'core.mjs', 'package.json']) copyFileSync(join(JS, f), join(pkg, f));
+    for (const f of ['cli.mjs', 'flows.mjs', 'pixel_space.mjs', 'node.mjs', 'core.mjs', 'package.json']) copyFileSync(join(JS, f), join(pkg, f));
     symlinkSync(join(JS, 'dist'), join(pkg, 'dist'));
     symlinkSync(join(HERE, 'node_modules'), join(pkg, 'node_modules'));
     cli = join(pkg, 'cli.mjs');

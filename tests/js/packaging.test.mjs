@@ -20,7 +20,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
-  'pixel_space.mjs',
+  'flows.mjs', 'pixel_space.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
