@@ -275,9 +275,7 @@ function sendSource(draw, width, height, info) {
   resizeOverlay();
   // The sliders are in pixels: the same transform of a picture of another size is another θ.
   if (resized) {
-    updateTheta();
-    showTheta();
-    post();
+    paramsChanged();
   }
 }
 
@@ -486,6 +484,13 @@ function updateTheta() {
   state.theta = thetaFromParams(state.params, [sourceCanvas.width, sourceCanvas.height], state.align);
 }
 
+// After state.params, the source's size or alignCorners changed: θ anew, shown and sent.
+function paramsChanged() {
+  updateTheta();
+  showTheta();
+  post();
+}
+
 // Shows state.params on the sliders (clamped to their range; the label keeps the exact value)
 // and state.theta in the matrix, except in the field being typed in.
 function showTheta(except) {
@@ -507,9 +512,7 @@ function showTheta(except) {
 for (const k of SLIDERS) {
   $(k).addEventListener('input', (e) => {
     state.params[k] = Number(e.target.value);
-    updateTheta();
-    showTheta();
-    post();
+    paramsChanged();
   });
 }
 
@@ -526,9 +529,7 @@ for (let i = 0; i < 6; ++i) {
 
 $('reset').addEventListener('click', () => {
   state.params = { rotate: 0, scaleX: 1, scaleY: 1, shear: 0, tx: 0, ty: 0 };
-  updateTheta();
-  showTheta();
-  post();
+  paramsChanged();
 });
 
 $('randomize').addEventListener('click', () => {
@@ -536,9 +537,7 @@ $('randomize').addEventListener('click', () => {
   const s = r(0.5, 1.2);
   state.params = { rotate: Math.round(r(-60, 60)), scaleX: s * r(0.85, 1.15), scaleY: s * r(0.85, 1.15),
     shear: r(-0.3, 0.3), tx: Math.round(r(-0.15, 0.15) * sourceCanvas.width), ty: Math.round(r(-0.15, 0.15) * sourceCanvas.height) };
-  updateTheta();
-  showTheta();
-  post();
+  paramsChanged();
 });
 
 // Segmented buttons acting as radio groups; `apply` receives the chosen value.
@@ -575,9 +574,7 @@ $('strength').addEventListener('input', (e) => {
 
 $('align').addEventListener('change', (e) => {
   state.align = e.target.checked;
-  updateTheta();
-  showTheta();
-  post();
+  paramsChanged();
 });
 $('compare').addEventListener('change', (e) => {
   state.compareJs = e.target.checked;
@@ -637,9 +634,7 @@ function tick(now) {
     let r = state.params.rotate + 30 * dt;
     if (r > 180) r -= 360;
     state.params.rotate = r;
-    updateTheta();
-    showTheta();
-    post();
+    paramsChanged();
   }
   requestAnimationFrame(tick);
 }
