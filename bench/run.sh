@@ -8,15 +8,10 @@ BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$BENCH")"
 cd "$ROOT"
 
-# Peers from the committed lockfile, reinstalled only when the lockfile changed. Install
-# scripts are skipped: onnxruntime-node's would fetch CUDA binaries from outside the npm
-# registry (its CPU binaries are in the package itself).
-stamp="$BENCH/node_modules/.gridsample-lock-sha256"
-want="$(sha256sum "$BENCH/package-lock.json" | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  (cd "$BENCH" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
-  echo "$want" > "$stamp"
-fi
+# Peers from the committed lockfile (scripts/npm_ci.sh).
+# The package's and the tests' packages too: the whole-model rows run js/onnx.mjs on the
+# models tests/js makes, and the ONNX Runtime rows encode their models with onnx-proto.
+scripts/npm_ci.sh bench js tests/js >&2
 
 if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
   # Both wasm variants into js/dist (incremental when `make wasm` already ran).

@@ -1,9 +1,8 @@
 // Node.js entry point of gridsample: reads the .wasm from disk (or a given URL/bytes) and loads it.
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 
 import { createApi, instantiate, readLoadOptions, resolveWasmUrl } from './core.mjs';
+import { sourceFromUrl } from './read_node.mjs';
 
 export { DTYPE_NAMES, HeapTensor, simdSupported } from './core.mjs';
 
@@ -18,16 +17,6 @@ const WASM = {
   simd: new URL('./dist/gridsample-simd.wasm', import.meta.url),
   scalar: new URL('./dist/gridsample-scalar.wasm', import.meta.url),
 };
-
-// file: URLs and plain paths are read from disk; http(s) and data: URLs go through fetch.
-async function sourceFromUrl(url) {
-  const text = String(url);
-  if (text.startsWith('file:')) return { bytes: await readFile(fileURLToPath(text)) };
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[a-z]:[\\/]/i.test(text)) {
-    return { url: text, fetch: globalThis.fetch };
-  }
-  return { bytes: await readFile(text) };
-}
 
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).

@@ -13,14 +13,9 @@ for v in simd scalar; do
   done
 done
 
-# Test-only packages (onnxruntime-web, vite, playwright-core, typescript) from the committed
-# lockfile; skipped when node_modules was installed from this very lockfile already.
-stamp=tests/js/node_modules/.gridsample-lock-sha256
-want=$(sha256sum tests/js/package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  (cd tests/js && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
-  echo "$want" > "$stamp"
-fi
+# The package's own dependencies (onnx-proto, pngjs: the tests import js/ directly) and the
+# test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript).
+scripts/npm_ci.sh js tests/js
 
 # Headless Chromium for the packaging test (Debian's, installed by scripts/setup.sh).
 export GRIDSAMPLE_CHROMIUM="${GRIDSAMPLE_CHROMIUM:-/usr/bin/chromium}"

@@ -1,15 +1,16 @@
 // Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from a Vite bundle in headless Chromium.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
 import { serveStatic } from './lib/static_server.mjs';
 import { BASIC, PRINTED_ATOL } from './lib/onnx_examples.mjs';
+import { encodeModel } from './lib/onnx_model.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,8 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json',
-  'flows.mjs', 'pixel_space.mjs',
+  'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
+  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
@@ -78,7 +80,7 @@ after(() => {
 });
 
 describe('npm pack', () => {
-  test('the tarball ships exactly the package files; the only dependency is the CLI\'s PNG codec', () => {
+  test('the tarball ships exactly the package files; dependencies: the ONNX protobuf and the CLI\'s PNG codec', () => {
     const files = packInfo.files.map((f) => f.path).sort();
     assert.deepEqual(files, [...SHIPPED].sort());
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'gridsample', 'package.json'), 'utf8'));
@@ -87,8 +89,11 @@ describe('npm pack', () => {
     const licence = readFileSync(join(app, 'node_modules', 'gridsample', 'LICENSE'), 'utf8');
     assert.equal(licence, readFileSync(join(HERE, '..', '..', 'LICENSE'), 'utf8'), 'the shipped LICENSE is the repository\'s');
     assert.match(licence, /^MIT License\n/);
-    assert.deepEqual(manifest.dependencies, { pngjs: '^7.0.0' });
-    assert.equal(manifest.peerDependencies, undefined);
+    assert.deepEqual(manifest.dependencies, { 'onnx-proto': '^8.0.1', pngjs: '^7.0.0' });
+    // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort): optional peers.
+    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['onnxruntime-node', 'onnxruntime-web']);
+    for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);
+    assert.ok(!existsSync(join(app, 'node_modules', 'onnxruntime-web')), 'installing gridsample installs no onnxruntime');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);
   });
 });
@@ -116,6 +121,42 @@ console.log(JSON.stringify({ resolved: import.meta.resolve('gridsample'), ...exa
     assert.match(stdout, /\[ 1, 1, 6, 6 \]/);
     assert.match(stdout, /\[ 0, 0\.15, 0\.55, 0\.95, 1\.35, 0\.75 \]/);
   });
+
+  // A one-node GridSample model through gridsample/onnx, with tests/js's onnxruntime-web (the
+  // consumer project has no onnxruntime: it is the caller's own, an optional peer).
+  const ONNX_SCRIPT = (importLine) => `${importLine}
+const ort = await import(${JSON.stringify(pathToFileURL(join(HERE, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.mjs')).href)});
+ort.env.wasm.numThreads = 1;
+const model = Uint8Array.from(${JSON.stringify([...encodeModel({
+    opset: 16,
+    nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs: { mode: 'bilinear' } }],
+    inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 6, 6, 2] }],
+    outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 6, 6] }],
+  })])});
+const axis = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+const session = await InferenceSession.create(model, { ort });
+const { Y } = await session.run({
+  X: new ort.Tensor('float32', Float32Array.from({ length: 16 }, (_, i) => i), [1, 1, 4, 4]),
+  grid: new ort.Tensor('float32', Float32Array.from(axis.flatMap((y) => axis.flatMap((x) => [x, y]))), [1, 6, 6, 2]),
+});
+console.log(JSON.stringify({ runsOn: session.plan().parts.map((p) => p.runsOn), shape: Y.dims, data: Array.from(Y.data), isOrt: Y instanceof ort.Tensor }));
+await session.release();`;
+
+  for (const [format, importLine, file] of [
+    ['ESM', "import { InferenceSession } from 'gridsample/onnx';", 'onnx-esm.mjs'],
+    ['CommonJS', "const { InferenceSession } = require('gridsample/onnx');", 'onnx-cjs.cjs'],
+  ]) {
+    test(`gridsample/onnx (${format}) runs a GridSample model with onnxruntime-web`, async () => {
+      const body = ONNX_SCRIPT(importLine);
+      // CommonJS has no top-level await: the same script inside an async function.
+      writeFileSync(join(app, file), format === 'ESM' ? body : `${importLine}\n(async () => {\n${body.slice(importLine.length)}\n})();`);
+      const { stdout } = await sh(process.execPath, [file], { cwd: app });
+      const r = JSON.parse(stdout);
+      assert.deepEqual(r.runsOn, ['gridsample']);
+      assert.equal(r.isOrt, true, 'results are the caller\'s onnxruntime tensors');
+      assertExampleRow(r, `gridsample/onnx ${format}`);
+    });
+  }
 
   test('CommonJS require resolves index.cjs and computes the ONNX example', async () => {
     const script = `const { load, simdSupported } = require('gridsample');

@@ -1,0 +1,144 @@
+// TypeScript declarations of gridsample/onnx, the one copy that onnx.d.ts (ES module entry) and onnx.d.cts (CommonJS entry) re-export.
+//
+// onnxruntime's own types are not imported: onnxruntime-web and onnxruntime-node are optional
+// peers, and either may be the one given. The session is generic over the `Tensor` class of
+// the module passed as `options.ort`, so its feeds and results have that module's tensor type.
+
+import type { GridSample } from './api.cjs';
+
+/** What the runner reads of an onnxruntime tensor (onnxruntime's `Tensor` has all of it). */
+export interface OrtTensor {
+  /** Element type, e.g. `'float32'`. */
+  readonly type: string;
+  /** Dimensions. */
+  readonly dims: readonly number[];
+  /** Where the data is: `'cpu'`, `'cpu-pinned'`, `'gpu-buffer'`, ... */
+  readonly location?: string;
+  /** Downloads the data of a GPU tensor. */
+  getData?(releaseData?: boolean): Promise<unknown>;
+  /** Frees a GPU tensor. */
+  dispose?(): void;
+}
+
+/** What the runner uses of an onnxruntime module (`import * as ort from 'onnxruntime-web'`). */
+export interface OrtModule {
+  readonly InferenceSession: { create(model: Uint8Array, options?: any): Promise<any> };
+  readonly Tensor: abstract new (...args: any[]) => OrtTensor;
+}
+
+/** The tensor class of an onnxruntime module. */
+export type TensorOf<O extends OrtModule> = InstanceType<O['Tensor']>;
+
+/** Options of {@link InferenceSession.create}. */
+export interface SessionOptions<O extends OrtModule = OrtModule> {
+  /** The caller's onnxruntime module: onnxruntime-web or onnxruntime-node (required). */
+  ort: O;
+  /** A module from gridsample's `load()`; loaded with default options when absent. */
+  gridsample?: GridSample;
+  /**
+   * What to do with GridSample / AffineGrid nodes inside If / Loop / Scan bodies: `'error'`
+   * (default: fail, naming the node) or `'onnxruntime'` (leave them to onnxruntime).
+   */
+  subgraphs?: 'error' | 'onnxruntime';
+  /** Passed on to every onnxruntime part, e.g. `['wasm']` or `['webgpu', 'wasm']`. */
+  executionProviders?: readonly unknown[];
+  /** Any other onnxruntime session option, passed on to every onnxruntime part. */
+  [option: string]: unknown;
+}
+
+/** Options of {@link InferenceSession.run}: onnxruntime's run options, plus `profile`. */
+export interface RunOptions {
+  /** Time every part into {@link InferenceSession.lastProfile}. */
+  profile?: boolean;
+  /** Any onnxruntime run option, passed on to every onnxruntime part. */
+  [option: string]: unknown;
+}
+
+/** Where a part runs. */
+export type RunsOn = 'onnxruntime' | 'gridsample';
+
+/** Time spent in one part of a run. */
+export interface PartTiming {
+  /** The part's number, from 1, as in {@link Plan}. */
+  part: number;
+  runsOn: RunsOn;
+  /** How many nodes the part has. */
+  nodes: number;
+  /** Milliseconds, including the onnxruntime call or the gridsample kernels. */
+  ms: number;
+}
+
+/** Per-part timing of one run. */
+export interface Profile {
+  /** The whole run, in milliseconds. */
+  ms: number;
+  parts: PartTiming[];
+}
+
+/** One node of a {@link PlanPart}. */
+export interface PlanNode {
+  name: string;
+  opType: string;
+  /** For the nodes gridsample runs: the operator version the model's opset selects. */
+  version?: number;
+  /** For the nodes gridsample runs: their attributes as gridsample's options. */
+  attributes?: { mode?: string; paddingMode?: string; alignCorners: boolean };
+}
+
+/** A part of the split model: a run of onnxruntime nodes (one session) or gridsample nodes. */
+export interface PlanPart {
+  part: number;
+  runsOn: RunsOn;
+  nodes: PlanNode[];
+  /** The part's nodes counted by operator. */
+  ops: Record<string, number>;
+  /** Values the part reads from the feeds or earlier parts. */
+  inputs: string[];
+  /** Values the part hands on to later parts or returns. */
+  outputs: string[];
+}
+
+/** How a model was split. */
+export interface Plan {
+  /** The model's name in messages (its file name, else its graph's name). */
+  model: string;
+  /** The default-domain opset the model imports. */
+  opset: number | null;
+  parts: PlanPart[];
+  counts: {
+    onnxruntimeSessions: number;
+    onnxruntimeNodes: number;
+    gridsampleNodes: number;
+    /** Nodes whose results nothing reads (dropped, as onnxruntime drops them). */
+    unusedNodes: number;
+  };
+}
+
+/**
+ * A drop-in for onnxruntime's `InferenceSession`: GridSample and AffineGrid nodes of the main
+ * graph run on gridsample, every other node on the caller's onnxruntime.
+ */
+export declare class InferenceSession<T extends OrtTensor = OrtTensor> {
+  private constructor();
+  /** Parses and splits `model` (bytes, a URL or a path) and creates its onnxruntime sessions. */
+  static create<O extends OrtModule>(model: Uint8Array | ArrayBuffer | URL | string, options: SessionOptions<O>): Promise<InferenceSession<TensorOf<O>>>;
+  /** The model's input names. */
+  readonly inputNames: readonly string[];
+  /** The model's output names. */
+  readonly outputNames: readonly string[];
+  /** Per-part timing of the last `run(feeds, { profile: true })`, else null. */
+  readonly lastProfile: Profile | null;
+  /** Which nodes run where. */
+  plan(): Plan;
+  /** Runs the model; resolves to onnxruntime tensors by output name. */
+  run(feeds: Readonly<Record<string, T>>, options?: RunOptions): Promise<Record<string, T>>;
+  /** Runs the model and returns only the outputs named in `fetches`. */
+  run(feeds: Readonly<Record<string, T>>, fetches: readonly string[], options?: RunOptions): Promise<Record<string, T>>;
+  /** Releases the onnxruntime sessions. */
+  release(): Promise<void>;
+}
+
+/** A model gridsample/onnx cannot take, or a failure inside one of its parts; the message names the model and the node. */
+export declare class OnnxModelError extends Error {
+  name: 'OnnxModelError';
+}

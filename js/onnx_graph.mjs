@@ -1,0 +1,336 @@
+// Reads an ONNX model (npm onnx-proto) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
+import onnxProto from 'onnx-proto';
+
+const { onnx } = onnxProto;
+
+/** The operators gridsample runs, with the opset each first appeared in. */
+export const OUR_OPS = Object.freeze({ GridSample: 16, AffineGrid: 20 });
+
+// The last default-domain opset whose GridSample and AffineGrid gridsample knows: GridSample
+// versions 16, 20 and 22, AffineGrid 20, none changed through opset 24. A later opset could
+// change them, so it is refused rather than guessed.
+const LAST_KNOWN_OPSET = 24;
+
+/** TensorProto.DataType codes as onnxruntime's tensor type names. */
+export const ELEM_TYPES = Object.freeze({
+  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 8: 'string',
+  9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64', 16: 'bfloat16',
+});
+const ELEM_CODES = Object.freeze(Object.fromEntries(Object.entries(ELEM_TYPES).map(([k, v]) => [v, Number(k)])));
+
+// Interpolation modes as each GridSample version spells them (ONNX operator pages).
+const MODES = {
+  16: ['bilinear', 'nearest', 'bicubic'],
+  20: ['linear', 'nearest', 'cubic'],
+  22: ['linear', 'nearest', 'cubic'],
+};
+const PADDING_MODES = ['zeros', 'border', 'reflection'];
+
+const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
+const num = (v) => (typeof v === 'number' ? v : Number(v)); // protobufjs gives int64 fields as Long
+
+/** An error about a model: a one-line message that starts with the model's name. */
+export class OnnxModelError extends Error {
+  constructor(model, message, options) {
+    super(`gridsample/onnx: ${model}: ${message}`, options);
+    this.name = 'OnnxModelError';
+  }
+}
+
+/** How a node is named in messages: `node 'name' (Op)`, or its position when it has no name. */
+export function nodeLabel(node, index) {
+  return node.name ? `node '${node.name}' (${node.opType})` : `node #${index} (${node.opType}, unnamed)`;
+}
+
+/** Decodes a model's bytes; `model` names it in errors. */
+export function decodeModel(bytes, model) {
+  let proto;
+  try {
+    proto = onnx.ModelProto.decode(bytes);
+  } catch (e) {
+    throw new OnnxModelError(model, `not a valid ONNX model (the protobuf does not decode: ${e.message})`, { cause: e });
+  }
+  if (!proto.graph || (proto.graph.node.length === 0 && proto.graph.output.length === 0)) {
+    throw new OnnxModelError(model, 'not a valid ONNX model (it has no graph)');
+  }
+  return proto;
+}
+
+/** Encodes a ModelProto-like object to bytes. */
+export function encodeModel(model) {
+  return onnx.ModelProto.encode(onnx.ModelProto.create(model)).finish();
+}
+
+/** The element type (an onnxruntime type name) and dimensions a ValueInfoProto declares, or null. */
+export function declaredType(valueInfo) {
+  const t = valueInfo?.type?.tensorType;
+  if (!t || !t.elemType) return null;
+  const dims = t.shape ? t.shape.dim.map((d) => (d.dimParam ? d.dimParam : d.dimValue != null && num(d.dimValue) > 0 ? num(d.dimValue) : null)) : null;
+  return { type: ELEM_TYPES[t.elemType] ?? `type ${t.elemType}`, dims };
+}
+
+/** `float32 [N, 1, 28, 28]`; unknown dimensions print as `?`. */
+export function formatType(t) {
+  if (!t) return 'unknown type';
+  return t.dims ? `${t.type} [${t.dims.map((d) => d ?? '?').join(', ')}]` : `${t.type} (any shape)`;
+}
+
+function attributeValue(a) {
+  switch (a.type) {
+    case onnx.AttributeProto.AttributeType.INT: return num(a.i);
+    case onnx.AttributeProto.AttributeType.STRING: return new TextDecoder().decode(a.s);
+    case onnx.AttributeProto.AttributeType.FLOAT: return a.f;
+    default: return undefined;
+  }
+}
+
+// The attributes of a GridSample / AffineGrid node as gridsample's options, after checking them
+// against the operator version the model's opset selects.
+function ourAttributes(node, version, where) {
+  const given = Object.fromEntries(node.attribute.map((a) => [a.name, attributeValue(a)]));
+  const known = node.opType === 'GridSample' ? ['mode', 'padding_mode', 'align_corners'] : ['align_corners'];
+  for (const name of Object.keys(given)) {
+    if (!known.includes(name)) throw new Error(`${where}: unknown attribute '${name}' (${node.opType}-${version} has ${known.join(', ')})`);
+  }
+  const align = given.align_corners ?? 0;
+  if (align !== 0 && align !== 1) throw new Error(`${where}: align_corners must be 0 or 1, got ${align}`);
+  if (node.opType === 'AffineGrid') return { alignCorners: align === 1 };
+  const mode = given.mode ?? MODES[version][0];
+  if (!MODES[version].includes(mode)) {
+    const hint = MODES[version === 16 ? 20 : 16].includes(mode) ? ` ('${mode}' is GridSample-${version === 16 ? 20 : 16}'s spelling)` : '';
+    throw new Error(`${where}: mode '${mode}' is not one of GridSample-${version}'s ${MODES[version].map((m) => `'${m}'`).join(', ')}${hint}`);
+  }
+  const padding = given.padding_mode ?? 'zeros';
+  if (!PADDING_MODES.includes(padding)) {
+    throw new Error(`${where}: padding_mode '${padding}' is not one of ${PADDING_MODES.map((m) => `'${m}'`).join(', ')}`);
+  }
+  return { mode, paddingMode: padding, alignCorners: align === 1 };
+}
+
+// The operator version an opset selects (the latest version at or below it).
+function operatorVersion(opType, opset) {
+  if (opType === 'AffineGrid') return 20;
+  return opset >= 22 ? 22 : opset >= 20 ? 20 : 16;
+}
+
+// Names a node's subgraphs (If / Loop / Scan bodies) read from the enclosing scopes.
+function outerNames(node) {
+  const names = new Set();
+  for (const a of node.attribute) {
+    for (const g of [a.g, ...(a.graphs || [])]) {
+      if (!g) continue;
+      const defined = new Set([...g.input.map((v) => v.name), ...g.initializer.map((t) => t.name)]);
+      for (const n of g.node) {
+        for (const name of [...n.input, ...outerNames(n)]) if (name && !defined.has(name)) names.add(name);
+        for (const name of n.output) defined.add(name);
+      }
+    }
+  }
+  return [...names];
+}
+
+// The first GridSample / AffineGrid node inside a node's subgraphs, as a path of labels, or null.
+function nestedOurs(node, index) {
+  for (const a of node.attribute) {
+    for (const g of [a.g, ...(a.graphs || [])]) {
+      if (!g) continue;
+      for (const [i, n] of g.node.entries()) {
+        if (isDefaultDomain(n.domain) && n.opType in OUR_OPS) return `${nodeLabel(n, i)} in the '${a.name}' body of ${nodeLabel(node, index)}`;
+        const deeper = nestedOurs(n, i);
+        if (deeper) return `${deeper} in the '${a.name}' body of ${nodeLabel(node, index)}`;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Splits a decoded model's main graph. Returns
+ * { model, opset, inputs: [{name, type}], outputs: [{name, type}], initializers: Map,
+ *   parts: [{ runsOn: 'onnxruntime'|'gridsample', nodes: [{index, node, label, attrs?, version?}],
+ *             inputs: [names], outputs: [names], constants: [initializer names] }],
+ *   valueInfo: Map name -> ValueInfoProto, unused: [labels] }.
+ * Throws OnnxModelError for what gridsample cannot run.
+ */
+export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
+  const graph = proto.graph;
+  const fail = (message) => new OnnxModelError(model, message);
+  const opsetEntry = proto.opsetImport.find((o) => isDefaultDomain(o.domain));
+  const opset = opsetEntry ? num(opsetEntry.version) : null;
+  const initializers = new Map(graph.initializer.map((t) => [t.name, t]));
+  for (const t of graph.initializer) {
+    if (num(t.dataLocation) === 1) throw fail(`initializer '${t.name}' keeps its data in an external file, which gridsample/onnx cannot read; save the model with its weights inside (onnx.save(model, path, save_as_external_data=False))`);
+  }
+  const valueInfo = new Map();
+  for (const v of [...graph.valueInfo, ...graph.output, ...graph.input]) valueInfo.set(v.name, v);
+  const inputs = graph.input.filter((v) => !initializers.has(v.name)).map((v) => ({ name: v.name, type: declaredType(v) }));
+  const inputNames = new Set(inputs.map((v) => v.name));
+  for (const v of inputs) if (!v.type) throw fail(`graph input '${v.name}' declares no tensor type`);
+  const outputs = graph.output.map((v) => ({ name: v.name, type: declaredType(v) }));
+
+  // Which nodes are ours; everything else goes to onnxruntime.
+  const nodes = graph.node.map((node, index) => {
+    const label = nodeLabel(node, index);
+    const entry = { index, node, label, ours: isDefaultDomain(node.domain) && node.opType in OUR_OPS, after: outerNames(node) };
+    if (!entry.ours) {
+      const nested = nestedOurs(node, index);
+      if (nested && subgraphs !== 'onnxruntime') {
+        throw fail(`${nested}: gridsample/onnx splits the main graph only; move the node out of the control flow, or pass { subgraphs: 'onnxruntime' } to leave it to onnxruntime`);
+      }
+      return entry;
+    }
+    if (opset === null) throw fail(`${label}: the model imports no default-domain (ai.onnx) opset`);
+    if (opset < OUR_OPS[node.opType]) throw fail(`${label}: ${node.opType} needs opset ${OUR_OPS[node.opType]} or later; the model imports opset ${opset}`);
+    if (opset > LAST_KNOWN_OPSET) throw fail(`${label}: the model imports opset ${opset}; gridsample/onnx knows ${node.opType} up to opset ${LAST_KNOWN_OPSET}`);
+    if (node.input.length !== 2 || node.input.some((n) => !n)) throw fail(`${label}: expected 2 inputs, got ${node.input.length} (${node.input.map((n) => `'${n}'`).join(', ')})`);
+    if (node.output.length !== 1 || !node.output[0]) throw fail(`${label}: expected 1 output, got ${node.output.length}`);
+    entry.version = operatorVersion(node.opType, opset);
+    try {
+      entry.attrs = ourAttributes(node, entry.version, label);
+    } catch (e) {
+      throw fail(e.message);
+    }
+    return entry;
+  });
+
+  // Where each value comes from; every name read must exist.
+  const producer = new Map();
+  for (const n of nodes) {
+    for (const name of n.node.output) {
+      if (!name) continue;
+      if (producer.has(name) || initializers.has(name) || inputNames.has(name)) throw fail(`value '${name}' is defined twice (${n.label} writes it again)`);
+      producer.set(name, n);
+    }
+  }
+  const reads = (n) => [...n.node.input.filter(Boolean), ...n.after];
+  for (const n of nodes) {
+    for (const name of reads(n)) {
+      if (!producer.has(name) && !initializers.has(name) && !inputNames.has(name)) {
+        throw fail(`${n.label} reads '${name}', which no node, graph input or initializer provides`);
+      }
+    }
+  }
+  for (const v of outputs) {
+    if (!producer.has(v.name) && !initializers.has(v.name) && !inputNames.has(v.name)) {
+      throw fail(`graph output '${v.name}' is not produced by any node`);
+    }
+  }
+
+  // Greedy topological order (Kahn's): as many onnxruntime nodes as become ready, then every
+  // ready node of ours, and again; each run of one kind is a part. Ties go to the model's order.
+  const consumers = new Map(nodes.map((n) => [n, []]));
+  const pending = new Map();
+  for (const n of nodes) {
+    const from = new Set(reads(n).filter((name) => producer.has(name)).map((name) => producer.get(name)));
+    pending.set(n, from.size);
+    for (const p of from) consumers.get(p).push(n);
+  }
+  const ready = { false: [], true: [] };
+  const enqueue = (n) => {
+    const queue = ready[n.ours];
+    let at = queue.length;
+    while (at > 0 && queue[at - 1].index > n.index) --at;
+    queue.splice(at, 0, n);
+  };
+  for (const n of nodes) if (pending.get(n) === 0) enqueue(n);
+  const parts = [];
+  let scheduled = 0;
+  while (scheduled < nodes.length) {
+    let progressed = false;
+    for (const ours of [false, true]) {
+      const part = [];
+      while (ready[ours].length) {
+        const n = ready[ours].shift();
+        part.push(n);
+        for (const c of consumers.get(n)) {
+          pending.set(c, pending.get(c) - 1);
+          if (pending.get(c) === 0) enqueue(c);
+        }
+      }
+      if (part.length) {
+        parts.push({ runsOn: ours ? 'gridsample' : 'onnxruntime', nodes: part.sort((a, b) => a.index - b.index) });
+        scheduled += part.length;
+        progressed = true;
+      }
+    }
+    if (!progressed) {
+      const stuck = nodes.find((n) => pending.get(n) > 0);
+      throw fail(`the graph has a cycle (${stuck.label} waits on its own output)`);
+    }
+  }
+
+  // What each part reads and must hand on.
+  const graphOutputs = new Set(outputs.map((v) => v.name));
+  parts.forEach((part, i) => {
+    const made = new Set(part.nodes.flatMap((n) => n.node.output.filter(Boolean)));
+    const read = [...new Set(part.nodes.flatMap(reads))].filter((name) => !made.has(name));
+    part.constants = read.filter((name) => initializers.has(name) && !inputNames.has(name));
+    part.inputs = read.filter((name) => !part.constants.includes(name));
+    const laterReads = new Set(parts.slice(i + 1).flatMap((p) => p.nodes.flatMap(reads)));
+    part.outputs = [...made].filter((name) => graphOutputs.has(name) || laterReads.has(name));
+  });
+  // onnxruntime parts whose results nothing reads (onnxruntime would prune them too).
+  const unused = parts.filter((p) => p.runsOn === 'onnxruntime' && p.outputs.length === 0).flatMap((p) => p.nodes.map((n) => n.label));
+  const kept = parts.filter((p) => p.runsOn === 'gridsample' || p.outputs.length > 0);
+  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, parts: kept, unused };
+}
+
+/**
+ * The sub-model of an onnxruntime part: its nodes, the initializers they read, the model's
+ * opsets and functions. `types` maps each input's name to its onnxruntime type name (declared
+ * shapes are kept where the model has them; other inputs have any shape).
+ */
+export function subModel(proto, split, part, types) {
+  const valueInfo = (name) => split.valueInfo.get(name);
+  const input = part.inputs.map((name) => {
+    const declared = valueInfo(name);
+    if (declared?.type?.tensorType?.elemType) return declared;
+    const type = types.get(name);
+    if (!type || !(type in ELEM_CODES)) throw new OnnxModelError(split.model, `cannot tell the element type of '${name}' (an input of an onnxruntime part)`);
+    return { name, type: { tensorType: { elemType: ELEM_CODES[type] } } };
+  });
+  const inside = new Set(part.nodes.flatMap((n) => [...n.node.input, ...n.node.output]));
+  return encodeModel({
+    irVersion: proto.irVersion,
+    producerName: proto.producerName,
+    opsetImport: proto.opsetImport,
+    functions: proto.functions,
+    graph: {
+      name: proto.graph.name,
+      node: part.nodes.map((n) => n.node),
+      initializer: part.constants.map((name) => split.initializers.get(name)),
+      input,
+      output: part.outputs.map((name) => valueInfo(name) ?? { name }),
+      valueInfo: proto.graph.valueInfo.filter((v) => inside.has(v.name) && !part.inputs.includes(v.name) && !part.outputs.includes(v.name)),
+    },
+  });
+}
+
+// TensorProto typed fields by element type: [field, typed array class].
+const TYPED_FIELDS = {
+  float32: ['floatData', Float32Array], float64: ['doubleData', Float64Array], int64: ['int64Data', BigInt64Array],
+  int32: ['int32Data', Int32Array], int16: ['int32Data', Int16Array], int8: ['int32Data', Int8Array],
+  uint16: ['int32Data', Uint16Array], uint8: ['int32Data', Uint8Array], float16: ['int32Data', Uint16Array],
+  bfloat16: ['int32Data', Uint16Array], uint32: ['uint64Data', Uint32Array], bool: ['int32Data', Uint8Array],
+};
+
+/** An initializer as { type, dims, data } (a typed array of its own), for the nodes gridsample runs. */
+export function initializerTensor(t, model) {
+  const type = ELEM_TYPES[t.dataType];
+  const field = TYPED_FIELDS[type];
+  if (!field) throw new OnnxModelError(model, `initializer '${t.name}' has element type ${type ?? t.dataType}, which gridsample cannot read`);
+  const [name, Array_] = field;
+  const dims = t.dims.map(num);
+  const count = dims.reduce((a, b) => a * b, 1);
+  let data;
+  if (t.rawData && t.rawData.length) {
+    if (t.rawData.length !== count * Array_.BYTES_PER_ELEMENT) throw new OnnxModelError(model, `initializer '${t.name}' has ${t.rawData.length} bytes of data, expected ${count * Array_.BYTES_PER_ELEMENT}`);
+    data = new Array_(count);
+    new Uint8Array(data.buffer).set(t.rawData); // little-endian, as ONNX stores it
+  } else {
+    const values = t[name];
+    if (values.length !== count) throw new OnnxModelError(model, `initializer '${t.name}' has ${values.length} values, expected ${count}`);
+    data = Array_ === BigInt64Array ? BigInt64Array.from(values, (v) => BigInt(String(v))) : Array_.from(values, num);
+  }
+  return { type, dims, data };
+}
