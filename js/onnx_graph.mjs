@@ -169,7 +169,7 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
   const outputs = graph.output.map((v) => ({ name: v.name, type: declaredType(v) }));
 
   // Which nodes are ours; everything else goes to onnxruntime.
-  const nodes = graph.node.map((node, index) => {
+  let nodes = graph.node.map((node, index) => {
     const label = nodeLabel(node, index);
     const entry = { index, node, label, ours: isDefaultDomain(node.domain) && node.opType in OUR_OPS, after: outerNames(node) };
     if (!entry.ours) {
@@ -215,6 +215,18 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
       throw fail(`graph output '${v.name}' is not produced by any node`);
     }
   }
+
+  // Nodes that no graph output depends on are dropped, as onnxruntime drops them.
+  const live = new Set();
+  const stack = outputs.map((v) => producer.get(v.name)).filter(Boolean);
+  while (stack.length) {
+    const n = stack.pop();
+    if (live.has(n)) continue;
+    live.add(n);
+    for (const name of reads(n)) if (producer.has(name)) stack.push(producer.get(name));
+  }
+  const unused = nodes.filter((n) => !live.has(n)).map((n) => n.label);
+  nodes = nodes.filter((n) => live.has(n));
 
   // Greedy topological order (Kahn's): as many onnxruntime nodes as become ready, then every
   // ready node of ours, and again; each run of one kind is a part. Ties go to the model's order.
@@ -269,10 +281,7 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
     const laterReads = new Set(parts.slice(i + 1).flatMap((p) => p.nodes.flatMap(reads)));
     part.outputs = [...made].filter((name) => graphOutputs.has(name) || laterReads.has(name));
   });
-  // onnxruntime parts whose results nothing reads (onnxruntime would prune them too).
-  const unused = parts.filter((p) => p.runsOn === 'onnxruntime' && p.outputs.length === 0).flatMap((p) => p.nodes.map((n) => n.label));
-  const kept = parts.filter((p) => p.runsOn === 'gridsample' || p.outputs.length > 0);
-  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, parts: kept, unused };
+  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, parts, unused };
 }
 
 /**

@@ -1,92 +1,141 @@
-// Hand-encodes small ONNX models (protobuf wire format) for the onnxruntime-web interop tests and the ONNX Runtime rows of bench/.
+// Builds small ONNX models in code (with the onnx-proto package) for the onnxruntime interop tests, the example models and the ONNX Runtime rows of bench/.
 //
-// Built in code so that nothing downloads a model file or needs a protobuf package: a model of
-// a few nodes is a few nested length-delimited messages. Field numbers are those of
-// onnx/onnx.proto (ModelProto, GraphProto, NodeProto, AttributeProto, ValueInfoProto,
-// TypeProto, TensorShapeProto, TensorProto, OperatorSetIdProto).
+// Built in code so that nothing downloads a model file: a model of a few nodes is a few nested
+// messages. onnx-proto is protobufjs static code for onnx/onnx.proto (ONNX 1.10 schema); every
+// field written here exists there. Nothing is validated beyond what is needed to encode: a
+// wrong graph is onnxruntime's to reject.
+import onnxProto from 'onnx-proto';
 
-// TensorProto.DataType values.
-const TYPE = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, float16: 10, float64: 11, uint32: 12, bfloat16: 16 };
-const ATTR_INT = 2;
-const ATTR_STRING = 3;
+const { onnx } = onnxProto;
+const { AttributeType } = onnx.AttributeProto;
 
-// --- protobuf wire format -----------------------------------------------------------------
+// TensorProto.DataType values, and the typed array each dtype's data must come in.
+const TYPE = {
+  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, bool: 9,
+  float16: 10, float64: 11, uint32: 12, uint64: 13, bfloat16: 16,
+};
+const ARRAY = {
+  float32: Float32Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, int16: Int16Array,
+  int32: Int32Array, int64: BigInt64Array, bool: Uint8Array, float16: Uint16Array /* bits */,
+  float64: Float64Array, uint32: Uint32Array, uint64: BigUint64Array, bfloat16: Uint16Array /* bits */,
+};
 
-function varint(n) {
-  // Non-negative values only (every integer written here is a size, a version, an enum or a
-  // non-negative attribute); a negative one would need ten-byte two's complement.
-  let v = BigInt(n);
-  if (v < 0n) throw new RangeError(`varint: negative value ${n}`);
-  const out = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v) byte |= 0x80;
-    out.push(byte);
-  } while (v);
-  return out;
+// raw_data is little-endian; typed arrays are in the machine's order.
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+function elemType(dtype) {
+  const t = TYPE[dtype];
+  if (t === undefined) throw new TypeError(`onnx_model: unknown dtype '${dtype}'`);
+  return t;
 }
 
-const utf8 = (s) => [...new TextEncoder().encode(s)];
-const key = (field, wire) => varint((field << 3) | wire);
-const int = (field, n) => [...key(field, 0), ...varint(n)];
-const bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...b];
-const str = (field, s) => bytes(field, utf8(s));
+// An int64 field's value: numbers as they are (protobufjs writes negative ones as ten-byte
+// two's complement), BigInts as {low, high} words, which protobufjs takes in place of a Long.
+function int64(v) {
+  if (typeof v === 'bigint') {
+    const u = BigInt.asUintN(64, v);
+    return { low: Number(u & 0xffffffffn) | 0, high: Number(u >> 32n) | 0, unsigned: false };
+  }
+  if (!Number.isSafeInteger(v)) throw new TypeError(`onnx_model: ${v} is not an integer`);
+  return v;
+}
 
-// --- ONNX messages ------------------------------------------------------------------------
+const utf8 = (s) => new TextEncoder().encode(s);
 
-// AttributeProto: name = 1, i = 3, s = 4, type = 20.
+// TensorProto with the data as raw_data.
+// t: {name, dtype, dims: numbers, data: TypedArray of the dtype's kind (see ARRAY)}.
+function tensor({ name, dtype, dims, data }) {
+  const kind = ARRAY[dtype];
+  if (!kind) throw new TypeError(`onnx_model: tensor '${name}': unknown dtype '${dtype}'`);
+  if (!(data instanceof kind)) throw new TypeError(`onnx_model: tensor '${name}': ${dtype} data must be a ${kind.name}`);
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (data.length !== count) throw new RangeError(`onnx_model: tensor '${name}': ${data.length} values for dims [${dims}]`);
+  if (!LITTLE_ENDIAN && data.BYTES_PER_ELEMENT > 1) throw new Error('onnx_model: big-endian hosts are not supported');
+  return onnx.TensorProto.create({
+    dims: dims.map(int64),
+    dataType: elemType(dtype),
+    ...(name === undefined ? {} : { name }),
+    rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  });
+}
+
+// AttributeProto from a JS value:
+//   string -> STRING; integer number or BigInt -> INT; other number -> FLOAT;
+//   {i}, {f}, {s}, {t: tensor}, {ints: [...]}, {floats: [...]}, {strings: [...]}, {g: GraphProto
+//   fields (onnx-proto's names)} for the kind
+//   named (e.g. {f: 1} for a float attribute whose value is integral).
 function attribute(name, value) {
-  if (typeof value === 'string') return [...str(1, name), ...int(20, ATTR_STRING), ...bytes(4, utf8(value))];
-  return [...str(1, name), ...int(20, ATTR_INT), ...int(3, value)];
+  const a = { name };
+  if (typeof value === 'string') return onnx.AttributeProto.create({ ...a, type: AttributeType.STRING, s: utf8(value) });
+  if (typeof value === 'bigint' || Number.isInteger(value)) return onnx.AttributeProto.create({ ...a, type: AttributeType.INT, i: int64(value) });
+  if (typeof value === 'number') return onnx.AttributeProto.create({ ...a, type: AttributeType.FLOAT, f: value });
+  const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+  if (keys.length !== 1) throw new TypeError(`onnx_model: attribute '${name}': cannot encode ${value}`);
+  const [kind] = keys;
+  const v = value[kind];
+  switch (kind) {
+    case 'i': return onnx.AttributeProto.create({ ...a, type: AttributeType.INT, i: int64(v) });
+    case 'f': return onnx.AttributeProto.create({ ...a, type: AttributeType.FLOAT, f: v });
+    case 's': return onnx.AttributeProto.create({ ...a, type: AttributeType.STRING, s: utf8(v) });
+    case 't': return onnx.AttributeProto.create({ ...a, type: AttributeType.TENSOR, t: tensor(v) });
+    case 'ints': return onnx.AttributeProto.create({ ...a, type: AttributeType.INTS, ints: [...v].map(int64) });
+    case 'floats': return onnx.AttributeProto.create({ ...a, type: AttributeType.FLOATS, floats: [...v] });
+    case 'strings': return onnx.AttributeProto.create({ ...a, type: AttributeType.STRINGS, strings: [...v].map(utf8) });
+    case 'g': return onnx.AttributeProto.create({ ...a, type: AttributeType.GRAPH, g: onnx.GraphProto.create(v) });
+    default: throw new TypeError(`onnx_model: attribute '${name}': unknown kind '${kind}'`);
+  }
 }
 
-// ValueInfoProto (name = 1, type = 2) with a tensor type (TypeProto.tensor_type = 1;
-// Tensor: elem_type = 1, shape = 2); dims are numbers (dim_value = 1) or strings (symbolic,
-// dim_param = 2).
-function valueInfo(name, dtype, dims) {
-  const shape = dims.flatMap((d) => bytes(1, typeof d === 'string' ? str(2, d) : int(1, d)));
-  const tensorType = [...int(1, TYPE[dtype]), ...bytes(2, shape)];
-  return [...str(1, name), ...bytes(2, bytes(1, tensorType))];
-}
-
-// TensorProto: dims = 1, data_type = 2, name = 8, raw_data = 9 (the typed array's
-// little-endian bytes).
-function tensor(name, dtype, dims, data) {
-  const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return [...dims.flatMap((d) => int(1, d)), ...int(2, TYPE[dtype]), ...str(8, name), ...bytes(9, [...raw])];
+// ValueInfoProto with a tensor type; dims are numbers (dim_value) or strings (symbolic,
+// dim_param); dims left out (undefined or null) gives a tensor of unknown rank.
+function valueInfo({ name, dtype, dims }) {
+  const tensorType = { elemType: elemType(dtype) };
+  if (dims != null) {
+    tensorType.shape = { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: int64(d) })) };
+  }
+  return onnx.ValueInfoProto.create({ name, type: { tensorType } });
 }
 
 /**
- * An ONNX model as bytes.
- * nodes: [{op, inputs, outputs, attrs: {name: int|string}}]
- * inputs/outputs: [{name, dtype, dims}]
- * initializers: [{name, dtype, dims, data: TypedArray}], constants that are not graph inputs
- * irVersion: 8 (ONNX 1.10+) reads every opset used here; the bench's models say 9 (ONNX 1.15)
+ * An ONNX model as bytes (Uint8Array).
+ * nodes: [{op, inputs, outputs, attrs: {name: value}, name (default `n${i}`), domain}]; attribute
+ *   values as `attribute` above (int, float, string or an explicit {kind: value})
+ * inputs/outputs/valueInfo: [{name, dtype, dims}]; dims numbers, or strings for symbolic dims
+ * initializers: [{name, dtype, dims, data: TypedArray}], constants that are not graph inputs;
+ *   int64 data as BigInt64Array, float16 as Uint16Array of the bits
+ * opsetImports: [{domain, version}] besides the default domain's `opset`
+ * irVersion: 8 (ONNX 1.10+) reads every opset up to 16; opset 20 goes with 9, 22 with 10
  */
-export function encodeModel({ opset, nodes, inputs, outputs, initializers = [], name = 'g', irVersion = 8, producer = 'gridsample-tests' }) {
-  // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12.
-  // NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5.
-  const graph = [
-    ...nodes.flatMap((n, i) => bytes(1, [
-      ...n.inputs.flatMap((s) => str(1, s)),
-      ...n.outputs.flatMap((s) => str(2, s)),
-      ...str(3, `n${i}`),
-      ...str(4, n.op),
-      ...Object.entries(n.attrs || {}).flatMap(([k, v]) => bytes(5, attribute(k, v))),
-    ])),
-    ...str(2, name),
-    ...initializers.flatMap((t) => bytes(5, tensor(t.name, t.dtype, t.dims, t.data))),
-    ...inputs.flatMap((v) => bytes(11, valueInfo(v.name, v.dtype, v.dims))),
-    ...outputs.flatMap((v) => bytes(12, valueInfo(v.name, v.dtype, v.dims))),
-  ];
-  // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8
-  // (OperatorSetIdProto: domain = 1, empty for the default ONNX domain; version = 2).
-  const model = [
-    ...int(1, irVersion),
-    ...str(2, producer),
-    ...bytes(7, graph),
-    ...bytes(8, [...str(1, ''), ...int(2, opset)]),
-  ];
-  return new Uint8Array(model);
+export function encodeModel({
+  opset, nodes, inputs, outputs, initializers = [], valueInfo: infos = [], opsetImports = [],
+  name = 'g', irVersion = 8, producer = 'gridsample-tests', docString,
+}) {
+  const graph = onnx.GraphProto.create({
+    node: nodes.map((n, i) => onnx.NodeProto.create({
+      input: n.inputs,
+      output: n.outputs,
+      name: n.name ?? `n${i}`,
+      opType: n.op,
+      attribute: Object.entries(n.attrs || {}).map(([k, v]) => attribute(k, v)),
+      ...(n.domain ? { domain: n.domain } : {}),
+    })),
+    name,
+    initializer: initializers.map(tensor),
+    input: inputs.map(valueInfo),
+    output: outputs.map(valueInfo),
+    valueInfo: infos.map(valueInfo),
+  });
+  const model = onnx.ModelProto.create({
+    irVersion: int64(irVersion),
+    producerName: producer,
+    ...(docString ? { docString } : {}),
+    graph,
+    opsetImport: [{ domain: '', version: opset }, ...opsetImports].map((o) => onnx.OperatorSetIdProto.create({
+      domain: o.domain ?? '',
+      version: int64(o.version),
+    })),
+  });
+  // A plain Uint8Array of its own (in Node, protobufjs hands back a Buffer that may be a view of
+  // a shared pool).
+  return new Uint8Array(onnx.ModelProto.encode(model).finish());
 }

@@ -1,0 +1,318 @@
+// gridsample/onnx on small graphs: how models split, results equal to onnxruntime-node running the whole model, and every error path.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import * as ort from 'onnxruntime-node';
+
+import { load } from '../../js/node.mjs';
+import { InferenceSession, OnnxModelError } from '../../js/onnx.mjs';
+import { encodeModel } from './lib/onnx_model.mjs';
+
+// Deterministic inputs: a 31-bit LCG, values in [lo, hi).
+function random(seed) {
+  let s = seed;
+  return (lo, hi) => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return lo + (hi - lo) * (s / 2147483648);
+  };
+}
+
+function tensor(dims, seed, lo = -1, hi = 1) {
+  const r = random(seed);
+  const n = dims.reduce((a, b) => a * b, 1);
+  return new ort.Tensor('float32', Float32Array.from({ length: n }, () => r(lo, hi)), dims);
+}
+
+function maxAbsDiff(a, b) {
+  assert.equal(a.length, b.length);
+  let worst = 0;
+  for (let i = 0; i < a.length; ++i) {
+    const d = Math.abs(Number(a[i]) - Number(b[i]));
+    if (!(d <= worst)) worst = d; // NaN propagates as a failure
+  }
+  return worst;
+}
+
+// The split session's outputs against onnxruntime-node's own session on the whole model.
+async function assertMatchesOnnxruntime(model, feeds, atol = 1e-5) {
+  const split = await InferenceSession.create(model, { ort, gridsample: gs });
+  const whole = await ort.InferenceSession.create(model);
+  const got = await split.run(feeds);
+  const want = await whole.run(feeds);
+  assert.deepEqual(Object.keys(got), whole.outputNames);
+  for (const name of whole.outputNames) {
+    assert.ok(got[name] instanceof ort.Tensor, `${name} is an onnxruntime tensor`);
+    assert.equal(got[name].type, want[name].type, name);
+    assert.deepEqual(got[name].dims, want[name].dims, name);
+    const d = maxAbsDiff(got[name].data, want[name].data);
+    assert.ok(d <= atol, `${name}: max abs diff ${d} > ${atol}`);
+  }
+  await whole.release();
+  return split;
+}
+
+const runsOn = (session) => session.plan().parts.map((p) => `${p.runsOn}:${Object.entries(p.ops).map(([op, n]) => `${op}${n > 1 ? `x${n}` : ''}`).join('+')}`);
+
+let gs;
+before(async () => {
+  gs = await load();
+});
+
+describe('splitting', () => {
+  test('a model without GridSample or AffineGrid is one onnxruntime session', async () => {
+    const model = encodeModel({
+      opset: 20,
+      nodes: [{ op: 'Relu', inputs: ['X'], outputs: ['Y'] }, { op: 'Sigmoid', inputs: ['Y'], outputs: ['Z'] }],
+      inputs: [{ name: 'X', dtype: 'float32', dims: ['N', 3] }],
+      outputs: [{ name: 'Z', dtype: 'float32', dims: ['N', 3] }],
+    });
+    const s = await assertMatchesOnnxruntime(model, { X: tensor([2, 3], 1) });
+    assert.deepEqual(s.plan().counts, { onnxruntimeSessions: 1, onnxruntimeNodes: 2, gridsampleNodes: 0, unusedNodes: 0 });
+    await s.run({ X: tensor([4, 3], 2) }, { profile: true });
+    assert.equal(s.lastProfile.parts.length, 1);
+    await s.release();
+  });
+
+  // X -> Relu -> A; GridSample(A, grid) -> B (an output, and read later); Sigmoid(B) -> C;
+  // GridSample(C, grid) -> D; Add(D, A) -> E. grid feeds both GridSamples and a Neg node;
+  // the initializer k feeds an onnxruntime node and a GridSample (as its X through Mul).
+  const CHAIN = {
+    opset: 20,
+    nodes: [
+      { op: 'Relu', inputs: ['X'], outputs: ['A'] },
+      { op: 'GridSample', inputs: ['A', 'grid'], outputs: ['B'], attrs: { mode: 'linear', padding_mode: 'border' } },
+      { op: 'Sigmoid', inputs: ['B'], outputs: ['C'] },
+      { op: 'Neg', inputs: ['grid'], outputs: ['grid_neg'] },
+      { op: 'GridSample', inputs: ['C', 'grid_neg'], outputs: ['D'], attrs: { mode: 'cubic', padding_mode: 'reflection', align_corners: 1 } },
+      { op: 'Mul', inputs: ['X', 'k'], outputs: ['Xk'] },
+      { op: 'GridSample', inputs: ['Xk', 'grid'], outputs: ['F'], attrs: { mode: 'nearest' } },
+      { op: 'Add', inputs: ['D', 'A'], outputs: ['E'] },
+    ],
+    inputs: [{ name: 'X', dtype: 'float32', dims: ['N', 2, 'H', 'W'] }, { name: 'grid', dtype: 'float32', dims: ['N', 'H', 'W', 2] }],
+    outputs: [
+      { name: 'E', dtype: 'float32', dims: ['N', 2, 'H', 'W'] },
+      { name: 'B', dtype: 'float32', dims: ['N', 2, 'H', 'W'] },
+      { name: 'F', dtype: 'float32', dims: ['N', 2, 'H', 'W'] },
+      { name: 'A', dtype: 'float32', dims: ['N', 2, 'H', 'W'] },
+    ],
+    initializers: [{ name: 'k', dtype: 'float32', dims: [1], data: new Float32Array([0.5]) }],
+  };
+
+  test('shared values, outputs from every kind of part, dynamic dims: equal to onnxruntime', async () => {
+    const model = encodeModel(CHAIN);
+    const s = await assertMatchesOnnxruntime(model, { X: tensor([1, 2, 5, 7], 3), grid: tensor([1, 5, 7, 2], 4, -1.3, 1.3) }, 3e-5);
+    // Another shape through the same session: dynamic dimensions stay dynamic.
+    const whole = await ort.InferenceSession.create(model);
+    const feeds = { X: tensor([2, 2, 3, 4], 5), grid: tensor([2, 3, 4, 2], 6, -1.3, 1.3) };
+    const [got, want] = [await s.run(feeds), await whole.run(feeds)];
+    for (const name of ['E', 'B', 'F', 'A']) assert.ok(maxAbsDiff(got[name].data, want[name].data) <= 3e-5, name);
+    assert.deepEqual(runsOn(s), [
+      'onnxruntime:Relu+Neg+Mul', 'gridsample:GridSamplex2', 'onnxruntime:Sigmoid', 'gridsample:GridSample', 'onnxruntime:Add',
+    ]);
+    const [p1, p2, p3, p4, p5] = s.plan().parts;
+    assert.deepEqual([p1.inputs, p1.outputs], [['X', 'grid'], ['A', 'grid_neg', 'Xk']]);
+    assert.deepEqual([p2.inputs, p2.outputs], [['A', 'grid', 'Xk'], ['B', 'F']]);
+    assert.deepEqual([p3.inputs, p3.outputs], [['B'], ['C']]);
+    assert.deepEqual([p4.inputs, p4.outputs], [['C', 'grid_neg'], ['D']]);
+    assert.deepEqual([p5.inputs, p5.outputs], [['D', 'A'], ['E']]);
+    assert.deepEqual(s.plan().counts, { onnxruntimeSessions: 3, onnxruntimeNodes: 5, gridsampleNodes: 3, unusedNodes: 0 });
+    // fetches limit the outputs, as in onnxruntime.
+    assert.deepEqual(Object.keys(await s.run(feeds, ['F'])), ['F']);
+    await s.run(feeds, { profile: true });
+    assert.deepEqual(s.lastProfile.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime', 'gridsample', 'onnxruntime']);
+    assert.ok(s.lastProfile.parts.every((p) => p.ms >= 0 && p.ms <= s.lastProfile.ms));
+    await Promise.all([s.release(), whole.release()]);
+  });
+
+  test('GridSample nodes that become ready together run in one part; nodes that nothing reads are dropped', async () => {
+    // Three levels as in deformable attention: one onnxruntime part computes the grids, the
+    // three GridSample nodes form one gridsample part, the sum is the last part. Exp(X) is read by nothing.
+    const model = encodeModel({
+      opset: 16,
+      nodes: [
+        ...[0, 1, 2].map((l) => ({ op: 'Tanh', inputs: [`off${l}`], outputs: [`grid${l}`] })),
+        ...[0, 1, 2].map((l) => ({ op: 'GridSample', inputs: [`v${l}`, `grid${l}`], outputs: [`s${l}`], attrs: { mode: 'bilinear' } })),
+        { op: 'Exp', inputs: ['v0'], outputs: ['unused'] },
+        { op: 'Sum', inputs: ['s0', 's1', 's2'], outputs: ['Y'] },
+      ],
+      inputs: [
+        ...[8, 4, 2].map((h, l) => ({ name: `v${l}`, dtype: 'float32', dims: [2, 3, h, h] })),
+        ...[0, 1, 2].map((l) => ({ name: `off${l}`, dtype: 'float32', dims: [2, 5, 4, 2] })),
+      ],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [2, 3, 5, 4] }],
+    });
+    const feeds = Object.fromEntries([
+      ...[8, 4, 2].map((h, l) => [`v${l}`, tensor([2, 3, h, h], 10 + l)]),
+      ...[0, 1, 2].map((l) => [`off${l}`, tensor([2, 5, 4, 2], 20 + l, -2, 2)]),
+    ]);
+    const s = await assertMatchesOnnxruntime(model, feeds);
+    assert.deepEqual(runsOn(s), ['onnxruntime:Tanhx3', 'gridsample:GridSamplex3', 'onnxruntime:Sum']);
+    assert.equal(s.plan().counts.unusedNodes, 1);
+    await s.release();
+  });
+
+  test('AffineGrid + GridSample of a spatial transformer; an initializer size and a graph output taken from a feed', async () => {
+    const model = encodeModel({
+      opset: 20,
+      nodes: [
+        { op: 'Tanh', inputs: ['theta_raw'], outputs: ['theta'] },
+        { op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'], attrs: { align_corners: 1 } },
+        { op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs: { mode: 'linear' } },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [2, 3, 9, 11] }, { name: 'theta_raw', dtype: 'float32', dims: [2, 2, 3] }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [2, 3, 6, 5] }, { name: 'grid', dtype: 'float32', dims: [2, 6, 5, 2] }, { name: 'X', dtype: 'float32', dims: [2, 3, 9, 11] }],
+      initializers: [{ name: 'size', dtype: 'int64', dims: [4], data: BigInt64Array.from([2n, 3n, 6n, 5n]) }],
+    });
+    const s = await assertMatchesOnnxruntime(model, { X: tensor([2, 3, 9, 11], 7), theta_raw: tensor([2, 2, 3], 8) });
+    assert.deepEqual(runsOn(s), ['onnxruntime:Tanh', 'gridsample:AffineGrid+GridSample']);
+    await s.release();
+  });
+
+  test("opset 16's bilinear / bicubic and opset 22 run as onnxruntime runs them", async () => {
+    for (const [opset, mode] of [[16, 'bilinear'], [16, 'bicubic'], [16, 'nearest'], [22, 'linear'], [22, 'cubic']]) {
+      const model = encodeModel({
+        opset,
+        nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs: { mode, padding_mode: 'border' } }],
+        inputs: [{ name: 'X', dtype: 'float32', dims: [1, 2, 6, 5] }, { name: 'grid', dtype: 'float32', dims: [1, 4, 3, 2] }],
+        outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 2, 4, 3] }],
+      });
+      const s = await assertMatchesOnnxruntime(model, { X: tensor([1, 2, 6, 5], 30), grid: tensor([1, 4, 3, 2], 31, -1.2, 1.2) }, 3e-5);
+      assert.equal(s.plan().parts[0].nodes[0].version, opset, `${opset} ${mode}`);
+      await s.release();
+    }
+  });
+});
+
+describe('errors name the model, the node and what was expected', () => {
+  const grid1 = (opset, attrs = {}, extra = {}) => encodeModel({
+    opset,
+    nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs }],
+    inputs: [{ name: 'X', dtype: 'float32', dims: ['N', 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: ['N', 2, 2, 2] }],
+    outputs: [{ name: 'Y', dtype: 'float32', dims: ['N', 1, 2, 2] }],
+    name: 'one_node',
+    ...extra,
+  });
+  const rejects = (promise, pattern) => assert.rejects(promise, (e) => {
+    assert.match(e.message, pattern);
+    assert.doesNotMatch(e.message, /\n/, 'one line');
+    return true;
+  });
+
+  test('options', async () => {
+    await rejects(InferenceSession.create(grid1(20)), /options: expected an object with at least \{ ort \}, got nothing/);
+    await rejects(InferenceSession.create(grid1(20), {}), /options\.ort: expected the onnxruntime module .* got nothing/);
+    await rejects(InferenceSession.create(grid1(20), { ort: { Tensor: ort.Tensor } }), /options\.ort: expected the onnxruntime module/);
+    await rejects(InferenceSession.create(grid1(20), { ort, gridsample: {} }), /options\.gridsample: expected a module from gridsample's load\(\)/);
+    await rejects(InferenceSession.create(grid1(20), { ort, subgraphs: 'skip' }), /options\.subgraphs: expected 'error' or 'onnxruntime', got 'skip'/);
+    await rejects(InferenceSession.create(42, { ort }), /model: expected a Uint8Array, an ArrayBuffer, a URL or a path, got number 42/);
+  });
+
+  test('files that are not models', async () => {
+    await rejects(InferenceSession.create('/nonexistent/model.onnx', { ort }), /^gridsample\/onnx: 'model\.onnx': cannot read \/nonexistent\/model\.onnx: ENOENT/);
+    const r = random(1);
+    const junk = Uint8Array.from({ length: 4096 }, () => Math.floor(r(0, 256)));
+    await rejects(InferenceSession.create(junk, { ort }), /^gridsample\/onnx: the model: not a valid ONNX model/);
+    await rejects(InferenceSession.create(new Uint8Array(0), { ort }), /not a valid ONNX model \(it has no graph\)/);
+    const truncated = grid1(20).subarray(0, 40);
+    await rejects(InferenceSession.create(truncated, { ort }), /not a valid ONNX model/);
+  });
+
+  test('opsets and attributes', async () => {
+    await rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs }), /model 'one_node': node 'n0' \(GridSample\): GridSample needs opset 16 or later; the model imports opset 15/);
+    await rejects(InferenceSession.create(grid1(30), { ort, gridsample: gs }), /node 'n0' \(GridSample\): the model imports opset 30; gridsample\/onnx knows GridSample up to opset 24/);
+    await rejects(InferenceSession.create(grid1(20, { mode: 'bilinear' }), { ort, gridsample: gs }), /mode 'bilinear' is not one of GridSample-20's 'linear', 'nearest', 'cubic' \('bilinear' is GridSample-16's spelling\)/);
+    await rejects(InferenceSession.create(grid1(16, { mode: 'cubic' }), { ort, gridsample: gs }), /GridSample-16's 'bilinear', 'nearest', 'bicubic' \('cubic' is GridSample-20's spelling\)/);
+    await rejects(InferenceSession.create(grid1(20, { padding_mode: 'wrap' }), { ort, gridsample: gs }), /padding_mode 'wrap' is not one of 'zeros', 'border', 'reflection'/);
+    await rejects(InferenceSession.create(grid1(20, { align_corners: 2 }), { ort, gridsample: gs }), /align_corners must be 0 or 1, got 2/);
+    await rejects(InferenceSession.create(grid1(20, { antialias: 1 }), { ort, gridsample: gs }), /unknown attribute 'antialias' \(GridSample-20 has mode, padding_mode, align_corners\)/);
+    const affine16 = encodeModel({
+      opset: 18,
+      nodes: [{ op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'] }],
+      inputs: [{ name: 'theta', dtype: 'float32', dims: [1, 2, 3] }, { name: 'size', dtype: 'int64', dims: [4] }],
+      outputs: [{ name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }],
+    });
+    await rejects(InferenceSession.create(affine16, { ort, gridsample: gs }), /node 'n0' \(AffineGrid\): AffineGrid needs opset 20 or later; the model imports opset 18/);
+  });
+
+  test('graphs that are not well formed', async () => {
+    const dangling = encodeModel({
+      opset: 20,
+      nodes: [{ op: 'GridSample', inputs: ['X', 'nowhere'], outputs: ['Y'] }],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
+    });
+    await rejects(InferenceSession.create(dangling, { ort, gridsample: gs }), /node 'n0' \(GridSample\) reads 'nowhere', which no node, graph input or initializer provides/);
+    const cycle = encodeModel({
+      opset: 20,
+      nodes: [
+        { op: 'Add', inputs: ['X', 'B'], outputs: ['A'] },
+        { op: 'GridSample', inputs: ['A', 'grid'], outputs: ['B'] },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 2, 2] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }],
+      outputs: [{ name: 'B', dtype: 'float32', dims: [1, 1, 2, 2] }],
+    });
+    await rejects(InferenceSession.create(cycle, { ort, gridsample: gs }), /the graph has a cycle/);
+  });
+
+  test('a GridSample inside an If body fails, unless left to onnxruntime', async () => {
+    const body = (name) => ({
+      node: [{ opType: 'GridSample', input: ['X', 'grid'], output: [`${name}_y`], name: `${name}_gs` }],
+      name,
+      output: [{ name: `${name}_y`, type: { tensorType: { elemType: 1 } } }],
+    });
+    const model = encodeModel({
+      opset: 20,
+      nodes: [{ op: 'If', inputs: ['cond'], outputs: ['Y'], attrs: { then_branch: { g: body('then') }, else_branch: { g: body('else') } } }],
+      inputs: [
+        { name: 'cond', dtype: 'bool', dims: [] },
+        { name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] },
+      ],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
+    });
+    await rejects(InferenceSession.create(model, { ort, gridsample: gs }), /node 'then_gs' \(GridSample\) in the 'then_branch' body of node 'n0' \(If\): gridsample\/onnx splits the main graph only.*subgraphs: 'onnxruntime'/);
+    const s = await InferenceSession.create(model, { ort, gridsample: gs, subgraphs: 'onnxruntime' });
+    assert.deepEqual(runsOn(s), ['onnxruntime:If']);
+    const feeds = { cond: new ort.Tensor('bool', [true], []), X: tensor([1, 1, 4, 4], 1), grid: tensor([1, 2, 2, 2], 2) };
+    const whole = await ort.InferenceSession.create(model);
+    assert.deepEqual((await s.run(feeds)).Y.data, (await whole.run(feeds)).Y.data);
+    await Promise.all([s.release(), whole.release()]);
+  });
+
+  describe('run', () => {
+    let s;
+    const feeds = () => ({ X: tensor([1, 1, 4, 4], 1), grid: tensor([1, 2, 2, 2], 2) });
+    before(async () => {
+      s = await InferenceSession.create(grid1(20), { ort, gridsample: gs });
+    });
+    after(() => s.release());
+
+    test('feeds', async () => {
+      await rejects(s.run({ X: tensor([1, 1, 4, 4], 1) }), /^gridsample\/onnx: model 'one_node': run: input 'grid' is missing \(expected float32 \[N, 2, 2, 2\]\)/);
+      await rejects(s.run({ ...feeds(), extra: tensor([1], 1) }), /run: feeds: 'extra' is not an input of the model; its inputs are 'X', 'grid'/);
+      await rejects(s.run({ ...feeds(), X: new ort.Tensor('int32', new Int32Array(16), [1, 1, 4, 4]) }), /input 'X': expected float32 \[N, 1, 4, 4\], got int32 \[1, 1, 4, 4\]/);
+      await rejects(s.run({ ...feeds(), X: tensor([1, 1, 4, 5], 1) }), /input 'X': expected float32 \[N, 1, 4, 4\], got float32 \[1, 1, 4, 5\]/);
+      await rejects(s.run({ ...feeds(), X: [1, 2, 3] }), /input 'X': expected float32 \[N, 1, 4, 4\], got an array/);
+      await rejects(s.run(null), /run: feeds: expected an object \{ inputName: ort\.Tensor \}, got null/);
+      await rejects(s.run(feeds(), ['nope']), /fetches: 'nope' is not an output of the model; its outputs are 'Y'/);
+    });
+
+    test('a node that fails names the node and its inputs; the session stays usable', async () => {
+      // N differs between X and grid: the declared shapes allow it, GridSample does not.
+      await rejects(s.run({ X: tensor([2, 1, 4, 4], 1), grid: tensor([1, 2, 2, 2], 2) }),
+        /^gridsample\/onnx: model 'one_node': node 'n0' \(GridSample\), opset 20, inputs X: float32 \[2, 1, 4, 4\], grid: float32 \[1, 2, 2, 2\]: .*batch/i);
+      const { Y } = await s.run(feeds());
+      assert.deepEqual(Y.dims, [1, 1, 2, 2]);
+    });
+
+    test('a released session refuses to run', async () => {
+      const t = await InferenceSession.create(grid1(20), { ort, gridsample: gs });
+      await t.release();
+      await t.release(); // twice is fine
+      await rejects(t.run(feeds()), /run: the session was released/);
+    });
+  });
+
+  test('errors are OnnxModelError', async () => {
+    await assert.rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs }), OnnxModelError);
+  });
+});
