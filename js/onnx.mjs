@@ -8,7 +8,7 @@ import {
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs'];
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts'];
 const CPU = new Set(['cpu', 'cpu-pinned']);
 const now = () => globalThis.performance.now();
 
@@ -47,10 +47,12 @@ function ortOptions(options) {
   return Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
 }
 
+// Whether JavaScript can read a tensor's data as it is.
+const onHost = (t) => !t.location || CPU.has(t.location);
+
 // A tensor whose data JavaScript can read (GPU tensors are downloaded).
 async function onCpu(ort, t) {
-  if (!t.location || CPU.has(t.location)) return t;
-  return new ort.Tensor(t.type, await t.getData(), t.dims);
+  return onHost(t) ? t : new ort.Tensor(t.type, await t.getData(), t.dims);
 }
 
 /**
@@ -70,6 +72,10 @@ export class InferenceSession {
   inputNames;
   /** The names of the outputs `run` returns. */
   outputNames;
+  /** The inputs' declared types and shapes, as onnxruntime's `inputMetadata` ('' for a dimension the model leaves unknown). */
+  inputMetadata;
+  /** The outputs' types (as declared, else as computed) and declared shapes, as onnxruntime's `outputMetadata`. */
+  outputMetadata;
   /** Per-part timing of the last `run(feeds, { profile: true })`, else null. */
   lastProfile = null;
 
@@ -89,17 +95,22 @@ export class InferenceSession {
    * Parses `model` (bytes, a URL or a path), splits it and creates the onnxruntime sessions.
    * Options: `ort` (required), `gridsample` (a module from load(); loaded when absent),
    * `subgraphs: 'onnxruntime'` (leave GridSample nodes inside If / Loop / Scan bodies to
-   * onnxruntime instead of failing), and any onnxruntime session option
+   * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
+   * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
+   * `gridsample onnx bench`), and any onnxruntime session option
    * (`executionProviders`, `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
    */
   static async create(model, options) {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${options === undefined ? 'nothing' : describe(options)}`);
     }
-    const { ort, gridsample, subgraphs = 'error' } = options;
+    const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample' } = options;
     checkOrt(ort);
-    if (subgraphs !== 'error' && subgraphs !== 'onnxruntime') {
-      throw new TypeError(`InferenceSession.create: options.subgraphs: expected 'error' or 'onnxruntime', got ${describe(subgraphs)}`);
+    for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts]]) {
+      const allowed = name === 'subgraphs' ? ['error', 'onnxruntime'] : ['gridsample', 'onnxruntime'];
+      if (!allowed.includes(value)) {
+        throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describe(value)}`);
+      }
     }
     if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
       throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
@@ -123,7 +134,7 @@ export class InferenceSession {
       }
       return new InferenceSession(InferenceSession.#token, {
         ort, split, whole, parts: [],
-        public: { inputNames: whole.inputNames, outputNames: whole.outputNames },
+        public: { inputNames: whole.inputNames, outputNames: whole.outputNames, inputMetadata: whole.inputMetadata, outputMetadata: whole.outputMetadata },
       });
     }
 
@@ -133,7 +144,7 @@ export class InferenceSession {
     const parts = [];
     try {
       for (const [index, part] of split.parts.entries()) {
-        if (part.runsOn === 'gridsample') {
+        if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
           for (const n of part.nodes) types.set(n.node.output[0], types.get(n.node.input[0]));
           parts.push({ ...part, index });
           continue;
@@ -151,9 +162,15 @@ export class InferenceSession {
       await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
       throw e;
     }
+    const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
     return new InferenceSession(InferenceSession.#token, {
       ort, gs, split, parts,
-      public: { inputNames: split.inputs.map((v) => v.name), outputNames: split.outputs.map((v) => v.name) },
+      public: {
+        inputNames: split.inputs.map((v) => v.name),
+        outputNames: split.outputs.map((v) => v.name),
+        inputMetadata: metadata(split.inputs),
+        outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: types.get(v.name), dims: null } }))),
+      },
     });
   }
 
@@ -244,10 +261,12 @@ export class InferenceSession {
     await Promise.all(sessions.map((s) => s.release()));
   }
 
-  // A GridSample or AffineGrid node on gridsample; errors name the node.
+  // A GridSample or AffineGrid node on gridsample; errors name the node. The result stays a
+  // plain tensor ({ type, dims, data }) until an onnxruntime part or the caller needs it.
   async #runOurs(n, values) {
     const ort = this.#ort;
-    const [a, b] = await Promise.all(n.node.input.map(async (name) => onCpu(ort, values.get(name) ?? this.#constant(name))));
+    let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constant(name));
+    if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
     let y;
     try {
       y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, n.attrs) : this.#gs.affineGrid(a, b, n.attrs);
@@ -255,7 +274,7 @@ export class InferenceSession {
       const inputs = n.node.input.map((name, i) => `${name}: ${[a, b][i].type} [${[a, b][i].dims.join(', ')}]`).join(', ');
       throw new OnnxModelError(this.#split.model, `${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, { cause: e });
     }
-    return new ort.Tensor(y.dtype, y.data, y.shape);
+    return { type: y.dtype, dims: y.shape, data: y.data };
   }
 
   // An initializer as a tensor (converted once).

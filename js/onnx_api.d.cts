@@ -40,10 +40,25 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    * (default: fail, naming the node) or `'onnxruntime'` (leave them to onnxruntime).
    */
   subgraphs?: 'error' | 'onnxruntime';
+  /**
+   * Where the GridSample / AffineGrid parts run: `'gridsample'` (default) or `'onnxruntime'`
+   * (the same split, every part on onnxruntime: a per-part reference for timing).
+   */
+  gridsampleParts?: 'gridsample' | 'onnxruntime';
   /** Passed on to every onnxruntime part, e.g. `['wasm']` or `['webgpu', 'wasm']`. */
   executionProviders?: readonly unknown[];
   /** Any other onnxruntime session option, passed on to every onnxruntime part. */
   [option: string]: unknown;
+}
+
+/** A model input's or output's type and shape, as onnxruntime's `ValueMetadata` of a tensor. */
+export interface ValueMetadata {
+  readonly name: string;
+  readonly isTensor: boolean;
+  /** Element type, e.g. `'float32'`. */
+  readonly type?: string;
+  /** Dimensions: numbers, symbolic names, or `''` where unknown; empty when the rank is unknown. */
+  readonly shape?: readonly (number | string)[];
 }
 
 /** Options of {@link InferenceSession.run}: onnxruntime's run options, plus `profile`. */
@@ -126,6 +141,10 @@ export declare class InferenceSession<T extends OrtTensor = OrtTensor> {
   readonly inputNames: readonly string[];
   /** The model's output names. */
   readonly outputNames: readonly string[];
+  /** The inputs' declared types and shapes, as onnxruntime's `inputMetadata` (`''` for an unknown dimension). */
+  readonly inputMetadata: readonly ValueMetadata[];
+  /** The outputs' types and declared shapes, as onnxruntime's `outputMetadata`. */
+  readonly outputMetadata: readonly ValueMetadata[];
   /** Per-part timing of the last `run(feeds, { profile: true })`, else null. */
   readonly lastProfile: Profile | null;
   /** Which nodes run where. */

@@ -1,0 +1,185 @@
+// Times a model on onnxruntime alone against gridsample/onnx's split session on the same feeds, part by part: what `gridsample onnx bench`, the ONNX demo page and `make bench` report.
+import { InferenceSession } from './onnx.mjs';
+
+const now = () => globalThis.performance.now();
+
+/** The median and 90th percentile of a list of milliseconds. */
+export function stats(ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2, p90: at(0.9), runs: sorted.length };
+}
+
+// A 31-bit LCG with values in [0, 1): the same feeds for the same seed everywhere.
+function lcg(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+const FLOATS = { float32: Float32Array, float64: Float64Array };
+const INTS = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array };
+
+/**
+ * Random feeds for a session's inputs (its `inputMetadata`): floats uniform in [-1, 1), integers
+ * in [0, 4), booleans false. A dimension the model leaves open takes `dims[name]`'s value (a
+ * full shape per input name), else 1.
+ */
+export function randomFeeds(ort, metadata, { dims = {}, seed = 1 } = {}) {
+  const random = lcg(seed);
+  const feeds = {};
+  for (const { name, type, shape } of metadata) {
+    const given = dims[name];
+    if (given && shape.length && given.length !== shape.length) {
+      throw new RangeError(`input '${name}': the model declares ${shape.length} dimensions [${shape.join(', ')}], got ${given.length}: [${given.join(', ')}]`);
+    }
+    const d = given ? [...given] : shape.map((s) => (typeof s === 'number' && s > 0 ? s : 1));
+    if (!shape.length && !given) throw new RangeError(`input '${name}': the model does not declare its rank; give its shape`);
+    const n = d.reduce((a, b) => a * b, 1);
+    let data;
+    if (FLOATS[type]) data = FLOATS[type].from({ length: n }, () => 2 * random() - 1);
+    else if (type === 'float16') data = Uint16Array.from({ length: n }, () => toHalf(2 * random() - 1));
+    else if (INTS[type]) data = INTS[type].from({ length: n }, () => Math.floor(4 * random()));
+    else if (type === 'int64') data = BigInt64Array.from({ length: n }, () => BigInt(Math.floor(4 * random())));
+    else if (type === 'bool') data = new Uint8Array(n);
+    else throw new RangeError(`input '${name}': cannot make random ${type} data`);
+    feeds[name] = new ort.Tensor(type, type === 'bool' ? Array.from(data, Boolean) : data, d);
+  }
+  return feeds;
+}
+
+// float32 -> float16 bits, round to nearest even (|v| < 1 here: no overflow, subnormals kept).
+function toHalf(v) {
+  const f = new Float32Array([v]);
+  const u = new Uint32Array(f.buffer)[0];
+  const sign = (u >>> 16) & 0x8000;
+  const exp = ((u >>> 23) & 0xff) - 127 + 15;
+  if (exp <= 0) return sign | Math.round(Math.abs(v) / 2 ** -24);
+  let half = (exp << 10) | ((u >>> 13) & 0x3ff);
+  const rest = u & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half += 1;
+  return sign | half;
+}
+
+function values(t) {
+  if (t.type !== 'float16') return t.data;
+  return Float32Array.from(t.data, (h) => {
+    const e = (h >> 10) & 31;
+    const m = h & 1023;
+    const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+    return h & 0x8000 ? -v : v;
+  });
+}
+
+/** Per output: the largest absolute difference, and the largest magnitude of `want` (its scale). */
+export function compareOutputs(got, want) {
+  const result = {};
+  for (const [name, w] of Object.entries(want)) {
+    const [a, b] = [values(got[name]), values(w)];
+    let diff = 0;
+    let scale = 0;
+    for (let i = 0; i < b.length; ++i) {
+      const d = Math.abs(Number(a[i]) - Number(b[i]));
+      if (!(d <= diff)) diff = d;
+      scale = Math.max(scale, Math.abs(Number(b[i])));
+    }
+    result[name] = { maxAbsDiff: a.length === b.length ? diff : NaN, scale };
+  }
+  return result;
+}
+
+const message = (e) => String(e?.message ?? e).split('\n')[0];
+
+/**
+ * Runs `model` (bytes) on onnxruntime alone and on the split session in alternating blocks
+ * of runs after `warmup` runs each, then the same split with every part on onnxruntime (the per-part
+ * reference).
+ * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
+ * parts: [{part, runsOn, ops, ms: median, onnxruntimeMs: median | null}], reference: {error}?,
+ * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
+ * `onRound(i, runs)` is called after each round.
+ */
+export async function compareModel(model, { ort, feeds, dims, runs = 20, warmup = 3, gridsample, sessionOptions = {}, onRound } = {}) {
+  const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
+  const bytes = typeof model === 'string' || model instanceof URL ? null : model;
+  const sessions = { split };
+  const errors = {};
+  try {
+    feeds ??= randomFeeds(ort, split.inputMetadata, { dims });
+    const plan = split.plan();
+    // onnxruntime alone gets the same bytes (read once by the split session when given a path).
+    try {
+      sessions.onnxruntime = await ort.InferenceSession.create(bytes ?? model, sessionOptions);
+      await sessions.onnxruntime.run(feeds);
+    } catch (e) {
+      errors.onnxruntime = message(e);
+      delete sessions.onnxruntime;
+    }
+    if (plan.parts.some((p) => p.runsOn === 'gridsample')) {
+      try {
+        sessions.reference = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample, gridsampleParts: 'onnxruntime' });
+        await sessions.reference.run(feeds);
+      } catch (e) {
+        errors.reference = message(e);
+        delete sessions.reference;
+      }
+    }
+    const samples = { onnxruntime: [], split: [], parts: plan.parts.map(() => []), reference: plan.parts.map(() => []) };
+    let outputs = null;
+    if (sessions.onnxruntime) outputs = compareOutputs(await split.run(feeds), await sessions.onnxruntime.run(feeds));
+    // Alternating blocks of runs: each session runs several times in a row, as in an app (a
+    // switch of session costs onnxruntime-web more than a run), and drift hits both alike.
+    const block = Math.max(1, Math.min(10, Math.ceil(runs / 4)));
+    for (let done = -warmup; done < runs; done += block) {
+      const n = Math.min(block, runs - done);
+      for (let i = 0; sessions.onnxruntime && i < n; ++i) {
+        const t0 = now();
+        await sessions.onnxruntime.run(feeds);
+        if (done + i >= 0) samples.onnxruntime.push(now() - t0);
+      }
+      for (let i = 0; i < n; ++i) {
+        await split.run(feeds, { profile: true });
+        if (done + i < 0) continue;
+        samples.split.push(split.lastProfile.ms);
+        split.lastProfile.parts.forEach((p, k) => samples.parts[k].push(p.ms));
+      }
+      if (done + n > 0) onRound?.(Math.min(runs, done + n), runs + (sessions.reference ? runs : 0));
+    }
+    // The per-part reference after the comparison, not within it: a third session in the
+    // rounds cools the caches for the other two.
+    for (let round = -warmup; sessions.reference && round < runs; ++round) {
+      await sessions.reference.run(feeds, { profile: true });
+      if (round < 0) continue;
+      sessions.reference.lastProfile.parts.forEach((p, i) => samples.reference[i].push(p.ms));
+      onRound?.(runs + round + 1, 2 * runs);
+    }
+    const parts = plan.parts.map((p, i) => ({
+      part: p.part,
+      runsOn: p.runsOn,
+      ops: p.ops,
+      ms: stats(samples.parts[i]).median,
+      onnxruntimeMs: sessions.reference ? stats(samples.reference[i]).median : null,
+    }));
+    const onnxruntime = sessions.onnxruntime ? stats(samples.onnxruntime) : { error: errors.onnxruntime };
+    const splitStats = stats(samples.split);
+    const ours = parts.filter((p) => p.runsOn === 'gridsample');
+    const sum = (key) => ours.reduce((a, p) => a + p[key], 0);
+    return {
+      plan,
+      feeds,
+      onnxruntime,
+      split: splitStats,
+      parts,
+      reference: sessions.reference ? {} : { error: errors.reference ?? null },
+      outputs,
+      gridsampleShare: {
+        split: sum('ms') / splitStats.median,
+        onnxruntime: sessions.reference && sessions.onnxruntime ? sum('onnxruntimeMs') / onnxruntime.median : null,
+      },
+    };
+  } finally {
+    await Promise.all(Object.values(sessions).map((s) => s.release()));
+  }
+}
