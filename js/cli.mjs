@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample.
+// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample; `gridsample onnx ...` is in cli_onnx.mjs.
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import process from 'node:process';
@@ -12,6 +12,7 @@ let PNG = null; // pngjs's codec, imported when a file is read (--help works wit
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
 const HELP = `Usage: gridsample warp IN.png OUT.png [options]
+       gridsample onnx inspect|bench MODEL.onnx [options]   (see gridsample onnx --help)
        gridsample --help | --version
 
 Warps a PNG with ONNX AffineGrid + GridSample (gridsample's WebAssembly build) and writes
@@ -128,7 +129,7 @@ function parseArgs(argv) {
   if (positional.length === 0) throw new UsageError('missing command; usage: gridsample warp IN.png OUT.png [options]');
   const [command, ...files] = positional;
   if (command === 'help') return { command: 'help' };
-  if (command !== 'warp') throw new UsageError(`unknown command "${command}"; the command is warp`);
+  if (command !== 'warp') throw new UsageError(`unknown command "${command}"; the commands are warp and onnx`);
   if (files.length < 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length ? `only "${files[0]}"` : 'neither'}`);
   if (files.length > 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length} files: ${files.join(' ')}`);
 
@@ -379,6 +380,8 @@ function warp(gs, image, options) {
 }
 
 async function main(argv) {
+  // The ONNX commands (and onnx-proto) load only when asked for.
+  if (argv[0] === 'onnx') return (await import('./cli_onnx.mjs')).onnxCommand(argv.slice(1));
   let args;
   try {
     args = parseArgs(argv);

@@ -47,6 +47,18 @@ function ortOptions(options) {
   return Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
 }
 
+// What a node of ours read and wrote: types and dimensions (AffineGrid's size with its values).
+function io(n, values) {
+  const shape = (name) => {
+    const t = values.get(name);
+    return t ? { name, type: t.type, dims: [...t.dims].map(Number) } : { name };
+  };
+  const inputs = n.node.input.map(shape);
+  const size = values.get(n.node.input[1]);
+  if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
+  return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
+}
+
 // Whether JavaScript can read a tensor's data as it is.
 const onHost = (t) => !t.location || CPU.has(t.location);
 
@@ -243,7 +255,9 @@ export class InferenceSession {
       } else {
         for (const n of part.nodes) values.set(n.node.output[0], await this.#runOurs(n, values));
       }
-      times.push({ part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0 });
+      const timing = { part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0 };
+      if (profile && part.runsOn === 'gridsample') timing.io = part.nodes.map((n) => io(n, values));
+      times.push(timing);
     }
     const result = {};
     for (const name of wanted ?? this.outputNames) result[name] = this.#asOrt(values.get(name) ?? this.#constant(name));

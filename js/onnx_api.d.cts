@@ -81,6 +81,25 @@ export interface PartTiming {
   nodes: number;
   /** Milliseconds, including the onnxruntime call or the gridsample kernels. */
   ms: number;
+  /** For gridsample parts: what each node read and wrote. */
+  io?: NodeIO[];
+}
+
+/** A tensor a node read or wrote in a profiled run. */
+export interface ValueShape {
+  name: string;
+  type?: string;
+  dims?: number[];
+  /** AffineGrid's size input: its values. */
+  values?: number[];
+}
+
+/** The types and shapes a GridSample / AffineGrid node saw in a profiled run. */
+export interface NodeIO {
+  name: string;
+  opType: string;
+  inputs: ValueShape[];
+  output: ValueShape;
 }
 
 /** Per-part timing of one run. */

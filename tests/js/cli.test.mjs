@@ -456,7 +456,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
   describe('bad usage: exit 2, what is wrong, a pointer to --help', () => {
     const cases = [
       [[], /missing command/],
-      [['resize', 'a.png', 'b.png'], /unknown command "resize"; the command is warp/],
+      [['resize', 'a.png', 'b.png'], /unknown command "resize"; the commands are warp and onnx/],
       [['warp'], /expected IN\.png and OUT\.png, got neither/],
       [['warp', 'IN'], /expected IN\.png and OUT\.png, got only "IN"/],
       [['warp', 'IN', 'OUT', 'extra.png'], /got 3 files/],

@@ -923,7 +923,7 @@ describe('gridsample CLI with hostile arguments and files', () => {
     ['--align-corners=yes', () => ['warp', 'in.png', 'out.png', '--align-corners=yes'], 2, /^gridsample: --align-corners takes no value$/],
     ['an unknown flag', () => ['warp', 'in.png', 'out.png', '--frobnicate'], 2, /^gridsample: unknown option --frobnicate$/],
     ['an unknown short flag', () => ['warp', 'in.png', 'out.png', '-z'], 2, /^gridsample: unknown option -z \(a file name starting with - goes after --\)$/],
-    ['an unknown command', () => ['wrap', 'in.png', 'out.png'], 2, /^gridsample: unknown command "wrap"; the command is warp$/],
+    ['an unknown command', () => ['wrap', 'in.png', 'out.png'], 2, /^gridsample: unknown command "wrap"; the commands are warp and onnx$/],
   ];
 
   before(async () => {

@@ -1,0 +1,241 @@
+// The `gridsample onnx inspect|bench MODEL.onnx` commands: a model's GridSample / AffineGrid nodes and whether onnxruntime runs them, and onnxruntime alone timed against the split session.
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+
+import { load } from './node.mjs';
+import { InferenceSession } from './onnx.mjs';
+import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
+import { compareModel, failureReason, randomFeeds } from './onnx_timing.mjs';
+
+export const ONNX_HELP = `Usage: gridsample onnx inspect MODEL.onnx [options]
+       gridsample onnx bench MODEL.onnx [options]
+
+inspect  lists the model's GridSample and AffineGrid nodes (attributes, the shapes they see on
+         random inputs) and says whether onnxruntime runs each one, then how gridsample/onnx
+         splits the model.
+bench    times onnxruntime alone against gridsample/onnx's split session on the same random
+         inputs: medians, p90, the ratio and each part's time; where onnxruntime fails, why.
+
+Options:
+  --shape NAME=D1xD2x...   the shape of input NAME (for dimensions the model leaves open;
+                           they are 1 otherwise); repeat for several inputs
+  --ort web|node           onnxruntime-web (wasm; the default when installed) or
+                           onnxruntime-node (CPU); one thread either way, as gridsample runs;
+                           either must be installed beside gridsample
+  --runs N                 bench: timed runs of each (default 20)
+  --warmup N               bench: untimed runs first (default 3)
+  --json                   print the result as JSON
+
+Exit status: 0 done, 1 the model or onnxruntime failed, 2 bad usage.`;
+
+class UsageError extends Error {}
+
+function parse(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  if (!['inspect', 'bench'].includes(command)) throw new UsageError(`onnx: unknown command "${command}"; the commands are inspect and bench`);
+  const options = { shapes: {}, runs: 20, warmup: 3, ort: null, json: false };
+  const files = [];
+  for (let i = 0; i < rest.length; ++i) {
+    const arg = rest[i];
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--shape=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    const value = () => {
+      const v = inline ?? rest[++i];
+      if (v === undefined) throw new UsageError(`${name}: missing value`);
+      return v;
+    };
+    if (name === '--json') options.json = true;
+    else if (name === '--help' || name === '-h') return { command: 'help' };
+    else if (name === '--shape' || arg.startsWith('--shape=')) {
+      const text = arg.startsWith('--shape=') ? arg.slice(8) : value();
+      const m = /^([^=]+)=(\d+(?:x\d+)*)$/.exec(text);
+      if (!m) throw new UsageError(`--shape: expected NAME=D1xD2x..., e.g. image=1x3x224x224; got "${text}"`);
+      options.shapes[m[1]] = m[2].split('x').map(Number);
+    } else if (name === '--ort') {
+      options.ort = value();
+      if (!['node', 'web'].includes(options.ort)) throw new UsageError(`--ort: expected web or node, got "${options.ort}"`);
+    } else if (name === '--runs' || name === '--warmup') {
+      const text = value();
+      const n = Number(text);
+      if (!/^\d+$/.test(text) || (name === '--runs' && n < 1) || n > 100000) throw new UsageError(`${name}: expected a whole number${name === '--runs' ? ' from 1' : ''}, got "${text}"`);
+      options[name.slice(2)] = n;
+    } else if (arg.startsWith('-')) throw new UsageError(`onnx ${command}: unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length !== 1) throw new UsageError(`onnx ${command}: expected one MODEL.onnx, got ${files.length ? files.join(' ') : 'none'}`);
+  return { command, model: files[0], options };
+}
+
+// The caller's onnxruntime: -web (what gridsample/onnx is for) unless --ort node, else -node;
+// null when neither is installed. One thread either way, as gridsample runs.
+async function importOrt(which) {
+  const tried = [];
+  for (const name of which ? [`onnxruntime-${which}`] : ['onnxruntime-web', 'onnxruntime-node']) {
+    try {
+      const ort = await import(name);
+      const module = ort.InferenceSession ? ort : ort.default;
+      if (name === 'onnxruntime-web') module.env.wasm.numThreads = 1;
+      const sessionOptions = name === 'onnxruntime-web'
+        ? { executionProviders: ['wasm'] }
+        : { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 };
+      return { ort: module, name, sessionOptions };
+    } catch (e) {
+      tried.push(`${name} (${e.code === 'ERR_MODULE_NOT_FOUND' ? 'not installed' : e.message})`);
+    }
+  }
+  return { ort: null, tried };
+}
+
+const ms = (v) => (v >= 10 ? v.toFixed(1) : v.toFixed(3));
+const dims = (v) => (v.dims ? `${v.type} [${v.dims.join(', ')}]` : 'not run');
+const opsText = (ops) => Object.entries(ops).map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
+
+function attributesText(n) {
+  const a = n.attrs;
+  return n.node.opType === 'GridSample' ? `mode=${a.mode} padding_mode=${a.paddingMode} align_corners=${Number(a.alignCorners)}` : `align_corners=${Number(a.alignCorners)}`;
+}
+
+// Runs one node of ours on onnxruntime with random inputs of the shapes it saw; resolves to
+// 'runs' or onnxruntime's reason.
+async function onnxruntimeRuns(ort, sessionOptions, proto, entry, seen) {
+  if (!seen.output.dims) return 'not checked (the node did not run)';
+  const elem = { float32: 1, float64: 11, float16: 10, int64: 7 };
+  const inputs = seen.inputs.map((v) => ({ name: v.name, type: { tensorType: { elemType: elem[v.type] ?? 1, shape: { dim: v.dims.map((d) => ({ dimValue: d })) } } } }));
+  const model = encodeModel({
+    irVersion: proto.irVersion,
+    opsetImport: proto.opsetImport,
+    graph: { name: 'check', node: [entry.node], input: inputs, output: [{ name: seen.output.name }] },
+  });
+  try {
+    // Its failure is the answer, not news: onnxruntime-node would log it to stderr too.
+    const session = await ort.InferenceSession.create(model, { ...sessionOptions, logSeverityLevel: 4 });
+    const metadata = seen.inputs.map((v) => ({ name: v.name, type: v.type, shape: v.dims }));
+    const feeds = randomFeeds(ort, metadata);
+    const size = seen.inputs[1];
+    if (size.values) feeds[size.name] = new ort.Tensor('int64', BigInt64Array.from(size.values, BigInt), size.dims);
+    await session.run(feeds);
+    await session.release();
+    return 'runs';
+  } catch (e) {
+    return `fails: ${failureReason(e)}`;
+  }
+}
+
+async function inspect(bytes, name, options, ortInfo) {
+  const proto = decodeModel(bytes, name);
+  const split = splitModel(proto, name, { subgraphs: 'onnxruntime' });
+  const ours = split.parts.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.nodes);
+  const report = {
+    model: name,
+    opset: split.opset,
+    irVersion: split.irVersion,
+    nodes: proto.graph.node.length,
+    inputs: split.inputs.map((v) => ({ name: v.name, type: formatType(v.type) })),
+    outputs: split.outputs.map((v) => ({ name: v.name, type: formatType(v.type) })),
+    gridsampleNodes: ours.map((n) => ({ name: n.node.name, opType: n.node.opType, version: n.version, attributes: attributesText(n) })),
+    plan: null,
+    onnxruntime: ortInfo.ort ? ortInfo.name : `not installed: ${ortInfo.tried.join(', ')}`,
+  };
+  if (ortInfo.ort) {
+    const session = await InferenceSession.create(bytes, { ort: ortInfo.ort, ...ortInfo.sessionOptions, gridsample: await load(), subgraphs: 'onnxruntime' });
+    report.plan = session.plan();
+    try {
+      await session.run(randomFeeds(ortInfo.ort, session.inputMetadata, { dims: options.shapes }), { profile: true });
+      const seen = new Map(session.lastProfile.parts.flatMap((p) => p.io ?? []).map((io) => [io.name, io]));
+      for (const [i, n] of ours.entries()) {
+        const io = seen.get(n.node.name);
+        Object.assign(report.gridsampleNodes[i], { inputs: io.inputs, output: io.output, onnxruntime: await onnxruntimeRuns(ortInfo.ort, ortInfo.sessionOptions, proto, n, io) });
+      }
+    } catch (e) {
+      report.runError = e.message;
+    } finally {
+      await session.release();
+    }
+  }
+  return report;
+}
+
+function printInspect(r, out) {
+  out(`${r.model}: opset ${r.opset}, IR version ${r.irVersion}, ${r.nodes} nodes`);
+  out(`  inputs:  ${r.inputs.map((v) => `${v.name} ${v.type}`).join('; ')}`);
+  out(`  outputs: ${r.outputs.map((v) => `${v.name} ${v.type}`).join('; ')}`);
+  out(`GridSample / AffineGrid nodes: ${r.gridsampleNodes.length}${r.gridsampleNodes.length ? '' : ' (the model runs on onnxruntime alone, as one session)'}`);
+  for (const n of r.gridsampleNodes) {
+    out(`  ${n.name || '(unnamed)'}: ${n.opType}-${n.version} ${n.attributes}`);
+    if (n.inputs) {
+      out(`    ${n.inputs.map((v) => `${v.name} ${dims(v)}${v.values ? ` = [${v.values.join(', ')}]` : ''}`).join(', ')} -> ${n.output.name} ${dims(n.output)}`);
+      out(`    onnxruntime: ${n.onnxruntime}`);
+    }
+  }
+  if (r.runError) out(`The model did not run on random inputs: ${r.runError}`);
+  if (r.plan) {
+    out(`Split into ${r.plan.parts.length} part${r.plan.parts.length > 1 ? 's' : ''} (${r.plan.counts.onnxruntimeSessions} onnxruntime session${r.plan.counts.onnxruntimeSessions === 1 ? '' : 's'}):`);
+    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${p.nodes.length} node${p.nodes.length > 1 ? 's' : ''}: ${opsText(p.ops)}`);
+  } else {
+    out(`onnxruntime: ${r.onnxruntime}; install one to see the shapes and the split.`);
+  }
+}
+
+function printBench(r, out) {
+  const ortText = r.onnxruntime.error ? `fails: ${r.onnxruntime.error}` : `${ms(r.onnxruntime.median)} ms median, p90 ${ms(r.onnxruntime.p90)} ms`;
+  out(`${r.model} on ${r.ort}, ${r.runs} runs after ${r.warmup} warm-up:`);
+  out(`  onnxruntime alone: ${ortText}`);
+  out(`  split session:     ${ms(r.split.median)} ms median, p90 ${ms(r.split.p90)} ms`);
+  if (!r.onnxruntime.error) out(`  ratio:             ${(r.onnxruntime.median / r.split.median).toFixed(2)}x (onnxruntime alone / split)`);
+  out(`  GridSample / AffineGrid share of the split session: ${(100 * r.gridsampleShare.split).toFixed(1)}%`);
+  out('  parts (median ms; onnxruntime on the same part):');
+  for (const p of r.parts) {
+    const ref = p.onnxruntimeMs == null ? '' : `   onnxruntime ${ms(p.onnxruntimeMs)}${p.runsOn === 'gridsample' ? ` (${(p.onnxruntimeMs / p.ms).toFixed(2)}x)` : ''}`;
+    out(`    ${p.part}. ${p.runsOn.padEnd(11)} ${ms(p.ms).padStart(8)}   ${opsText(p.ops)}${ref}`);
+  }
+  if (r.reference?.error) out(`  (onnxruntime cannot run the gridsample parts: ${r.reference.error})`);
+  for (const [name, o] of Object.entries(r.outputs ?? {})) out(`  output ${name}: max abs diff ${o.maxAbsDiff.toExponential(2)} (scale ${o.scale.toPrecision(3)})`);
+}
+
+/** Runs `gridsample onnx ...` (argv after 'onnx'); resolves to the exit status. */
+export async function onnxCommand(argv) {
+  const out = (line) => process.stdout.write(`${line}\n`);
+  let args;
+  try {
+    args = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gridsample: ${e.message}\nRun 'gridsample onnx --help' for the options.\n`);
+    return 2;
+  }
+  if (args.command === 'help') {
+    out(ONNX_HELP);
+    return 0;
+  }
+  const { model, options } = args;
+  try {
+    let bytes;
+    try {
+      bytes = new Uint8Array(readFileSync(model));
+    } catch (e) {
+      throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
+    }
+    const name = `'${model.split(/[\\/]/).pop()}'`;
+    const ortInfo = await importOrt(options.ort);
+    if (args.command === 'inspect') {
+      const r = await inspect(bytes, name, options, ortInfo);
+      if (options.json) out(JSON.stringify(r, null, 2));
+      else printInspect(r, out);
+      return r.runError ? 1 : 0;
+    }
+    if (!ortInfo.ort) throw new Error(`bench needs onnxruntime: ${ortInfo.tried.join(', ')}; npm install onnxruntime-node (or onnxruntime-web)`);
+    const r = await compareModel(bytes, {
+      ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, warmup: options.warmup,
+      sessionOptions: ortInfo.sessionOptions,
+      onRound: options.json || !process.stderr.isTTY ? undefined : (i, n) => process.stderr.write(`\r${i}/${n} runs`),
+    });
+    if (process.stderr.isTTY && !options.json) process.stderr.write('\r\x1b[K');
+    const result = { model: name, ort: ortInfo.name, runs: options.runs, warmup: options.warmup, ...r, feeds: undefined };
+    if (options.json) out(JSON.stringify(result, null, 2));
+    else printBench(result, out);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`gridsample: ${String(e?.message ?? e).split('\n')[0]}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,129 @@
+// `gridsample onnx inspect|bench` as a user runs it: the packed tarball installed beside onnxruntime-web, on the example models and on bad input.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PACKAGE = join(HERE, '..', '..', 'js');
+const MODELS = join(HERE, '..', '..', 'web', 'demo', 'models');
+const ORT_WEB = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(HERE, 'package.json'), 'utf8'))).devDependencies['onnxruntime-web'];
+
+let work;
+let bin;
+
+async function cli(args) {
+  try {
+    const { stdout, stderr } = await run(bin, args, { cwd: work, encoding: 'utf8', maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    if (typeof e.code !== 'number') throw e;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'gridsample-cli-onnx-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE, encoding: 'utf8' });
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-onnx-consumer', version: '1.0.0', private: true }));
+  // onnxruntime-web is the user's own (an optional peer); both come from the npm cache that
+  // tests/js's install filled.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
+    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`], { cwd: app, encoding: 'utf8' });
+  bin = join(app, 'node_modules', '.bin', 'gridsample');
+});
+
+after(() => {
+  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) rmSync(work, { recursive: true, force: true });
+});
+
+describe('gridsample onnx inspect', () => {
+  test('a spatial transformer: both nodes, their shapes, onnxruntime runs them, three parts', async () => {
+    const r = await cli(['onnx', 'inspect', join(MODELS, 'stn28.onnx')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /^'stn28\.onnx': opset 20, IR version \d+, 16 nodes$/m);
+    assert.match(r.stdout, /AffineGrid-20 align_corners=0\n +theta float32 \[1, 2, 3\], size int64 \[4\] = \[1, 1, 28, 28\] -> grid float32 \[1, 28, 28, 2\]\n +onnxruntime: runs/);
+    assert.match(r.stdout, /GridSample-20 mode=linear padding_mode=zeros align_corners=0\n +X float32 \[1, 1, 28, 28\], grid float32 \[1, 28, 28, 2\] -> Y float32 \[1, 1, 28, 28\]\n +onnxruntime: runs/);
+    assert.match(r.stdout, /Split into 3 parts \(2 onnxruntime sessions\):\n +1\. onnxruntime 12 nodes: .*\n +2\. gridsample +2 nodes: AffineGrid, GridSample\n +3\. onnxruntime 2 nodes: Flatten, Gemm/);
+  });
+
+  test("what onnxruntime cannot run, in its own words; --shape and --json", async () => {
+    const r = await cli(['onnx', 'inspect', join(MODELS, 'gridsample_3d_cubic.onnx'), '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.onnxruntime, 'onnxruntime-web');
+    const [node] = report.gridsampleNodes;
+    assert.equal(node.attributes, 'mode=cubic padding_mode=border align_corners=1');
+    assert.deepEqual(node.output.dims, [1, 8, 16, 32, 32]);
+    assert.match(node.onnxruntime, /^fails: .*Cubic mode in 4-D/);
+    const flow = await cli(['onnx', 'inspect', join(MODELS, 'flow_warp.onnx'), '--shape', 'image=2x3x20x30', '--shape=flow=2x2x20x30']);
+    assert.equal(flow.code, 0, flow.stderr);
+    assert.match(flow.stdout, /image float32 \[2, 3, 20, 30\], grid float32 \[2, 20, 30, 2\] -> \S+ float32 \[2, 3, 20, 30\]/);
+  });
+
+  test('a model without GridSample says it runs as one session', async () => {
+    const { encodeModel } = await import('./lib/onnx_model.mjs');
+    writeFileSync(join(work, 'relu.onnx'), encodeModel({
+      opset: 20, nodes: [{ op: 'Relu', inputs: ['X'], outputs: ['Y'] }],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [2] }], outputs: [{ name: 'Y', dtype: 'float32', dims: [2] }],
+    }));
+    const r = await cli(['onnx', 'inspect', 'relu.onnx']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /GridSample \/ AffineGrid nodes: 0 \(the model runs on onnxruntime alone, as one session\)/);
+  });
+});
+
+describe('gridsample onnx bench', () => {
+  test('medians, ratio, parts and the difference from onnxruntime', async () => {
+    const r = await cli(['onnx', 'bench', join(MODELS, 'flow_warp.onnx'), '--shape', 'image=1x3x64x96', '--shape', 'flow=1x2x64x96', '--runs', '4', '--warmup', '1']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^'flow_warp\.onnx' on onnxruntime-web, 4 runs after 1 warm-up:$/m);
+    assert.match(r.stdout, /onnxruntime alone: [\d.]+ ms median, p90 [\d.]+ ms/);
+    assert.match(r.stdout, /split session: +[\d.]+ ms median, p90 [\d.]+ ms/);
+    assert.match(r.stdout, /ratio: +[\d.]+x \(onnxruntime alone \/ split\)/);
+    assert.match(r.stdout, /2\. gridsample +[\d.]+ +GridSample +onnxruntime [\d.]+ \([\d.]+x\)/);
+    const diff = Number(/output \S+: max abs diff (\S+)/.exec(r.stdout)[1]);
+    assert.ok(diff <= 1e-5, `max abs diff ${diff}`);
+  });
+
+  test('a model onnxruntime cannot run: its reason, and the split session alone (--json)', async () => {
+    const r = await cli(['onnx', 'bench', join(MODELS, 'gridsample_1d.onnx'), '--runs', '2', '--warmup', '0', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '', 'onnxruntime logs nothing of its own');
+    const result = JSON.parse(r.stdout);
+    assert.match(result.onnxruntime.error, /Only 4-D or 5-D tensor is supported/);
+    assert.ok(result.split.median > 0);
+    assert.deepEqual(result.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime']);
+  });
+});
+
+describe('gridsample onnx: bad input is one line and an exit status', () => {
+  const cases = [
+    ['no command', ['onnx', 'frobnicate', 'm.onnx'], 2, /^gridsample: onnx: unknown command "frobnicate"; the commands are inspect and bench\n/],
+    ['no model', ['onnx', 'inspect'], 2, /^gridsample: onnx inspect: expected one MODEL\.onnx, got none\n/],
+    ['a bad --shape', ['onnx', 'bench', 'm.onnx', '--shape', 'X=1x-3'], 2, /^gridsample: --shape: expected NAME=D1xD2x\.\.\., e\.g\. image=1x3x224x224; got "X=1x-3"\n/],
+    ['a bad --runs', ['onnx', 'bench', 'm.onnx', '--runs', '0'], 2, /^gridsample: --runs: expected a whole number from 1, got "0"\n/],
+    ['an unknown option', ['onnx', 'bench', 'm.onnx', '--fast'], 2, /^gridsample: onnx bench: unknown option --fast\n/],
+    ['a missing file', ['onnx', 'inspect', 'missing.onnx'], 1, /^gridsample: cannot read missing\.onnx: no such file\n$/],
+    ['a file that is not a model', ['onnx', 'inspect', 'junk.onnx'], 1, /^gridsample: gridsample\/onnx: 'junk\.onnx': not a valid ONNX model \(.*\)\n$/],
+    ['onnxruntime-node not installed', ['onnx', 'bench', join(MODELS, 'stn28.onnx'), '--ort', 'node'], 1, /^gridsample: bench needs onnxruntime: onnxruntime-node \(not installed\); npm install onnxruntime-node \(or onnxruntime-web\)\n$/],
+    ['a wrong --shape rank', ['onnx', 'bench', join(MODELS, 'stn28.onnx'), '--shape', 'X=1x28x28'], 1, /^gridsample: input 'X': the model declares 4 dimensions \[N, 1, 28, 28\], got 3: \[1, 28, 28\]\n$/],
+  ];
+  before(() => writeFileSync(join(work, 'junk.onnx'), Uint8Array.from({ length: 300 }, (_, i) => (i * 7919) % 251)));
+  for (const [what, args, code, stderr] of cases) {
+    test(what, async () => {
+      const r = await cli(args);
+      assert.equal(r.code, code, `${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, stderr);
+      assert.equal(r.stdout, '');
+    });
+  }
+});
