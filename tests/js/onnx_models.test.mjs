@@ -1,0 +1,134 @@
+// The example models (web/demo/models) through gridsample/onnx against an oracle: onnxruntime-node running the whole model, or, where it cannot, its parts composed with the plain-JavaScript GridSample of lib/grid_sample_oracle.mjs.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+
+import * as ort from 'onnxruntime-node';
+
+import { load } from '../../js/node.mjs';
+import { InferenceSession } from '../../js/onnx.mjs';
+import { decodeModel, splitModel, subModel } from '../../js/onnx_graph.mjs';
+import { compareOutputs, randomFeeds } from '../../js/onnx_timing.mjs';
+import { affineGrid, gridSample } from './lib/grid_sample_oracle.mjs';
+
+const MODELS = new URL('../../web/demo/models/', import.meta.url);
+const INDEX = JSON.parse(readFileSync(new URL('index.json', MODELS), 'utf8')).models;
+const bytesOf = (file) => new Uint8Array(readFileSync(new URL(file, MODELS)));
+const ORT_OPTIONS = { executionProviders: ['cpu'], intraOpNumThreads: 1, logSeverityLevel: 3 };
+
+// Random feeds at the shapes index.json gives, in each input's range.
+function feedsFor(model, session, seed) {
+  const dims = Object.fromEntries(model.inputs.map((i) => [i.name, i.dims]));
+  const feeds = randomFeeds(ort, session.inputMetadata, { dims, seed });
+  for (const input of model.inputs) {
+    const [lo, hi] = input.range ?? [-1, 1];
+    const t = feeds[input.name];
+    if (t.type === 'float32') for (let i = 0; i < t.data.length; ++i) t.data[i] = lo + ((t.data[i] + 1) / 2) * (hi - lo);
+  }
+  return feeds;
+}
+
+// The model's onnxruntime parts on onnxruntime-node, its GridSample / AffineGrid nodes on the
+// oracle (results rounded to float32, as the nodes' outputs are).
+async function composed(bytes, feeds) {
+  const proto = decodeModel(bytes, 'oracle');
+  const split = splitModel(proto, 'oracle');
+  const values = new Map(Object.entries(feeds));
+  const types = new Map([...values].map(([n, t]) => [n, t.type]));
+  for (const part of split.parts) {
+    if (part.runsOn === 'onnxruntime') {
+      const session = await ort.InferenceSession.create(subModel(proto, split, part, types), ORT_OPTIONS);
+      const out = await session.run(Object.fromEntries(part.inputs.map((n) => [n, values.get(n)])));
+      for (const [n, t] of Object.entries(out)) [values.set(n, t), types.set(n, t.type)];
+      await session.release();
+      continue;
+    }
+    for (const { node, attrs } of part.nodes) {
+      const [a, b] = node.input.map((n) => values.get(n));
+      assert.equal(a.type, 'float32', 'the oracle composes float32 models');
+      const y = node.opType === 'GridSample' ? gridSample(a, b, attrs) : affineGrid(a, b, attrs);
+      values.set(node.output[0], new ort.Tensor('float32', Float32Array.from(y.data), y.dims));
+      types.set(node.output[0], 'float32');
+    }
+  }
+  return Object.fromEntries(split.outputs.map((v) => [v.name, values.get(v.name)]));
+}
+
+// Target tolerances (issue 12): 1e-4 of the output's scale after convolutions or matrix
+// products, 1e-5 for graphs of GridSample alone; float16 outputs within half a float16 unit
+// in the last place (onnxruntime samples float16 in float32 and does not round to float16).
+function tolerance(model, scale, type) {
+  if (type === 'float16' || model.file === 'gridsample_f16.onnx') return scale * 2 ** -11 + 1e-6;
+  return (/Conv|MatMul|Gemm/.test(model.ops) ? 1e-4 : 1e-5) * Math.max(1, scale);
+}
+
+let gs;
+before(async () => {
+  gs = await load();
+});
+
+describe('example models through the split session', () => {
+  for (const model of INDEX) {
+    test(`${model.file}: equals ${model.onnxruntimeRuns ? 'onnxruntime-node on the whole model' : 'onnxruntime-node parts + the JavaScript oracle'}`, async () => {
+      const bytes = bytesOf(model.file);
+      const split = await InferenceSession.create(bytes, { ort, gridsample: gs, ...ORT_OPTIONS });
+      model.ops = split.plan().parts.flatMap((p) => Object.keys(p.ops)).join(' ');
+      const feeds = feedsFor(model, split, 7);
+      const got = await split.run(feeds);
+      let want;
+      if (model.onnxruntimeRuns) {
+        const whole = await ort.InferenceSession.create(bytes, ORT_OPTIONS);
+        want = await whole.run(feeds);
+        await whole.release();
+      } else {
+        want = await composed(bytes, feeds);
+        // onnxruntime alone fails on it, as index.json says.
+        const whole = await ort.InferenceSession.create(bytes, { ...ORT_OPTIONS, logSeverityLevel: 4 });
+        await assert.rejects(whole.run(feeds), /GridSample/);
+        await whole.release();
+      }
+      for (const [name, { maxAbsDiff, scale }] of Object.entries(compareOutputs(got, want))) {
+        const expected = model.outputs.find((o) => o.name === name);
+        assert.deepEqual(got[name].dims, expected.dims, `${name} dims`);
+        assert.equal(got[name].type, want[name].type, `${name} type`);
+        const tol = tolerance(model, scale, got[name].type);
+        assert.ok(maxAbsDiff <= tol, `${model.file} ${name}: max abs diff ${maxAbsDiff} > ${tol} (scale ${scale})`);
+        assert.ok(scale > 0, `${name}: an all-zero output would prove nothing`);
+      }
+      await split.release();
+    });
+  }
+});
+
+describe('the oracle itself', () => {
+  // The composition agrees with onnxruntime on models it can run: the oracle and the
+  // composition are right where they can be checked.
+  for (const file of ['stn28.onnx', 'flow_warp.onnx', 'deformable_attention.onnx']) {
+    test(`${file}: onnxruntime-node parts + oracle equal onnxruntime-node`, async () => {
+      const model = INDEX.find((m) => m.file === file);
+      const bytes = bytesOf(file);
+      const whole = await ort.InferenceSession.create(bytes, ORT_OPTIONS);
+      const feeds = feedsFor(model, whole, 11);
+      const want = await whole.run(feeds);
+      const got = await composed(bytes, feeds);
+      for (const [name, { maxAbsDiff, scale }] of Object.entries(compareOutputs(got, want))) {
+        assert.ok(maxAbsDiff <= 1e-4 * Math.max(1, scale), `${file} ${name}: ${maxAbsDiff}`);
+      }
+      await whole.release();
+    });
+  }
+
+  test('reflection, border and cubic taps on a small 1-D and 3-D case against onnxruntime (2-D equivalents)', () => {
+    // 1-D GridSample equals 2-D with H = 1 and y = 0 (align 0 puts y = 0 on the row's centre).
+    const x = { data: Float32Array.from({ length: 10 }, (_, i) => (i * 37) % 11 - 5), dims: [1, 2, 5] };
+    const coords = [-2.3, -1, -0.61, 0, 0.37, 1, 1.9];
+    const g1 = { data: Float32Array.from(coords), dims: [1, 7, 1] };
+    const g2 = { data: Float32Array.from(coords.flatMap((c) => [c, 0])), dims: [1, 1, 7, 2] };
+    for (const paddingMode of ['zeros', 'border', 'reflection']) {
+      const a = gridSample(x, g1, { mode: 'linear', paddingMode });
+      const b = gridSample({ data: x.data, dims: [1, 2, 1, 5] }, g2, { mode: 'linear', paddingMode });
+      assert.deepEqual(Array.from(a.data), Array.from(b.data), paddingMode);
+    }
+  });
+});
