@@ -211,5 +211,56 @@ TEST(FastPaths, OtherDTypesMatchReferenceOnEveryTarget) {
   EXPECT_GT(covered, 0);
 }
 
+// float16 X is converted to float32 and back with vectorised conversions: every one of the
+// 65536 bit patterns through nearest sampling at pixel centres (the conversion both ways, NaN,
+// Inf and subnormals included), and the exact midpoint of each pair of neighbours through
+// linear sampling (the ties of round-to-nearest-even, subnormal and overflow boundaries):
+// bit for bit the reference's on every target, but for NaN payloads and the sign of zero.
+TEST(FastPaths, Float16ConversionsMatchReferenceOnEveryTarget) {
+  constexpr int64_t kSide = 256;
+  Tensor x(DType::kFloat16, {1, 1, kSide, kSide});
+  uint16_t* bits = static_cast<uint16_t*>(x.data());
+  for (int64_t i = 0; i < kSide * kSide; ++i) bits[i] = static_cast<uint16_t>(i);
+  // align 0: pixel coordinate p is grid value (2p + 1) / S - 1, exact in binary for S = 256.
+  auto grid_of = [&](int64_t width, double dx) {
+    Tensor grid(DType::kFloat32, {1, kSide, width, 2});
+    for (int64_t r = 0; r < kSide; ++r) {
+      for (int64_t c = 0; c < width; ++c) {
+        grid.Set(2 * (r * width + c), (2.0 * (c + dx) + 1.0) / kSide - 1.0);
+        grid.Set(2 * (r * width + c) + 1, (2.0 * r + 1.0) / kSide - 1.0);
+      }
+    }
+    return grid;
+  };
+  const struct {
+    Mode mode;
+    int64_t width;
+    double dx;
+  } kCases[] = {{Mode::kNearest, kSide, 0.0}, {Mode::kLinear, kSide - 1, 0.5}};
+  for (const std::string& target : gridsample::AvailableTargets()) {
+    TargetScope scope(target);
+    for (const auto& c : kCases) {
+      const Tensor grid = grid_of(c.width, c.dx);
+      const GridSampleOptions o{c.mode, Padding::kZeros, false};
+      gridsample::GridSampleGeometry geo;
+      ASSERT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+      Tensor want(DType::kFloat16, {1, 1, kSide, c.width}), got(DType::kFloat16, {1, 1, kSide, c.width});
+      ASSERT_TRUE(gridsample::reference::GridSample(x.View(), grid.View(), want.MutableView(), o).ok());
+      ASSERT_TRUE(fast::GridSample(geo, x.View(), grid.View(), got.MutableView(), o)) << target;
+      const uint16_t* w = static_cast<const uint16_t*>(want.data());
+      const uint16_t* g = static_cast<const uint16_t*>(got.data());
+      for (int64_t i = 0; i < want.size(); ++i) {
+        // NaN payloads and the sign of zero are the blends' (an x86 NaN keeps its first
+        // operand's sign; 0 + -0 is +0), not the conversions'.
+        const bool both_nan = (w[i] & 0x7FFF) > 0x7C00 && (g[i] & 0x7FFF) > 0x7C00;
+        const bool both_zero = (w[i] & 0x7FFF) == 0 && (g[i] & 0x7FFF) == 0;
+        ASSERT_TRUE(w[i] == g[i] || both_nan || both_zero)
+            << target << ' ' << Describe(o) << " output " << i << ": got 0x" << std::hex << g[i]
+            << " want 0x" << w[i];
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gridsample_test

@@ -10,8 +10,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "dtype_traits.h"
+#include "half.h"
 #include "fast/fast.h"
 #include "reference/reference.h"
 
@@ -330,6 +332,55 @@ void GridSampleF32(const Shape& shape, Mode mode, Padding padding, bool align, c
 
 int64_t TargetBits() { return HWY_TARGET; }
 
+// float16 bits -> float32 for n values, exactly as HalfToFloat (half.h): normal values
+// rebiased, subnormals as mant * 2^-24 (exact in float), Inf and NaN (payload kept).
+void HalfsToFloats(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::Rebind<uint16_t, decltype(df)> d16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto bits = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d16, src + i)));
+    const auto sign = hn::BitCast(di, hn::ShiftLeft<16>(hn::BitCast(du, hn::And(bits, hn::Set(di, 0x8000)))));
+    const auto exp = hn::And(hn::ShiftRight<10>(bits), hn::Set(di, 0x1F));
+    const auto mant = hn::And(bits, hn::Set(di, 0x3FF));
+    const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exp, hn::Set(di, 112))), hn::ShiftLeft<13>(mant));
+    const auto special = hn::Or(hn::Set(di, 0x7F800000), hn::ShiftLeft<13>(mant));
+    const auto subnormal = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
+    const auto value = hn::IfThenElse(hn::Eq(exp, hn::Zero(di)), subnormal,
+                                      hn::IfThenElse(hn::Eq(exp, hn::Set(di, 0x1F)), special, normal));
+    hn::StoreU(hn::BitCast(df, hn::Or(value, sign)), df, dst + i);
+  }
+  for (; i < n; ++i) dst[i] = HalfToFloat(src[i]);
+}
+
+// float32 -> float16 bits for n values, exactly as FloatToHalf (half.h): round to nearest
+// even, subnormals by rounding x * 2^24 to an integer, overflow to Inf, NaN stays NaN.
+void FloatsToHalfs(const float* HWY_RESTRICT src, uint16_t* HWY_RESTRICT dst, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::Rebind<uint16_t, decltype(df)> d16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto u = hn::BitCast(du, hn::LoadU(df, src + i));
+    const auto sign = hn::BitCast(di, hn::And(hn::ShiftRight<16>(u), hn::Set(du, 0x8000)));
+    const auto abs = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7FFFFFFF)));
+    const auto rounded = hn::Add(hn::Add(abs, hn::Set(di, 0xFFF)), hn::And(hn::ShiftRight<13>(abs), hn::Set(di, 1)));
+    auto h = hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(di, 0x38000000)));
+    const auto scaled = hn::Mul(hn::BitCast(df, abs), hn::Set(df, 16777216.0f));  // x * 2^24
+    h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x38800000)), hn::ConvertTo(di, hn::Round(scaled)), h);
+    h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x477FF000)), h, hn::Set(di, 0x7C00));
+    const auto nan = hn::IfThenElseZero(hn::Gt(abs, hn::Set(di, 0x7F800000)), hn::Set(di, 0x200));
+    h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x7F800000)), h, hn::Or(hn::Set(di, 0x7C00), nan));
+    hn::StoreU(hn::DemoteTo(d16, hn::Or(h, sign)), d16, dst + i);
+  }
+  for (; i < n; ++i) dst[i] = FloatToHalf(src[i]);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace fast
 }  // namespace gridsample
@@ -341,6 +392,8 @@ namespace fast {
 
 HWY_EXPORT(GridSampleF32);
 HWY_EXPORT(TargetBits);
+HWY_EXPORT(HalfsToFloats);
+HWY_EXPORT(FloatsToHalfs);
 
 namespace {
 
@@ -394,9 +447,17 @@ bool RunConverted(const NdShape& shape, const TensorView& x, const TensorView& g
     const TX* src = static_cast<const TX*>(x.data);
     TX* dst = static_cast<TX*>(y.data);
     for (int64_t n = 0; n < shape.n; ++n) {
-      for (int64_t i = 0; i < x_count; ++i) x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
+      if constexpr (std::is_same_v<TX, Float16>) {  // the same conversions, vectorised
+        GRIDSAMPLE_DISPATCH(HalfsToFloats)(&src[n * x_count].bits, x_f32.get(), x_count);
+      } else {
+        for (int64_t i = 0; i < x_count; ++i) x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
+      }
       RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
-      for (int64_t i = 0; i < y_count; ++i) dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
+      if constexpr (std::is_same_v<TX, Float16>) {
+        GRIDSAMPLE_DISPATCH(FloatsToHalfs)(y_f32.get(), &dst[n * y_count].bits, y_count);
+      } else {
+        for (int64_t i = 0; i < y_count; ++i) dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
+      }
     }
   });
   return true;
