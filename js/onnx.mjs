@@ -51,12 +51,23 @@ function ortOptions(options) {
 function io(n, values) {
   const shape = (name) => {
     const t = values.get(name);
-    return t ? { name, type: t.type, dims: [...t.dims].map(Number) } : { name };
+    return t ? { name, type: typeOf(t), dims: [...t.dims].map(Number) } : { name };
   };
   const inputs = n.node.input.map(shape);
   const size = values.get(n.node.input[1]);
   if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
+}
+
+// A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
+const typeOf = (t) => t.type ?? t.dtype;
+
+// The dimensions of a node's result: GridSample (N, C, O1..Or) from X and the grid, AffineGrid
+// (N, D1..Dr, r) from its size input.
+function outputDims(opType, a, b) {
+  if (opType === 'GridSample') return [Number(a.dims[0]), Number(a.dims[1]), ...[...b.dims].slice(1, -1).map(Number)];
+  const [n, , ...spatial] = Array.from(b.data, Number);
+  return [n, ...spatial, spatial.length];
 }
 
 // Whether JavaScript can read a tensor's data as it is.
@@ -78,6 +89,8 @@ export class InferenceSession {
   #parts;
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants = new Map(); // initializers read by our nodes, as tensors
+  #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
+  #graphOutputs;
   #released = false;
 
   /** The names of the inputs `run` takes, as onnxruntime reports them. */
@@ -99,6 +112,7 @@ export class InferenceSession {
     this.#split = fields.split;
     this.#parts = fields.parts;
     this.#whole = fields.whole;
+    this.#graphOutputs = new Set(fields.split.outputs.map((v) => v.name));
   }
 
   static #token = Symbol('InferenceSession');
@@ -273,22 +287,38 @@ export class InferenceSession {
     this.#released = true;
     const sessions = this.#whole ? [this.#whole] : this.#parts.filter((p) => p.session).map((p) => p.session);
     await Promise.all(sessions.map((s) => s.release()));
+    for (const t of this.#heap.values()) t.dispose();
+    this.#heap.clear();
   }
 
-  // A GridSample or AffineGrid node on gridsample; errors name the node. The result stays a
-  // plain tensor ({ type, dims, data }) until an onnxruntime part or the caller needs it.
+  // A GridSample or AffineGrid node on gridsample; errors name the node. A result that only
+  // later parts read is written into a heap tensor kept for the next run (a graph output gets
+  // an array of its own): onnxruntime reads it from there, our nodes in place, so it is
+  // neither allocated again nor copied out of the heap.
   async #runOurs(n, values) {
     const ort = this.#ort;
     let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constant(name));
     if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
-    let y;
+    const name = n.node.output[0];
     try {
-      y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, n.attrs) : this.#gs.affineGrid(a, b, n.attrs);
+      const out = this.#graphOutputs.has(name) ? undefined : this.#heapFor(name, typeOf(a), outputDims(n.node.opType, a, b));
+      const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
+      return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
-      const inputs = n.node.input.map((name, i) => `${name}: ${[a, b][i].type} [${[a, b][i].dims.join(', ')}]`).join(', ');
+      const inputs = n.node.input.map((input, i) => `${input}: ${typeOf([a, b][i])} [${[...[a, b][i].dims].join(', ')}]`).join(', ');
       throw new OnnxModelError(this.#split.model, `${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, { cause: e });
     }
-    return { type: y.dtype, dims: y.shape, data: y.data };
+  }
+
+  // The heap tensor that holds value `name`, (re)made when its type or dimensions change.
+  #heapFor(name, dtype, dims) {
+    const held = this.#heap.get(name);
+    if (held && held.dtype === dtype && held.dims.length === dims.length && held.dims.every((d, i) => d === dims[i])) return held;
+    held?.dispose();
+    this.#heap.delete(name);
+    const fresh = this.#gs.tensor(dtype, dims);
+    this.#heap.set(name, fresh);
+    return fresh;
   }
 
   // An initializer as a tensor (converted once).
@@ -300,7 +330,7 @@ export class InferenceSession {
   // A value as the caller's onnxruntime tensor (feeds of another onnxruntime copy are rewrapped).
   #asOrt(t) {
     const ort = this.#ort;
-    return t instanceof ort.Tensor ? t : new ort.Tensor(t.type, t.data, t.dims);
+    return t instanceof ort.Tensor ? t : new ort.Tensor(typeOf(t), t.data, [...t.dims]);
   }
 
   #checkFetches(fetches) {

@@ -97,16 +97,22 @@ export function failureReason(e) {
   return status.replace(/^\S+\.cc:\d+ .*?\) const(?: \[with [^\]]*\])? /, '');
 }
 
+// At least `runs` runs and `ms` milliseconds of them.
+async function warm(session, feeds, runs, ms) {
+  const start = now();
+  for (let i = 0; i < runs || now() - start < ms; ++i) await session.run(feeds);
+}
+
 /**
  * Runs `model` (bytes) on onnxruntime alone and on the split session in alternating blocks
- * of runs after `warmup` runs each, then the same split with every part on onnxruntime (the per-part
+ * of runs after warming each up (`warmup` runs and `warmupMs` milliseconds at least), then the same split with every part on onnxruntime (the per-part
  * reference).
  * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
  * parts: [{part, runsOn, ops, ms: median, onnxruntimeMs: median | null}], reference: {error}?,
  * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
  * `onRound(i, runs)` is called after each round.
  */
-export async function compareModel(model, { ort, feeds, dims, runs = 20, warmup = 3, gridsample, sessionOptions = {}, onRound } = {}) {
+export async function compareModel(model, { ort, feeds, dims, runs = 20, warmup = 3, warmupMs = 1000, gridsample, sessionOptions = {}, onRound } = {}) {
   const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
   const sessions = { split };
   const errors = {};
@@ -134,29 +140,30 @@ export async function compareModel(model, { ort, feeds, dims, runs = 20, warmup 
     const samples = { onnxruntime: [], split: [], parts: plan.parts.map(() => []), reference: plan.parts.map(() => []) };
     let outputs = null;
     if (sessions.onnxruntime) outputs = compareOutputs(await split.run(feeds), await sessions.onnxruntime.run(feeds));
+    // Engines optimise JavaScript and wasm after many calls, in the background: untimed runs
+    // for at least warmupMs, so that small models are timed at their steady speed.
+    for (const session of [sessions.onnxruntime, split, sessions.reference].filter(Boolean)) await warm(session, feeds, warmup, warmupMs);
     // Alternating blocks of runs: each session runs several times in a row, as in an app (a
     // switch of session costs onnxruntime-web more than a run), and drift hits both alike.
     const block = Math.max(1, Math.min(10, Math.ceil(runs / 4)));
-    for (let done = -warmup; done < runs; done += block) {
+    for (let done = 0; done < runs; done += block) {
       const n = Math.min(block, runs - done);
       for (let i = 0; sessions.onnxruntime && i < n; ++i) {
         const t0 = now();
         await sessions.onnxruntime.run(feeds);
-        if (done + i >= 0) samples.onnxruntime.push(now() - t0);
+        samples.onnxruntime.push(now() - t0);
       }
       for (let i = 0; i < n; ++i) {
         await split.run(feeds, { profile: true });
-        if (done + i < 0) continue;
         samples.split.push(split.lastProfile.ms);
         split.lastProfile.parts.forEach((p, k) => samples.parts[k].push(p.ms));
       }
-      if (done + n > 0) onRound?.(Math.min(runs, done + n), runs + (sessions.reference ? runs : 0));
+      onRound?.(done + n, runs + (sessions.reference ? runs : 0));
     }
     // The per-part reference after the comparison, not within it: a third session in the
     // rounds cools the caches for the other two.
-    for (let round = -warmup; sessions.reference && round < runs; ++round) {
+    for (let round = 0; sessions.reference && round < runs; ++round) {
       await sessions.reference.run(feeds, { profile: true });
-      if (round < 0) continue;
       sessions.reference.lastProfile.parts.forEach((p, i) => samples.reference[i].push(p.ms));
       onRound?.(runs + round + 1, 2 * runs);
     }
