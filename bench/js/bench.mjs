@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation in one process and writes bench/RESULTS.md.
+// The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation, and the example ONNX models whole, in one process and writes bench/RESULTS.md.
 //
 // One run, one process: our wasm (SIMD and scalar), onnxruntime-web, OpenCV.js, a plain JS loop
 // and the copy floors are timed here, all implementations of a workload together in rounds
@@ -9,10 +9,12 @@
 // side by side, which the machine's drifting speed affects alike. A workload with a baseline
 // (workloads.mjs) also times ours on its inputs with the baseline's settings in those rounds,
 // for the targets comparing two settings. Before timing, each output is compared with ours; a
-// peer whose output differs is flagged and its ratio is not counted.
+// peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
+// model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs).
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
+//          (--only takes workload names, `models` for the whole ONNX models or one model's name)
 //        node bench/js/bench.mjs --inputs-only DIR [--only name,name]
 //          (writes the native binary's inputs to DIR and stops: for timing it by hand, e.g.
 //          build/bench/gridsample_bench --inputs=DIR --targets --benchmark_filter=target)
@@ -28,6 +30,7 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
+import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
 import { DEFAULTS, calibrate, sampleFor, stats, timeInRounds } from './timing.mjs';
@@ -61,6 +64,8 @@ function parseArgs(argv) {
 const args = parseArgs(process.argv.slice(2));
 // --quick (development only): fewer samples; the report says so.
 const TIMING = { ...DEFAULTS, ...(args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {}) };
+// Runs of each session of a whole ONNX model (onnx_models.mjs), after its warm-up runs.
+const MODEL_TIMING = args.quick ? { runs: 5, warmup: 1 } : { runs: 30, warmup: 5 };
 const NATIVE_MIN_TIME = args.quick ? 0.01 : 0.05; // seconds per Google Benchmark repetition
 const NATIVE_REF_REPS = TIMING.minReps; // repetitions of the scalar reference, in the checking run
 // Native rounds per workload: the binary (public API, baseline and memcpy floor,
@@ -599,14 +604,18 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
 
+  // 3. Whole ONNX models: onnxruntime-web alone against the split session on our SIMD build.
+  const models = await timeModels(selectModels(args.only), { ort: ortWeb, gridsample: simd, ...MODEL_TIMING, log });
+
   env.loadEnd = os.loadavg()[0].toFixed(2);
   const method = {
     ...TIMING, nativeRefReps: NATIVE_REF_REPS, nativeRounds: NATIVE_ROUNDS, nativeRoundReps: NATIVE_ROUND_REPS,
     nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL,
+    models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS },
   };
-  const report = renderReport({ env, workloads, results, impls: IMPLS, quick: args.quick, method });
+  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method });
   writeFileSync(args.out, report);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ env, results }, null, 1));
+  if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models }, null, 1));
   console.log(report);
   log(`wrote ${args.out}`);
 }

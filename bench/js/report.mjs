@@ -31,6 +31,20 @@ export const TARGETS = {
   rgba8: [peer(['cv5', 'cv4'], 3)],
 };
 
+// Targets of the whole-model table (bench/js/onnx_models.mjs), judged by the rules of the
+// kinds above on this run's medians. `of` says what is compared: 'model', the split session
+// against onnxruntime-web alone on the whole model; 'parts', the split session's GridSample /
+// AffineGrid parts against onnxruntime-web on the same parts (the same split with every part
+// on onnxruntime). Model '*' is every model onnxruntime-web runs, met when met on each.
+const onModel = (model, of, kind, x, slackMs = 0) => ({ model, of, kind, x, slackMs });
+export const MODEL_TARGETS = [
+  onModel('liveportrait_warp', 'model', 'peer', 5),
+  onModel('*', 'model', 'within', 1.05, 0.1),
+  onModel('deformable_attention', 'parts', 'peer', 2.5),
+  onModel('deformable_attention', 'model', 'within', 1),
+  onModel('stn28', 'model', 'within', 1.15),
+];
+
 const ms = (t) => (t >= 100 ? t.toFixed(1) : t >= 10 ? t.toFixed(2) : t.toFixed(3));
 const ratio = (x) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
 
@@ -44,6 +58,18 @@ function why(res, label) {
   return `${label}: output differs from ours`;
 }
 
+// The rule of each kind of target on two medians in ms, ours and `other` (the peer, the
+// floor or the baseline): {v, met}, v being the ratio shown. peer: ours at least x times
+// faster (v = other / ours); faster: ours below other (v = ours / other); floor and within:
+// ours at most x times other or, with `slackMs`, other + slackMs if that is more.
+function judge(kind, ours, other, x, slackMs = 0) {
+  if (kind === 'peer') return { v: other / ours, met: other / ours >= x };
+  const v = ours / other;
+  return { v, met: kind === 'faster' ? v < 1 : ours <= Math.max(x * other, other + slackMs) };
+}
+
+const judged = ({ v, met }) => ({ value: ratio(v), status: met ? 'met' : 'missed' });
+
 /** Evaluates one target; returns {text, value, status: 'met' | 'missed' | 'n/a'}. */
 function evaluate(t, w, results, implsById) {
   const r = results[w.name];
@@ -56,17 +82,14 @@ function evaluate(t, w, results, implsById) {
     if (!usable(r[ours])) return { text, status: 'n/a', note: why(r[ours], ours) };
     const ok = ids.filter((id) => usable(r[id]));
     if (!ok.length) return { text, status: 'n/a', note: why(r[ids[0]], ids[0]) };
-    const v = Math.min(...ok.map((id) => r[id].time.median)) / r[ours].time.median;
-    return { text, value: ratio(v), status: v >= t.x ? 'met' : 'missed' };
+    return { text, ...judged(judge('peer', r[ours].time.median, Math.min(...ok.map((id) => r[id].time.median)), t.x)) };
   }
   if (t.kind === 'floor') {
     const text = `${w.name}: ${label(t.ours)} within ${t.x}x of the copy floor`;
     if (!usable(r[t.ours])) return { text, status: 'n/a', note: why(r[t.ours], t.ours) };
     const floors = t.ids.filter((id) => usable(r[id]));
     if (!floors.length) return { text, status: 'n/a', note: why(r[t.ids[0]], t.ids[0]) };
-    const best = Math.min(...floors.map((id) => r[id].time.median));
-    const v = r[t.ours].time.median / best;
-    return { text, value: ratio(v), status: v <= t.x ? 'met' : 'missed' };
+    return { text, ...judged(judge('floor', r[t.ours].time.median, Math.min(...floors.map((id) => r[id].time.median)), t.x)) };
   }
   const than = `the same data with ${baselineText(w)}, timed in the same rounds, ${label(t.ours)}`;
   const text = t.kind === 'faster' ? `${w.name} faster than ${than}` : `${w.name} within ${t.x}x of ${than}`;
@@ -74,9 +97,7 @@ function evaluate(t, w, results, implsById) {
   const b = r[t.base];
   if (!usable(a)) return { text, status: 'n/a', note: why(a, t.ours) };
   if (!usable(b)) return { text, status: 'n/a', note: why(b, t.base) };
-  const v = a.time.median / b.time.median;
-  const limit = t.kind === 'faster' ? 1 : t.x;
-  return { text, value: ratio(v), status: (t.kind === 'faster' ? v < limit : v <= limit) ? 'met' : 'missed' };
+  return { text, ...judged(judge(t.kind, a.time.median, b.time.median, t.x)) };
 }
 
 function statusCell(e) {
@@ -86,7 +107,8 @@ function statusCell(e) {
 }
 
 function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
+  // A '|' in a cell (onnxruntime's messages quote C++ conditions) would end it.
+  const line = (cells) => `| ${cells.map((c) => String(c).replaceAll('|', '\\|')).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
@@ -212,6 +234,100 @@ function summaryTables(workloads, results) {
   ].join('\n');
 }
 
+/** The parts of a model row that ran on gridsample: our median ms and onnxruntime-web's on them (null if it could not run them). */
+function gridsampleParts(row) {
+  const ours = row.parts.filter((p) => p.runsOn === 'gridsample');
+  const sum = (key) => ours.reduce((a, p) => a + p[key], 0);
+  return { ours: sum('ms'), other: ours.length && ours.every((p) => p.onnxruntimeMs !== null) ? sum('onnxruntimeMs') : null };
+}
+
+/** The two medians a model target compares, {ours, other}, or {note} saying why there are none. */
+function modelMedians(row, of) {
+  if (row.error) return { note: `${row.name}: split session error (${row.error})` };
+  if (row.onnxruntime.error) return { note: `${row.name}: onnxruntime-web fails (${row.onnxruntime.error})` };
+  if (of === 'model') return { ours: row.split.median, other: row.onnxruntime.median };
+  const p = gridsampleParts(row);
+  return p.other === null ? { note: `${row.name}: no onnxruntime-web time of the same parts (${row.reference.error ?? 'none on gridsample'})` } : p;
+}
+
+function modelTargetText(t) {
+  const who = t.model === '*' ? 'every model onnxruntime-web runs' : t.model;
+  const what = t.of === 'model' ? 'split session' : 'GridSample / AffineGrid parts on gridsample';
+  const than = t.of === 'model' ? 'onnxruntime-web alone' : 'onnxruntime-web on the same parts';
+  if (t.kind === 'peer') return `${who}: ${what} >= ${t.x}x faster than ${than}`;
+  if (t.slackMs) return `${who}: ${what} at most ${Math.round((t.x - 1) * 100)}% or ${t.slackMs} ms slower than ${than}, whichever is larger`;
+  return t.x === 1 ? `${who}: ${what} not slower than ${than}` : `${who}: ${what} within ${t.x}x of ${than}`;
+}
+
+/** Evaluates one of MODEL_TARGETS on the model rows; returns {text, value, status} as evaluate() does. */
+function evaluateModelTarget(t, rows) {
+  const text = modelTargetText(t);
+  const chosen = rows.filter((row) => (t.model === '*' ? !row.error && !row.onnxruntime.error : row.name === t.model));
+  if (!chosen.length) return { text, status: 'n/a', note: t.model === '*' ? 'no model ran on both' : `${t.model}: not run` };
+  const each = chosen.map((row) => ({ row, ...modelMedians(row, t.of) }));
+  const missing = each.find((e) => e.note);
+  if (missing) return { text, status: 'n/a', note: missing.note };
+  for (const e of each) Object.assign(e, judge(t.kind, e.ours, e.other, t.x, t.slackMs));
+  const figures = (e) => `${ratio(e.v)}, ${ms(e.ours)} vs ${ms(e.other)} ms`;
+  const missed = each.filter((e) => !e.met);
+  if (t.model !== '*') return { text, value: figures(each[0]), status: missed.length ? 'missed' : 'met' };
+  if (missed.length) return { text, value: missed.map((e) => `${e.row.name} ${figures(e)}`).join('; '), status: 'missed' };
+  const worst = each.reduce((a, b) => (a.v >= b.v ? a : b));
+  return { text, value: `slowest relative to onnxruntime-web: ${worst.row.name} ${figures(worst)}`, status: 'met' };
+}
+
+/** Max |split - onnxruntime-web| over each output's largest magnitude (named when there are several). */
+function relativeDiffCell(outputs) {
+  if (!outputs) return '';
+  const entries = Object.entries(outputs);
+  const rel = ({ maxAbsDiff, scale }) => {
+    if (Number.isNaN(maxAbsDiff)) return 'sizes differ';
+    const d = scale > 0 ? maxAbsDiff / scale : maxAbsDiff;
+    return d === 0 ? '0' : d.toExponential(1);
+  };
+  return entries.length === 1 ? rel(entries[0][1]) : entries.map(([name, o]) => `${name} ${rel(o)}`).join(', ');
+}
+
+/** The whole-model section: how it was timed, one row per model, its targets. */
+function modelsSection(rows, timing) {
+  const tableRows = rows.map((row) => {
+    if (row.error) return [row.name, '', `error: ${row.error}`, '', '', '', '', '', '', ''];
+    const ort = row.onnxruntime;
+    const p = gridsampleParts(row);
+    const partsCells = p.other === null
+      ? [ms(p.ours), !row.reference.error ? '' : row.reference.error === ort.error ? 'fails (as above)' : `fails: ${row.reference.error}`, '']
+      : [ms(p.ours), ms(p.other), ratio(p.other / p.ours)];
+    return [row.name, ort.error ? `fails: ${ort.error}` : ms(ort.median), ms(row.split.median), ms(row.split.p90),
+      ort.error ? '' : ratio(ort.median / row.split.median), `${Math.round(100 * row.gridsampleShare.split)}%`,
+      ...partsCells, relativeDiffCell(row.outputs)];
+  });
+  const checks = MODEL_TARGETS.map((t) => evaluateModelTarget(t, rows));
+  const met = checks.filter((e) => e.status === 'met').length;
+  const missed = checks.filter((e) => e.status === 'missed').length;
+  return [
+    '## Whole ONNX models (onnxruntime-web, wasm, 1 thread; median ms)',
+    '',
+    'The example models of `web/demo/models` (inputs at `index.json`\'s shapes and value ranges, seeded random values), each run',
+    'by onnxruntime-web alone and by gridsample/onnx\'s split session (its GridSample /',
+    'AffineGrid nodes on our wasm SIMD build, every other part an onnxruntime-web session), in this Node.js',
+    `process: execution provider ${timing.sessionOptions.executionProviders.join(', ')}, \`numThreads = 1\`. Timed by \`js/onnx_timing.mjs\` (\`compareModel\`):`,
+    `each session warmed up (at least ${timing.warmup} runs and 1 s: engines optimise late), then ${timing.runs} timed runs of each, the two alternating in blocks of runs; then the same`,
+    `split with every part on onnxruntime-web (the per-part reference), warmed up alike, ${timing.runs} runs. Times are of whole \`run()\``,
+    'calls; part times and the share come from the split session\'s profile (`run(feeds, { profile: true })`).',
+    '"GridSample parts" are the parts run on gridsample (GridSample and AffineGrid nodes), next to',
+    'onnxruntime-web\'s time on the same parts; "max abs diff" is the largest |split - onnxruntime-web| of each',
+    'output divided by that output\'s largest magnitude.',
+    '',
+    table(['model', 'onnxruntime-web ms', 'split ms', 'split p90 ms', 'speed-up', 'GridSample share of split',
+      'GridSample parts: ours ms', 'onnxruntime-web ms, same parts', 'speed-up, same parts', 'max abs diff / output scale'], tableRows),
+    '',
+    `Targets (whole models): ${met} met, ${missed} missed, ${checks.length - met - missed} not measurable.`,
+    '',
+    ...checks.map((e) => `- ${e.text}: ${statusCell(e)}`),
+    '',
+  ].join('\n');
+}
+
 /** The workloads of this run with a baseline and its settings, e.g. "nearest2d: img2d's mode linear". */
 function baselineList(workloads) {
   const based = workloads.filter((w) => w.baseline);
@@ -219,7 +335,7 @@ function baselineList(workloads) {
 }
 
 /** The whole RESULTS.md text. */
-export function renderReport({ env, workloads, results, impls, quick, method }) {
+export function renderReport({ env, workloads, results, models, impls, quick, method }) {
   const implsById = Object.fromEntries(impls.map((i) => [i.id, i]));
   const evaluations = {};
   const all = [];
@@ -256,7 +372,7 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
     '<!-- Written by bench/run.sh (bench/js/bench.mjs) from one run; do not edit by hand. -->',
     '# gridsample benchmark results',
     '',
-    quick ? '**Quick run (`--quick`, 3 samples each): for development only, not for quoting.**\n' : '',
+    quick ? `**Quick run (\`--quick\`: ${method.minReps} samples each, ${method.models.runs} runs per session of a model): for development only, not for quoting.**\n` : '',
     table(['machine', ''], machineRows),
     '',
     '## How this was measured',
@@ -310,21 +426,27 @@ export function renderReport({ env, workloads, results, impls, quick, method }) 
     `  its image. The dispatch check: the default target's fastest repetition (min) is at most ${DISPATCH_SLACK}x every`,
     '  lower target\'s (the min is what other work on the machine inflates least).',
     '',
-    `## Targets (issue #4): ${met} met, ${missed} missed, ${na} not measurable`,
-    '',
-    table(['target', 'status'], all.map((e) => [e.text, statusCell(e)])),
-    '',
-    `## SIMD targets, native (median ms): dispatch check ${dispatchMet} met, ${dispatchMissed} missed`,
-    '',
-    targets.length
-      ? table(['kernel', ...targets.map((t) => `${t}${t === targets[0] ? ' (default)' : ''}`), 'default / fastest lower (min)', 'check'], dispatch.rows)
-      : 'Not run (no native binary, or one that does not list its targets).',
-    '',
-    '## Summary (median ms)',
-    '',
-    summaryTables(workloads, results),
-    '## Per workload',
-    '',
-    ...workloads.map((w) => workloadSection(w, results, impls, implsById, evaluations[w.name])),
+    // A run of the models alone (--only models) has no workload tables.
+    ...(workloads.length ? [
+      `## Targets (issue #4): ${met} met, ${missed} missed, ${na} not measurable`,
+      '',
+      table(['target', 'status'], all.map((e) => [e.text, statusCell(e)])),
+      '',
+      `## SIMD targets, native (median ms): dispatch check ${dispatchMet} met, ${dispatchMissed} missed`,
+      '',
+      targets.length
+        ? table(['kernel', ...targets.map((t) => `${t}${t === targets[0] ? ' (default)' : ''}`), 'default / fastest lower (min)', 'check'], dispatch.rows)
+        : 'Not run (no native binary, or one that does not list its targets).',
+      '',
+      '## Summary (median ms)',
+      '',
+      summaryTables(workloads, results),
+    ] : []),
+    ...(models?.length ? [modelsSection(models, method.models)] : []),
+    ...(workloads.length ? [
+      '## Per workload',
+      '',
+      ...workloads.map((w) => workloadSection(w, results, impls, implsById, evaluations[w.name])),
+    ] : []),
   ].join('\n');
 }

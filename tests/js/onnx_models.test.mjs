@@ -20,13 +20,8 @@ const ORT_OPTIONS = { executionProviders: ['cpu'], intraOpNumThreads: 1, logSeve
 // Random feeds at the shapes index.json gives, in each input's range.
 function feedsFor(model, session, seed) {
   const dims = Object.fromEntries(model.inputs.map((i) => [i.name, i.dims]));
-  const feeds = randomFeeds(ort, session.inputMetadata, { dims, seed });
-  for (const input of model.inputs) {
-    const [lo, hi] = input.range ?? [-1, 1];
-    const t = feeds[input.name];
-    if (t.type === 'float32') for (let i = 0; i < t.data.length; ++i) t.data[i] = lo + ((t.data[i] + 1) / 2) * (hi - lo);
-  }
-  return feeds;
+  const ranges = Object.fromEntries(model.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
+  return randomFeeds(ort, session.inputMetadata, { dims, ranges, seed });
 }
 
 // The model's onnxruntime parts on onnxruntime-node, its GridSample / AffineGrid nodes on the
