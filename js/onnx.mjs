@@ -59,6 +59,23 @@ function io(n, values) {
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
 }
 
+// With a GPU execution provider, the outputs of an onnxruntime part that only later
+// onnxruntime parts read stay on the GPU ('gpu-buffer'); the others come to the CPU (ours read
+// them there), graph outputs where the caller's preferredOutputLocation says.
+function outputLocations(options, split, part) {
+  const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
+  if (!gpu) return {};
+  const caller = options.preferredOutputLocation;
+  const later = split.parts.slice(split.parts.indexOf(part) + 1);
+  const readByOurs = new Set(later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.inputs));
+  const graphOutputs = new Set(split.outputs.map((v) => v.name));
+  const where = (name) => {
+    if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';
+    return readByOurs.has(name) ? 'cpu' : 'gpu-buffer';
+  };
+  return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
+}
+
 // A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
 const typeOf = (t) => t.type ?? t.dtype;
 
@@ -177,7 +194,7 @@ export class InferenceSession {
         }
         let session;
         try {
-          session = await ort.InferenceSession.create(subModel(proto, split, part, types), passOn);
+          session = await ort.InferenceSession.create(subModel(proto, split, part, types), { ...passOn, ...outputLocations(passOn, split, part) });
         } catch (e) {
           throw wrap(e, `part ${index + 1} (${part.nodes.length} nodes from ${part.nodes[0].label})`);
         }
