@@ -6,6 +6,7 @@ import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession, OnnxModelError } from '../../js/onnx.mjs';
+import { compareOutputs } from '../../js/onnx_timing.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 
 // Deterministic inputs: a 31-bit LCG, values in [lo, hi).
@@ -23,14 +24,11 @@ function tensor(dims, seed, lo = -1, hi = 1) {
   return new ort.Tensor('float32', Float32Array.from({ length: n }, () => r(lo, hi)), dims);
 }
 
-function maxAbsDiff(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let i = 0; i < a.length; ++i) {
-    const d = Math.abs(Number(a[i]) - Number(b[i]));
-    if (!(d <= worst)) worst = d; // NaN propagates as a failure
+// Every output within atol of onnxruntime's (a NaN anywhere fails).
+function assertClose(got, want, atol) {
+  for (const [name, { maxAbsDiff }] of Object.entries(compareOutputs(got, want))) {
+    assert.ok(maxAbsDiff <= atol, `${name}: max abs diff ${maxAbsDiff} > ${atol}`);
   }
-  return worst;
 }
 
 // The split session's outputs against onnxruntime-node's own session on the whole model.
@@ -44,9 +42,8 @@ async function assertMatchesOnnxruntime(model, feeds, atol = 1e-5) {
     assert.ok(got[name] instanceof ort.Tensor, `${name} is an onnxruntime tensor`);
     assert.equal(got[name].type, want[name].type, name);
     assert.deepEqual(got[name].dims, want[name].dims, name);
-    const d = maxAbsDiff(got[name].data, want[name].data);
-    assert.ok(d <= atol, `${name}: max abs diff ${d} > ${atol}`);
   }
+  assertClose(got, want, atol);
   await whole.release();
   return split;
 }
@@ -104,8 +101,7 @@ describe('splitting', () => {
     // Another shape through the same session: dynamic dimensions stay dynamic.
     const whole = await ort.InferenceSession.create(model);
     const feeds = { X: tensor([2, 2, 3, 4], 5), grid: tensor([2, 3, 4, 2], 6, -1.3, 1.3) };
-    const [got, want] = [await s.run(feeds), await whole.run(feeds)];
-    for (const name of ['E', 'B', 'F', 'A']) assert.ok(maxAbsDiff(got[name].data, want[name].data) <= 3e-5, name);
+    assertClose(await s.run(feeds), await whole.run(feeds), 3e-5);
     assert.deepEqual(runsOn(s), [
       'onnxruntime:Relu+Neg+Mul', 'gridsample:GridSamplex2', 'onnxruntime:Sigmoid', 'gridsample:GridSample', 'onnxruntime:Add',
     ]);
