@@ -1,10 +1,10 @@
 // Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from a Vite bundle in headless Chromium.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
@@ -14,6 +14,7 @@ import { encodeModel } from './lib/onnx_model.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
+const ORT_WEB = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies['onnxruntime-web'];
 const PACKAGE = join(HERE, '..', '..', 'js');
 const BIN = join(HERE, 'node_modules', '.bin');
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
@@ -54,6 +55,14 @@ export function example(gs) {
 }
 `;
 
+// The ONNX documentation example as a GridSample-16 model.
+const BASIC_MODEL = encodeModel({
+  opset: 16,
+  nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs: { mode: 'bilinear' } }],
+  inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 6, 6, 2] }],
+  outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 6, 6] }],
+});
+
 let work;
 let app;
 let tarball;
@@ -70,7 +79,8 @@ before(async () => {
   writeFileSync(join(app, 'example.js'), EXAMPLE_JS);
   // Everything but the CLI's PNG codec is in the tarball; that comes from the npm cache, which
   // tests/js's install of the same version filled (the registry only if the cache was cleared).
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
+  // onnxruntime-web is the user's own copy for gridsample/onnx (an optional peer), same cache.
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `onnxruntime-web@${ORT_WEB}`], { cwd: app });
 });
 
 after(() => {
@@ -93,7 +103,7 @@ describe('npm pack', () => {
     // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort): optional peers.
     assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['onnxruntime-node', 'onnxruntime-web']);
     for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);
-    assert.ok(!existsSync(join(app, 'node_modules', 'onnxruntime-web')), 'installing gridsample installs no onnxruntime');
+    assert.ok(!packInfo.files.some((f) => /onnxruntime/.test(f.path)), 'gridsample ships no onnxruntime');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);
   });
 });
@@ -122,17 +132,11 @@ console.log(JSON.stringify({ resolved: import.meta.resolve('gridsample'), ...exa
     assert.match(stdout, /\[ 0, 0\.15, 0\.55, 0\.95, 1\.35, 0\.75 \]/);
   });
 
-  // A one-node GridSample model through gridsample/onnx, with tests/js's onnxruntime-web (the
-  // consumer project has no onnxruntime: it is the caller's own, an optional peer).
+  // The example as a one-node model through gridsample/onnx, with the app's onnxruntime-web.
   const ONNX_SCRIPT = (importLine) => `${importLine}
-const ort = await import(${JSON.stringify(pathToFileURL(join(HERE, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.mjs')).href)});
+const ort = await import('onnxruntime-web');
 ort.env.wasm.numThreads = 1;
-const model = Uint8Array.from(${JSON.stringify([...encodeModel({
-    opset: 16,
-    nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], attrs: { mode: 'bilinear' } }],
-    inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 6, 6, 2] }],
-    outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 6, 6] }],
-  })])});
+const model = Uint8Array.from(${JSON.stringify([...BASIC_MODEL])});
 const axis = [-1, -0.6, -0.2, 0.2, 0.6, 1];
 const session = await InferenceSession.create(model, { ort });
 const { Y } = await session.run({
@@ -269,6 +273,39 @@ import { load } from 'gridsample';
 import { example } from './example.js';
 load().then((gs) => postMessage(example(gs)), (e) => postMessage({ error: String(e && e.stack || e) }));
 `);
+    // gridsample/onnx with the app's onnxruntime-web, in the page and in a module worker.
+    writeFileSync(join(app, 'onnx_example.js'), `// The ONNX page's example: the GridSample documentation example as a model, through gridsample/onnx.
+import { InferenceSession } from 'gridsample/onnx';
+const MODEL = Uint8Array.from(${JSON.stringify([...BASIC_MODEL])});
+export async function onnxExample(ort) {
+  ort.env.wasm.numThreads = 1;
+  const axis = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+  const session = await InferenceSession.create(MODEL, { ort, executionProviders: ['wasm'] });
+  const { Y } = await session.run({
+    X: new ort.Tensor('float32', Float32Array.from({ length: 16 }, (_, i) => i), [1, 1, 4, 4]),
+    grid: new ort.Tensor('float32', Float32Array.from(axis.flatMap((y) => axis.flatMap((x) => [x, y]))), [1, 6, 6, 2]),
+  });
+  await session.release();
+  return { runsOn: session.plan().parts.map((p) => p.runsOn), shape: Y.dims, data: Array.from(Y.data), isOrt: Y instanceof ort.Tensor };
+}
+`);
+    writeFileSync(join(app, 'onnx.html'), `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample/onnx consumer</title></head>
+<body><script type="module">
+import * as ort from 'onnxruntime-web';
+import { onnxExample } from './onnx_example.js';
+const worker = new Worker(new URL('./onnx_worker.js', import.meta.url), { type: 'module' });
+const fromWorker = new Promise((resolve, reject) => { worker.onmessage = (e) => resolve(e.data); worker.onerror = (e) => reject(new Error('worker: ' + e.message)); });
+Promise.all([onnxExample(ort), fromWorker]).then(
+  ([page, moduleWorker]) => { window.__results = { page, moduleWorker }; },
+  (e) => { window.__results = { error: String(e && e.stack || e) }; });
+</script></body></html>
+`);
+    writeFileSync(join(app, 'onnx_worker.js'), `// Module worker of the ONNX page: gridsample/onnx and onnxruntime-web inside the worker.
+import * as ort from 'onnxruntime-web';
+import { onnxExample } from './onnx_example.js';
+onnxExample(ort).then((r) => postMessage(r), (e) => postMessage({ error: String(e && e.stack || e) }));
+`);
     // Unbundled ES modules straight from node_modules, as from a CDN.
     writeFileSync(join(app, 'raw.html'), `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample unbundled</title></head>
@@ -289,6 +326,16 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
       logLevel: 'error',
       base: './', // relative asset URLs: the page is served from /dist/, as from any sub-path
       build: { outDir: join(app, 'dist'), emptyOutDir: true },
+    });
+    // The ONNX page on its own: onnxruntime-web's bundle splits into chunks, which Vite's
+    // default 'iife' workers cannot hold (and 'es' workers break the classic worker above).
+    await build({
+      root: app,
+      configFile: false,
+      logLevel: 'error',
+      base: './',
+      build: { outDir: join(app, 'dist-onnx'), emptyOutDir: true, rollupOptions: { input: join(app, 'onnx.html') } },
+      worker: { format: 'es' },
     });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
@@ -343,6 +390,15 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     for (const k of ['auto', 'scalar', 'moduleWorker', 'classicWorker']) assertExampleRow(r[k], k);
     // The wasm came from the bundle's assets, not from node_modules.
     assert.ok(server.requests.some((p) => /^\/dist\/assets\/gridsample-simd.*\.wasm$/.test(p)), server.requests.join(' '));
+  });
+
+  test('bundled gridsample/onnx with onnxruntime-web: page and module worker', async () => {
+    const r = await results('/dist-onnx/onnx.html');
+    for (const k of ['page', 'moduleWorker']) {
+      assert.deepEqual(r[k].runsOn, ['gridsample'], k);
+      assert.equal(r[k].isOrt, true, `${k}: results are onnxruntime tensors`);
+      assertExampleRow(r[k], `gridsample/onnx ${k}`);
+    }
   });
 
   test('Vite dev server (dependencies pre-bundled): page and module worker', async () => {
