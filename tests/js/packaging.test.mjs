@@ -217,16 +217,21 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
     assert.ok(source.includes(TS_IMPORTS.esm), 'consumer.ts imports gridsample as an ES module');
     writeFileSync(join(dir, 'esm.mts'), source + TS_FORMAT_CHECKS.esm);
     writeFileSync(join(dir, 'cjs.cts'), source.replace(TS_IMPORTS.esm, TS_IMPORTS.cjs) + TS_FORMAT_CHECKS.cjs);
+    // gridsample/onnx with onnxruntime-web's types: the same source as ESM and CommonJS (a .cts
+    // file's import declarations compile to require()).
+    const onnxSource = readFileSync(join(HERE, 'typescript', 'onnx_consumer.ts'), 'utf8');
+    writeFileSync(join(dir, 'onnx_esm.mts'), onnxSource);
+    writeFileSync(join(dir, 'onnx_cjs.cts'), onnxSource);
   });
 
   for (const [name, modules] of Object.entries(TS_MODULES)) {
-    test(`${name}: ESM (index.d.ts) and CommonJS (index.d.cts) consumers`, async () => {
+    test(`${name}: ESM (index.d.ts, onnx.d.ts) and CommonJS (index.d.cts, onnx.d.cts) consumers`, async () => {
       const config = `tsconfig.${name}.json`;
       writeFileSync(join(dir, config), JSON.stringify({
         compilerOptions: {
           ...modules, strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
         },
-        files: ['esm.mts', 'cjs.cts'],
+        files: ['esm.mts', 'cjs.cts', 'onnx_esm.mts', 'onnx_cjs.cts'],
       }, null, 2));
       try {
         await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });

@@ -1,0 +1,35 @@
+// A TypeScript consumer of gridsample/onnx with onnxruntime-web's own types (packaging.test.mjs compiles it as ESM and as CommonJS).
+import * as ort from 'onnxruntime-web';
+import { InferenceSession } from 'gridsample/onnx';
+import type { Plan, Profile } from 'gridsample/onnx';
+
+/** True when A and B are the same type: being assignable is not enough. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+function assert<T extends true>(): void {}
+
+export async function consume(bytes: Uint8Array): Promise<void> {
+  // The session is typed by the onnxruntime module it is given: feeds and results are its tensors.
+  const session = await InferenceSession.create(bytes, { ort, executionProviders: ['wasm'] });
+  assert<Equal<typeof session, InferenceSession<ort.Tensor>>>();
+  const results = await session.run({ X: new ort.Tensor('float32', new Float32Array(4), [1, 1, 2, 2]) }, { profile: true });
+  assert<Equal<typeof results, Record<string, ort.Tensor>>>();
+  const y: ort.Tensor | undefined = results.Y;
+  const only = await session.run({}, ['Y']);
+  assert<Equal<typeof only, Record<string, ort.Tensor>>>();
+  assert<Equal<ReturnType<typeof session.plan>, Plan>>();
+  assert<Equal<typeof session.lastProfile, Profile | null>>();
+  const names: readonly string[] = [...session.inputNames, ...session.outputNames];
+  const part = session.plan().parts[0];
+  const where: 'onnxruntime' | 'gridsample' | undefined = part?.runsOn;
+  await session.release();
+  void y; void names; void where;
+
+  // @ts-expect-error: the onnxruntime module is required
+  await InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+  // @ts-expect-error: feeds are tensors, not typed arrays
+  await session.run({ X: new Float32Array(4) });
+  // @ts-expect-error: subgraphs is 'error' or 'onnxruntime'
+  await InferenceSession.create(bytes, { ort, subgraphs: 'skip' });
+  // @ts-expect-error: the session is made by create(), not new
+  new InferenceSession();
+}
