@@ -76,6 +76,9 @@ function outputLocations(options, split, part) {
   return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
 }
 
+// onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
+const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
+
 // A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
 const typeOf = (t) => t.type ?? t.dtype;
 
@@ -175,9 +178,16 @@ export class InferenceSession {
       } catch (e) {
         throw wrap(e, 'the whole model (it has no GridSample or AffineGrid node)');
       }
+      // Metadata from the model itself, as below (onnxruntime-web 1.30 reports an unknown
+      // dimension as 4294967295).
       return new InferenceSession(InferenceSession.#token, {
         ort, split, whole, parts: [],
-        public: { inputNames: whole.inputNames, outputNames: whole.outputNames, inputMetadata: whole.inputMetadata, outputMetadata: whole.outputMetadata },
+        public: {
+          inputNames: whole.inputNames,
+          outputNames: whole.outputNames,
+          inputMetadata: metadata(split.inputs),
+          outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: whole.outputMetadata?.find((m) => m.name === v.name)?.type, dims: null } }))),
+        },
       });
     }
 
@@ -205,7 +215,6 @@ export class InferenceSession {
       await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
       throw e;
     }
-    const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
     return new InferenceSession(InferenceSession.#token, {
       ort, gs, split, parts,
       public: {
