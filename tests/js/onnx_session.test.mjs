@@ -65,6 +65,7 @@ describe('splitting', () => {
     });
     const s = await assertMatchesOnnxruntime(model, { X: tensor([2, 3], 1) });
     assert.deepEqual(s.plan().counts, { onnxruntimeSessions: 1, onnxruntimeNodes: 2, gridsampleNodes: 0, unusedNodes: 0 });
+    assert.deepEqual(s.inputMetadata, [{ name: 'X', isTensor: true, type: 'float32', shape: ['N', 3] }]);
     await s.run({ X: tensor([4, 3], 2) }, { profile: true });
     assert.equal(s.lastProfile.parts.length, 1);
     await s.release();
