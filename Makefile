@@ -91,8 +91,12 @@ test: setup
 
 # README's main command: installs what is missing, builds the wasm package and serves web/demo
 # on 127.0.0.1 (prints the URL; PORT=8090 make demo, or make demo PORT=8090, picks the port).
+# The ONNX page also needs the package's onnx-proto, web/demo's npm packages (onnxruntime-web)
+# and web/demo/vendor/ (vendor.mjs).
 demo: setup
 	$(MAKE) wasm
+	scripts/npm_ci.sh js web/demo
+	node web/demo/vendor.mjs
 	node web/demo/server.mjs
 
 # Peer benchmarks (not a test): writes bench/RESULTS.md. BENCH_SKIP_BUILD=1 skips the builds.

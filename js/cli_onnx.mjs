@@ -5,7 +5,7 @@ import process from 'node:process';
 import { load } from './node.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
-import { compareModel, failureReason, randomFeeds } from './onnx_timing.mjs';
+import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
 
 export const ONNX_HELP = `Usage: gridsample onnx inspect MODEL.onnx [options]
        gridsample onnx bench MODEL.onnx [options]
@@ -88,7 +88,6 @@ async function importOrt(which) {
 
 const ms = (v) => (v >= 10 ? v.toFixed(1) : v.toFixed(3));
 const dims = (v) => (v.dims ? `${v.type} [${v.dims.join(', ')}]` : 'not run');
-const opsText = (ops) => Object.entries(ops).map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
 
 function attributesText(n) {
   const a = n.attrs;
@@ -170,7 +169,7 @@ function printInspect(r, out) {
   if (r.runError) out(`The model did not run on random inputs: ${r.runError}`);
   if (r.plan) {
     out(`Split into ${r.plan.parts.length} part${r.plan.parts.length > 1 ? 's' : ''} (${r.plan.counts.onnxruntimeSessions} onnxruntime session${r.plan.counts.onnxruntimeSessions === 1 ? '' : 's'}):`);
-    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${p.nodes.length} node${p.nodes.length > 1 ? 's' : ''}: ${opsText(p.ops)}`);
+    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${p.nodes.length} node${p.nodes.length > 1 ? 's' : ''}: ${formatOps(p.ops)}`);
   } else {
     out(`onnxruntime: ${r.onnxruntime}; install one to see the shapes and the split.`);
   }
@@ -186,7 +185,7 @@ function printBench(r, out) {
   out('  parts (median ms; onnxruntime on the same part):');
   for (const p of r.parts) {
     const ref = p.onnxruntimeMs == null ? '' : `   onnxruntime ${ms(p.onnxruntimeMs)}${p.runsOn === 'gridsample' ? ` (${(p.onnxruntimeMs / p.ms).toFixed(2)}x)` : ''}`;
-    out(`    ${p.part}. ${p.runsOn.padEnd(11)} ${ms(p.ms).padStart(8)}   ${opsText(p.ops)}${ref}`);
+    out(`    ${p.part}. ${p.runsOn.padEnd(11)} ${ms(p.ms).padStart(8)}   ${formatOps(p.ops)}${ref}`);
   }
   if (r.reference?.error) out(`  (onnxruntime cannot run the gridsample parts: ${r.reference.error})`);
   for (const [name, o] of Object.entries(r.outputs ?? {})) out(`  output ${name}: max abs diff ${o.maxAbsDiff.toExponential(2)} (scale ${o.scale.toPrecision(3)})`);

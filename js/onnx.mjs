@@ -76,6 +76,8 @@ function outputLocations(options, split, part) {
   return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
 }
 
+const nodeCount = (part) => `${part.nodes.length} node${part.nodes.length === 1 ? '' : 's'}`;
+
 // onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
 const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
 
@@ -206,7 +208,7 @@ export class InferenceSession {
         try {
           session = await ort.InferenceSession.create(subModel(proto, split, part, types), { ...passOn, ...outputLocations(passOn, split, part) });
         } catch (e) {
-          throw wrap(e, `part ${index + 1} (${part.nodes.length} nodes from ${part.nodes[0].label})`);
+          throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
         }
         parts.push({ ...part, index, session });
         for (const meta of session.outputMetadata ?? []) if (meta.isTensor) types.set(meta.name, meta.type);
@@ -286,7 +288,7 @@ export class InferenceSession {
         try {
           out = await part.session.run(subFeeds, part.outputs, runOptions);
         } catch (e) {
-          throw new OnnxModelError(model, `onnxruntime failed in part ${part.index + 1} (${part.nodes.length} nodes from ${part.nodes[0].label}): ${e?.message ?? e}`, { cause: e });
+          throw new OnnxModelError(model, `onnxruntime failed in part ${part.index + 1} (${nodeCount(part)} from ${part.nodes[0].label}): ${e?.message ?? e}`, { cause: e });
         }
         for (const [n, t] of Object.entries(out)) {
           values.set(n, t);

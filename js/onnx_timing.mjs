@@ -66,8 +66,10 @@ function toHalf(v) {
   return sign | half;
 }
 
+// A tensor's values as numbers: float16 bits (a Uint16Array) decoded; a native Float16Array,
+// which onnxruntime-web hands out where the engine has one, is numbers already.
 function values(t) {
-  if (t.type !== 'float16') return t.data;
+  if (t.type !== 'float16' || !(t.data instanceof Uint16Array)) return t.data;
   return Float32Array.from(t.data, (h) => {
     const e = (h >> 10) & 31;
     const m = h & 1023;
@@ -93,6 +95,9 @@ export function compareOutputs(got, want) {
   return result;
 }
 
+/** A part's operators as `Conv ×2, Relu` (plan().parts[i].ops). */
+export const formatOps = (ops) => Object.entries(ops).map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
+
 /** onnxruntime's own words for a failure, without its source path and C++ signature. */
 export function failureReason(e) {
   const text = String(e?.message ?? e).split('\n')[0];
@@ -115,7 +120,7 @@ async function warm(session, feeds, runs, ms) {
  * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
  * `onRound(i, runs)` is called after each round.
  */
-export async function compareModel(model, { ort, feeds, dims, ranges, runs = 20, warmup = 3, warmupMs = 1000, gridsample, sessionOptions = {}, onRound } = {}) {
+export async function compareModel(model, { ort, feeds, dims, ranges, runs = 20, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
   const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
   const sessions = { split };
   const errors = {};
@@ -131,7 +136,7 @@ export async function compareModel(model, { ort, feeds, dims, ranges, runs = 20,
       errors.onnxruntime = failureReason(e);
       delete sessions.onnxruntime;
     }
-    if (plan.parts.some((p) => p.runsOn === 'gridsample')) {
+    if (reference && plan.parts.some((p) => p.runsOn === 'gridsample')) {
       try {
         sessions.reference = await InferenceSession.create(model, { ...sessionOptions, logSeverityLevel: 4, ort, gridsample, gridsampleParts: 'onnxruntime' });
         await sessions.reference.run(feeds);

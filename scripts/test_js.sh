@@ -13,9 +13,10 @@ for v in simd scalar; do
   done
 done
 
-# The package's own dependencies (onnx-proto, pngjs: the tests import js/ directly) and the
-# test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript).
-scripts/npm_ci.sh js tests/js
+# The package's own dependencies (onnx-proto, pngjs: the tests import js/ directly), the
+# test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript) and the demo's
+# (onnxruntime-web, and rolldown for web/demo/vendor.mjs, which demo_onnx.test.mjs runs).
+scripts/npm_ci.sh js tests/js web/demo
 
 # Headless Chromium for the packaging test (Debian's, installed by scripts/setup.sh).
 export GRIDSAMPLE_CHROMIUM="${GRIDSAMPLE_CHROMIUM:-/usr/bin/chromium}"

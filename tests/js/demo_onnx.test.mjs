@@ -1,0 +1,259 @@
+// Browser test of web/demo/onnx.html in headless Chromium: every example model's plan and split session against onnxruntime-web on the wasm and WebGPU execution providers, the split session in a module worker, and malformed model files.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import * as ort from 'onnxruntime-web';
+
+import { load } from '../../js/node.mjs';
+import { InferenceSession } from '../../js/onnx.mjs';
+import { startDemoServer } from '../../web/demo/server.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DEMO = join(HERE, '..', '..', 'web', 'demo');
+const OUTPUT = join(HERE, 'output');
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+const EXAMPLES = JSON.parse(readFileSync(join(DEMO, 'models', 'index.json'), 'utf8')).models;
+const OUR_OPS = new Set(['GridSample', 'AffineGrid']);
+
+ort.env.wasm.numThreads = 1;
+
+// The page's split session against onnxruntime-web's own: float32 models within 1e-4; float16
+// ones within a float16 unit in the last place at 1 (onnxruntime samples float16 in float32
+// and does not round to float16: index.json's note).
+const tolerance = (entry) => (entry.inputs.some((i) => i.dtype === 'float16') ? 2 ** -11 : 1e-4);
+
+// On WebGPU (SwiftShader, on the CPU) a run takes seconds: flow_warp runs at a smaller shape
+// (it leaves H and W open), and the two models with large fixed shapes are left out; their data
+// paths (onnxruntime part -> GridSample nodes -> onnxruntime part, GridSample -> onnxruntime)
+// are stn28's, gridsample_1d's and gridsample_3d_cubic's.
+const WEBGPU_DIMS = { 'flow_warp.onnx': { image: [1, 3, 64, 96], flow: [1, 2, 64, 96] } };
+const WEBGPU_LEFT_OUT = new Set(['deformable_attention.onnx', 'liveportrait_warp.onnx']);
+
+// onnxruntime's message quoted in index.json's `why`, e.g. 'Only 4-D or 5-D tensor is supported'.
+const quotedReason = (entry) => /\('([^']+)'\)/.exec(entry.why)?.[1];
+
+let server;
+let browser;
+let gs;
+const plans = new Map(); // file -> the plan gridsample/onnx makes in Node
+
+before(async () => {
+  // The page's vendor/ (onnx-proto as an ES module, the bundled worker), as `make demo` builds it.
+  try {
+    execFileSync(process.execPath, [join(DEMO, 'vendor.mjs')], { stdio: 'pipe' });
+  } catch (e) {
+    throw new Error(`node web/demo/vendor.mjs failed (scripts/npm_ci.sh web/demo installs what it needs): ${e.stderr}`);
+  }
+  gs = await load();
+  for (const entry of EXAMPLES) {
+    const session = await InferenceSession.create(readFileSync(join(DEMO, 'models', entry.file)), { ort, gridsample: gs, executionProviders: ['wasm'] });
+    plans.set(entry.file, session.plan());
+    await session.release();
+  }
+  server = await startDemoServer({ port: 0 });
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+      // WebGPU on the CPU (SwiftShader): correctness only, nothing here is timed against it.
+      '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+// Opens onnx.html and waits for its first model; `problems` collects page errors, failed
+// requests and console errors (onnxruntime's own log lines aside: it logs what it falls back
+// on, and the page shows its failures itself).
+async function openPage(query = '?runs=1&warmup=0') {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/\[[WE]:onnxruntime:/.test(m.text())) problems.push(`console error: ${m.text()}`);
+  });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(`${server.url}onnx.html${query}`);
+  try {
+    await page.waitForFunction(() => ['done', 'error'].includes(window.__onnxResults?.status) && window.__onnxResults.ready, null, { timeout: 60000 });
+  } catch (e) {
+    throw new Error(`the page did not finish its first model: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`);
+  }
+  return { page, problems };
+}
+
+// The page's results for one example on one execution provider (a copy, functions left out).
+async function results(page, file, ep, dims) {
+  await page.evaluate(([f, e, d]) => window.__onnxResults.open(f, e, d), [file, ep, dims]);
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__onnxResults)));
+}
+
+const text = async (page, selector) => (await page.locator(selector).textContent()).trim();
+
+// What every comparison must show: the plan Node makes, in the table too, and the split
+// session's outputs equal to onnxruntime-web's, or onnxruntime-web's error where it fails.
+async function checkExample(page, entry, r, ep) {
+  const what = `${entry.file} (${ep})`;
+  assert.equal(r.status, 'done', `${what}: ${r.error}`);
+  assert.equal(r.file, entry.file);
+  assert.equal(r.ep, ep);
+  assert.deepEqual(r.plan, plans.get(entry.file), `${what}: the page's plan is the one gridsample/onnx makes in Node`);
+  const ours = r.plan.parts.filter((p) => p.runsOn === 'gridsample');
+  assert.ok(ours.length > 0, `${what}: no part runs on gridsample`);
+  for (const p of ours) assert.ok(Object.keys(p.ops).every((op) => OUR_OPS.has(op)), `${what}: part ${p.part} on gridsample has ${Object.keys(p.ops)}`);
+  assert.equal(await page.locator('#plan tbody tr').count(), r.plan.parts.length, `${what}: plan rows`);
+  assert.equal(await page.locator('#plan tbody tr.gridsample').count(), ours.length, `${what}: highlighted gridsample rows`);
+  assert.equal(r.parts.length, r.plan.parts.length, `${what}: per-part times`);
+  assert.ok(r.split.median > 0 && r.split.runs > 0, `${what}: split session times ${JSON.stringify(r.split)}`);
+  assert.equal(await page.locator('#chart rect.bar.gridsample').count(), ours.length + 1, `${what}: chart bars of the gridsample parts (and the legend's)`);
+
+  if (r.onnxruntime.error) {
+    assert.equal(entry.onnxruntimeRuns, false, `${what}: onnxruntime-web failed on a model it runs: ${r.onnxruntime.error}`);
+    assert.ok(r.onnxruntime.error.includes(quotedReason(entry)), `${what}: onnxruntime-web's error '${r.onnxruntime.error}' is not index.json's '${quotedReason(entry)}'`);
+    assert.ok(await page.locator('#ort-error').isVisible(), `${what}: onnxruntime-web's error is not shown`);
+    assert.ok((await text(page, '#ort-error')).includes(r.onnxruntime.error));
+    assert.equal(await text(page, '#fig-ort'), 'fails');
+    assert.equal(r.outputs, null);
+    return;
+  }
+  assert.equal(entry.onnxruntimeRuns, true, `${what}: onnxruntime-web runs a model index.json says it cannot`);
+  assert.ok(r.onnxruntime.median > 0, `${what}: onnxruntime-web times ${JSON.stringify(r.onnxruntime)}`);
+  assert.deepEqual(Object.keys(r.outputs).sort(), entry.outputs.map((o) => o.name).sort());
+  for (const [name, o] of Object.entries(r.outputs)) {
+    assert.ok(o.maxAbsDiff <= tolerance(entry), `${what}: output ${name} differs from onnxruntime-web's by ${o.maxAbsDiff} (tolerance ${tolerance(entry)})`);
+  }
+  assert.match(await text(page, '#diff'), /^Largest \|onnxruntime-web − split\| per output: /);
+  assert.equal(Number(await text(page, '#fig-ratio')).toFixed(2), (r.onnxruntime.median / r.split.median).toFixed(2));
+}
+
+describe('web/demo/onnx.html in headless Chromium', () => {
+  test('every example on the wasm execution provider: the plan, and the split session equals onnxruntime-web or runs where it fails', async () => {
+    const { page, problems } = await openPage();
+    assert.deepEqual(await page.evaluate(() => window.__onnxResults.examples), EXAMPLES.map((m) => m.file));
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'the page must work without cross-origin isolation');
+    // Unbundled: the package's own files through the import map, onnxruntime-web's .mjs build.
+    for (const path of ['/js/onnx.mjs', '/js/onnx_timing.mjs', '/js/browser.mjs', '/js/dist/gridsample-simd.wasm', '/web/demo/vendor/onnx-proto.mjs',
+      '/web/demo/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs']) {
+      assert.ok(server.requests.includes(path), `${path} not requested`);
+    }
+    for (const entry of EXAMPLES) {
+      const r = await results(page, entry.file, 'wasm');
+      await checkExample(page, entry, r, 'wasm');
+      assert.equal(await text(page, '#model-title'), entry.title);
+      assert.equal(await text(page, '#model-description'), entry.description);
+      const alone = r.onnxruntime.error ? 'fails' : `${r.onnxruntime.median.toFixed(2)} ms (${(r.onnxruntime.median / r.split.median).toFixed(2)}x)`;
+      console.log(`# ${entry.file} (wasm, 1 run): split session ${r.split.median.toFixed(2)} ms, onnxruntime-web ${alone}`);
+    }
+    // The spatial transformer: its CNN, then AffineGrid + GridSample on gridsample, then the classifier.
+    const stn = await results(page, 'stn28.onnx', 'wasm');
+    assert.deepEqual(stn.plan.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime']);
+    assert.deepEqual(stn.plan.parts[1].ops, { AffineGrid: 1, GridSample: 1 });
+    assert.equal(await text(page, '#plan tbody tr.gridsample td:nth-child(4)'), 'AffineGrid, GridSample');
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'demo-onnx.png'), fullPage: true });
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('every example on the webgpu execution provider (SwiftShader): the split session equals onnxruntime-web', async (t) => {
+    const { page, problems } = await openPage();
+    const gpu = await page.evaluate(async () => {
+      if (!navigator.gpu) return { reason: 'navigator.gpu is missing' };
+      const adapter = await navigator.gpu.requestAdapter();
+      if (!adapter) return { reason: 'navigator.gpu.requestAdapter() gave no adapter' };
+      return { description: `${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim(), f16: adapter.features.has('shader-f16') };
+    });
+    if (gpu.reason) {
+      await page.close();
+      t.skip(`WebGPU is unavailable in this Chromium (${CHROMIUM} --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader): ${gpu.reason}`);
+      return;
+    }
+    assert.ok(await page.locator('#ep option[value="webgpu"]').count(), 'the page offers webgpu where navigator.gpu exists');
+    console.log(`# WebGPU adapter: ${gpu.description}${gpu.f16 ? '' : ', no shader-f16'}`);
+    t.diagnostic(`left out on WebGPU (seconds per run on SwiftShader): ${[...WEBGPU_LEFT_OUT].join(', ')}`);
+    for (const entry of EXAMPLES.filter((m) => !WEBGPU_LEFT_OUT.has(m.file))) {
+      const r = await results(page, entry.file, 'webgpu', WEBGPU_DIMS[entry.file]);
+      if (!gpu.f16 && entry.inputs.some((i) => i.dtype === 'float16')) {
+        // onnxruntime's WebGPU kernels for the model's float16 nodes need shader-f16: the split
+        // session's onnxruntime part fails as onnxruntime-web does, and the page says why.
+        assert.equal(r.status, 'error', `${entry.file} (webgpu): ran without shader-f16`);
+        assert.match(r.error, /f16/);
+        assert.equal(await page.locator('#status.error').count(), 1);
+        console.log(`# ${entry.file} (webgpu): not run, the adapter has no shader-f16: ${r.error}`);
+        continue;
+      }
+      await checkExample(page, entry, r, 'webgpu');
+    }
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('a module Web Worker runs the same split session and gives the same outputs as the page', async () => {
+    const { page, problems } = await openPage();
+    for (const file of ['stn28.onnx', 'gridsample_3d_cubic.onnx']) {
+      await results(page, file, 'wasm');
+      await page.getByRole('button', { name: 'Run the split session in a worker' }).click();
+      await page.waitForFunction(() => ['done', 'error'].includes(window.__onnxResults.worker?.status), null, { timeout: 30000 });
+      const w = await page.evaluate(() => window.__onnxResults.worker);
+      assert.equal(w.status, 'done', `${file} in the worker: ${w.error}`);
+      assert.equal(w.file, file);
+      for (const [name, o] of Object.entries(w.outputs)) assert.equal(o.maxAbsDiff, 0, `${file}: output ${name} in the worker differs from the page's by ${o.maxAbsDiff}`);
+      assert.ok(w.split.median > 0);
+      assert.match(await text(page, '#worker-result'), new RegExp(`^${file.replace('.', '\\.')} in a module worker \\(wasm\\): the same outputs as on the page; `));
+    }
+    assert.ok(server.requests.includes('/web/demo/vendor/onnx_worker.mjs'), 'the worker is vendor.mjs\'s bundle');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
+  test('a malformed model, picked or dropped, is a one-line error and the page stays usable', async () => {
+    const { page, problems } = await openPage();
+    const title = await text(page, '#model-title');
+    let s = 12345;
+    const garbage = Buffer.from(Array.from({ length: 4096 }, () => { s = (s * 1103515245 + 12345) % 2147483648; return s >>> 23; }));
+    await page.locator('#file').setInputFiles({ name: 'garbage.onnx', mimeType: 'application/octet-stream', buffer: garbage });
+    await page.waitForFunction(() => window.__onnxResults.status === 'error');
+    const status = await text(page, '#status');
+    assert.match(status, /^garbage\.onnx: gridsample\/onnx: .*not a valid ONNX model/);
+    assert.ok(!status.includes('\n'), `not one line: ${status}`);
+    assert.equal(await page.locator('#status.error').count(), 1);
+    assert.equal(await text(page, '#model-title'), title, 'the last model stays');
+
+    // A truncated model, dropped on the drop zone.
+    const truncated = readFileSync(join(DEMO, 'models', 'stn28.onnx')).subarray(0, 3000);
+    const transfer = await page.evaluateHandle((b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'truncated.onnx'));
+      return dt;
+    }, truncated.toString('base64'));
+    const before = await page.evaluate(() => window.__onnxResults.seq);
+    await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer: transfer });
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
+    await page.waitForFunction((n) => window.__onnxResults.seq > n && window.__onnxResults.status === 'error', before);
+    assert.match(await text(page, '#status'), /^truncated\.onnx: gridsample\/onnx: .*not a valid ONNX model/);
+
+    // Still usable: another example from the menu, then the same one again with a new shape.
+    await page.locator('#example').selectOption('flow_warp.onnx');
+    await page.waitForFunction(() => window.__onnxResults.status === 'done' && window.__onnxResults.file === 'flow_warp.onnx', null, { timeout: 60000 });
+    assert.equal(await text(page, '#model-title'), EXAMPLES.find((m) => m.file === 'flow_warp.onnx').title);
+    for (const input of ['image', 'flow']) await page.locator(`#inputs input[data-name="${input}"]`).fill(`1, ${input === 'image' ? 3 : 2}, 64, 96`);
+    const seq = await page.evaluate(() => window.__onnxResults.seq);
+    await page.getByRole('button', { name: 'Run and time' }).click();
+    await page.waitForFunction((n) => window.__onnxResults.seq > n && window.__onnxResults.status === 'done', seq, { timeout: 60000 });
+    const r = await page.evaluate(() => window.__onnxResults);
+    assert.ok(r.outputs.output.maxAbsDiff <= 1e-4, `flow_warp at 64x96: ${r.outputs.output.maxAbsDiff}`);
+    assert.equal(await page.locator('#inputs input[data-name="image"]').inputValue(), '1, 3, 64, 96');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+});
