@@ -165,6 +165,35 @@ describe('splitting', () => {
     await s.release();
   });
 
+  test('empty batches and outputs, size-1 axes, non-finite values pass through every part', async () => {
+    const model = encodeModel({
+      opset: 20,
+      nodes: [
+        { op: 'Relu', inputs: ['X'], outputs: ['A'] },
+        { op: 'GridSample', inputs: ['A', 'grid'], outputs: ['B'] },
+        { op: 'Sigmoid', inputs: ['B'], outputs: ['C'] },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: ['N', 2, 'H', 'W'] }, { name: 'grid', dtype: 'float32', dims: ['N', 'h', 'w', 2] }],
+      outputs: [{ name: 'C', dtype: 'float32', dims: ['N', 2, 'h', 'w'] }],
+      name: 'edges',
+    });
+    const s = await InferenceSession.create(model, { ort, gridsample: gs });
+    const filled = (dims, v) => new ort.Tensor('float32', new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(v), dims);
+    // A non-finite grid coordinate samples 0 (DESIGN.md section 2), so C = sigmoid(0).
+    for (const [x, grid, dims] of [
+      [[0, 2, 3, 3], [0, 4, 4, 2], [0, 2, 4, 4]],
+      [[1, 2, 1, 1], [1, 4, 4, 2], [1, 2, 4, 4]],
+      [[1, 2, 3, 3], [1, 0, 4, 2], [1, 2, 0, 4]],
+    ]) {
+      const { C } = await s.run({ X: filled(x, NaN), grid: filled(grid, Infinity) });
+      assert.deepEqual(C.dims, dims);
+      assert.ok(C.data.every((v) => v === 0.5), `${x} / ${grid}`);
+    }
+    await assert.rejects(s.run({ X: filled([1, 2, 0, 3], 1), grid: filled([1, 2, 2, 2], 0) }),
+      /node 'n1' \(GridSample\), opset 20, inputs A: float32 \[1, 2, 0, 3\], grid: float32 \[1, 2, 2, 2\]: .*a spatial dimension is 0/);
+    await s.release();
+  });
+
   test("opset 16's bilinear / bicubic and opset 22 run as onnxruntime runs them", async () => {
     for (const [opset, mode] of [[16, 'bilinear'], [16, 'bicubic'], [16, 'nearest'], [22, 'linear'], [22, 'cubic']]) {
       const model = encodeModel({
