@@ -371,7 +371,10 @@ void FloatsToHalfs(const float* HWY_RESTRICT src, uint16_t* HWY_RESTRICT dst, in
     const auto abs = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7FFFFFFF)));
     const auto rounded = hn::Add(hn::Add(abs, hn::Set(di, 0xFFF)), hn::And(hn::ShiftRight<13>(abs), hn::Set(di, 1)));
     auto h = hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(di, 0x38000000)));
-    const auto scaled = hn::Mul(hn::BitCast(df, abs), hn::Set(df, 16777216.0f));  // x * 2^24
+    // x * 2^24 for the subnormal lanes; the others (NaN and huge values too) are capped at
+    // 2^-14 first, so that no lane converts an out-of-range float to an integer.
+    const auto small = hn::Min(abs, hn::Set(di, 0x38800000));
+    const auto scaled = hn::Mul(hn::BitCast(df, small), hn::Set(df, 16777216.0f));
     h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x38800000)), hn::ConvertTo(di, hn::Round(scaled)), h);
     h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x477FF000)), h, hn::Set(di, 0x7C00));
     const auto nan = hn::IfThenElseZero(hn::Gt(abs, hn::Set(di, 0x7F800000)), hn::Set(di, 0x200));
