@@ -368,9 +368,12 @@ void FloatsToHalfs(const float* HWY_RESTRICT src, uint16_t* HWY_RESTRICT dst, in
   for (; i + lanes <= n; i += lanes) {
     const auto u = hn::BitCast(du, hn::LoadU(df, src + i));
     const auto sign = hn::BitCast(di, hn::And(hn::ShiftRight<16>(u), hn::Set(du, 0x8000)));
-    const auto abs = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7FFFFFFF)));
-    const auto rounded = hn::Add(hn::Add(abs, hn::Set(di, 0xFFF)), hn::And(hn::ShiftRight<13>(abs), hn::Set(di, 1)));
-    auto h = hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(di, 0x38000000)));
+    // Arithmetic in unsigned lanes (it wraps for lanes another branch takes); comparisons in
+    // signed ones (every |x| bit pattern is below 2^31).
+    const auto abs_u = hn::And(u, hn::Set(du, 0x7FFFFFFF));
+    const auto abs = hn::BitCast(di, abs_u);
+    const auto rounded = hn::Add(hn::Add(abs_u, hn::Set(du, 0xFFF)), hn::And(hn::ShiftRight<13>(abs_u), hn::Set(du, 1)));
+    auto h = hn::BitCast(di, hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(du, 0x38000000))));
     // x * 2^24 for the subnormal lanes; the others (NaN and huge values too) are capped at
     // 2^-14 first, so that no lane converts an out-of-range float to an integer.
     const auto small = hn::Min(abs, hn::Set(di, 0x38800000));
