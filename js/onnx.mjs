@@ -114,6 +114,7 @@ export class InferenceSession {
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
   #graphOutputs;
   #released = false;
+  #running = false;
 
   /** The names of the inputs `run` takes, as onnxruntime reports them. */
   inputNames;
@@ -264,6 +265,18 @@ export class InferenceSession {
    */
   async run(feeds, fetches, options) {
     if (this.#released) throw new Error(`gridsample/onnx: ${this.#split.model}: run: the session was released`);
+    // Runs share the heap tensors that carry values between parts, as onnxruntime's own
+    // session allows one run at a time.
+    if (this.#running) throw new Error(`gridsample/onnx: ${this.#split.model}: run: another run of this session is in progress; await it first`);
+    this.#running = true;
+    try {
+      return await this.#run(feeds, fetches, options);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #run(feeds, fetches, options) {
     if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
     const { profile = false, ...runOptions } = options ?? {};
     const wanted = this.#checkFetches(fetches);

@@ -330,6 +330,12 @@ describe('errors name the model, the node and what was expected', () => {
       assert.deepEqual(Y.dims, [1, 1, 2, 2]);
     });
 
+    test('one run at a time, as onnxruntime', async () => {
+      const first = s.run(feeds());
+      await rejects(s.run(feeds()), /run: another run of this session is in progress; await it first/);
+      assert.deepEqual((await first).Y.dims, [1, 1, 2, 2]);
+    });
+
     test('a released session refuses to run', async () => {
       const t = await InferenceSession.create(grid1(20), { ort, gridsample: gs });
       await t.release();
