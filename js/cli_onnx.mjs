@@ -5,6 +5,7 @@ import process from 'node:process';
 import { load } from './node.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
+import { readNpy } from './npy.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
 
 export const ONNX_HELP = `Usage: gridsample onnx inspect MODEL.onnx [options]
@@ -14,7 +15,8 @@ inspect  lists the model's GridSample and AffineGrid nodes (attributes, the shap
          random inputs) and says whether onnxruntime runs each one, then how gridsample/onnx
          splits the model.
 bench    times onnxruntime alone against gridsample/onnx's split session on the same random
-         inputs: medians, p90, the ratio and each part's time; where onnxruntime fails, why.
+         (or given) inputs: medians, p90, the ratio and each part's time; where onnxruntime
+         fails, why.
 
 Options:
   --shape NAME=D1xD2x...   the shape of input NAME (for dimensions the model leaves open;
@@ -22,6 +24,9 @@ Options:
   --ort web|node           onnxruntime-web (wasm; the default when installed) or
                            onnxruntime-node (CPU); one thread either way, as gridsample runs;
                            either must be installed beside gridsample
+  --input NAME=FILE        feed input NAME from FILE instead of random values: a NumPy .npy
+                           array, or raw little-endian values of the input's type (any other
+                           extension; its shape from --shape or the model); repeat for several
   --runs N                 bench: timed runs of each (default 20)
   --warmup N               bench: untimed runs first (default 3)
   --json                   print the result as JSON
@@ -34,11 +39,11 @@ function parse(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   if (!['inspect', 'bench'].includes(command)) throw new UsageError(`onnx: unknown command "${command}"; the commands are inspect and bench`);
-  const options = { shapes: {}, runs: 20, warmup: 3, ort: null, json: false };
+  const options = { shapes: {}, inputs: {}, runs: 20, warmup: 3, ort: null, json: false };
   const files = [];
   for (let i = 0; i < rest.length; ++i) {
     const arg = rest[i];
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--shape=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') && !/^--(shape|input)=/.test(arg) ? arg.split(/=(.*)/s) : [arg, undefined];
     const value = () => {
       const v = inline ?? rest[++i];
       if (v === undefined) throw new UsageError(`${name}: missing value`);
@@ -51,6 +56,11 @@ function parse(argv) {
       const m = /^([^=]+)=(\d+(?:x\d+)*)$/.exec(text);
       if (!m) throw new UsageError(`--shape: expected NAME=D1xD2x..., e.g. image=1x3x224x224; got "${text}"`);
       options.shapes[m[1]] = m[2].split('x').map(Number);
+    } else if (name === '--input' || arg.startsWith('--input=')) {
+      const text = arg.startsWith('--input=') ? arg.slice(8) : value();
+      const m = /^([^=]+)=(.+)$/.exec(text);
+      if (!m) throw new UsageError(`--input: expected NAME=FILE, e.g. image=image.npy; got "${text}"`);
+      options.inputs[m[1]] = m[2];
     } else if (name === '--ort') {
       options.ort = value();
       if (!['node', 'web'].includes(options.ort)) throw new UsageError(`--ort: expected web or node, got "${options.ort}"`);
@@ -120,6 +130,46 @@ async function onnxruntimeRuns(ort, sessionOptions, proto, entry, seen) {
   }
 }
 
+const RAW_ARRAYS = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, uint8: Uint8Array,
+  int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array, bool: Uint8Array,
+};
+
+// The --input files as onnxruntime tensors: .npy arrays as they are; raw files as the input's
+// declared type, shaped by --shape or the model's own static shape.
+function givenFeeds(ort, split, options) {
+  const feeds = {};
+  for (const [name, path] of Object.entries(options.inputs)) {
+    const input = split.inputs.find((v) => v.name === name);
+    if (!input) throw new Error(`--input ${name}: the model has no input '${name}'; its inputs are ${split.inputs.map((v) => `'${v.name}'`).join(', ')}`);
+    let bytes;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+    } catch (e) {
+      throw new Error(`--input ${name}: cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    }
+    let t;
+    if (/\.npy$/i.test(path)) {
+      t = readNpy(bytes, path);
+    } else {
+      const { type } = input.type;
+      const dims = options.shapes[name] ?? (input.type.dims?.every((d) => typeof d === 'number') ? input.type.dims : null);
+      if (!dims) throw new Error(`--input ${name}: ${path} is raw data and the model leaves the input's shape open (${formatType(input.type)}); give it with --shape ${name}=...`);
+      const ArrayClass = RAW_ARRAYS[type];
+      if (!ArrayClass) throw new Error(`--input ${name}: cannot read raw ${type} data`);
+      const count = dims.reduce((a, b) => a * b, 1);
+      if (bytes.length !== count * ArrayClass.BYTES_PER_ELEMENT) {
+        throw new Error(`--input ${name}: ${path} has ${bytes.length} bytes; ${type} [${dims.join(', ')}] needs ${count * ArrayClass.BYTES_PER_ELEMENT}`);
+      }
+      const data = new ArrayClass(count);
+      new Uint8Array(data.buffer).set(bytes);
+      t = { type, dims, data };
+    }
+    feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
+  }
+  return feeds;
+}
+
 async function inspect(bytes, name, options, ortInfo) {
   const proto = decodeModel(bytes, name);
   const split = splitModel(proto, name, { subgraphs: 'onnxruntime' });
@@ -136,10 +186,12 @@ async function inspect(bytes, name, options, ortInfo) {
     onnxruntime: ortInfo.ort ? ortInfo.name : `not installed: ${ortInfo.tried.join(', ')}`,
   };
   if (ortInfo.ort) {
+    const given = givenFeeds(ortInfo.ort, split, options);
     const session = await InferenceSession.create(bytes, { ort: ortInfo.ort, ...ortInfo.sessionOptions, gridsample: await load(), subgraphs: 'onnxruntime' });
     report.plan = session.plan();
     try {
-      await session.run(randomFeeds(ortInfo.ort, session.inputMetadata, { dims: options.shapes }), { profile: true });
+      const random = randomFeeds(ortInfo.ort, session.inputMetadata.filter((m) => !(m.name in given)), { dims: options.shapes });
+      await session.run({ ...random, ...given }, { profile: true });
       const seen = new Map(session.lastProfile.parts.flatMap((p) => p.io ?? []).map((io) => [io.name, io]));
       for (const [i, n] of ours.entries()) {
         const io = seen.get(n.node.name);
@@ -166,7 +218,7 @@ function printInspect(r, out) {
       out(`    onnxruntime: ${n.onnxruntime}`);
     }
   }
-  if (r.runError) out(`The model did not run on random inputs: ${r.runError}`);
+  if (r.runError) out(`The model did not run on its inputs: ${r.runError}`);
   if (r.plan) {
     out(`Split into ${r.plan.parts.length} part${r.plan.parts.length > 1 ? 's' : ''} (${r.plan.counts.onnxruntimeSessions} onnxruntime session${r.plan.counts.onnxruntimeSessions === 1 ? '' : 's'}):`);
     for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${p.nodes.length} node${p.nodes.length > 1 ? 's' : ''}: ${formatOps(p.ops)}`);
@@ -225,6 +277,7 @@ export async function onnxCommand(argv) {
     if (!ortInfo.ort) throw new Error(`bench needs onnxruntime: ${ortInfo.tried.join(', ')}; npm install onnxruntime-node (or onnxruntime-web)`);
     const r = await compareModel(bytes, {
       ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, warmup: options.warmup,
+      given: givenFeeds(ortInfo.ort, splitModel(decodeModel(bytes, name), name, { subgraphs: 'onnxruntime' }), options),
       sessionOptions: ortInfo.sessionOptions,
       onRound: options.json || !process.stderr.isTTY ? undefined : (i, n) => process.stderr.write(`\r${i}/${n} runs`),
     });

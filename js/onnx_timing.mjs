@@ -112,7 +112,8 @@ async function warm(session, feeds, runs, ms) {
 }
 
 /**
- * Runs `model` (bytes) on onnxruntime alone and on the split session in alternating blocks
+ * Runs `model` (bytes) on `feeds`, or on random ones (randomFeeds with `dims` and `ranges`) for
+ * the inputs `given` lacks, on onnxruntime alone and on the split session in alternating blocks
  * of runs after warming each up (`warmup` runs and `warmupMs` milliseconds at least), then the same split with every part on onnxruntime (the per-part
  * reference).
  * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
@@ -120,12 +121,12 @@ async function warm(session, feeds, runs, ms) {
  * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
  * `onRound(i, runs)` is called after each round.
  */
-export async function compareModel(model, { ort, feeds, dims, ranges, runs = 20, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
+export async function compareModel(model, { ort, feeds, given = {}, dims, ranges, runs = 20, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
   const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
   const sessions = { split };
   const errors = {};
   try {
-    feeds ??= randomFeeds(ort, split.inputMetadata, { dims, ranges });
+    feeds ??= { ...randomFeeds(ort, split.inputMetadata.filter((m) => !(m.name in given)), { dims, ranges }), ...given };
     const plan = split.plan();
     // onnxruntime alone gets the same bytes (read once by the split session when given a path).
     try {

@@ -105,6 +105,67 @@ describe('gridsample onnx bench', () => {
   });
 });
 
+// A NumPy .npy file (format 1.0) of a typed array, written here byte by byte from the format's
+// description, so that the test needs no Python.
+function npy(descr, dims, data, { fortran = false } = {}) {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${dims.join(', ')}${dims.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n'; // data starts at a multiple of 64
+  const head = new Uint8Array(10 + header.length);
+  head.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
+  head.set(new TextEncoder().encode(header), 10);
+  return Buffer.concat([head, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)]);
+}
+
+describe('gridsample onnx: inputs from files (--input)', () => {
+  test('a .npy image and a raw flow file feed both sessions; zero flow gives the image back', async () => {
+    const [h, w] = [8, 12];
+    const image = Float32Array.from({ length: 3 * h * w }, (_, i) => Math.sin(i));
+    writeFileSync(join(work, 'image.npy'), npy('<f4', [1, 3, h, w], image));
+    writeFileSync(join(work, 'flow.bin'), new Uint8Array(new Float32Array(2 * h * w).buffer));
+    const inspect = await cli(['onnx', 'inspect', join(MODELS, 'flow_warp.onnx'), '--input', 'image=image.npy', '--input=flow=flow.bin', '--shape', `flow=1x2x${h}x${w}`]);
+    assert.equal(inspect.code, 0, inspect.stderr);
+    assert.match(inspect.stdout, new RegExp(`image float32 \\[1, 3, ${h}, ${w}\\], grid float32 \\[1, ${h}, ${w}, 2\\]`));
+    const r = await cli(['onnx', 'bench', join(MODELS, 'flow_warp.onnx'), '--input', 'image=image.npy', '--input', 'flow=flow.bin', '--shape', `flow=1x2x${h}x${w}`, '--runs', '2', '--warmup', '0', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout);
+    const [output] = Object.values(result.outputs);
+    assert.ok(output.maxAbsDiff <= 1e-6, `split vs onnxruntime: ${output.maxAbsDiff}`);
+    // Zero flow and align_corners=1 sample every pixel centre: the output's scale is the image's.
+    assert.ok(Math.abs(output.scale - Math.max(...image.map(Math.abs))) <= 1e-6, `scale ${output.scale}`);
+  });
+
+  const cases = [
+    ['an input the model does not have', ['--input', 'picture=image.npy'], /^gridsample: --input picture: the model has no input 'picture'; its inputs are 'image', 'flow'\n$/],
+    ['a missing file', ['--input', 'image=nope.npy'], /^gridsample: --input image: cannot read nope\.npy: no such file\n$/],
+    ['not a .npy file', ['--input', 'image=junk.npy'], /^gridsample: junk\.npy is not a usable \.npy file \(it does not start with \\x93NUMPY\)\n$/],
+    ['a Fortran-order .npy', ['--input', 'image=fortran.npy'], /^gridsample: fortran\.npy is not a usable \.npy file \(it is in Fortran order; save it with np\.ascontiguousarray\)\n$/],
+    ['a truncated .npy', ['--input', 'image=short.npy'], /^gridsample: short\.npy is not a usable \.npy file \(it is truncated: its shape \(1, 3, 4, 4\) needs 192 bytes of data, it has 8\)\n$/],
+    ['a complex .npy', ['--input', 'image=complex.npy'], /element type '<c8' is not one of <f4, <f8, <f2/],
+    ['raw data without a shape', ['--input', 'flow=flow.bin'], /^gridsample: --input flow: flow\.bin is raw data and the model leaves the input's shape open \(float32 \[N, 2, H, W\]\); give it with --shape flow=\.\.\.\n$/],
+    ['raw data of the wrong size', ['--input', 'flow=flow.bin', '--shape', 'flow=1x2x3x3'], /^gridsample: --input flow: flow\.bin has 768 bytes; float32 \[1, 2, 3, 3\] needs 72\n$/],
+    ['a bad --input', ['--input', 'image'], 2],
+  ];
+  before(() => {
+    writeFileSync(join(work, 'fortran.npy'), npy('<f4', [1, 3, 4, 4], new Float32Array(48), { fortran: true }));
+    writeFileSync(join(work, 'short.npy'), npy('<f4', [1, 3, 4, 4], new Float32Array(2)));
+    writeFileSync(join(work, 'complex.npy'), npy('<c8', [2], new Float32Array(4)));
+    writeFileSync(join(work, 'junk.npy'), Uint8Array.from({ length: 100 }, (_, i) => i));
+  });
+  for (const [what, args, expected] of cases) {
+    test(what, async () => {
+      const r = await cli(['onnx', 'bench', join(MODELS, 'flow_warp.onnx'), '--runs', '1', ...args]);
+      if (typeof expected === 'number') {
+        assert.equal(r.code, expected);
+        assert.match(r.stderr, /^gridsample: --input: expected NAME=FILE, e\.g\. image=image\.npy; got "image"\n/);
+        return;
+      }
+      assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, expected);
+      assert.equal(r.stdout, '');
+    });
+  }
+});
+
 describe('gridsample onnx: bad input is one line and an exit status', () => {
   const cases = [
     ['no command', ['onnx', 'frobnicate', 'm.onnx'], 2, /^gridsample: onnx: unknown command "frobnicate"; the commands are inspect and bench\n/],
