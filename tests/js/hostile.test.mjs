@@ -931,7 +931,9 @@ describe('gridsample CLI with hostile arguments and files', () => {
     // The package's files next to a node_modules that has its dependency (pngjs, from tests/js).
     const pkg = join(work, 'pkg');
     mkdirSync(pkg);
-    for (const f of ['cli.mjs', 'flows.mjs', 'pixel_space.mjs', 'node.mjs', 'core.mjs', 'package.json']) copyFileSync(join(JS, f), join(pkg, f));
+    // Every module the package ships (its "files", less dist/ and what `npm pack` adds).
+    const shipped = JSON.parse(readFileSync(join(JS, 'package.json'), 'utf8')).files.filter((f) => /\.(mjs|cjs)$/.test(f) && !f.includes('/'));
+    for (const f of [...shipped, 'package.json']) copyFileSync(join(JS, f), join(pkg, f));
     symlinkSync(join(JS, 'dist'), join(pkg, 'dist'));
     symlinkSync(join(HERE, 'node_modules'), join(pkg, 'node_modules'));
     cli = join(pkg, 'cli.mjs');
