@@ -448,7 +448,7 @@ function writeAll() {
 
 async function check(entries) {
   const { readFileSync } = await import('node:fs');
-  const { numberToF16 } = await import('../lib/halfs.mjs');
+  const { failureReason, randomFeeds } = await import('../../../js/onnx_timing.mjs');
   const ortNode = await import('onnxruntime-node');
   const ortWeb = await import('onnxruntime-web');
   ortWeb.env.wasm.numThreads = 1;
@@ -458,16 +458,11 @@ async function check(entries) {
     ['node', ortNode, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4 }],
     ['web', ortWeb, { executionProviders: ['wasm'] }],
   ];
-  const feedsFor = (ort, entry, seed) => {
-    const rnd = lcg(seed);
-    const feeds = {};
-    for (const { name, dtype, dims, range: [lo, hi] } of entry.inputs) {
-      const values = Array.from({ length: count(dims) }, () => lo + (hi - lo) * rnd());
-      const data = dtype === 'float16' ? Uint16Array.from(values, numberToF16) : Float32Array.from(values);
-      feeds[name] = new ort.Tensor(dtype, data, dims);
-    }
-    return feeds;
-  };
+  // Random feeds at index.json's shapes and in its ranges, as the benchmark and the demo draw them.
+  const feedsFor = (ort, entry, seed) => randomFeeds(ort, entry.inputs.map(({ name, dtype, dims }) => ({ name, type: dtype, shape: dims })), {
+    ranges: Object.fromEntries(entry.inputs.map((i) => [i.name, i.range])),
+    seed,
+  });
   let failures = 0;
   for (const entry of entries) {
     const bytes = readFileSync(join(OUT_DIR, entry.file));
@@ -477,18 +472,7 @@ async function check(entries) {
       try {
         session = await ort.InferenceSession.create(new Uint8Array(bytes), options);
         stage = 'run';
-        const feeds = feedsFor(ort, entry, 7);
-        const times = [];
-        let out;
-        // One warm-up run, then at least 5 runs and 300 ms.
-        out = await session.run(feeds);
-        for (let total = 0; times.length < 5 || (total < 300 && times.length < 200);) {
-          const t0 = performance.now();
-          out = await session.run(feeds);
-          times.push(performance.now() - t0);
-          total += times[times.length - 1];
-        }
-        times.sort((a, b) => a - b);
+        const out = await session.run(feedsFor(ort, entry, 7));
         for (const o of entry.outputs) {
           const t = out[o.name];
           if (!t) throw new Error(`no output ${o.name}`);
@@ -497,9 +481,9 @@ async function check(entries) {
         }
         const ok = entry.onnxruntimeRuns ? 'ok  ' : 'RUNS (index says it does not)';
         if (!entry.onnxruntimeRuns) failures += 1;
-        console.log(`${label.padEnd(5)} ${entry.file.padEnd(28)} ${ok} median ${times[times.length >> 1].toFixed(2)} ms (min ${times[0].toFixed(2)}, ${times.length} runs)`);
+        console.log(`${label.padEnd(5)} ${entry.file.padEnd(28)} ${ok}`);
       } catch (e) {
-        const msg = String(e?.message ?? e).replace(/\s+/g, ' ');
+        const msg = failureReason(e);
         const ok = entry.onnxruntimeRuns ? 'FAILS (index says it runs)' : 'fails as expected';
         if (entry.onnxruntimeRuns) failures += 1;
         console.log(`${label.padEnd(5)} ${entry.file.padEnd(28)} ${ok} at ${stage}: ${msg}`);
