@@ -105,6 +105,19 @@ export function failureReason(e) {
   return status.replace(/^\S+\.cc:\d+ .*?\) const(?: \[[^\]]*\])? /, '');
 }
 
+// The smallest step of performance.now() seen (0.1 ms in pages that are not cross-origin
+// isolated, microseconds or less in Node.js).
+function timerResolution() {
+  let step = Infinity;
+  for (let i = 0, last = now(); i < 5; ++i) {
+    let t = now();
+    while (t === last) t = now();
+    step = Math.min(step, t - last);
+    last = t;
+  }
+  return step;
+}
+
 // At least `runs` runs and `ms` milliseconds of them.
 async function warm(session, feeds, runs, ms) {
   const start = now();
@@ -155,26 +168,35 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
     // Alternating blocks of runs: each session runs several times in a row, as in an app (a
     // switch of session costs onnxruntime-web more than a run), and drift hits both alike.
     const block = Math.max(1, Math.min(10, Math.ceil(runs / 4)));
+    // A page that is not cross-origin isolated gets performance.now() in 0.1 ms steps: there a
+    // sample is the mean of a block of runs (its whole time over n), not one run.
+    const coarse = timerResolution() > 0.005;
+    const timeBlock = async (session, n, sink, partSinks) => {
+      const sums = partSinks.map(() => 0);
+      const t0 = now();
+      for (let i = 0; i < n; ++i) {
+        const t1 = now();
+        await session.run(feeds, partSinks.length ? { profile: true } : undefined);
+        if (!coarse) sink?.push(now() - t1);
+        session.lastProfile?.parts.forEach((p, k) => (coarse ? (sums[k] += p.ms) : partSinks[k].push(p.ms)));
+      }
+      if (coarse) {
+        sink?.push((now() - t0) / n);
+        sums.forEach((sum, k) => partSinks[k].push(sum / n));
+      }
+    };
     for (let done = 0; done < runs; done += block) {
       const n = Math.min(block, runs - done);
-      for (let i = 0; sessions.onnxruntime && i < n; ++i) {
-        const t0 = now();
-        await sessions.onnxruntime.run(feeds);
-        samples.onnxruntime.push(now() - t0);
-      }
-      for (let i = 0; i < n; ++i) {
-        await split.run(feeds, { profile: true });
-        samples.split.push(split.lastProfile.ms);
-        split.lastProfile.parts.forEach((p, k) => samples.parts[k].push(p.ms));
-      }
+      if (sessions.onnxruntime) await timeBlock(sessions.onnxruntime, n, samples.onnxruntime, []);
+      await timeBlock(split, n, samples.split, samples.parts);
       onRound?.(done + n, runs + (sessions.reference ? runs : 0));
     }
     // The per-part reference after the comparison, not within it: a third session in the
     // rounds cools the caches for the other two.
-    for (let round = 0; sessions.reference && round < runs; ++round) {
-      await sessions.reference.run(feeds, { profile: true });
-      sessions.reference.lastProfile.parts.forEach((p, i) => samples.reference[i].push(p.ms));
-      onRound?.(runs + round + 1, 2 * runs);
+    for (let done = 0; sessions.reference && done < runs; done += block) {
+      const n = Math.min(block, runs - done);
+      await timeBlock(sessions.reference, n, null, samples.reference);
+      onRound?.(runs + done + n, 2 * runs);
     }
     const parts = plan.parts.map((p, i) => ({
       part: p.part,
@@ -183,13 +205,16 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
       ms: stats(samples.parts[i]).median,
       onnxruntimeMs: sessions.reference ? stats(samples.reference[i]).median : null,
     }));
-    const onnxruntime = sessions.onnxruntime ? stats(samples.onnxruntime) : { error: errors.onnxruntime };
-    const splitStats = stats(samples.split);
+    // `runs` counts runs, not samples (a block mean is one sample of several runs).
+    const onnxruntime = sessions.onnxruntime ? { ...stats(samples.onnxruntime), runs } : { error: errors.onnxruntime };
+    const splitStats = { ...stats(samples.split), runs };
     const ours = parts.filter((p) => p.runsOn === 'gridsample');
     const sum = (key) => ours.reduce((a, p) => a + p[key], 0);
     return {
       plan,
       feeds,
+      // Samples are means of blocks of `block` runs where the timer is coarse.
+      timing: { blockMeans: coarse, block },
       onnxruntime,
       split: splitStats,
       parts,
