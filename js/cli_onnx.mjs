@@ -27,7 +27,8 @@ Options:
   --input NAME=FILE        feed input NAME from FILE instead of random values: a NumPy .npy
                            array, or raw little-endian values of the input's type (any other
                            extension; its shape from --shape or the model); repeat for several
-  --runs N                 bench: timed runs of each (default 20)
+  --runs N                 bench: at least N timed runs of each, and more for 1 s
+                           (default 20)
   --warmup N               bench: untimed runs first (default 3)
   --json                   print the result as JSON
 
@@ -229,7 +230,7 @@ function printInspect(r, out) {
 
 function printBench(r, out) {
   const ortText = r.onnxruntime.error ? `fails: ${r.onnxruntime.error}` : `${ms(r.onnxruntime.median)} ms median, p90 ${ms(r.onnxruntime.p90)} ms`;
-  out(`${r.model} on ${r.ort}, ${r.runs} runs after ${r.warmup} warm-up:`);
+  out(`${r.model} on ${r.ort}, ${r.split.runs} runs of each after warming up:`);
   out(`  onnxruntime alone: ${ortText}`);
   out(`  split session:     ${ms(r.split.median)} ms median, p90 ${ms(r.split.p90)} ms`);
   if (!r.onnxruntime.error) out(`  ratio:             ${(r.onnxruntime.median / r.split.median).toFixed(2)}x (onnxruntime alone / split)`);
@@ -276,7 +277,7 @@ export async function onnxCommand(argv) {
     }
     if (!ortInfo.ort) throw new Error(`bench needs onnxruntime: ${ortInfo.tried.join(', ')}; npm install onnxruntime-node (or onnxruntime-web)`);
     const r = await compareModel(bytes, {
-      ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, warmup: options.warmup,
+      ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, minMs: 1000, warmup: options.warmup,
       given: givenFeeds(ortInfo.ort, splitModel(decodeModel(bytes, name), name, { subgraphs: 'onnxruntime' }), options),
       sessionOptions: ortInfo.sessionOptions,
       onRound: options.json || !process.stderr.isTTY ? undefined : (i, n) => process.stderr.write(`\r${i}/${n} runs`),

@@ -125,16 +125,17 @@ async function warm(session, feeds, runs, ms) {
 }
 
 /**
- * Runs `model` (bytes) on `feeds`, or on random ones (randomFeeds with `dims` and `ranges`) for
- * the inputs `given` lacks, on onnxruntime alone and on the split session in alternating blocks
- * of runs after warming each up (`warmup` runs and `warmupMs` milliseconds at least), then the same split with every part on onnxruntime (the per-part
- * reference).
+ * Runs `model` (bytes) on onnxruntime alone and on the split session, in alternating blocks of
+ * runs: `runs` of each, or more until `minMs` have passed, after warming each up (`warmup` runs
+ * and `warmupMs` milliseconds at least); then as many runs of the same split with every part on
+ * onnxruntime (the per-part reference; `reference: false` leaves it out). The feeds are
+ * `feeds`, or `given` completed with random ones (randomFeeds with `dims` and `ranges`).
  * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
  * parts: [{part, runsOn, ops, ms: median, onnxruntimeMs: median | null}], reference: {error}?,
  * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
  * `onRound(i, runs)` is called after each round.
  */
-export async function compareModel(model, { ort, feeds, given = {}, dims, ranges, runs = 20, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
+export async function compareModel(model, { ort, feeds, given = {}, dims, ranges, runs = 20, minMs = 0, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
   const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
   const sessions = { split };
   const errors = {};
@@ -185,18 +186,23 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
         sums.forEach((sum, k) => partSinks[k].push(sum / n));
       }
     };
-    for (let done = 0; done < runs; done += block) {
-      const n = Math.min(block, runs - done);
+    // At least `runs` runs of each, and more blocks until `minMs` have passed: a model of a
+    // tenth of a millisecond needs thousands of runs before other work on the machine averages out.
+    const start = now();
+    let total = 0;
+    while (total < runs || now() - start < minMs) {
+      const n = total < runs ? Math.min(block, runs - total) : block;
       if (sessions.onnxruntime) await timeBlock(sessions.onnxruntime, n, samples.onnxruntime, []);
       await timeBlock(split, n, samples.split, samples.parts);
-      onRound?.(done + n, runs + (sessions.reference ? runs : 0));
+      total += n;
+      onRound?.(Math.min(total, runs), runs + (sessions.reference ? runs : 0));
     }
     // The per-part reference after the comparison, not within it: a third session in the
     // rounds cools the caches for the other two.
-    for (let done = 0; sessions.reference && done < runs; done += block) {
-      const n = Math.min(block, runs - done);
+    for (let done = 0; sessions.reference && done < total; done += block) {
+      const n = Math.min(block, total - done);
       await timeBlock(sessions.reference, n, null, samples.reference);
-      onRound?.(runs + done + n, 2 * runs);
+      onRound?.(runs + Math.min(runs, Math.round(((done + n) / total) * runs)), 2 * runs);
     }
     const parts = plan.parts.map((p, i) => ({
       part: p.part,
@@ -206,8 +212,8 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
       onnxruntimeMs: sessions.reference ? stats(samples.reference[i]).median : null,
     }));
     // `runs` counts runs, not samples (a block mean is one sample of several runs).
-    const onnxruntime = sessions.onnxruntime ? { ...stats(samples.onnxruntime), runs } : { error: errors.onnxruntime };
-    const splitStats = { ...stats(samples.split), runs };
+    const onnxruntime = sessions.onnxruntime ? { ...stats(samples.onnxruntime), runs: total } : { error: errors.onnxruntime };
+    const splitStats = { ...stats(samples.split), runs: total };
     const ours = parts.filter((p) => p.runsOn === 'gridsample');
     const sum = (key) => ours.reduce((a, p) => a + p[key], 0);
     return {

@@ -64,8 +64,9 @@ function parseArgs(argv) {
 const args = parseArgs(process.argv.slice(2));
 // --quick (development only): fewer samples; the report says so.
 const TIMING = { ...DEFAULTS, ...(args.quick ? { warmup: 1, minReps: 3, maxReps: 3, budgetMs: 0 } : {}) };
-// Runs of each session of a whole ONNX model (onnx_models.mjs), after its warm-up runs.
-const MODEL_TIMING = args.quick ? { runs: 5, warmup: 1 } : { runs: 30, warmup: 5 };
+// Runs of each session of a whole ONNX model (onnx_models.mjs) after its warm-up runs: at
+// least `runs`, and more until `minMs` have passed (small models need thousands).
+const MODEL_TIMING = args.quick ? { runs: 5, minMs: 0, warmup: 1 } : { runs: 30, minMs: 2000, warmup: 5 };
 const NATIVE_MIN_TIME = args.quick ? 0.01 : 0.05; // seconds per Google Benchmark repetition
 const NATIVE_REF_REPS = TIMING.minReps; // repetitions of the scalar reference, in the checking run
 // Native rounds per workload: the binary (public API, baseline and memcpy floor,

@@ -28,7 +28,7 @@ export function selectModels(only) {
  * without its feeds and plan (the plan's parts are in `parts`), or `{ error }` when the split
  * session itself failed; never throws.
  */
-export async function timeModels(models, { ort, gridsample, runs, warmup, log = () => {} }) {
+export async function timeModels(models, { ort, gridsample, runs, minMs, warmup, log = () => {} }) {
   const rows = [];
   for (const m of models) {
     const row = { name: m.name, file: m.file, title: m.title, inputs: m.inputs.map(({ name, dtype, dims }) => ({ name, dtype, dims })) };
@@ -39,7 +39,7 @@ export async function timeModels(models, { ort, gridsample, runs, warmup, log = 
       const dims = Object.fromEntries(m.inputs.map((i) => [i.name, i.dims]));
       const ranges = Object.fromEntries(m.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
       const { feeds, plan, ...result } = await compareModel(readFileSync(join(MODELS_DIR, m.file)), {
-        ort, gridsample, dims, ranges, runs, warmup, sessionOptions: SESSION_OPTIONS,
+        ort, gridsample, dims, ranges, runs, minMs, warmup, sessionOptions: SESSION_OPTIONS,
       });
       rows.push({ ...row, ...result });
       const ortText = result.onnxruntime.error ? `fails: ${result.onnxruntime.error}` : `median ${result.onnxruntime.median.toFixed(3)} ms`;
