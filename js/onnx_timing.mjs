@@ -127,8 +127,8 @@ async function warm(session, feeds, runs, ms) {
 /**
  * Runs `model` (bytes) on onnxruntime alone and on the split session, in alternating blocks of
  * runs: `runs` of each, or more until `minMs` have passed, after warming each up (`warmup` runs
- * and `warmupMs` milliseconds at least); then as many runs of the same split with every part on
- * onnxruntime (the per-part reference; `reference: false` leaves it out). The feeds are
+ * and `warmupMs` milliseconds at least), with the same split with every part on onnxruntime
+ * (the per-part reference; `reference: false` leaves it out) as a third. The feeds are
  * `feeds`, or `given` completed with random ones (randomFeeds with `dims` and `ranges`).
  * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
  * parts: [{part, runsOn, ops, ms: median, onnxruntimeMs: median | null}], reference: {error}?,
@@ -187,22 +187,18 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
       }
     };
     // At least `runs` runs of each, and more blocks until `minMs` have passed: a model of a
-    // tenth of a millisecond needs thousands of runs before other work on the machine averages out.
+    // tenth of a millisecond needs thousands of runs before other work on the machine averages
+    // out. The per-part reference runs its blocks in the same rounds, so that drift in the
+    // machine's speed affects it as it does the other two.
     const start = now();
     let total = 0;
     while (total < runs || now() - start < minMs) {
       const n = total < runs ? Math.min(block, runs - total) : block;
       if (sessions.onnxruntime) await timeBlock(sessions.onnxruntime, n, samples.onnxruntime, []);
       await timeBlock(split, n, samples.split, samples.parts);
+      if (sessions.reference) await timeBlock(sessions.reference, n, null, samples.reference);
       total += n;
-      onRound?.(Math.min(total, runs), runs + (sessions.reference ? runs : 0));
-    }
-    // The per-part reference after the comparison, not within it: a third session in the
-    // rounds cools the caches for the other two.
-    for (let done = 0; sessions.reference && done < total; done += block) {
-      const n = Math.min(block, total - done);
-      await timeBlock(sessions.reference, n, null, samples.reference);
-      onRound?.(runs + Math.min(runs, Math.round(((done + n) / total) * runs)), 2 * runs);
+      onRound?.(Math.min(total, runs), runs);
     }
     const parts = plan.parts.map((p, i) => ({
       part: p.part,
