@@ -6,6 +6,7 @@ import { load } from './node.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
+import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
 
 export const ONNX_HELP = `Usage: gridsample onnx inspect MODEL.onnx [options]
@@ -131,11 +132,6 @@ async function onnxruntimeRuns(ort, sessionOptions, proto, entry, seen) {
   }
 }
 
-const RAW_ARRAYS = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, uint8: Uint8Array,
-  int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array, bool: Uint8Array,
-};
-
 // The --input files as onnxruntime tensors: .npy arrays as they are; raw files as the input's
 // declared type, shaped by --shape or the model's own static shape.
 function givenFeeds(ort, split, options) {
@@ -156,15 +152,11 @@ function givenFeeds(ort, split, options) {
       const { type } = input.type;
       const dims = options.shapes[name] ?? (input.type.dims?.every((d) => typeof d === 'number') ? input.type.dims : null);
       if (!dims) throw new Error(`--input ${name}: ${path} is raw data and the model leaves the input's shape open (${formatType(input.type)}); give it with --shape ${name}=...`);
-      const ArrayClass = RAW_ARRAYS[type];
+      const ArrayClass = ARRAY_CLASSES[type];
       if (!ArrayClass) throw new Error(`--input ${name}: cannot read raw ${type} data`);
-      const count = dims.reduce((a, b) => a * b, 1);
-      if (bytes.length !== count * ArrayClass.BYTES_PER_ELEMENT) {
-        throw new Error(`--input ${name}: ${path} has ${bytes.length} bytes; ${type} [${dims.join(', ')}] needs ${count * ArrayClass.BYTES_PER_ELEMENT}`);
-      }
-      const data = new ArrayClass(count);
-      new Uint8Array(data.buffer).set(bytes);
-      t = { type, dims, data };
+      const size = dims.reduce((a, b) => a * b, 1) * ArrayClass.BYTES_PER_ELEMENT;
+      if (bytes.length !== size) throw new Error(`--input ${name}: ${path} has ${bytes.length} bytes; ${type} [${dims.join(', ')}] needs ${size}`);
+      t = { type, dims, data: fromBytes(type, bytes) };
     }
     feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
   }
@@ -278,7 +270,8 @@ export async function onnxCommand(argv) {
     if (!ortInfo.ort) throw new Error(`bench needs onnxruntime: ${ortInfo.tried.join(', ')}; npm install onnxruntime-node (or onnxruntime-web)`);
     const r = await compareModel(bytes, {
       ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, minMs: 1000, warmup: options.warmup,
-      given: givenFeeds(ortInfo.ort, splitModel(decodeModel(bytes, name), name, { subgraphs: 'onnxruntime' }), options),
+      // The model's declared inputs, read here only when files are given for some of them.
+      given: Object.keys(options.inputs).length ? givenFeeds(ortInfo.ort, splitModel(decodeModel(bytes, name), name, { subgraphs: 'onnxruntime' }), options) : {},
       sessionOptions: ortInfo.sessionOptions,
       onRound: options.json || !process.stderr.isTTY ? undefined : (i, n) => process.stderr.write(`\r${i}/${n} runs`),
     });

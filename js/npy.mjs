@@ -1,10 +1,10 @@
 // Reads NumPy .npy arrays (format versions 1 to 3, little-endian, C order) as { type, dims, data } with onnxruntime's type names: the command line's input files.
+import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
-// NumPy dtype descriptors -> [type name, typed array class].
+// NumPy dtype descriptors -> onnxruntime's type names.
 const DESCRS = {
-  '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array], '<f2': ['float16', Uint16Array],
-  '|u1': ['uint8', Uint8Array], '|i1': ['int8', Int8Array], '<u2': ['uint16', Uint16Array], '<i2': ['int16', Int16Array],
-  '<u4': ['uint32', Uint32Array], '<i4': ['int32', Int32Array], '<i8': ['int64', BigInt64Array], '|b1': ['bool', Uint8Array],
+  '<f4': 'float32', '<f8': 'float64', '<f2': 'float16', '|u1': 'uint8', '|i1': 'int8', '<u2': 'uint16',
+  '<i2': 'int16', '<u4': 'uint32', '<i4': 'int32', '<i8': 'int64', '|b1': 'bool',
 };
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
@@ -28,11 +28,8 @@ export function readNpy(bytes, what) {
   if (fortran === 'True') throw fail('it is in Fortran order; save it with np.ascontiguousarray');
   const dims = shapeText.split(',').map((d) => d.trim()).filter(Boolean).map(Number);
   if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0)) throw fail(`its shape (${shapeText}) is not a list of sizes`);
-  const [type, ArrayClass] = known;
-  const count = dims.reduce((a, b) => a * b, 1);
-  const size = count * ArrayClass.BYTES_PER_ELEMENT;
+  const type = known;
+  const size = dims.reduce((a, b) => a * b, 1) * ARRAY_CLASSES[type].BYTES_PER_ELEMENT;
   if (bytes.length - start < size) throw fail(`it is truncated: its shape (${dims.join(', ')}) needs ${size} bytes of data, it has ${bytes.length - start}`);
-  const data = new ArrayClass(count);
-  new Uint8Array(data.buffer).set(bytes.subarray(start, start + size));
-  return { type, dims, data: type === 'bool' ? Array.from(data, Boolean) : data };
+  return { type, dims, data: fromBytes(type, bytes.subarray(start, start + size)) };
 }

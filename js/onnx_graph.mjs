@@ -1,6 +1,8 @@
 // Reads an ONNX model (npm onnx-proto) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
 import onnxProto from 'onnx-proto';
 
+import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
+
 const { onnx } = onnxProto;
 
 /** The operators gridsample runs, with the opset each first appeared in. */
@@ -315,27 +317,25 @@ export function subModel(proto, split, part, types) {
   });
 }
 
-// TensorProto typed fields by element type: [field, typed array class].
+// The TensorProto field that holds each element type's values when it has no raw_data.
 const TYPED_FIELDS = {
-  float32: ['floatData', Float32Array], float64: ['doubleData', Float64Array], int64: ['int64Data', BigInt64Array],
-  int32: ['int32Data', Int32Array], int16: ['int32Data', Int16Array], int8: ['int32Data', Int8Array],
-  uint16: ['int32Data', Uint16Array], uint8: ['int32Data', Uint8Array], float16: ['int32Data', Uint16Array],
-  bfloat16: ['int32Data', Uint16Array], uint32: ['uint64Data', Uint32Array], bool: ['int32Data', Uint8Array],
+  float32: 'floatData', float64: 'doubleData', int64: 'int64Data', int32: 'int32Data', int16: 'int32Data',
+  int8: 'int32Data', uint16: 'int32Data', uint8: 'int32Data', float16: 'int32Data', bfloat16: 'int32Data',
+  uint32: 'uint64Data', bool: 'int32Data',
 };
 
 /** An initializer as { type, dims, data } (a typed array of its own), for the nodes gridsample runs. */
 export function initializerTensor(t, model) {
   const type = ELEM_TYPES[t.dataType];
-  const field = TYPED_FIELDS[type];
-  if (!field) throw new OnnxModelError(model, `initializer '${t.name}' has element type ${type ?? t.dataType}, which gridsample cannot read`);
-  const [name, Array_] = field;
+  const name = TYPED_FIELDS[type];
+  if (!name) throw new OnnxModelError(model, `initializer '${t.name}' has element type ${type ?? t.dataType}, which gridsample cannot read`);
+  const Array_ = ARRAY_CLASSES[type];
   const dims = t.dims.map(num);
   const count = dims.reduce((a, b) => a * b, 1);
   let data;
   if (t.rawData && t.rawData.length) {
     if (t.rawData.length !== count * Array_.BYTES_PER_ELEMENT) throw new OnnxModelError(model, `initializer '${t.name}' has ${t.rawData.length} bytes of data, expected ${count * Array_.BYTES_PER_ELEMENT}`);
-    data = new Array_(count);
-    new Uint8Array(data.buffer).set(t.rawData); // little-endian, as ONNX stores it
+    data = fromBytes(type, t.rawData); // little-endian, as ONNX stores it
   } else {
     const values = t[name];
     if (values.length !== count) throw new OnnxModelError(model, `initializer '${t.name}' has ${values.length} values, expected ${count}`);

@@ -1,5 +1,6 @@
 // Times a model on onnxruntime alone against gridsample/onnx's split session on the same feeds, part by part: what `gridsample onnx bench`, the ONNX demo page and `make bench` report.
 import { InferenceSession } from './onnx.mjs';
+import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const now = () => globalThis.performance.now();
 
@@ -19,8 +20,6 @@ function lcg(seed) {
   };
 }
 
-const FLOATS = { float32: Float32Array, float64: Float64Array };
-const INTS = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array };
 
 /**
  * Random feeds for a session's inputs (its `inputMetadata`): floats uniform in [-1, 1) (or in
@@ -41,13 +40,14 @@ export function randomFeeds(ort, metadata, { dims = {}, ranges = {}, seed = 1 } 
     if (!shape.length && !given) throw new RangeError(`input '${name}': the model does not declare its rank; give its shape`);
     const n = d.reduce((a, b) => a * b, 1);
     let data;
-    if (FLOATS[type]) data = FLOATS[type].from({ length: n }, uniform);
-    else if (type === 'float16') data = Uint16Array.from({ length: n }, () => toHalf(uniform()));
-    else if (INTS[type]) data = INTS[type].from({ length: n }, () => Math.floor(4 * next()));
-    else if (type === 'int64') data = BigInt64Array.from({ length: n }, () => BigInt(Math.floor(4 * next())));
-    else if (type === 'bool') data = new Uint8Array(n);
-    else throw new RangeError(`input '${name}': cannot make random ${type} data`);
-    feeds[name] = new ort.Tensor(type, type === 'bool' ? Array.from(data, Boolean) : data, d);
+    const ArrayClass = ARRAY_CLASSES[type];
+    if (!ArrayClass || type === 'bfloat16') throw new RangeError(`input '${name}': cannot make random ${type} data`);
+    if (type === 'float32' || type === 'float64') data = ArrayClass.from({ length: n }, uniform);
+    else if (type === 'float16') data = ArrayClass.from({ length: n }, () => toHalf(uniform()));
+    else if (type === 'int64') data = ArrayClass.from({ length: n }, () => BigInt(Math.floor(4 * next())));
+    else if (type === 'bool') data = new ArrayClass(n);
+    else data = ArrayClass.from({ length: n }, () => Math.floor(4 * next()));
+    feeds[name] = new ort.Tensor(type, data, d); // bool as bytes, as onnxruntime stores it
   }
   return feeds;
 }

@@ -23,7 +23,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
-  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_timing.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
