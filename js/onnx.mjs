@@ -3,7 +3,7 @@ import { load } from '#gridsample';
 import { readBytes } from '#read';
 
 import {
-  OnnxModelError, decodeModel, declaredType, formatType, initializerTensor, splitModel, subModel,
+  ELEM_TYPES, OnnxModelError, decodeModel, formatType, initializerTensor, splitModel, subModel,
 } from './onnx_graph.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
@@ -196,7 +196,7 @@ export class InferenceSession {
 
     const gs = gridsample ?? await load();
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
-    for (const [n, t] of split.initializers) types.set(n, declaredType({ type: { tensorType: { elemType: t.dataType } } })?.type);
+    for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
     const parts = [];
     try {
       for (const [index, part] of split.parts.entries()) {
