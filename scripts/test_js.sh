@@ -32,5 +32,5 @@ for v in simd scalar; do
 done
 
 echo "== node --test tests/js"
-node --test tests/js/*.test.mjs || status=1
+node --test --test-reporter=spec tests/js/*.test.mjs || status=1
 exit $status
