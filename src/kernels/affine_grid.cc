@@ -38,7 +38,7 @@ Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
   AffineGridGeometry geometry;
   Status s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
   if (!s.ok()) return s;
-  if (!fast::AffineGrid(geometry, theta, grid, options)) {
+  if (!fast::TryAffineGrid(geometry, theta, grid, options)) {
     reference::RunAffineGrid(geometry, theta, grid, options);
   }
   return Status::Ok();

@@ -24,7 +24,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
   if (!s.ok()) return s;
-  if (!fast::GridSample(geometry, x, grid, y, options)) {
+  if (!fast::TryGridSample(geometry, x, grid, y, options)) {
     reference::RunGridSample(geometry, x, grid, y, options);
   }
   return Status::Ok();

@@ -1,126 +1,12 @@
 // Public channels-last entry points (GridSampleChannelsLast, WarpAffine): validate once, then
-// the fast path, else a generic scalar path built from the reference's own per-axis taps.
+// the fast path, else the generic scalar path (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
-#include <cmath>
-#include <cstdint>
-
-#include "dtype_traits.h"
 #include "fast/fast.h"
 #include "reference/reference.h"
 #include "validate.h"
 
 namespace gridsample {
-namespace {
-
-// Output pixels per chunk whose coordinates are made at once (two double arrays on the stack).
-constexpr int64_t kChunk = 256;
-
-// Where the normalised coordinates of output pixels come from: a grid of any float dtype, or
-// AffineGrid's values for theta. Fill() writes those of pixels (n, i, j0 .. j0 + count) as
-// GridSample reads them (doubles). Not a template: RunGeneric is instantiated once per dtype.
-struct Coordinates {
-  const ChannelsLastGeometry* geo;
-  const TensorView* grid;   // or null
-  const TensorView* theta;  // when grid is null
-  bool align;
-
-  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
-    if (grid != nullptr) {
-      VisitDType(
-          grid->dtype,
-          [&](auto tag) {
-            using TG = typename decltype(tag)::type;
-            const TG* p = static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
-            for (int64_t j = 0; j < count; ++j) {
-              gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
-              gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));
-            }
-          },
-          /*floats_only=*/true);
-      return;
-    }
-    // AffineGrid's value for pixel (i, j), computed and rounded as the reference does.
-    const bool f64 = theta->dtype == DType::kFloat64;
-    double t[6];
-    for (int k = 0; k < 6; ++k) {
-      t[k] = f64 ? static_cast<const double*>(theta->data)[n * 6 + k]
-                 : static_cast<double>(static_cast<const float*>(theta->data)[n * 6 + k]);
-    }
-    const double by = reference::AffineBaseCoordinate(i, geo->out_h, align);
-    for (int64_t j = 0; j < count; ++j) {
-      const double bx = reference::AffineBaseCoordinate(j0 + j, geo->out_w, align);
-      double v[2];
-      for (int r = 0; r < 2; ++r) {
-        v[r] = 0.0;
-        v[r] += t[3 * r] * bx;
-        v[r] += t[3 * r + 1] * by;
-        v[r] += t[3 * r + 2] * 1.0;
-        if (!f64) v[r] = static_cast<double>(static_cast<float>(v[r]));
-      }
-      gx[j] = v[0];
-      gy[j] = v[1];
-    }
-  }
-};
-
-// Every dtype, any C: per output pixel the reference's taps on each axis and, per channel, the
-// reference's sum in its order (taps innermost axis fastest, weight (1 * w_x) * w_y, dropped
-// taps skipped, from 0) and integer store.
-template <typename TX>
-void RunGeneric(const ChannelsLastGeometry& geo, const TX* x, TX* y, const GridSampleOptions& o,
-                const Coordinates& coords) {
-  using Acc = typename DTypeTraits<TX>::Compute;
-  const int64_t h = geo.in_h, w = geo.in_w, c_count = geo.c;
-  double gx[kChunk], gy[kChunk];
-  for (int64_t n = 0; n < geo.n; ++n) {
-    const TX* x_n = x + n * h * w * c_count;
-    for (int64_t i = 0; i < geo.out_h; ++i) {
-      for (int64_t j0 = 0; j0 < geo.out_w; j0 += kChunk) {
-        const int64_t count = geo.out_w - j0 < kChunk ? geo.out_w - j0 : kChunk;
-        coords.Fill(n, i, j0, count, gx, gy);
-        for (int64_t j = 0; j < count; ++j) {
-          TX* out = y + ((n * geo.out_h + i) * geo.out_w + j0 + j) * c_count;
-          if (!std::isfinite(gx[j]) || !std::isfinite(gy[j])) {
-            for (int64_t c = 0; c < c_count; ++c) out[c] = DTypeTraits<TX>::Store(Acc(0));
-            continue;
-          }
-          reference::AxisTaps<Acc> ty, tx;
-          reference::ComputeAxisTaps(gy[j], h, o, &ty);
-          reference::ComputeAxisTaps(gx[j], w, o, &tx);
-          for (int64_t c = 0; c < c_count; ++c) {
-            Acc acc = 0;
-            for (int a = 0; a < ty.count; ++a) {
-              if (ty.index[a] < 0) continue;
-              for (int b = 0; b < tx.count; ++b) {
-                if (tx.index[b] < 0) continue;
-                const Acc weight = (Acc(1) * tx.weight[b]) * ty.weight[a];
-                acc += weight *
-                       DTypeTraits<TX>::Load(x_n + (ty.index[a] * w + tx.index[b]) * c_count + c);
-              }
-            }
-            out[c] = DTypeTraits<TX>::Store(acc);
-          }
-        }
-      }
-    }
-  }
-}
-
-void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
-                        const MutableTensorView& y, const GridSampleOptions& o,
-                        const Coordinates& coords) {
-  // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
-  // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
-  // zero (tests/fuzz/corpus/*/regress-*-empty-*).
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return;
-  VisitDType(x.dtype, [&](auto tag) {
-    using TX = typename decltype(tag)::type;
-    RunGeneric<TX>(geo, static_cast<const TX*>(x.data), static_cast<TX*>(y.data), o, coords);
-  });
-}
-
-}  // namespace
 
 Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                               const MutableTensorView& y, const GridSampleOptions& options) {
@@ -128,8 +14,9 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
   Status s = ValidateGridSampleOptions(options, "GridSampleChannelsLast");
   if (s.ok()) s = ValidateGridSampleChannelsLast(x, grid, y, &geo);
   if (!s.ok()) return s;
-  if (fast::GridSampleChannelsLast(geo, x, grid, y, options)) return Status::Ok();
-  RunGenericAnyDType(geo, x, y, options, Coordinates{&geo, &grid, nullptr, options.align_corners});
+  if (!fast::TryGridSampleChannelsLast(geo, x, grid, y, options)) {
+    reference::RunGridSampleChannelsLast(geo, x, grid, y, options);
+  }
   return Status::Ok();
 }
 
@@ -139,8 +26,9 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
   Status s = ValidateGridSampleOptions(options, "WarpAffine");
   if (s.ok()) s = ValidateWarpAffine(x, theta, y, &geo);
   if (!s.ok()) return s;
-  if (fast::WarpAffine(geo, x, theta, y, options)) return Status::Ok();
-  RunGenericAnyDType(geo, x, y, options, Coordinates{&geo, nullptr, &theta, options.align_corners});
+  if (!fast::TryWarpAffine(geo, x, theta, y, options)) {
+    reference::RunWarpAffine(geo, x, theta, y, options);
+  }
   return Status::Ok();
 }
 

@@ -19,7 +19,7 @@ using gridsample::Padding;
 
 // WarpAffine, uint8 bilinear, X of one row (H = 1) and a map whose row coordinate changes along
 // the output row (theta[1][0] != 0): the fixed-point path (FixedAffineRow in
-// src/kernels/fast/channels_last.cc) reads the bytes before and after X, as rows -1 and 1.
+// src/kernels/fast/grid_sample_interleaved.cc) reads the bytes before and after X, as rows -1 and 1.
 // Its "certainly inside" pixels are those whose position lies in [1/64, S - 1 - 1/64] on both
 // axes; for S = 1 that interval is empty, but clip() turns its bounds into j values in the wrong
 // order and the swap meant for negative slopes makes them a non-empty range (the pixels within

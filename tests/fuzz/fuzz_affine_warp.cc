@@ -1,6 +1,6 @@
 // Fuzz target: AffineGrid (2-D, 3-D, every theta dtype) against the reference bit for bit, and
-// the fused WarpAffine against reference AffineGrid + GridSample, on every compiled Highway
-// target, with sizes, options and theta values chosen by the input.
+// the fused WarpAffine against reference AffineGrid + GridSample (GridSample's contract), on
+// every compiled Highway target, with sizes, options and theta values chosen by the input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -186,6 +186,7 @@ void CheckWarpAffine(FuzzInput& in) {
   Tensor want;
   const Status want_status = OracleWarpAffine(x, theta, ho, wo, options, &want);
   const bool may_be_fast = (dtype == DType::kUint8 || dtype == DType::kFloat32) && c >= 1 && c <= 4;
+  const ChannelMagnitudes magnitudes = MagnitudesNhwc(x);
   ForEachTarget(may_be_fast, [&](const char* target) {
     Tensor got = Output(dtype, {n, ho, wo, c});
     std::ostringstream what;
@@ -197,7 +198,7 @@ void CheckWarpAffine(FuzzInput& in) {
     CheckSameStatus(s, want_status, got, what.str());
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {
-      if (!ChannelsLastAgree(got, want, i, options.mode)) {
+      if (!ChannelsLastAgree(got, want, i, options, magnitudes)) {
         const int64_t batch = i / (ho * wo * c);
         std::string t;
         for (int k = 0; k < 6; ++k) t += ValueString(theta, batch * 6 + k) + ' ';

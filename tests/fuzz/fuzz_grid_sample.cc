@@ -175,6 +175,7 @@ void CheckChannelsLast(const Problem& p, const Tensor& x, const Tensor& grid, co
   const Tensor want_last = want_status.ok() ? MoveChannels(want, true) : Tensor();
   const bool may_be_fast = (p.x_dtype == DType::kFloat32 || p.x_dtype == DType::kUint8) &&
                            p.grid_dtype == DType::kFloat32 && p.c >= 1 && p.c <= 4;
+  const ChannelMagnitudes magnitudes = MagnitudesNhwc(x_last);
   ForEachTarget(may_be_fast, [&](const char* target) {
     const std::string what = Describe("GridSampleChannelsLast", x_last, grid, p.options, target);
     Trace(what);
@@ -184,7 +185,7 @@ void CheckChannelsLast(const Problem& p, const Tensor& x, const Tensor& grid, co
     CheckSameStatus(s, want_status, got, what);
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {
-      if (!ChannelsLastAgree(got, want_last, i, p.options.mode)) {
+      if (!ChannelsLastAgree(got, want_last, i, p.options, magnitudes)) {
         Fail(what + ": output (n, row, col, channel) " +
              ToString(gridsample_test::Unravel(i, got.shape())) + ": got " + ValueString(got, i) +
              ", reference " + ValueString(want_last, i));

@@ -252,13 +252,41 @@ inline bool SameBits(const Tensor& a, const Tensor& b, int64_t i) {
   return std::isnan(a.Get(i)) && std::isnan(b.Get(i));
 }
 
-// Channels-last GridSample and WarpAffine against the NCHW reference (warp_affine.h): bit for
-// bit, except uint8 bilinear, whose fixed-point blend may be 1 level off.
-inline bool ChannelsLastAgree(const Tensor& got, const Tensor& want, int64_t i, Mode mode) {
-  if (got.dtype() == DType::kUint8 && mode == Mode::kLinear) {
-    return std::fabs(got.Get(i) - want.Get(i)) <= 1.0;
+// Largest finite |value| and whether some value is not finite, per (n, c) of an (N, H, W, C)
+// tensor: the scale GridSampleTolerance takes, for channels-last images.
+struct ChannelMagnitudes {
+  int64_t n = 0, c = 0;
+  std::vector<double> scale;
+  std::vector<char> nonfinite;
+};
+inline ChannelMagnitudes MagnitudesNhwc(const Tensor& x) {
+  ChannelMagnitudes m;
+  m.n = x.shape()[0];
+  m.c = x.shape()[3];
+  m.scale.assign(m.n * m.c, 0.0);
+  m.nonfinite.assign(m.n * m.c, 0);
+  const int64_t per_item = m.n == 0 ? 0 : x.size() / m.n;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    const int64_t plane = (i / per_item) * m.c + i % m.c;
+    const double v = x.Get(i);
+    if (std::isfinite(v)) {
+      m.scale[plane] = std::max(m.scale[plane], std::fabs(v));
+    } else {
+      m.nonfinite[plane] = 1;
+    }
   }
-  return SameBits(got, want, i);
+  return m;
+}
+
+// Channels-last GridSample and WarpAffine against the NCHW reference: the same contract as
+// NCHW (one planner, README "Accuracy"), per output channel; uint8 bilinear's fixed-point
+// blend is within the integer types' 1 level.
+inline bool ChannelsLastAgree(const Tensor& got, const Tensor& want, int64_t i,
+                              const GridSampleOptions& o, const ChannelMagnitudes& m) {
+  const int64_t plane = (i / (got.size() / m.n)) * m.c + i % m.c;
+  return Agree(got.Get(i), want.Get(i),
+               GridSampleTolerance(got.dtype(), o, m.scale[plane], m.nonfinite[plane] != 0,
+                                   want.Get(i)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ TEST(FastPaths, MatchReferenceOnEveryTarget) {
               ASSERT_TRUE(gridsample::reference::GridSample(
                               x, grid, {want.data(), DType::kFloat32, p.y_shape.data(), r}, o)
                               .ok());
-              const bool ran = fast::GridSample(
+              const bool ran = fast::TryGridSample(
                   geo, x, grid, {got.data(), DType::kFloat32, p.y_shape.data(), r}, o);
               // Which problems the fast paths take is part of the contract with the tests.
               const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
@@ -182,7 +182,7 @@ TEST(FastPaths, OtherDTypesMatchReferenceOnEveryTarget) {
                 ASSERT_TRUE(gridsample::reference::GridSample(x.View(), grid.View(),
                                                               want.MutableView(), o).ok());
                 got.FillBytes(0xA5);
-                const bool ran = fast::GridSample(geo, x.View(), grid.View(), got.MutableView(), o);
+                const bool ran = fast::TryGridSample(geo, x.View(), grid.View(), got.MutableView(), o);
                 const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
                 bool eligible = xt != DType::kFloat64 &&
                                 xt != DType::kInt32 && xt != DType::kUint32;
@@ -246,7 +246,7 @@ TEST(FastPaths, Float16ConversionsMatchReferenceOnEveryTarget) {
       ASSERT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
       Tensor want(DType::kFloat16, {1, 1, kSide, c.width}), got(DType::kFloat16, {1, 1, kSide, c.width});
       ASSERT_TRUE(gridsample::reference::GridSample(x.View(), grid.View(), want.MutableView(), o).ok());
-      ASSERT_TRUE(fast::GridSample(geo, x.View(), grid.View(), got.MutableView(), o)) << target;
+      ASSERT_TRUE(fast::TryGridSample(geo, x.View(), grid.View(), got.MutableView(), o)) << target;
       const uint16_t* w = static_cast<const uint16_t*>(want.data());
       const uint16_t* g = static_cast<const uint16_t*>(got.data());
       for (int64_t i = 0; i < want.size(); ++i) {

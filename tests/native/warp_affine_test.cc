@@ -2,12 +2,13 @@
 // reference (X transposed to NCHW + reference::AffineGrid + reference::GridSample), on every
 // compiled Highway target, plus their validation.
 //
-// Comparisons are bit for bit (the fast paths keep the reference's taps, weights, summation
-// order and rounding, and compute AffineGrid's values in double exactly as the reference
-// does, see src/kernels/fast/affine-inl.h; the generic path calls the reference's own
-// per-axis code), except uint8 bilinear, whose fixed-point blend is within 1 level by
-// construction (src/kernels/fast/channels_last.cc): there the tests allow 1 and also bound
-// how often it is used.
+// The channels-last paths share NCHW's planner and so its contract (README, "Accuracy"):
+// the reference's taps, weights, summation order and rounding, and AffineGrid's values
+// computed in double exactly as the reference does (src/kernels/fast/affine-inl.h), so bit
+// for bit except where border or reflection padding adds the weights of taps on one pixel;
+// and uint8 bilinear, whose fixed-point blend is within 1 level by construction
+// (src/kernels/fast/fixed_point_u8-inl.h): there the tests allow 1 and also bound how often
+// it is used. The generic path calls the reference's own per-axis code.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -104,10 +105,14 @@ int64_t FirstDifference(const Tensor& a, const Tensor& b) {
   return -1;
 }
 
-// What the channels-last paths promise against the reference: identical, except uint8
-// bilinear (the fixed-point blend): at most 1 level apart.
-double Allowed(DType dtype, Mode mode) {
-  return dtype == DType::kUint8 && mode == Mode::kLinear ? 1.0 : 0.0;
+// What the channels-last paths promise against the reference (README, "Accuracy"): identical
+// bit for bit, except where border or reflection padding maps several taps of a window onto
+// one pixel: their weights are added first (within 4e-6 of the largest |X|, here 4; uint8 may
+// round 1 level apart), and uint8 bilinear (the fixed-point blend): at most 1 level apart.
+double Allowed(DType dtype, Mode mode, Padding padding) {
+  const bool folded = mode != Mode::kNearest && padding != Padding::kZeros;
+  if (dtype == DType::kUint8) return mode == Mode::kLinear || folded ? 1.0 : 0.0;
+  return folded ? 4e-6 * 4.0 : 0.0;
 }
 
 // Differences beyond `allowed` (first one), and how many elements differ at all.
@@ -246,12 +251,13 @@ TEST(ChannelsLastFast, GridSampleMatchesReferenceOnEveryTarget) {
               const GridSampleOptions o{m, pad, align};
               const Tensor want = OracleGridSample(x, grid, o);
               y.FillBytes(0xAB);
-              const bool ran = fast::GridSampleChannelsLast(geo, x.View(), grid.View(), y.MutableView(), o);
-              ASSERT_EQ(ran, HasChannelsLastKernels(target)) << target_name << ' ' << Describe(s);
+              const bool ran = fast::TryGridSampleChannelsLast(geo, x.View(), grid.View(), y.MutableView(), o);
+              ASSERT_EQ(ran, fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, o))
+                  << target_name << ' ' << Describe(s);
               if (!ran) {
                 ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
               }
-              const Comparison c = Compare(y, want, Allowed(dtype, m));
+              const Comparison c = Compare(y, want, Allowed(dtype, m, pad));
               const int64_t bad = c.first_bad;
               ASSERT_EQ(bad, -1) << target_name << ' ' << Name(dtype) << ' ' << Describe(s) << ' '
                                  << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, bad)
@@ -292,12 +298,13 @@ TEST(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSampleOnEveryTarget) {
                 const GridSampleOptions o{m, pad, align};
                 const Tensor want = OracleWarpAffine(x, theta, s.ho, s.wo, o);
                 y.FillBytes(0xAB);
-                const bool ran = fast::WarpAffine(geo, x.View(), theta.View(), y.MutableView(), o);
-                ASSERT_EQ(ran, HasChannelsLastKernels(target)) << target_name << ' ' << Describe(s);
+                const bool ran = fast::TryWarpAffine(geo, x.View(), theta.View(), y.MutableView(), o);
+                ASSERT_EQ(ran, fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, o))
+                  << target_name << ' ' << Describe(s);
                 if (!ran) {
                   ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
                 }
-                const Comparison c = Compare(y, want, Allowed(dtype, m));
+                const Comparison c = Compare(y, want, Allowed(dtype, m, pad));
                 const int64_t bad = c.first_bad;
                 if (c.differing) ++off_by_one;
                 ASSERT_EQ(bad, -1) << target_name << ' ' << Name(dtype) << " theta " << Name(theta_dtype)
@@ -337,7 +344,7 @@ TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
           Tensor y(dtype, {1, 3, 1100, c});
           ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
           const Tensor want = OracleWarpAffine(x, theta, 3, 1100, o);
-          const int64_t bad = Compare(y, want, Allowed(dtype, m)).first_bad;
+          const int64_t bad = Compare(y, want, Allowed(dtype, m, o.padding)).first_bad;
           ASSERT_EQ(bad, -1) << target << ' ' << Name(dtype) << " C=" << c << ' '
                              << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, bad);
         }
@@ -391,9 +398,11 @@ TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
   }
 }
 
-// Non-finite and huge X values: a tap that zeros padding drops reads no pixel at all (as the
-// reference skips it), so an infinity at the border does not leak into outside samples.
-TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOut) {
+// Non-finite X values at the border: nearest reads no pixel for a tap that zeros padding
+// drops (as the reference skips it), so an infinity there does not leak into outside samples.
+// (Linear and cubic windows lie inside X with zero weights on dropped taps, and 0 * inf is
+// NaN: README, "Accuracy".)
+TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOutOfNearest) {
   for (const std::string& target : gridsample::AvailableTargets()) {
     TargetScope scope(target);
     std::mt19937 rng(9);
@@ -403,7 +412,7 @@ TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOut) {
     x.Set(4 * 6 * 2 + 1, kNaN);
     Tensor grid(DType::kFloat32, {1, 9, 11, 2});
     for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
-    for (Mode m : kModes) {
+    for (Mode m : {Mode::kNearest}) {
       for (Padding pad : kPaddings) {
         for (bool align : kAligns) {
           const GridSampleOptions o{m, pad, align};
@@ -441,13 +450,13 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
             Tensor y(dtype, {s.n, s.ho, s.wo, s.c});
             ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
             Tensor want = OracleGridSample(x, grid, o);
-            int64_t bad = Compare(y, want, Allowed(dtype, m)).first_bad;
+            int64_t bad = Compare(y, want, Allowed(dtype, m, pad)).first_bad;
             ASSERT_EQ(bad, -1) << "GridSampleChannelsLast " << Name(dtype) << " grid " << Name(grid_dtype)
                                << ' ' << Describe(s) << ' ' << gridsample_test::Describe(o) << ' '
                                << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
             ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
             want = OracleWarpAffine(x, theta, s.ho, s.wo, o);
-            bad = Compare(y, want, Allowed(dtype, m)).first_bad;
+            bad = Compare(y, want, Allowed(dtype, m, pad)).first_bad;
             ASSERT_EQ(bad, -1) << "WarpAffine " << Name(dtype) << " theta " << Name(theta.dtype()) << ' '
                                << Describe(s) << ' ' << gridsample_test::Describe(o) << ' '
                                << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
@@ -648,7 +657,7 @@ TEST(AffineGridFast, EqualsReferenceBitForBitOnEveryTarget) {
           ASSERT_TRUE(gridsample::ValidateAffineGrid(theta.View(), size.data(), size.size(),
                                                      nullptr, &geo).ok());
           got.FillBytes(kSentinel);
-          ASSERT_TRUE(fast::AffineGrid(geo, theta.View(), got.MutableView(), AffineGridOptions{align}));
+          ASSERT_TRUE(fast::TryAffineGrid(geo, theta.View(), got.MutableView(), AffineGridOptions{align}));
           ASSERT_TRUE(gridsample::reference::AffineGrid(theta.View(), size.data(), size.size(),
                                                         want.MutableView(), AffineGridOptions{align}).ok());
           const int64_t bad = FirstDifference(got, want);
@@ -670,7 +679,7 @@ TEST(AffineGridFast, HalfThetaIsLeftToTheReference) {
   gridsample::AffineGridGeometry geo;
   ASSERT_TRUE(gridsample::ValidateAffineGrid(theta.View(), size, 4, nullptr, &geo).ok());
   Tensor grid(DType::kFloat16, {1, 2, 2, 2});
-  EXPECT_FALSE(fast::AffineGrid(geo, theta.View(), grid.MutableView(), {}));
+  EXPECT_FALSE(fast::TryAffineGrid(geo, theta.View(), grid.MutableView(), {}));
 }
 
 }  // namespace

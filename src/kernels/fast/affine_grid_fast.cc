@@ -41,10 +41,7 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
     for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
       const int count = static_cast<int>(w - j0 < kAffineTile ? w - j0 : kAffineTile);
       const int padded = (count + lanes - 1) / lanes * lanes;
-      for (int j = 0; j < padded; ++j) {
-        const double base = j < count ? reference::AffineBaseCoordinate(j0 + j, w, align) : 0.0;
-        for (int r = 0; r < kRank; ++r) a[j * kRank + r] = j < count ? 0.0 + th[r][0] * base : 0.0;
-      }
+      for (int r = 0; r < kRank; ++r) AffineColumnTerms(th[r][0], j0, count, padded, w, align, a + r, kRank);
       for (int64_t z = 0; z < depth; ++z) {
         const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
         for (int64_t i = 0; i < h; ++i) {
@@ -52,11 +49,7 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
           // The terms after the column's, in the reference's order: y, [z,] constant; then
           // spread over the lanes: lane l of vector v holds coordinate (v * lanes + l) % r.
           double terms[kRank][kRank];
-          for (int r = 0; r < kRank; ++r) {
-            terms[r][0] = th[r][1] * by;
-            if (kRank == 3) terms[r][1] = th[r][2] * bz;
-            terms[r][kRank - 1] = th[r][kRank];
-          }
+          AffineRowTerms<kRank>(&th[0][0], by, bz, terms);
           HWY_ALIGN double lane_terms[kRank][kRank][kAffineMaxLanes];
           for (int v = 0; v < kRank; ++v) {
             for (int l = 0; l < lanes; ++l) {
@@ -113,27 +106,20 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
                    double* grid) {
   const int64_t depth = kRank == 3 ? spatial[0] : 1;
   const int64_t h = spatial[kRank - 2], w = spatial[kRank - 1];
-  constexpr int kTile = 512;
-  double a[kRank][kTile];
+  double a[kRank][kAffineTile];
   for (int64_t n = 0; n < n_count; ++n) {
     const double* th = theta + n * kRank * (kRank + 1);
-    for (int64_t j0 = 0; j0 < w; j0 += kTile) {
-      const int64_t count = w - j0 < kTile ? w - j0 : kTile;
+    for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
+      const int64_t count = w - j0 < kAffineTile ? w - j0 : kAffineTile;
       for (int r = 0; r < kRank; ++r) {
-        for (int64_t j = 0; j < count; ++j) {
-          a[r][j] = 0.0 + th[r * (kRank + 1)] * reference::AffineBaseCoordinate(j0 + j, w, align);
-        }
+        HWY_NAMESPACE::AffineColumnTerms(th[r * (kRank + 1)], j0, count, count, w, align, a[r]);
       }
       for (int64_t z = 0; z < depth; ++z) {
         const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
         for (int64_t i = 0; i < h; ++i) {
           const double by = reference::AffineBaseCoordinate(i, h, align);
           double terms[kRank][kRank];
-          for (int r = 0; r < kRank; ++r) {
-            terms[r][0] = th[r * (kRank + 1) + 1] * by;
-            if (kRank == 3) terms[r][1] = th[r * (kRank + 1) + 2] * bz;
-            terms[r][kRank - 1] = th[r * (kRank + 1) + kRank];
-          }
+          HWY_NAMESPACE::AffineRowTerms<kRank>(th, by, bz, terms);
           double* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
           for (int64_t j = 0; j < count; ++j) {
             for (int r = 0; r < kRank; ++r) {
@@ -150,7 +136,7 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
 
 }  // namespace
 
-bool AffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
+bool TryAffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
                 const MutableTensorView& grid, const AffineGridOptions& options) {
   if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) return false;
   if (geo.n * geo.points == 0) return true;  // nothing to write

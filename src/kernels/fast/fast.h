@@ -1,4 +1,5 @@
-// Internal interface of the SIMD fast paths (Highway): entry points and target control.
+// Internal interface of the SIMD fast paths (Highway): which problems they cover, their entry
+// points, and target control.
 #ifndef GRIDSAMPLE_FAST_FAST_H_
 #define GRIDSAMPLE_FAST_FAST_H_
 
@@ -20,26 +21,54 @@
 namespace gridsample {
 namespace fast {
 
-// Runs GridSample on a fast path when one covers the problem (dtype, rank, sizes);
-// returns false, having written nothing, when the caller must use the reference.
-bool GridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
-                const MutableTensorView& y, const GridSampleOptions& options);
+// Whether a fast path takes the problem (dtypes, rank, sizes): the Try* calls below run
+// exactly when these say so (on a target with SIMD; TargetHasChannelsLast), and the tests ask
+// them rather than re-deriving the rules.
+bool CoversGridSample(const GridSampleGeometry& geometry, DType x, DType grid,
+                      const GridSampleOptions& options);
+bool CoversChannelsLast(const ChannelsLastGeometry& geometry, DType x,
+                        const GridSampleOptions& options);
+// The channels-last kernels exist on every target but SCALAR.
+bool TargetHasChannelsLast();
 
-// Channels-last 2-D GridSample (X uint8 or float32 with 1 to 4 channels, float32 grid) on a
-// fast path; false, having written nothing, when the caller must use the generic path.
-bool GridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                            const TensorView& grid, const MutableTensorView& y,
-                            const GridSampleOptions& options);
+// Each Try* runs its operator on a fast path when one covers the problem and returns true;
+// else it returns false, having written nothing, and the caller runs the reference (or the
+// generic channels-last path).
+bool TryGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const GridSampleOptions& options);
+// X uint8 or float32 with 1 to 4 channels, each side at least the mode's window; grid float32.
+bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
+                               const TensorView& grid, const MutableTensorView& y,
+                               const GridSampleOptions& options);
+// X as above, theta float32 or float64.
+bool TryWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
+                   const TensorView& theta, const MutableTensorView& y,
+                   const GridSampleOptions& options);
+// float32 and float64 theta, equal to the reference bit for bit.
+bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
+                   const MutableTensorView& grid, const AffineGridOptions& options);
 
-// The fused affine warp on a fast path (X as above, theta float32 or float64); false, having
-// written nothing, when the caller must use the generic path.
-bool WarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& theta,
-                const MutableTensorView& y, const GridSampleOptions& options);
+// A channels-last problem as the kernels see it (sizes checked to fit int32 offsets).
+struct ImageAxes {
+  int64_t out_h, out_w;
+  int32_t in_h, in_w;
+  bool align;
+  bool reflect;  // reflection padding: coordinates are reduced modulo 4
+};
+struct InterleavedProblem {
+  int64_t n;
+  ImageAxes axes;
+  int c;
+  bool uint8;  // else float32
+  const void* x;
+  void* y;
+  Mode mode;
+  Padding padding;
+};
 
-// AffineGrid for float32 and float64 theta, equal to the reference bit for bit; false,
-// having written nothing, for the other dtypes.
-bool AffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
-                const MutableTensorView& grid, const AffineGridOptions& options);
+// float16 bits <-> float32 for n values, exactly as HalfToFloat / FloatToHalf (half.h).
+void HalfsToFloats(const uint16_t* src, float* dst, int64_t n);
+void FloatsToHalfs(const float* src, uint16_t* dst, int64_t n);
 
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
 const char* TargetName();

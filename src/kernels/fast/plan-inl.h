@@ -1,5 +1,7 @@
-// Per-axis planning shared by the Highway kernels: from normalised coordinates to a window
-// of taps inside the image with padding folded into the tap weights, plus pair loads.
+// The planner of the fast paths: from a vector of coordinates to each pixel's window of taps
+// inside the image and the weight of each window slot, with padding folded into the weights.
+// The single fast-path home of denormalisation, far-coordinate reduction and clamping,
+// reflection and padding; every source feeds it and every blend reads its plans.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_FAST_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_FAST_PLAN_INL_H_
@@ -10,6 +12,7 @@
 
 #include <cstdint>
 
+#include "fast/constants.h"
 #include "gridsample/types.h"
 #include "hwy/highway.h"
 #if HWY_TARGET == HWY_WASM
@@ -30,14 +33,35 @@ using VI = hn::Vec<DI>;
 constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 template <Mode M>
-constexpr int kTaps = M == Mode::kNearest ? 1 : (M == Mode::kLinear ? 2 : 4);
+constexpr int kTaps = TapsPerAxis(M);
 
 constexpr int Pow(int base, int exp) { return exp == 0 ? 1 : base * Pow(base, exp - 1); }
+constexpr int FloorPow2(int v) { return v < 2 ? 1 : 2 * FloorPow2(v / 2); }
+
+// Min and max for clamping. On WASM, f32x4.min/max also order NaN and -0, which costs V8
+// several instructions each; pmin/pmax (b < a ? b : a) are one. A NaN in `a` gives NaN or
+// `b`, by target: callers pass no NaN or treat both alike.
+template <class V>
+HWY_INLINE V MinNoNaN(V a, V b) {
+#if HWY_TARGET == HWY_WASM
+  return V{wasm_f32x4_pmin(a.raw, b.raw)};
+#else
+  return hn::Min(a, b);
+#endif
+}
+template <class V>
+HWY_INLINE V MaxNoNaN(V a, V b) {
+#if HWY_TARGET == HWY_WASM
+  return V{wasm_f32x4_pmax(a.raw, b.raw)};
+#else
+  return hn::Max(a, b);
+#endif
+}
 
 // Per axis: window start and the weight of each window slot, for one vector of pixels.
 template <Mode M>
 struct AxisPlan {
-  HWY_INLINE AxisPlan() {}  // explicit for the same reason as VectorPlan's
+  HWY_INLINE AxisPlan() {}  // explicit: GCC does not compile the implicit one for NEON
   VI start;
   VF w[kTaps<M>];
 };
@@ -53,20 +77,29 @@ HWY_INLINE VF CubicFar(DF d, VF t) {  // 1 < |t| < 2: ((A t - 5A) t + 8A) t - 4A
   return hn::Sub(hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(a, t), a5), t), a8), t), a4);
 }
 
-// Padded index of integer taps `i` on an axis of size `size` (reflection; |i| < 2^24).
-HWY_INLINE VI Reflect(DF d, VI i, int32_t size, bool align) {
-  const DI di;
-  if (size == 1) return hn::Zero(di);
-  const float period = align ? 2.0f * static_cast<float>(size - 1) : 2.0f * size;
-  const VF p = hn::Set(d, period);
-  const VF t = hn::ConvertTo(d, i);  // exact: |i| < 2^24
-  VF r = hn::Sub(t, hn::Mul(hn::Floor(hn::Div(t, p)), p));  // integers: exact
-  // The quotient may round across an integer: bring r into [0, period) exactly.
-  r = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Add(r, p), r);
-  r = hn::IfThenElse(hn::Ge(r, p), hn::Sub(r, p), r);
-  const VF mirrored = align ? hn::Sub(p, r) : hn::Sub(hn::Sub(p, hn::Set(d, 1.0f)), r);
-  const VF s = hn::Set(d, static_cast<float>(size));
-  return hn::ConvertTo(di, hn::IfThenElse(hn::Lt(r, s), r, mirrored));
+// Pixel coordinates of the finite normalised coordinates g on an axis of `size`, with the
+// reference's operations: reduce modulo 4 (`reduce`: reflection), denormalise, clamp far
+// away points. align_corners is a runtime flag: it only picks constants, and keeping it out
+// of the template parameters halves the code size (which matters for the wasm download).
+HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
+  const VF one = hn::Set(d, 1.0f);
+  const VF half = hn::Set(d, 0.5f);
+  if (reduce) {  // a branch per vector: grids rarely reach beyond 3
+    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, kReflectReduceAbove));
+    if (!hn::AllFalse(d, far)) {
+      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)));
+      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), q)), g);
+    }
+  }
+  VF x;
+  if (align) {  // ((g + 1) / 2) * (S - 1); 0 for S = 1 as g is finite
+    x = hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, static_cast<float>(size - 1)));
+  } else {  // ((g + 1) * S - 1) / 2
+    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one),
+                half);
+  }
+  return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels)),
+                  hn::Set(d, static_cast<float>(size) + kFarPixels));
 }
 
 // First tap (unpadded) and tap weights at pixel coordinates x, as the reference: floor (round
@@ -96,16 +129,15 @@ HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
   }
 }
 
-// Reflect() for taps of a coordinate already reduced to |g| < 4: then every tap lies in
-// [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1). With the period
-// p = 2S (align 0) or 2(S - 1) (align 1), r = i + 2p is in [0, 8p), and three conditional
-// subtractions bring it into [0, p): for unsigned r < 2q, min_u(r, r - q) is r mod q (r - q
-// wraps to a huge unsigned value when r < q). Then the mirror: min(r, p - 1 - r) (align 0)
-// or min(r, p - r) (align 1). Integer adds and minimums only, no compares or selects.
-// For the kT consecutive taps i, i + 1, ..: the first is folded so, each next one steps from
-// the previous position in the period, r + 1 folded once (it wraps to 0 at p).
+// Reflection of the kT consecutive taps i, i + 1, .. of a coordinate reduced to |g| < 4: then
+// every tap lies in [-1.5 S - 2, 2.5 S + 2] (align 0; similar with S - 1 for align 1). With
+// the period p = 2S (align 0) or 2(S - 1) (align 1), r = i + 2p is in [0, 8p), and three
+// conditional subtractions bring it into [0, p): for unsigned r < 2q, min_u(r, r - q) is
+// r mod q (r - q wraps to a huge unsigned value when r < q). Then the mirror: min(r, p - 1 - r)
+// (align 0) or min(r, p - r) (align 1). Each next tap steps from the previous position in the
+// period, r + 1 folded once (it wraps to 0 at p). Integer adds and minimums only.
 template <int kT>
-HWY_INLINE void ReflectNear(VI i, int32_t size, bool align, VI* tap) {
+HWY_INLINE void ReflectTaps(VI i, int32_t size, bool align, VI* tap) {
   const DI di;
   const hn::RebindToUnsigned<DI> du;
   if (size == 1) {
@@ -126,35 +158,14 @@ HWY_INLINE void ReflectNear(VI i, int32_t size, bool align, VI* tap) {
   }
 }
 
-// Window and slot weights along one axis for the normalised coordinates g (finite).
-// align_corners is a runtime flag: it only picks constants, and keeping it out of the
-// template parameters halves the code size (which matters for the wasm download).
+// Window and slot weights along one axis at the pixel coordinates x (clamped by Denormalise;
+// for reflection reduced there too). The window [start, start + kT) lies inside the axis;
+// taps that padding maps onto the same pixel have their weights added, taps that zeros
+// padding drops have none. Needs size >= kT.
 template <Mode M, Padding P>
-HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out) {
+HWY_INLINE void PlanPixels(DF d, VF x, int32_t size, bool align, AxisPlan<M>* out) {
   const DI di;
   constexpr int kT = kTaps<M>;
-  const VF one = hn::Set(d, 1.0f);
-  const VF half = hn::Set(d, 0.5f);
-  if (P == Padding::kReflection) {
-    // Reflection repeats every 4 in normalised units; reduce like the reference's fmod (a
-    // branch per vector: grids rarely reach beyond 3).
-    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, 3.0f));
-    if (!hn::AllFalse(d, far)) {
-      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)));
-      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), q)), g);
-    }
-  }
-  VF x;
-  if (align) {
-    x = hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, static_cast<float>(size - 1)));
-  } else {
-    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one), half);
-  }
-  // As the reference: beyond 2^23 pixels out every float is an integer and all taps pad
-  // alike, so clamping there changes nothing and keeps the conversion to int32 defined.
-  constexpr float kFar = 8388608.0f;
-  x = hn::Min(hn::Max(x, hn::Set(d, -kFar)), hn::Set(d, static_cast<float>(size) + kFar));
-
   VI tap[kT];
   VF w[kT];
   AxisTaps<M>(d, x, &tap[0], w);
@@ -190,9 +201,7 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
     for (int k = 0; k < kT; ++k) out->w[k] = w[k];
     return;
   }
-  if (P == Padding::kReflection) {
-    ReflectNear<kT>(tap[0], size, align, tap);  // g was reduced above
-  }
+  if (P == Padding::kReflection) ReflectTaps<kT>(tap[0], size, align, tap);
   for (int k = 0; k < kT; ++k) {
     if (P == Padding::kZeros) {
       const auto inside = hn::And(hn::Gt(tap[k], hn::Set(di, -1)), hn::Lt(tap[k], hn::Set(di, size)));
@@ -221,137 +230,125 @@ HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out)
   }
 }
 
-#undef GRIDSAMPLE_FAST_X86_BLOCKS  // this file is read once per target
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-// x86, SSSE3 to AVX-512: the taps of a vector of pixels come from scalar, 64-bit and 128-bit
-// loads, one 128-bit block of 4 pixels at a time, then rearranged within blocks only. The
-// hardware gathers (vgatherdps) lose to these loads on this project's AMD EPYC machines:
-// nearest2d's fastest AVX2 calls took 1.2-1.9 ms with them, 1.05-1.45 ms without (an AVX2-only
-// EPYC); on an AVX-512 one (Zen 5) the AVX3 target's 16-lane gathers made cubic2d 3.6 ms,
-// feat2d 0.57 ms and vol3d 5.5 ms, where AVX2 without them took 1.7, 0.27 and 2.3 ms
-// (gridsample_bench --targets).
-#define GRIDSAMPLE_FAST_X86_BLOCKS 1
+// PlanPixels from normalised coordinates g (finite).
+template <Mode M, Padding P>
+HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out) {
+  PlanPixels<M, P>(d, Denormalise(d, g, size, align, P == Padding::kReflection), size, align, out);
+}
 
-// The vector of N floats whose 128-bit block k holds block(first + k) (an __m128).
-template <size_t N, class Block>
-HWY_INLINE hn::Vec<hn::Simd<float, N, 0>> FromBlocks(const Block& block, int first = 0) {
-  if constexpr (N == 4) {
-    return hn::Vec<hn::Simd<float, 4, 0>>{block(first)};
-  } else {
-    return hn::Combine(hn::Simd<float, N, 0>(), FromBlocks<N / 2>(block, first + N / 8),
-                       FromBlocks<N / 2>(block, first));
+// The plans of one tile of output pixels, structure of arrays: the offset of each pixel's
+// window in the image, then the weight of each window tap for each pixel. A tile's plans
+// (kTilePlanBytes) stay in cache while every channel is blended from them.
+template <Mode M, int kRank>
+struct TilePlan {
+  static constexpr int kWeights = Pow(kTaps<M>, kRank);
+  static constexpr int kPixels = FloorPow2(kTilePlanBytes / (4 * (kWeights + 1))) < kMaxTilePixels
+                                     ? FloorPow2(kTilePlanBytes / (4 * (kWeights + 1)))
+                                     : kMaxTilePixels;
+  static_assert(kPixels % kMaxLanes == 0, "a tile holds whole vectors");
+  HWY_ALIGN int32_t offset[kPixels];
+  HWY_ALIGN float weight[kWeights][kPixels];
+};
+
+// The axes of an image as the planner sees them (outermost first): sizes, and the element
+// strides that turn window starts into an offset.
+template <int kRank>
+struct PlanAxes {
+  int32_t size[kRank];
+  int32_t stride[kRank];
+  bool align;
+};
+
+// Plans the pixels [p, p + Lanes) of a tile from their normalised coordinates g[a] (axis a,
+// outermost first; any values). Returns whether some lane has a non-zero weight (zeros
+// padding leaves none for pixels whose taps all lie outside).
+template <Mode M, Padding P, int kRank>
+HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
+                           TilePlan<M, kRank>* plan) {
+  const DF d;
+  const DI di;
+  constexpr int kT = kTaps<M>;
+  // g * 0 is 0 for finite g and NaN otherwise: one test covers every axis.
+  VF probe = hn::Mul(g[0], hn::Zero(d));
+  for (int a = 1; a < kRank; ++a) probe = hn::Add(probe, hn::Mul(g[a], hn::Zero(d)));
+  const auto finite = hn::Eq(probe, probe);
+  // Written out, not looped: compilers keep such a loop rolled (PlanAxis is large), which
+  // sends the axis plans through memory and recomputes the per-axis constants every vector.
+  AxisPlan<M> axis[kRank];
+  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[0]), axes.size[0], axes.align, &axis[0]);
+  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[1]), axes.size[1], axes.align, &axis[1]);
+  if constexpr (kRank == 3) {
+    PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[2]), axes.size[2], axes.align, &axis[2]);
+  }
+  VI offset = hn::Mul(axis[kRank - 1].start, hn::Set(di, axes.stride[kRank - 1]));
+  for (int a = kRank - 2; a >= 0; --a) {
+    offset = hn::Add(offset, hn::Mul(axis[a].start, hn::Set(di, axes.stride[a])));
+  }
+  hn::Store(offset, di, plan->offset + p);
+  // Non-finite coordinates get weight 0: every axis weight is +0 there, so every product is
+  // +0 too (masking the axes costs kRank * kT selects instead of one per tap).
+  const auto none = hn::Ne(hn::Zero(d), hn::Zero(d));
+  auto any = none;
+  for (int a = 0; a < kRank; ++a) {
+    auto axis_any = none;
+    for (int k = 0; k < kT; ++k) {
+      axis[a].w[k] = hn::IfThenElseZero(finite, axis[a].w[k]);
+      axis_any = hn::Or(axis_any, hn::Ne(axis[a].w[k], hn::Zero(d)));
+    }
+    any = a == 0 ? axis_any : hn::And(any, axis_any);
+  }
+  // Weight of tap (k_0, .., k_{r-1}): product over axes, innermost axis first, as the
+  // reference multiplies (1 * w_x) * w_y ...
+  for (int t = 0; t < TilePlan<M, kRank>::kWeights; ++t) {
+    int rest = t;
+    int k[kRank];
+    for (int a = kRank - 1; a >= 0; --a) {
+      k[a] = rest % kT;
+      rest /= kT;
+    }
+    VF w = axis[kRank - 1].w[k[kRank - 1]];
+    for (int a = kRank - 2; a >= 0; --a) w = hn::Mul(w, axis[a].w[k[a]]);
+    hn::Store(w, d, plan->weight[t] + p);
+  }
+  return !hn::AllFalse(d, any);
+}
+
+// The normalised coordinates of a tile's pixels, one array per axis (outermost first), as
+// sources fill them; whole vectors (a partial last one is padded with zeros).
+template <int kRank>
+struct TileCoords {
+  HWY_ALIGN float g[kRank][kMaxTilePixels + kMaxLanes];
+};
+
+// Plans the pixels [begin, end) of a tile (begin a multiple of Lanes) from their coordinates;
+// with `nonempty`, records per vector whether PlanVector found some weight. One instance per
+// mode, padding and rank, shared by every source and layout.
+template <Mode M, Padding P, int kRank>
+HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>& coords,
+                           int begin, int end, TilePlan<M, kRank>* plan, bool* nonempty) {
+  const DF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  for (int p = begin; p < end; p += lanes) {
+    VF g[kRank];
+    for (int a = 0; a < kRank; ++a) g[a] = hn::Load(d, coords.g[a] + p);
+    const bool any = PlanVector<M, P, kRank>(axes, g, p, plan);
+    if (nonempty != nullptr) nonempty[p / lanes] = any;
   }
 }
 
-// shufps on every 128-bit block: lanes i0, i1 of a, then i2, i3 of b (kImm = _MM_SHUFFLE(i3, i2, i1, i0)).
-template <int kImm>
-HWY_INLINE __m128 ShuffleBlocks(__m128 a, __m128 b) { return _mm_shuffle_ps(a, b, kImm); }
-#if HWY_TARGET <= HWY_AVX2
-template <int kImm>
-HWY_INLINE __m256 ShuffleBlocks(__m256 a, __m256 b) { return _mm256_shuffle_ps(a, b, kImm); }
-#endif
-
-// x[i], x[i + 1] in the low half of a block, x[j], x[j + 1] in the high half.
-HWY_INLINE __m128 LoadTwoPairs(const float* x, int32_t i, int32_t j) {
-  const __m128 lo = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(x + i)));
-  return _mm_loadh_pi(lo, reinterpret_cast<const __m64*>(x + j));
-}
-#endif
-
-// x[offset[i]] for the Lanes(d) offsets at `offset` (a plan's, in memory).
-template <class D>
-HWY_INLINE hn::Vec<D> Gather(D d, const float* x, const int32_t* offset) {
-#if HWY_TARGET == HWY_WASM
-  // Lane loads: Highway's GatherIndex stores four scalars and reloads them as a vector,
-  // which stalls on store forwarding.
-  (void)d;
-  v128_t v = wasm_v128_load32_zero(x + offset[0]);
-  v = wasm_v128_load32_lane(x + offset[1], v, 1);
-  v = wasm_v128_load32_lane(x + offset[2], v, 2);
-  return hn::Vec<D>{wasm_v128_load32_lane(x + offset[3], v, 3)};
-#elif GRIDSAMPLE_FAST_X86_BLOCKS
-  (void)d;
-  return FromBlocks<hn::MaxLanes(D())>([x, offset](int k) {
-    const int32_t* o = offset + 4 * k;
-    return _mm_setr_ps(x[o[0]], x[o[1]], x[o[2]], x[o[3]]);
-  });
-#else
-  return hn::GatherIndex(d, x, hn::Load(hn::RebindToSigned<D>(), offset));
-#endif
-}
-
-// first[i] = x[o[i]], second[i] = x[o[i] + 1] for the Lanes(d) offsets at `o`.
-template <class D>
-HWY_INLINE void GatherPair(D d, const float* x, const int32_t* o, hn::Vec<D>* first,
-                           hn::Vec<D>* second) {
-#if HWY_TARGET == HWY_WASM
-  // Two 64-bit lane loads per pair of pixels, then one shuffle each way:
-  //   v01 = [x[o0] x[o0+1] x[o1] x[o1+1]]   v23 = [x[o2] x[o2+1] x[o3] x[o3+1]]
-  //   first = [v01.0 v01.2 v23.0 v23.2]      second = [v01.1 v01.3 v23.1 v23.3]
-  (void)d;
-  v128_t v01 = wasm_v128_load64_zero(x + o[0]);
-  v01 = wasm_v128_load64_lane(x + o[1], v01, 1);
-  v128_t v23 = wasm_v128_load64_zero(x + o[2]);
-  v23 = wasm_v128_load64_lane(x + o[3], v23, 1);
-  first->raw = wasm_i32x4_shuffle(v01, v23, 0, 2, 4, 6);
-  second->raw = wasm_i32x4_shuffle(v01, v23, 1, 3, 5, 7);
-#elif GRIDSAMPLE_FAST_X86_BLOCKS
-  // Two pixels' pairs per block half, then one shuffle each way within blocks
-  // (a = x[o[i]], b = x[o[i] + 1] of pixel i; blocks of 4 pixels, | between blocks):
-  //   lo = [a0 b0 a1 b1 | a4 b4 a5 b5 | ..]   hi = [a2 b2 a3 b3 | a6 b6 a7 b7 | ..]
-  //   first = [a0 a1 a2 a3 | a4 a5 a6 a7 | ..] second = [b0 b1 b2 b3 | b4 b5 b6 b7 | ..]
-  (void)d;
-  constexpr size_t kN = hn::MaxLanes(D());
-  const auto lo = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k], o[4 * k + 1]); });
-  const auto hi = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k + 2], o[4 * k + 3]); });
-  first->raw = ShuffleBlocks<_MM_SHUFFLE(2, 0, 2, 0)>(lo.raw, hi.raw);
-  second->raw = ShuffleBlocks<_MM_SHUFFLE(3, 1, 3, 1)>(lo.raw, hi.raw);
-#else
-  const auto offset = hn::Load(hn::RebindToSigned<D>(), o);
-  *first = hn::GatherIndex(d, x, offset);
-  *second = hn::GatherIndex(d, x + 1, offset);
-#endif
-}
-
-// q[k][i] = x[o[i] + k], k < 4, for the Lanes(d) offsets at `o`: one unaligned 4-float
-// load per pixel, then a 4x4 transpose (per 128-bit block on x86):
-//   r0 = [a0 a1 a2 a3]  r1 = [b0 ..]  r2 = [c0 ..]  r3 = [d0 ..]
-//   t0 = [a0 b0 a1 b1]  t1 = [a2 b2 a3 b3]  t2 = [c0 d0 c1 d1]  t3 = [c2 d2 c3 d3]
-//   q0 = [a0 b0 c0 d0]  q1 = [a1 b1 c1 d1]  q2 = [a2 b2 c2 d2]  q3 = [a3 b3 c3 d3]
-template <class D>
-HWY_INLINE void GatherQuad(D d, const float* x, const int32_t* o, hn::Vec<D>* q) {
-#if HWY_TARGET == HWY_WASM
-  (void)d;
-  const v128_t r0 = wasm_v128_load(x + o[0]), r1 = wasm_v128_load(x + o[1]);
-  const v128_t r2 = wasm_v128_load(x + o[2]), r3 = wasm_v128_load(x + o[3]);
-  const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);
-  const v128_t t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-  const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
-  const v128_t t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-  q[0].raw = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
-  q[1].raw = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
-  q[2].raw = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
-  q[3].raw = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
-#elif GRIDSAMPLE_FAST_X86_BLOCKS
-  // r[j]'s block k holds the 4 floats of pixel 4k + j (a, b, c, d above are pixels j = 0..3
-  // of each block).
-  const hn::Repartition<double, D> dd;
-  hn::Vec<D> r[4];
-  for (int j = 0; j < 4; ++j) {
-    r[j] = FromBlocks<hn::MaxLanes(D())>([x, o, j](int k) { return _mm_loadu_ps(x + o[4 * k + j]); });
+// PlanTile with the padding chosen at run time (once per tile).
+template <Mode M, int kRank>
+HWY_INLINE void PlanTileFor(Padding padding, const PlanAxes<kRank>& axes,
+                            const TileCoords<kRank>& coords, int begin, int end,
+                            TilePlan<M, kRank>* plan, bool* nonempty) {
+  switch (padding) {
+    case Padding::kZeros:
+      return PlanTile<M, Padding::kZeros, kRank>(axes, coords, begin, end, plan, nonempty);
+    case Padding::kBorder:
+      return PlanTile<M, Padding::kBorder, kRank>(axes, coords, begin, end, plan, nonempty);
+    case Padding::kReflection:
+      return PlanTile<M, Padding::kReflection, kRank>(axes, coords, begin, end, plan, nonempty);
   }
-  const auto t0 = hn::BitCast(dd, hn::InterleaveLower(d, r[0], r[1]));
-  const auto t1 = hn::BitCast(dd, hn::InterleaveUpper(d, r[0], r[1]));
-  const auto t2 = hn::BitCast(dd, hn::InterleaveLower(d, r[2], r[3]));
-  const auto t3 = hn::BitCast(dd, hn::InterleaveUpper(d, r[2], r[3]));
-  q[0] = hn::BitCast(d, hn::InterleaveLower(dd, t0, t2));
-  q[1] = hn::BitCast(d, hn::InterleaveUpper(dd, t0, t2));
-  q[2] = hn::BitCast(d, hn::InterleaveLower(dd, t1, t3));
-  q[3] = hn::BitCast(d, hn::InterleaveUpper(dd, t1, t3));
-#else
-  const auto offset = hn::Load(hn::RebindToSigned<D>(), o);
-  for (int k = 0; k < 4; ++k) q[k] = hn::GatherIndex(d, x + k, offset);
-#endif
 }
 
 }  // namespace HWY_NAMESPACE

@@ -49,17 +49,19 @@ void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corn
       }
       base[r] = 1.0;
       T* out = grid + (n * geo.points + p) * r;
-      for (int i = 0; i < r; ++i) {
-        double v = 0.0;
-        for (int j = 0; j <= r; ++j) v += th[i][j] * base[j];
-        out[i] = RoundOnce<T>(v);
-      }
+      for (int i = 0; i < r; ++i) out[i] = RoundOnce<T>(AffineValue(th[i], base, r));
       for (int a = r - 1; a >= 0 && ++pos[a] == geo.spatial[a]; --a) pos[a] = 0;
     }
   }
 }
 
 }  // namespace
+
+double AffineValue(const double* theta_row, const double* base, int rank) {
+  double v = 0.0;
+  for (int j = 0; j <= rank; ++j) v += theta_row[j] * base[j];
+  return v;
+}
 
 double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners) {
   return BaseCoordinate(i, s, align_corners);

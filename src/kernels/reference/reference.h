@@ -19,14 +19,20 @@ Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options = {});
 
 // The kernels behind those calls, for an already validated problem.
+void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
+                               const TensorView& grid, const MutableTensorView& y,
+                               const GridSampleOptions& options);
+void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
+                   const TensorView& theta, const MutableTensorView& y,
+                   const GridSampleOptions& options);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
                    const TensorView& grid, const MutableTensorView& y,
                    const GridSampleOptions& options);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
-// The reference's building blocks, shared with the generic channels-last path and the fast
-// AffineGrid so that they pick the very same taps, weights and base coordinates.
+// The reference's building blocks, shared with the fast paths so that they pick the very same
+// taps, weights, coordinates and base coordinates.
 
 // Taps along one axis: padded index (-1 when zeros padding drops the tap) and weight.
 template <typename Acc>
@@ -46,6 +52,10 @@ float CoordinateAsFloat(double g, bool reduce);
 
 // AffineGrid's base coordinate of pixel i on an axis of size s (0 when s == 1).
 double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners);
+
+// AffineGrid's value of one coordinate: theta's row (rank + 1 entries) times the homogeneous
+// base point (x, y[, z], 1), summed in double from 0 in that order.
+double AffineValue(const double* theta_row, const double* base, int rank);
 
 }  // namespace reference
 }  // namespace gridsample

@@ -1,0 +1,196 @@
+// The blend for channels-last (interleaved) images, uint8 and float32 with 1 to 4 channels:
+// each output pixel is summed from a tile's plans (plan-inl.h) with its channels as the lanes
+// of one vector, so that a tap is one contiguous load of an input pixel's channels.
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#undef GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#else
+#define GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "fast/plan-inl.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+
+// Three channels travel as four lanes: the fourth is junk (the next pixel's first channel),
+// never stored except where the next pixel is overwritten later.
+template <int C>
+constexpr size_t kPixelLanes = C == 3 ? 4 : C;
+template <int C>
+using PixelTag = hn::FixedTag<float, kPixelLanes<C>>;
+template <int C>
+using VP = hn::Vec<PixelTag<C>>;
+
+template <int C>
+HWY_INLINE VP<C> LoadPixel(const float* p) {
+  return hn::LoadU(PixelTag<C>(), p);
+}
+// Bytes to floats exactly: a byte b as the low mantissa bits of 2^23 is the float 2^23 + b,
+// and subtracting 2^23 leaves b. (The obvious widen-and-convert is worse on WASM: clang
+// folds it into an unsigned conversion that wasm SIMD lacks and converts lane by lane.)
+template <class DU>
+HWY_INLINE hn::Vec<hn::Rebind<float, DU>> BytesToFloat(DU du, hn::Vec<DU> bytes) {
+  const hn::Rebind<float, DU> df;
+  const auto biased = hn::BitCast(df, hn::Or(bytes, hn::Set(du, 0x4B000000u)));
+  return hn::Sub(biased, hn::Set(df, 8388608.0f));
+}
+
+template <int C>
+HWY_INLINE VP<C> LoadPixel(const uint8_t* p) {
+  const hn::FixedTag<uint8_t, kPixelLanes<C>> d8;
+  const hn::FixedTag<uint32_t, kPixelLanes<C>> d32;
+  return BytesToFloat(d32, hn::PromoteTo(d32, hn::LoadU(d8, p)));
+}
+
+// Two horizontally adjacent pixels p[0..C) and p[C..2C).
+template <int C>
+HWY_INLINE void LoadPair(const float* p, VP<C>* a, VP<C>* b) {
+  *a = LoadPixel<C>(p);
+  *b = LoadPixel<C>(p + C);
+}
+template <int C>
+HWY_INLINE void LoadPair(const uint8_t* p, VP<C>* a, VP<C>* b) {
+  if constexpr (C == 3) {
+    *a = LoadPixel<C>(p);
+    *b = LoadPixel<C>(p + C);
+  } else {
+    // One load of 2C bytes, widened once to 16 bits, then each half to 32 bits:
+    //   [a0 .. aC-1 b0 .. bC-1] -> a = [a0 .. aC-1], b = [b0 .. bC-1]
+    const hn::FixedTag<uint8_t, 2 * C> d8;
+    const hn::FixedTag<uint16_t, 2 * C> d16;
+    const hn::FixedTag<uint16_t, C> dh;
+    const hn::FixedTag<uint32_t, C> d32;
+    const auto v = hn::PromoteTo(d16, hn::LoadU(d8, p));
+    *a = BytesToFloat(d32, hn::PromoteTo(d32, hn::LowerHalf(dh, v)));
+    *b = BytesToFloat(d32, hn::PromoteTo(d32, hn::UpperHalf(dh, v)));
+  }
+}
+
+// Stores all lanes (C = 3: one past the pixel, see StorePixelExact).
+template <int C>
+HWY_INLINE void StorePixel(VP<C> v, float* out) {
+  hn::StoreU(v, PixelTag<C>(), out);
+}
+template <int C>
+HWY_INLINE void StorePixel(VP<C> v, uint8_t* out) {
+  // The reference's integer store: round half to even, then saturate to [0, 255]; the same
+  // as saturating first. Adding 2^23 to a float in [0, 255] rounds it to an integer (half to
+  // even) in the low mantissa bits: the byte, without a float-to-int conversion (which
+  // Highway and V8 guard against overflow at several instructions' cost).
+  const PixelTag<C> dp;
+  const hn::FixedTag<uint32_t, kPixelLanes<C>> d32;
+  const hn::FixedTag<uint8_t, kPixelLanes<C>> d8;
+  v = MinNoNaN(MaxNoNaN(v, hn::Zero(dp)), hn::Set(dp, 255.0f));
+  const auto bits = hn::BitCast(d32, hn::Add(v, hn::Set(dp, 8388608.0f)));
+  hn::StoreU(hn::U8FromU32(hn::Sub(bits, hn::Set(d32, 0x4B000000u))), d8, out);
+}
+// Exactly C elements, for the last pixel of a row (nothing after it is written later).
+template <int C, typename T>
+HWY_INLINE void StorePixelExact(VP<C> v, T* out) {
+  if constexpr (C == 3) {
+    HWY_ALIGN T buf[4];
+    StorePixel<C>(v, buf);
+    std::memcpy(out, buf, 3 * sizeof(T));
+  } else {
+    StorePixel<C>(v, out);
+  }
+}
+
+// Nearest: the reference's 0 + 1 * v, i.e. v (as +0 for -0) and the integer store of an
+// integer, i.e. v.
+template <int C>
+HWY_INLINE void CopyPixel(const float* src, float* out) {
+  for (int c = 0; c < C; ++c) out[c] = 0.0f + src[c];
+}
+template <int C>
+HWY_INLINE void CopyPixel(const uint8_t* src, uint8_t* out) {
+  std::memcpy(out, src, C);
+}
+
+// One batch item's X as the blend sees it.
+template <typename T>
+struct Image {
+  const T* x;
+  const T* tail;       // C = 3: X's last pixel and one zero, read instead of X's last pixel
+  int32_t row;         // elements per row
+  int32_t end_window;  // C = 3: offset of the only window that holds X's last pixel
+};
+
+// Pixel p of a plan whose window holds X's last pixel (C = 3 only): as BlendPixels, but that
+// pixel is read from `tail`, since four lanes from it would run past X.
+template <typename T, int C, Mode M>
+HWY_NOINLINE VP<C> BlendAtEnd(const TilePlan<M, 2>& plan, const Image<T>& im, int p) {
+  const PixelTag<C> dp;
+  constexpr int kT = kTaps<M>;
+  VP<C> acc = hn::Zero(dp);
+  for (int j = 0; j < kT; ++j) {
+    for (int k = 0; k < kT; ++k) {
+      const T* src = j == kT - 1 && k == kT - 1 ? im.tail : im.x + plan.offset[p] + j * im.row + k * C;
+      acc = hn::Add(acc, hn::Mul(hn::Set(dp, plan.weight[j * kT + k][p]), LoadPixel<C>(src)));
+    }
+  }
+  return acc;
+}
+
+// Pixels [begin, end) of a tile's plans into out (pixel p at out + p * C), in the reference's
+// order: the taps row by row, weight (1 * w_x) * w_y, summed from 0. Pixel `exact_end` (the
+// last of a row, or -1) stores exactly C elements; the others may write one junk element
+// past themselves (C = 3), which the next pixel overwrites.
+template <typename T, int C, Mode M>
+HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, int begin, int end,
+                              int exact_end, T* out) {
+  const PixelTag<C> dp;
+  constexpr int kT = kTaps<M>;
+  for (int p = begin; p < end; ++p) {
+    const T* src = im.x + plan.offset[p];
+    T* o = out + p * C;
+    if (M == Mode::kNearest) {  // weight 1, or 0 where zeros padding drops the tap
+      if (plan.weight[0][p] != 0.0f) {
+        CopyPixel<C>(src, o);
+      } else {
+        std::memset(o, 0, sizeof(T) * C);
+      }
+      continue;
+    }
+    VP<C> acc;
+    if (C == 3 && plan.offset[p] == im.end_window) {
+      acc = BlendAtEnd<T, C, M>(plan, im, p);
+    } else {
+      acc = hn::Zero(dp);
+      for (int j = 0; j < kT; ++j, src += im.row) {
+        for (int k = 0; k < kT; k += 2) {
+          VP<C> a, b;
+          LoadPair<C>(src + k * C, &a, &b);
+          acc = hn::Add(acc, hn::Mul(hn::Set(dp, plan.weight[j * kT + k][p]), a));
+          acc = hn::Add(acc, hn::Mul(hn::Set(dp, plan.weight[j * kT + k + 1][p]), b));
+        }
+      }
+    }
+    if (C == 3 && p == exact_end) {
+      StorePixelExact<C>(acc, o);
+    } else {
+      StorePixel<C>(acc, o);
+    }
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_

@@ -1,0 +1,50 @@
+// Named limits of the fast paths: coordinate clamps, the sizes they take, tile budgets.
+#ifndef GRIDSAMPLE_FAST_CONSTANTS_H_
+#define GRIDSAMPLE_FAST_CONSTANTS_H_
+
+#include <cstdint>
+
+#include "gridsample/types.h"
+
+namespace gridsample {
+namespace fast {
+
+// Taps per axis of a mode: its window.
+constexpr int TapsPerAxis(Mode mode) {
+  return mode == Mode::kNearest ? 1 : (mode == Mode::kLinear ? 2 : 4);
+}
+
+// Beyond 2^23 pixels outside an axis every float is an integer and all taps pad alike, so
+// clamping pixel coordinates there changes no tap and keeps their conversion to int32
+// defined (the reference's rule, in float).
+constexpr float kFarPixels = 8388608.0f;
+
+// Reflection repeats every 4 normalised units; coordinates beyond +-3 are reduced modulo 4
+// first (exactly, as the reference's fmod).
+constexpr float kReflectReduceAbove = 3.0f;
+
+// Axis sizes the fast paths take: below 2^21, so that every tap of a clamped coordinate, and
+// reflection's integer folding of it, stays far inside int32.
+constexpr int64_t kMaxAxis = int64_t{1} << 21;
+
+// Element offsets into one image or plane are int32.
+constexpr int64_t kMaxElements = int64_t{1} << 31;
+
+// Bytes of the plans of one tile of output pixels (offsets and weights): they stay in L1/L2
+// while every channel is blended from them. And the most pixels a tile holds.
+constexpr int kTilePlanBytes = 32768;
+constexpr int kMaxTilePixels = 1024;
+
+// Output columns whose affine column terms (doubles) are kept on the stack at once.
+constexpr int kAffineTile = 512;
+
+// uint8 bilinear in fixed point: weights in units of 2^-14 (fractions in units of 2^-7,
+// multiplied), and the largest image side for which the affine warp's float32 stepped
+// positions stay within 2^-10 pixels of AffineGrid's (at most 0.5 levels at a 0-to-255 edge).
+constexpr float kFixedFractionUnits = 128.0f;
+constexpr int32_t kFixedMaxSide = 4096;
+
+}  // namespace fast
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_FAST_CONSTANTS_H_

@@ -1,0 +1,232 @@
+// Coordinate sources of the fast paths: where the normalised sampling coordinates of a vector
+// of output pixels come from (a grid tensor; an affine map, whose grid is never materialised),
+// for the planner (plan-inl.h). A new warp is a new source here.
+//
+// Every source fills TileCoords (plan-inl.h): per axis a (outermost first) an array of the
+// tile's coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0,
+// count) per tile of columns, Row(i), then Fill(begin, end, coords) for pixels of the row
+// segment, and Positions(v, coords, &x, &y), the pixel coordinates of the vector at v that the
+// uint8 fixed-point blend takes (kPositionsFromCoords: from the filled coordinates).
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_FAST_COORDS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_FAST_COORDS_INL_H_
+#undef GRIDSAMPLE_FAST_COORDS_INL_H_
+#else
+#define GRIDSAMPLE_FAST_COORDS_INL_H_
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "fast/affine-inl.h"
+#include "fast/constants.h"
+#include "fast/fast.h"
+#include "fast/plan-inl.h"
+#include "hwy/highway.h"
+#include "reference/reference.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// A float32 grid tensor: kRank coordinates per pixel, innermost axis first (x, y[, z]).
+template <int kRank>
+struct GridSource {
+  const float* grid;  // the first pixel's coordinates (of the batch item being sampled)
+
+  // The coordinates of pixels p0 + [begin, end) into coords [begin, end), deinterleaved; the
+  // rest of the last vector is zeros (those lanes plan, and their results are dropped).
+  HWY_INLINE void Fill(int64_t p0, int begin, int end, TileCoords<kRank>* coords) const {
+    const DF d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    const float* src = grid + (p0 + begin) * kRank;
+    int j = begin;
+    for (; j + lanes <= end; j += lanes, src += lanes * kRank) {
+      VF g[kRank];
+      if constexpr (kRank == 2) {
+        hn::LoadInterleaved2(d, src, g[1], g[0]);
+      } else {
+        hn::LoadInterleaved3(d, src, g[2], g[1], g[0]);
+      }
+      for (int a = 0; a < kRank; ++a) hn::Store(g[a], d, coords->g[a] + j);
+    }
+    for (int k = 0; j < end && k < lanes; ++j, ++k) {
+      for (int a = 0; a < kRank; ++a) coords->g[a][j] = src[k * kRank + kRank - 1 - a];
+    }
+    for (; j % lanes != 0; ++j) {
+      for (int a = 0; a < kRank; ++a) coords->g[a][j] = 0.0f;
+    }
+  }
+};
+
+// GridSampleChannelsLast's (N, Ho, Wo, 2) float32 grid, row by row.
+class GridRows {
+ public:
+  GridRows(const ImageAxes& axes, const float* grid) : axes_(axes), grid_(grid) {}
+  // The fixed-point blend's positions come from the filled coordinates; no pixels are known
+  // to lie inside X in advance.
+  static constexpr bool kPositionsFromCoords = true;
+  static constexpr bool kKnowsInterior = false;
+
+  HWY_INLINE void Item(int64_t n) { item_.grid = grid_ + n * axes_.out_h * axes_.out_w * 2; }
+  HWY_INLINE void Columns(int64_t j0, int count) {
+    j0_ = j0;
+    count_ = count;
+  }
+  HWY_INLINE void Row(int64_t i) { row_ = i * axes_.out_w + j0_; }
+  HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
+    item_.Fill(row_, begin, end, coords);
+  }
+  HWY_INLINE void Positions(int v, const TileCoords<2>& coords, VF* x, VF* y) const {
+    const DF d;
+    *x = Denormalise(d, hn::Load(d, coords.g[1] + v), axes_.in_w, axes_.align, axes_.reflect);
+    *y = Denormalise(d, hn::Load(d, coords.g[0] + v), axes_.in_h, axes_.align, axes_.reflect);
+  }
+  HWY_INLINE std::pair<int, int> InteriorVectors(int /*from*/) const { return {count_, count_}; }
+
+ private:
+  ImageAxes axes_;
+  const float* grid_;
+  GridSource<2> item_{nullptr};
+  int64_t j0_ = 0, row_ = 0;
+  int count_ = 0;
+};
+
+// WarpAffine's theta (N, 2, 3), float32 or float64: each pixel's coordinates are AffineGrid's
+// values, computed as the reference computes them (affine-inl.h), one column tile at a time.
+// For the fixed-point blend also pixel positions stepped linearly along the row in float32.
+class AffineRows {
+ public:
+  AffineRows(const ImageAxes& axes, const void* theta, bool theta_f64)
+      : axes_(axes), theta_(theta), f64_(theta_f64) {}
+  static constexpr bool kPositionsFromCoords = false;
+  static constexpr bool kKnowsInterior = true;
+
+  HWY_INLINE void Item(int64_t n) {
+    for (int k = 0; k < 6; ++k) {
+      t_[k] = f64_ ? static_cast<const double*>(theta_)[n * 6 + k]
+                   : static_cast<double>(static_cast<const float*>(theta_)[n * 6 + k]);
+    }
+    // Pixel positions along a row: x_j = x_0 + j * dx (the same for y), with denormalisation
+    // as a line too: pixel = g * k + (S - 1) / 2, k = S / 2 or (S - 1) / 2.
+    const double slope = BaseSlope(axes_.out_w);
+    kx_ = axes_.align ? 0.5 * (axes_.in_w - 1) : 0.5 * axes_.in_w;
+    ky_ = axes_.align ? 0.5 * (axes_.in_h - 1) : 0.5 * axes_.in_h;
+    dx_ = t_[0] * slope * kx_;
+    dy_ = t_[3] * slope * ky_;
+    const DF d;
+    const VF iota = hn::Iota(d, 0.0f);
+    lanes_dx_ = hn::Mul(iota, hn::Set(d, static_cast<float>(dx_)));
+    lanes_dy_ = hn::Mul(iota, hn::Set(d, static_cast<float>(dy_)));
+  }
+  HWY_INLINE void Columns(int64_t j0, int count) {
+    const int lanes = static_cast<int>(hn::Lanes(DF()));
+    const int padded = (count + lanes - 1) / lanes * lanes;
+    j0_ = j0;
+    count_ = count;
+    AffineColumnTerms(t_[0], j0, count, padded, axes_.out_w, axes_.align, ax_);
+    AffineColumnTerms(t_[3], j0, count, padded, axes_.out_w, axes_.align, ay_);
+  }
+  HWY_INLINE void Row(int64_t i) {
+    const double by = reference::AffineBaseCoordinate(i, axes_.out_h, axes_.align);
+    AffineRowTerms<2>(t_, by, 0.0, terms_);
+    const double bx0 = BaseOffset(axes_.out_w);
+    row_x_ = (t_[0] * bx0 + terms_[0][0] + t_[2]) * kx_ + 0.5 * (axes_.in_w - 1);
+    row_y_ = (t_[3] * bx0 + terms_[1][0] + t_[5]) * ky_ + 0.5 * (axes_.in_h - 1);
+  }
+  // AffineGrid's values of pixels [begin, end) of the segment (begin a multiple of Lanes;
+  // the column terms are zeros past the segment's end).
+  HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
+    const DF d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    for (int v = begin; v < end; v += lanes) {
+      if (f64_) {  // read as GridSample reads a float64 grid: reduced in double (reflection)
+        hn::Store(AffineToFloatFromDouble(ax_ + v, terms_[0], axes_.reflect), d, coords->g[1] + v);
+        hn::Store(AffineToFloatFromDouble(ay_ + v, terms_[1], axes_.reflect), d, coords->g[0] + v);
+      } else {
+        hn::Store(AffineToFloat<2>(ax_ + v, terms_[0]), d, coords->g[1] + v);
+        hn::Store(AffineToFloat<2>(ay_ + v, terms_[1]), d, coords->g[0] + v);
+      }
+    }
+  }
+  // Positions of pixels [v, v + Lanes) from the row's line, the vector's first in double.
+  HWY_INLINE void Positions(int v, const TileCoords<2>& /*coords*/, VF* x, VF* y) const {
+    const DF d;
+    const double j = static_cast<double>(j0_ + v);
+    *x = hn::Add(hn::Set(d, static_cast<float>(row_x_ + j * dx_)), lanes_dx_);
+    *y = hn::Add(hn::Set(d, static_cast<float>(row_y_ + j * dy_)), lanes_dy_);
+  }
+  // The vectors [begin, end) of the segment whose pixels x_j, y_j certainly stay 1/64 pixel
+  // inside [0, S - 1] (far more than the float32 error of the positions), worked out in
+  // double: the fixed-point blend skips its per-vector test there.
+  HWY_INLINE std::pair<int, int> InteriorVectors(int from) const {
+    constexpr double kMargin = 1.0 / 64;
+    const int lanes = static_cast<int>(hn::Lanes(DF()));
+    double j_lo = -HUGE_VAL, j_hi = HUGE_VAL;
+    const auto clip = [&](double p0, double slope, double hi) {
+      if (hi - kMargin < kMargin) {  // S = 1: no position is 1/64 inside (fuzz regression)
+        j_lo = HUGE_VAL;
+        return;
+      }
+      if (slope == 0.0) {
+        if (!(p0 >= kMargin && p0 <= hi - kMargin)) j_lo = HUGE_VAL;
+        return;
+      }
+      double a = (kMargin - p0) / slope, b = (hi - kMargin - p0) / slope;
+      if (!(a == a && b == b)) {  // a NaN (non-finite theta): no pixel is certain
+        j_lo = HUGE_VAL;
+        return;
+      }
+      if (a > b) std::swap(a, b);
+      j_lo = a > j_lo ? a : j_lo;
+      j_hi = b < j_hi ? b : j_hi;
+    };
+    clip(row_x_, dx_, axes_.in_w - 1);
+    clip(row_y_, dy_, axes_.in_h - 1);
+    // Relative to this segment, limited to [from, count - 1] (NaN compares false: empty).
+    double lo = std::ceil(j_lo) - static_cast<double>(j0_);
+    double hi = std::floor(j_hi) - static_cast<double>(j0_);
+    lo = lo > from ? lo : from;
+    hi = hi < count_ - 1 ? hi : count_ - 1;
+    if (!(lo <= hi)) return {count_, count_};
+    const int ilo = static_cast<int>(lo), ihi = static_cast<int>(hi);
+    const int begin = from + (ilo - from + lanes - 1) / lanes * lanes;
+    const int end = from + (ihi + 1 - from) / lanes * lanes;
+    return {begin, end < begin ? begin : end};
+  }
+
+ private:
+  // AffineGrid's base coordinate along a row as slope * j + offset (exact in real numbers;
+  // reference::AffineBaseCoordinate is the rounded value).
+  HWY_INLINE double BaseSlope(int64_t size) const {
+    if (size == 1) return 0.0;
+    return axes_.align ? 2.0 / static_cast<double>(size - 1) : 2.0 / static_cast<double>(size);
+  }
+  HWY_INLINE double BaseOffset(int64_t size) const {
+    if (size == 1) return 0.0;
+    return axes_.align ? -1.0 : static_cast<double>(1 - size) / static_cast<double>(size);
+  }
+
+  ImageAxes axes_;
+  const void* theta_;
+  bool f64_;
+  double t_[6] = {};
+  double kx_ = 0, ky_ = 0, dx_ = 0, dy_ = 0, row_x_ = 0, row_y_ = 0;
+  double terms_[2][2] = {};
+  int64_t j0_ = 0;
+  int count_ = 0;
+  VF lanes_dx_, lanes_dy_;
+  HWY_ALIGN double ax_[kAffineTile + kMaxLanes];
+  HWY_ALIGN double ay_[kAffineTile + kMaxLanes];
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_FAST_COORDS_INL_H_

@@ -1,0 +1,313 @@
+// Channels-last (NHWC) GridSample and the fused affine warp on the fast path, uint8 and float32
+// images with 1 to 4 channels: schedules row segments (coordinates from a source, plans from
+// the planner, then the interleaved blend, or the uint8 fixed-point blend where windows lie
+// inside X) and dispatches.
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "fast/constants.h"
+#include "fast/fast.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fast/grid_sample_interleaved.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "fast/blend_interleaved-inl.h"
+#include "fast/coords-inl.h"
+#include "fast/fixed_point_u8-inl.h"
+#include "fast/plan-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+
+// One batch item's X for the blends, whatever its dtype (BlendSegment casts it back).
+struct ImageBytes {
+  const void* x;
+  const void* tail;
+  int32_t row, end_window;
+};
+
+// Pixels [begin, end) of the plans with the blend of X's dtype and channel count.
+template <Mode M, typename T, int C>
+HWY_INLINE void BlendTyped(const TilePlan<M, 2>& plan, const ImageBytes& im, int begin, int end,
+                           int exact_end, void* out) {
+  const Image<T> image{static_cast<const T*>(im.x), static_cast<const T*>(im.tail), im.row,
+                       im.end_window};
+  BlendPixels<T, C, M>(plan, image, begin, end, exact_end, static_cast<T*>(out));
+}
+
+template <Mode M>
+HWY_INLINE void BlendSegment(const TilePlan<M, 2>& plan, bool uint8, int channels,
+                             const ImageBytes& im, int begin, int end, int exact_end, void* out) {
+  switch (channels + (uint8 ? 4 : 0)) {
+    case 1: return BlendTyped<M, float, 1>(plan, im, begin, end, exact_end, out);
+    case 2: return BlendTyped<M, float, 2>(plan, im, begin, end, exact_end, out);
+    case 3: return BlendTyped<M, float, 3>(plan, im, begin, end, exact_end, out);
+    case 4: return BlendTyped<M, float, 4>(plan, im, begin, end, exact_end, out);
+    case 5: return BlendTyped<M, uint8_t, 1>(plan, im, begin, end, exact_end, out);
+    case 6: return BlendTyped<M, uint8_t, 2>(plan, im, begin, end, exact_end, out);
+    case 7: return BlendTyped<M, uint8_t, 3>(plan, im, begin, end, exact_end, out);
+    default: return BlendTyped<M, uint8_t, 4>(plan, im, begin, end, exact_end, out);
+  }
+}
+
+// What the fixed-point blend needs besides the source: its constants' inputs and the byte
+// tables of FixedBlend, made once per call.
+struct FixedSetup {
+  int32_t w, h, row, c;
+  VI opaque_zero;
+  hn::Vec<hn::Full128<uint8_t>> idx_left, idx_right;
+};
+
+HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) {
+  HWY_ALIGN uint8_t idx[2][16] = {};
+  switch (pb.c) {
+    case 1: FixedIndices<1>(idx[0], idx[1]); break;
+    case 2: FixedIndices<2>(idx[0], idx[1]); break;
+    case 3: FixedIndices<3>(idx[0], idx[1]); break;
+    default: FixedIndices<4>(idx[0], idx[1]); break;
+  }
+  // XOR with a zero the compiler cannot see: a table of known constants becomes a constant
+  // shuffle, which clang lowers to byte copies through memory and V8 rebuilds per pixel.
+  const hn::Full128<uint8_t> d8;
+  const int32_t opaque = pb.padding == static_cast<Padding>(-1);  // 0, unknown to clang
+  const auto opaque_bytes = hn::BitCast(d8, hn::Set(hn::Full128<int32_t>(), opaque));
+  // Aggregate initialisation: a default-constructed vector member would need the struct's
+  // implicit constructor, which GCC does not compile for the target (NEON).
+  return FixedSetup{pb.axes.in_w, pb.axes.in_h, row, pb.c, hn::Set(DI(), opaque),
+                    hn::Xor(hn::Load(d8, idx[0]), opaque_bytes),
+                    hn::Xor(hn::Load(d8, idx[1]), opaque_bytes)};
+}
+
+// The fixed-point loop over vectors [v, count) of one row segment; returns the first vector
+// whose windows do not all lie inside X (count when none). A loop of its own: small enough
+// for V8 to keep in registers.
+template <int C, class Source>
+HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords, const FixedSetup& s,
+                          const uint8_t* x, int v, int count, bool row_end, uint8_t* out) {
+  const int lanes = static_cast<int>(hn::Lanes(DF()));
+  const FixedConsts k = MakeFixedConsts(s.w, s.h, s.row, s.c, s.opaque_zero);
+  // Vectors the source knows to lie inside skip the test (not C = 3, whose test has one
+  // more condition).
+  const auto interior = C != 3 ? source.InteriorVectors(v) : std::make_pair(count, count);
+  const auto one = [&](auto check) {
+    VF px, py;
+    source.Positions(v, coords, &px, &py);
+    FixedPlan plan;
+    if (!FixedPlanVector<C, decltype(check)::value>(k, px, py, &plan)) return false;
+    const int valid = count - v < lanes ? count - v : lanes;
+    FixedBlend<C>(plan, x, s.row, s.idx_left, s.idx_right, valid, row_end && v + valid == count,
+                  out + v * C);
+    return true;
+  };
+  for (; v < interior.first; v += lanes) {
+    if (!one(std::true_type())) return v;
+  }
+  for (; v < interior.second; v += lanes) one(std::false_type());
+  for (; v < count; v += lanes) {
+    if (!one(std::true_type())) return v;
+  }
+  return count;
+}
+
+template <class Source>
+HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2>& coords,
+                          const FixedSetup& s, const uint8_t* x, int v, int count, bool row_end,
+                          uint8_t* out) {
+  switch (channels) {
+    case 1: return FixedRow<1>(source, coords, s, x, v, count, row_end, out);
+    case 2: return FixedRow<2>(source, coords, s, x, v, count, row_end, out);
+    case 3: return FixedRow<3>(source, coords, s, x, v, count, row_end, out);
+    default: return FixedRow<4>(source, coords, s, x, v, count, row_end, out);
+  }
+}
+
+// Every batch item, column tile and row: coordinates of a row segment from the source, plans,
+// blend. uint8 bilinear takes the fixed-point blend where it can and plans the other vectors.
+template <Mode M, class Source>
+HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
+  const DF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int c = pb.c;
+  const size_t elem = pb.uint8 ? 1 : sizeof(float);
+  const int32_t row = pb.axes.in_w * c;
+  const PlanAxes<2> axes{{pb.axes.in_h, pb.axes.in_w}, {row, c}, pb.axes.align};
+  const int64_t in_count = static_cast<int64_t>(pb.axes.in_h) * row;
+  const int64_t out_count = pb.axes.out_h * pb.axes.out_w * c;
+  constexpr int kT = kTaps<M>;
+  constexpr int kTile = TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
+  TileCoords<2> coords;
+  TilePlan<M, 2> plan;
+  bool nonempty[kTile];  // per vector: PlanVector found some weight
+
+  // The fixed-point blend: uint8 bilinear; the affine warp's float32 stepped positions only
+  // for X sides up to kFixedMaxSide.
+  const bool fixed = M == Mode::kLinear && pb.uint8 &&
+                     (!Source::kKnowsInterior ||
+                      (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
+  const FixedSetup fs = MakeFixedSetup(pb, row);
+  (void)fs;
+
+  HWY_ALIGN uint8_t tail[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
+  ImageBytes im{nullptr, tail, row, (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c};
+  for (int64_t n = 0; n < pb.n; ++n) {
+    const uint8_t* x_n = static_cast<const uint8_t*>(pb.x) + n * in_count * elem;
+    uint8_t* y_n = static_cast<uint8_t*>(pb.y) + n * out_count * elem;
+    im.x = x_n;
+    if (c == 3) std::memcpy(tail, x_n + (in_count - 3) * elem, 3 * elem);
+    source.Item(n);
+    for (int64_t j0 = 0; j0 < pb.axes.out_w; j0 += kTile) {
+      const int64_t rest = pb.axes.out_w - j0;
+      const int count = static_cast<int>(rest < kTile ? rest : kTile);
+      const bool row_end = j0 + count == pb.axes.out_w;
+      const int exact_end = row_end ? count - 1 : -1;
+      source.Columns(j0, count);
+      for (int64_t i = 0; i < pb.axes.out_h; ++i) {
+        source.Row(i);
+        uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
+        if constexpr (M == Mode::kLinear) {
+          if (fixed) {
+            if constexpr (Source::kPositionsFromCoords) source.Fill(0, count, &coords);
+            for (int v = 0; v < count; v += lanes) {
+              v = FixedRowOf(c, source, coords, fs, x_n, v, count, row_end, out);
+              if (v >= count) break;
+              // Vector v: planned and blended in float.
+              const int end = count - v < lanes ? count : v + lanes;
+              if constexpr (!Source::kPositionsFromCoords) source.Fill(v, end, &coords);
+              PlanTileFor<M, 2>(pb.padding, axes, coords, v, end, &plan, nullptr);
+              BlendSegment<M>(plan, pb.uint8, c, im, v, end, exact_end, out);
+            }
+            continue;
+          }
+        }
+        source.Fill(0, count, &coords);
+        PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
+        // Runs of vectors with some weight are blended; the others (zeros padding, every
+        // tap outside) are 0.
+        for (int v = 0; v < count;) {
+          const int first = v;
+          const bool blend = nonempty[v / lanes];
+          while (v < count && nonempty[v / lanes] == blend) v += lanes;
+          const int end = v < count ? v : count;
+          if (blend) {
+            BlendSegment<M>(plan, pb.uint8, c, im, first, end, exact_end, out);
+          } else {
+            std::memset(out + first * c * elem, 0, (end - first) * c * elem);
+          }
+        }
+      }
+    }
+  }
+}
+
+template <class Source>
+bool DriveMode(const InterleavedProblem& pb, Source& source) {
+  switch (pb.mode) {
+    case Mode::kLinear: Drive<Mode::kLinear>(pb, source); break;
+    case Mode::kNearest: Drive<Mode::kNearest>(pb, source); break;
+    case Mode::kCubic: Drive<Mode::kCubic>(pb, source); break;
+  }
+  return true;
+}
+
+// Entries for one target: a float32 grid, or theta (float32 or float64).
+bool InterleavedGrid(const InterleavedProblem& pb, const float* grid) {
+  GridRows source(pb.axes, grid);
+  return DriveMode(pb, source);
+}
+
+bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, bool theta_f64) {
+  AffineRows source(pb.axes, theta, theta_f64);
+  return DriveMode(pb, source);
+}
+
+#else  // HWY_TARGET == HWY_SCALAR: the generic path serves
+
+bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
+bool InterleavedAffine(const InterleavedProblem&, const void*, bool) { return false; }
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+namespace fast {
+
+HWY_EXPORT(InterleavedGrid);
+HWY_EXPORT(InterleavedAffine);
+
+namespace {
+
+// The problem in the kernels' terms, or false when no kernel covers it: X uint8 or float32
+// with 1 to 4 channels; offsets fit int32 and reflection works on exact float integers; the
+// planner's windows need kT pixels along each axis.
+bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptions& options,
+                 InterleavedProblem* pb) {
+  if (x != DType::kUint8 && x != DType::kFloat32) return false;
+  if (geo.c < 1 || geo.c > 4) return false;
+  if (geo.in_h >= kMaxAxis || geo.in_w >= kMaxAxis) return false;
+  if (geo.in_h * geo.in_w * geo.c >= kMaxElements) return false;
+  const int window = TapsPerAxis(options.mode);
+  if (geo.in_h < window || geo.in_w < window) return false;
+  pb->n = geo.n;
+  pb->axes = ImageAxes{geo.out_h, geo.out_w, static_cast<int32_t>(geo.in_h),
+                       static_cast<int32_t>(geo.in_w), options.align_corners,
+                       options.padding == Padding::kReflection};
+  pb->c = static_cast<int>(geo.c);
+  pb->uint8 = x == DType::kUint8;
+  pb->mode = options.mode;
+  pb->padding = options.padding;
+  return true;
+}
+
+// The problem for X and Y, or false (then nothing is to be run or written).
+bool Prepare(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
+             const GridSampleOptions& options, InterleavedProblem* pb) {
+  if (!TargetHasChannelsLast() || !MakeProblem(geo, x.dtype, options, pb)) return false;
+  pb->x = x.data;
+  pb->y = y.data;
+  return true;
+}
+
+}  // namespace
+
+bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
+
+bool CoversChannelsLast(const ChannelsLastGeometry& geo, DType x, const GridSampleOptions& options) {
+  InterleavedProblem pb;
+  return MakeProblem(geo, x, options, &pb);
+}
+
+bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geo, const TensorView& x,
+                               const TensorView& grid, const MutableTensorView& y,
+                               const GridSampleOptions& options) {
+  InterleavedProblem pb;
+  if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, &pb)) return false;
+  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, static_cast<const float*>(grid.data));
+}
+
+bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& theta,
+                   const MutableTensorView& y, const GridSampleOptions& options) {
+  InterleavedProblem pb;
+  const bool f64 = theta.dtype == DType::kFloat64;
+  if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, &pb)) return false;
+  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
+}
+
+}  // namespace fast
+}  // namespace gridsample
+#endif  // HWY_ONCE

@@ -1,0 +1,252 @@
+// NCHW GridSample on the fast path, 2-D and 3-D, every mode and padding: schedules tiles of
+// output pixels (coordinates from the grid source, plans from the planner, then every channel
+// blended from them) and dispatches; other dtypes convert around the float32 kernels.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+#include "dtype_traits.h"
+#include "fast/constants.h"
+#include "fast/fast.h"
+#include "half.h"
+#include "reference/reference.h"
+
+#ifndef GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
+#define GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
+namespace gridsample {
+namespace fast {
+// Sizes of the problem as the kernels see them (outermost spatial axis first).
+struct PlanarShape {
+  int rank;
+  int32_t in[3];
+  int64_t out_spatial;
+  int64_t n, c;
+};
+}  // namespace fast
+}  // namespace gridsample
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fast/grid_sample_planar.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "fast/blend_planar-inl.h"
+#include "fast/coords-inl.h"
+#include "fast/plan-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
+// plans, two channels at a time (see BlendTile).
+template <Mode M, int kRank>
+HWY_NOINLINE void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
+                      const float* grid, float* y) {
+  constexpr int kT = kTaps<M>;
+  constexpr int kW = TilePlan<M, kRank>::kWeights;
+  PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
+  axes.align = align;
+  axes.stride[kRank - 1] = 1;
+  for (int a = kRank - 1; a >= 0; --a) {
+    axes.size[a] = shape.in[a];
+    if (a < kRank - 1) axes.stride[a] = axes.stride[a + 1] * shape.in[a + 1];
+  }
+  int32_t tap_offset[kW];  // element offset of each window tap from the window start
+  for (int t = 0; t < kW; ++t) {
+    int rest = t, off = 0;
+    for (int a = kRank - 1; a >= 0; --a) {
+      off += (rest % kT) * axes.stride[a];
+      rest /= kT;
+    }
+    tap_offset[t] = off;
+  }
+  const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
+  const int64_t out_spatial = shape.out_spatial;
+  TileCoords<kRank> coords;
+  TilePlan<M, kRank> plan;
+  constexpr int kTile = TilePlan<M, kRank>::kPixels;
+  // Channels in pairs, but not on EMU128 / SCALAR: scalar code has no vector registers to
+  // share, and the pairs grew the scalar wasm.
+  constexpr bool kVectors = HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR;
+  constexpr int kPair = M != Mode::kCubic && kVectors ? 2 : 1;
+  for (int64_t n = 0; n < shape.n; ++n) {
+    const float* x_n = x + n * shape.c * in_spatial;
+    float* y_n = y + n * shape.c * out_spatial;
+    const GridSource<kRank> source{grid + n * out_spatial * kRank};
+    for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
+      const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
+      source.Fill(p0, 0, count, &coords);
+      PlanTileFor<M, kRank>(padding, axes, coords, 0, count, &plan, nullptr);
+      int64_t c = 0;
+      for (; c + kPair <= shape.c; c += kPair) {
+        const float* xs[kPair];
+        float* outs[kPair];
+        for (int k = 0; k < kPair; ++k) {
+          xs[k] = x_n + (c + k) * in_spatial;
+          outs[k] = y_n + (c + k) * out_spatial + p0;
+        }
+        BlendTile<M, kRank, kPair>(plan, count, tap_offset, xs, outs);
+      }
+      if (c < shape.c) {  // a last odd channel
+        const float* xs[1] = {x_n + c * in_spatial};
+        float* outs[1] = {y_n + c * out_spatial + p0};
+        BlendTile<M, kRank, 1>(plan, count, tap_offset, xs, outs);
+      }
+    }
+  }
+}
+
+template <int kRank>
+void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
+             const float* grid, float* y) {
+  switch (mode) {
+    case Mode::kLinear: return Run<Mode::kLinear, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kNearest: return Run<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kCubic: return Run<Mode::kCubic, kRank>(shape, padding, align, x, grid, y);
+  }
+}
+
+// Entry for one target: resolves the runtime options into template parameters once.
+void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool align,
+                   const float* x, const float* grid, float* y) {
+  if (shape.rank == 2) {
+    RunMode<2>(shape, mode, padding, align, x, grid, y);
+  } else {
+    RunMode<3>(shape, mode, padding, align, x, grid, y);
+  }
+}
+
+int64_t TargetBits() { return HWY_TARGET; }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+namespace fast {
+
+HWY_EXPORT(GridSampleF32);
+HWY_EXPORT(TargetBits);
+
+namespace {
+
+void RunF32(const PlanarShape& shape, const GridSampleOptions& o, const float* x, const float* grid,
+            float* y) {
+  GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, grid, y);
+}
+
+// A float scratch buffer, or null when memory is short (the caller falls back).
+std::unique_ptr<float[]> Scratch(int64_t count) {
+  return std::unique_ptr<float[]>(new (std::nothrow) float[static_cast<size_t>(count)]);
+}
+
+// Types whose values the reference computes in float (DTypeTraits::Compute): float16,
+// bfloat16 and the 8/16-bit integers run the float32 kernels on X converted to float32 one
+// batch item at a time, and store the float results as the reference does; a float64,
+// float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
+// Same plans, same arithmetic, so the same results as the float32 path.
+bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorView& grid,
+                  const MutableTensorView& y, const GridSampleOptions& o) {
+  const int64_t in_spatial = static_cast<int64_t>(shape.in[0]) * shape.in[1] *
+                             (shape.rank == 3 ? shape.in[2] : 1);
+  const int64_t grid_count = shape.n * shape.out_spatial * shape.rank;
+  std::unique_ptr<float[]> grid_f32;
+  const float* g = static_cast<const float*>(grid.data);
+  if (grid.dtype != DType::kFloat32) {
+    grid_f32 = Scratch(grid_count);
+    if (!grid_f32) return false;
+    const bool reduce = o.padding == Padding::kReflection;
+    VisitDType(grid.dtype, [&](auto tag) {
+      using TG = typename decltype(tag)::type;
+      const TG* src = static_cast<const TG*>(grid.data);
+      for (int64_t i = 0; i < grid_count; ++i) {
+        grid_f32[i] = reference::CoordinateAsFloat(
+            static_cast<double>(DTypeTraits<TG>::Load(src + i)), reduce);
+      }
+    }, /*floats_only=*/true);
+    g = grid_f32.get();
+  }
+  if (x.dtype == DType::kFloat32) {
+    RunF32(shape, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
+    return true;
+  }
+  const int64_t x_count = shape.c * in_spatial, y_count = shape.c * shape.out_spatial;
+  std::unique_ptr<float[]> x_f32 = Scratch(x_count), y_f32 = Scratch(y_count);
+  if (!x_f32 || !y_f32) return false;
+  PlanarShape one = shape;
+  one.n = 1;
+  VisitDType(x.dtype, [&](auto tag) {
+    using TX = typename decltype(tag)::type;
+    const TX* src = static_cast<const TX*>(x.data);
+    TX* dst = static_cast<TX*>(y.data);
+    for (int64_t n = 0; n < shape.n; ++n) {
+      if constexpr (std::is_same_v<TX, Float16>) {  // the same conversions, vectorised
+        HalfsToFloats(&src[n * x_count].bits, x_f32.get(), x_count);
+      } else {
+        for (int64_t i = 0; i < x_count; ++i) x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
+      }
+      RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
+      if constexpr (std::is_same_v<TX, Float16>) {
+        FloatsToHalfs(y_f32.get(), &dst[n * y_count].bits, y_count);
+      } else {
+        for (int64_t i = 0; i < y_count; ++i) dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
+      }
+    }
+  });
+  return true;
+}
+
+
+// The problem in the kernels' terms, or false when no kernel covers it: X of a type the
+// reference computes in float (float64, int32 and uint32 are computed in double), 2-D or 3-D;
+// offsets fit int32 and reflection works on exact float integers; the planner's windows need
+// kT pixels along each axis.
+bool MakeShape(const GridSampleGeometry& geo, DType x, const GridSampleOptions& options,
+               PlanarShape* shape) {
+  if (x == DType::kFloat64 || x == DType::kInt32 || x == DType::kUint32) return false;
+  if (geo.rank != 2 && geo.rank != 3) return false;
+  if (geo.in_spatial >= kMaxElements) return false;
+  shape->rank = geo.rank;
+  shape->n = geo.n;
+  shape->c = geo.c;
+  shape->out_spatial = geo.out_spatial;
+  for (int a = 0; a < geo.rank; ++a) {
+    if (geo.in[a] < TapsPerAxis(options.mode) || geo.in[a] >= kMaxAxis) return false;
+    shape->in[a] = static_cast<int32_t>(geo.in[a]);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CoversGridSample(const GridSampleGeometry& geo, DType x, DType /*grid: every float type*/,
+                      const GridSampleOptions& options) {
+  PlanarShape shape;
+  return MakeShape(geo, x, options, &shape);
+}
+
+bool TryGridSample(const GridSampleGeometry& geo, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const GridSampleOptions& options) {
+  PlanarShape shape;
+  if (!MakeShape(geo, x.dtype, options, &shape)) return false;
+  if (geo.n * geo.c * geo.out_spatial == 0) return true;  // nothing to write
+  if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
+    return RunConverted(shape, x, grid, y, options);
+  }
+  RunF32(shape, options, static_cast<const float*>(x.data), static_cast<const float*>(grid.data),
+         static_cast<float*>(y.data));
+  return true;
+}
+
+const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }
+
+}  // namespace fast
+}  // namespace gridsample
+#endif  // HWY_ONCE
