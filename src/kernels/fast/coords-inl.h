@@ -38,27 +38,33 @@ template <int kRank>
 struct GridSource {
   const float* grid;  // the first pixel's coordinates (of the batch item being sampled)
 
-  // The coordinates of pixels p0 + [begin, end) into coords [begin, end), deinterleaved; the
-  // rest of the last vector is zeros (those lanes plan, and their results are dropped).
+  // Pixels [p, p + Lanes) as g[a] per axis; when `valid` < Lanes only the first `valid` are
+  // read (the other lanes plan from zeros and their results are dropped), so no read runs
+  // past the grid.
+  HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
+    const DF d;
+    const float* src = grid + p * kRank;
+    HWY_ALIGN float tail[kMaxLanes * kRank];
+    if (valid < static_cast<int>(hn::Lanes(d))) {
+      std::memset(tail, 0, sizeof(tail));
+      std::memcpy(tail, src, sizeof(float) * valid * kRank);
+      src = tail;
+    }
+    if constexpr (kRank == 2) {
+      hn::LoadInterleaved2(d, src, g[1], g[0]);
+    } else {
+      hn::LoadInterleaved3(d, src, g[2], g[1], g[0]);
+    }
+  }
+
+  // The same for pixels p0 + [begin, end) into coords [begin, end) (begin a multiple of Lanes).
   HWY_INLINE void Fill(int64_t p0, int begin, int end, TileCoords<kRank>* coords) const {
     const DF d;
     const int lanes = static_cast<int>(hn::Lanes(d));
-    const float* src = grid + (p0 + begin) * kRank;
-    int j = begin;
-    for (; j + lanes <= end; j += lanes, src += lanes * kRank) {
+    for (int v = begin; v < end; v += lanes) {
       VF g[kRank];
-      if constexpr (kRank == 2) {
-        hn::LoadInterleaved2(d, src, g[1], g[0]);
-      } else {
-        hn::LoadInterleaved3(d, src, g[2], g[1], g[0]);
-      }
-      for (int a = 0; a < kRank; ++a) hn::Store(g[a], d, coords->g[a] + j);
-    }
-    for (int k = 0; j < end && k < lanes; ++j, ++k) {
-      for (int a = 0; a < kRank; ++a) coords->g[a][j] = src[k * kRank + kRank - 1 - a];
-    }
-    for (; j % lanes != 0; ++j) {
-      for (int a = 0; a < kRank; ++a) coords->g[a][j] = 0.0f;
+      Coords(p0 + v, end - v, g);
+      for (int a = 0; a < kRank; ++a) hn::Store(g[a], d, coords->g[a] + v);
     }
   }
 };

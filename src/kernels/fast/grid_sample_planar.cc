@@ -44,9 +44,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans, two channels at a time (see BlendTile).
-template <Mode M, int kRank>
-HWY_NOINLINE void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
-                      const float* grid, float* y) {
+template <Mode M, Padding P, int kRank>
+void Run(const PlanarShape& shape, bool align, const float* x, const float* grid, float* y) {
+  const int lanes = static_cast<int>(hn::Lanes(DF()));
   constexpr int kT = kTaps<M>;
   constexpr int kW = TilePlan<M, kRank>::kWeights;
   PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
@@ -67,7 +67,6 @@ HWY_NOINLINE void Run(const PlanarShape& shape, Padding padding, bool align, con
   }
   const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
   const int64_t out_spatial = shape.out_spatial;
-  TileCoords<kRank> coords;
   TilePlan<M, kRank> plan;
   constexpr int kTile = TilePlan<M, kRank>::kPixels;
   // Channels in pairs, but not on EMU128 / SCALAR: scalar code has no vector registers to
@@ -80,8 +79,11 @@ HWY_NOINLINE void Run(const PlanarShape& shape, Padding padding, bool align, con
     const GridSource<kRank> source{grid + n * out_spatial * kRank};
     for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
-      source.Fill(p0, 0, count, &coords);
-      PlanTileFor<M, kRank>(padding, axes, coords, 0, count, &plan, nullptr);
+      for (int p = 0; p < count; p += lanes) {
+        VF g[kRank];
+        source.Coords(p0 + p, count - p, g);
+        PlanVector<M, P, kRank>(axes, g, p, &plan);
+      }
       int64_t c = 0;
       for (; c + kPair <= shape.c; c += kPair) {
         const float* xs[kPair];
@@ -101,13 +103,23 @@ HWY_NOINLINE void Run(const PlanarShape& shape, Padding padding, bool align, con
   }
 }
 
+template <Mode M, int kRank>
+void RunPadding(const PlanarShape& shape, Padding padding, bool align, const float* x,
+                const float* grid, float* y) {
+  switch (padding) {
+    case Padding::kZeros: return Run<M, Padding::kZeros, kRank>(shape, align, x, grid, y);
+    case Padding::kBorder: return Run<M, Padding::kBorder, kRank>(shape, align, x, grid, y);
+    case Padding::kReflection: return Run<M, Padding::kReflection, kRank>(shape, align, x, grid, y);
+  }
+}
+
 template <int kRank>
 void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
              const float* grid, float* y) {
   switch (mode) {
-    case Mode::kLinear: return Run<Mode::kLinear, kRank>(shape, padding, align, x, grid, y);
-    case Mode::kNearest: return Run<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
-    case Mode::kCubic: return Run<Mode::kCubic, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kNearest: return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(shape, padding, align, x, grid, y);
   }
 }
 
