@@ -122,6 +122,28 @@ console.log(JSON.stringify({ resolved: import.meta.resolve('gridsample'), ...exa
     assertExampleRow(r, 'ESM');
   });
 
+  test('the .wasm files are subpath exports (gridsample/gridsample-simd.wasm), loadable as wasmBinary', async () => {
+    const script = `import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { load } from 'gridsample';
+import { example } from './example.js';
+const out = {};
+for (const variant of ['simd', 'scalar']) {
+  const url = import.meta.resolve(\`gridsample/gridsample-\${variant}.wasm\`);
+  const gs = await load({ variant, wasmBinary: readFileSync(fileURLToPath(url)) });
+  out[variant] = { url, ...example(gs) };
+}
+console.log(JSON.stringify(out));`;
+    writeFileSync(join(app, 'wasm-subpath.mjs'), script);
+    const { stdout } = await sh(process.execPath, ['wasm-subpath.mjs'], { cwd: app });
+    const r = JSON.parse(stdout);
+    for (const variant of ['simd', 'scalar']) {
+      assert.match(r[variant].url, new RegExp(`node_modules/gridsample/dist/gridsample-${variant}\\.wasm$`));
+      assert.equal(r[variant].backend, variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+      assertExampleRow(r[variant], `wasm subpath ${variant}`);
+    }
+  });
+
   test("the README's Node.js example runs as written", async () => {
     const readme = readFileSync(join(app, 'node_modules', 'gridsample', 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Node.js'));
