@@ -13,7 +13,7 @@ import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
-import { FLOWS, flowGrid } from '../../web/demo/transforms.mjs';
+import { FLOWS, flowGrid } from '../../js/flows.mjs';
 import { diskImage, moments } from './lib/disk.mjs';
 
 const { PNG } = pngjs;

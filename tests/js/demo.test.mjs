@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
-import { DEFAULT_PARAMS, FLOWS, flowGrid, randomThetas } from '../../web/demo/transforms.mjs';
+import { FLOWS, flowGrid } from '../../js/flows.mjs';
+import { DEFAULT_PARAMS, randomThetas } from '../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUTPUT = join(HERE, 'output');
