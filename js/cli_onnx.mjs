@@ -142,7 +142,7 @@ function givenFeeds(ort, split, options) {
     try {
       bytes = new Uint8Array(readFileSync(path));
     } catch (e) {
-      throw new Error(`--input ${name}: cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      throw new Error(`--input ${name}: cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, { cause: e });
     }
     let t;
     if (/\.npy$/i.test(path)) {
@@ -250,7 +250,7 @@ export async function onnxCommand(argv) {
     try {
       bytes = new Uint8Array(readFileSync(model));
     } catch (e) {
-      throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
+      throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`, { cause: e });
     }
     const name = `'${model.split(/[\\/]/).pop()}'`;
     const ortInfo = await importOrt(options.ort);

@@ -1,5 +1,5 @@
 // Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and warpAffine, the fused AffineGrid + GridSample over them.
-import { arrayClass, checkArrayClass, elementSize } from './dtypes.mjs';
+import { checkArrayClass, elementSize } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
 import { readSampling } from './library_rules.mjs';

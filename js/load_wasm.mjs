@@ -117,7 +117,7 @@ async function instantiate(factory, source, what) {
         try {
           receiveInstance(instance, module);
         } catch (e) {
-          throw new TypeError(`it is not the gridsample wasm this glue was built with (${e && e.message ? e.message : e})`);
+          throw new TypeError(`it is not the gridsample wasm this glue was built with (${e && e.message ? e.message : e})`, { cause: e });
         }
       }).catch(fail);
       return {}; // exports arrive asynchronously through receiveInstance

@@ -287,7 +287,6 @@ export class InferenceSession {
       if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
       return out;
     }
-    const ort = this.#ort;
     const values = new Map(Object.entries(feeds));
     const times = [];
     const start = now();

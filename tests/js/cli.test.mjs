@@ -29,7 +29,7 @@ async function sh(file, args, options = {}) {
   try {
     return await run(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
   } catch (e) {
-    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`);
+    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`, { cause: e });
   }
 }
 

@@ -56,7 +56,7 @@ async function openDemo(query = '') {
   try {
     await page.waitForFunction(() => window.__demo?.ready && window.__demo.frames > 0, null, { timeout: 20000 });
   } catch (e) {
-    throw new Error(`no first frame: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`);
+    throw new Error(`no first frame: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`, { cause: e });
   }
   return { page, problems };
 }

@@ -34,7 +34,7 @@ async function sh(file, args, options = {}) {
   try {
     return await run(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
   } catch (e) {
-    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`);
+    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`, { cause: e });
   }
 }
 
@@ -394,7 +394,7 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     try {
       await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 20000 });
     } catch (e) {
-      throw new Error(`${path}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`);
+      throw new Error(`${path}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`, { cause: e });
     }
     const r = await page.evaluate(() => window.__results);
     await page.close();
