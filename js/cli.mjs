@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's affineGrid and gridSample; `gridsample onnx ...` is in cli_onnx.mjs.
+// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's warpAffine / affineGrid + gridSample (its options are read in cli_args.mjs, its files in cli_png.mjs; `gridsample onnx ...` is cli_onnx.mjs).
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
