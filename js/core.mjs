@@ -10,6 +10,19 @@ import { WasmHeap } from './wasm_heap.mjs';
 
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
+// The library's output shapes for the API objects made here, which gridsample/onnx sizes the
+// heap tensors it keeps across runs by; not part of the public API.
+const SHAPE_QUERIES = new WeakMap();
+
+/**
+ * {gridSample(xDims, gridDims), affineGrid(size)} giving the output dimensions the library
+ * computes for `api`'s module (RangeError as the calls themselves), or null when `api` was not
+ * made by this copy of the package.
+ */
+export function shapeQueries(api) {
+  return SHAPE_QUERIES.get(api) ?? null;
+}
+
 // The build a module is, from its Highway target: the SIMD128 build dispatches to WASM (or
 // WASM_EMU256), the scalar one to EMU128 / SCALAR.
 function variantOfTarget(target) {
@@ -142,7 +155,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     return t;
   }
 
-  return Object.freeze({
+  const api = Object.freeze({
     backend: variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar',
     variant,
     target: Module.activeTarget(),
@@ -156,4 +169,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     heapUsed: () => Module.heapUsed(),
     heapSize: () => Module.HEAPU8.buffer.byteLength,
   });
+  SHAPE_QUERIES.set(api, {
+    gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
+      readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),
+    affineGrid: (size) => affineGridOutputShape(heap, 'affineGrid', readDims('affineGrid', 'size', size)),
+  });
+  return api;
 }

@@ -290,7 +290,8 @@ export class InferenceSession {
     if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
     const name = n.node.output[0];
     try {
-      const out = this.#graphOutputs.has(name) ? undefined : this.#heapFor(name, typeOf(a), outputDims(n.node.opType, a, b));
+      const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);
+      const out = dims ? this.#heapFor(name, typeOf(a), dims) : undefined;
       const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {

@@ -1,5 +1,7 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
+import { shapeQueries } from './core.mjs';
+
 const CPU = new Set(['cpu', 'cpu-pinned']);
 
 // A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
@@ -13,12 +15,13 @@ export async function onCpu(ort, t) {
   return onHost(t) ? t : new ort.Tensor(t.type, await t.getData(), t.dims);
 }
 
-// The dimensions of a node's result: GridSample (N, C, O1..Or) from X and the grid, AffineGrid
-// (N, D1..Dr, r) from its size input.
-export function outputDims(opType, a, b) {
-  if (opType === 'GridSample') return [Number(a.dims[0]), Number(a.dims[1]), ...[...b.dims].slice(1, -1).map(Number)];
-  const [n, , ...spatial] = Array.from(b.data, Number);
-  return [n, ...spatial, spatial.length];
+// The dimensions of a node's result as the library computes them (GridSample from X's and the
+// grid's dimensions, AffineGrid from its size input); null when `gs` is a gridsample module of
+// another copy of the package, whose results are then taken as they come.
+export function outputDims(gs, opType, a, b) {
+  const queries = shapeQueries(gs);
+  if (!queries) return null;
+  return opType === 'GridSample' ? queries.gridSample(a.dims, b.dims) : queries.affineGrid(b.data);
 }
 
 // onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
