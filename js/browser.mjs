@@ -1,9 +1,11 @@
 // Browser and Web Worker entry point of gridsample: fetches the .wasm next to this file (bundlers follow the URLs).
-import { createApi, instantiate, readLoadOptions, resolveWasmUrl } from './core.mjs';
+import { loadWith } from './load_wasm.mjs';
 import createSimd from './dist/gridsample-simd.mjs';
 import createScalar from './dist/gridsample-scalar.mjs';
 
-export { DTYPE_NAMES, HeapTensor, simdSupported } from './core.mjs';
+export { DTYPE_NAMES } from './dtypes.mjs';
+export { HeapTensor } from './heap_tensor.mjs';
+export { simdSupported } from './load_wasm.mjs';
 
 // Literal `new URL(..., import.meta.url)` so that Vite, webpack and Rollup emit the .wasm
 // files as assets. Both glues are imported statically (about 9 KB gzipped each): a dynamic
@@ -17,21 +19,10 @@ const VARIANTS = {
  * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.js').LoadOptions} [options]
  */
-export async function load(options) {
-  const { variant, explicit, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
-  let source;
-  let what;
-  if (wasmModule) {
-    source = { module: wasmModule };
-    what = 'options.wasmModule';
-  } else if (wasmBinary) {
-    source = { bytes: wasmBinary };
-    what = 'options.wasmBinary';
-  } else {
-    const url = resolveWasmUrl(wasmUrl, variant) ?? VARIANTS[variant].url();
-    source = { url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) };
-    what = String(url);
-  }
-  const Module = await instantiate(VARIANTS[variant].factory, source, what);
-  return createApi(Module, variant, { explicit, what });
+export function load(options) {
+  return loadWith(options, {
+    glue: (v) => VARIANTS[v].factory,
+    wasmUrl: (v) => VARIANTS[v].url(),
+    sourceOf: (url) => ({ url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) }),
+  });
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
 import { load } from './node.mjs';
+import { parseOrReport, UsageError } from './cli_args.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
@@ -34,8 +35,6 @@ Options:
   --json                   print the result as JSON
 
 Exit status: 0 done, 1 the model or onnxruntime failed, 2 bad usage.`;
-
-class UsageError extends Error {}
 
 function parse(argv) {
   const [command, ...rest] = argv;
@@ -143,7 +142,7 @@ function givenFeeds(ort, split, options) {
     try {
       bytes = new Uint8Array(readFileSync(path));
     } catch (e) {
-      throw new Error(`--input ${name}: cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      throw new Error(`--input ${name}: cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, { cause: e });
     }
     let t;
     if (/\.npy$/i.test(path)) {
@@ -239,14 +238,8 @@ function printBench(r, out) {
 /** Runs `gridsample onnx ...` (argv after 'onnx'); resolves to the exit status. */
 export async function onnxCommand(argv) {
   const out = (line) => process.stdout.write(`${line}\n`);
-  let args;
-  try {
-    args = parse(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`gridsample: ${e.message}\nRun 'gridsample onnx --help' for the options.\n`);
-    return 2;
-  }
+  const args = parseOrReport(parse, argv, 'gridsample onnx --help');
+  if (!args) return 2;
   if (args.command === 'help') {
     out(ONNX_HELP);
     return 0;
@@ -257,7 +250,7 @@ export async function onnxCommand(argv) {
     try {
       bytes = new Uint8Array(readFileSync(model));
     } catch (e) {
-      throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`);
+      throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`, { cause: e });
     }
     const name = `'${model.split(/[\\/]/).pop()}'`;
     const ortInfo = await importOrt(options.ort);

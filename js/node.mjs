@@ -1,10 +1,12 @@
 // Node.js entry point of gridsample: reads the .wasm from disk (or a given URL/bytes) and loads it.
 import { createRequire } from 'node:module';
 
-import { createApi, instantiate, readLoadOptions, resolveWasmUrl } from './core.mjs';
+import { loadWith } from './load_wasm.mjs';
 import { sourceFromUrl } from './read_node.mjs';
 
-export { DTYPE_NAMES, HeapTensor, simdSupported } from './core.mjs';
+export { DTYPE_NAMES } from './dtypes.mjs';
+export { HeapTensor } from './heap_tensor.mjs';
+export { simdSupported } from './load_wasm.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -18,31 +20,20 @@ const WASM = {
   scalar: new URL('./dist/gridsample-scalar.wasm', import.meta.url),
 };
 
+async function readSource(url) {
+  try {
+    return await sourceFromUrl(url);
+  } catch (e) {
+    const error = new Error(`load: could not read the gridsample wasm at ${url}: ${e.message}`);
+    error.cause = e;
+    throw error;
+  }
+}
+
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.js').LoadOptions} [options]
  */
-export async function load(options) {
-  const { variant, explicit, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
-  let source;
-  let what;
-  if (wasmModule) {
-    source = { module: wasmModule };
-    what = 'options.wasmModule';
-  } else if (wasmBinary) {
-    source = { bytes: wasmBinary };
-    what = 'options.wasmBinary';
-  } else {
-    const url = resolveWasmUrl(wasmUrl, variant) ?? WASM[variant];
-    what = `${url}`;
-    try {
-      source = await sourceFromUrl(url);
-    } catch (e) {
-      const error = new Error(`load: could not read the gridsample wasm at ${url}: ${e.message}`);
-      error.cause = e;
-      throw error;
-    }
-  }
-  const Module = await instantiate(GLUE[variant](), source, what);
-  return createApi(Module, variant, { explicit, what });
+export function load(options) {
+  return loadWith(options, { glue: (v) => GLUE[v](), wasmUrl: (v) => WASM[v], sourceOf: readSource });
 }

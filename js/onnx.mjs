@@ -5,11 +5,11 @@ import { readBytes } from '#read';
 import {
   ELEM_TYPES, OnnxModelError, decodeModel, formatType, initializerTensor, splitModel, subModel,
 } from './onnx_graph.mjs';
+import { io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
 const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts'];
-const CPU = new Set(['cpu', 'cpu-pinned']);
 const now = () => globalThis.performance.now();
 
 function describe(v) {
@@ -47,58 +47,7 @@ function ortOptions(options) {
   return Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
 }
 
-// What a node of ours read and wrote: types and dimensions (AffineGrid's size with its values).
-function io(n, values) {
-  const shape = (name) => {
-    const t = values.get(name);
-    return t ? { name, type: typeOf(t), dims: [...t.dims].map(Number) } : { name };
-  };
-  const inputs = n.node.input.map(shape);
-  const size = values.get(n.node.input[1]);
-  if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
-  return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
-}
-
-// With a GPU execution provider, the outputs of an onnxruntime part that only later
-// onnxruntime parts read stay on the GPU ('gpu-buffer'); the others come to the CPU (ours read
-// them there), graph outputs where the caller's preferredOutputLocation says.
-function outputLocations(options, split, part) {
-  const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
-  if (!gpu) return {};
-  const caller = options.preferredOutputLocation;
-  const later = split.parts.slice(split.parts.indexOf(part) + 1);
-  const readByOurs = new Set(later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.inputs));
-  const graphOutputs = new Set(split.outputs.map((v) => v.name));
-  const where = (name) => {
-    if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';
-    return readByOurs.has(name) ? 'cpu' : 'gpu-buffer';
-  };
-  return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
-}
-
 const nodeCount = (part) => `${part.nodes.length} node${part.nodes.length === 1 ? '' : 's'}`;
-
-// onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
-const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
-
-// A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
-const typeOf = (t) => t.type ?? t.dtype;
-
-// The dimensions of a node's result: GridSample (N, C, O1..Or) from X and the grid, AffineGrid
-// (N, D1..Dr, r) from its size input.
-function outputDims(opType, a, b) {
-  if (opType === 'GridSample') return [Number(a.dims[0]), Number(a.dims[1]), ...[...b.dims].slice(1, -1).map(Number)];
-  const [n, , ...spatial] = Array.from(b.data, Number);
-  return [n, ...spatial, spatial.length];
-}
-
-// Whether JavaScript can read a tensor's data as it is.
-const onHost = (t) => !t.location || CPU.has(t.location);
-
-// A tensor whose data JavaScript can read (GPU tensors are downloaded).
-async function onCpu(ort, t) {
-  return onHost(t) ? t : new ort.Tensor(t.type, await t.getData(), t.dims);
-}
 
 /**
  * A model split into onnxruntime sessions and GridSample / AffineGrid nodes run on gridsample.
@@ -287,7 +236,6 @@ export class InferenceSession {
       if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
       return out;
     }
-    const ort = this.#ort;
     const values = new Map(Object.entries(feeds));
     const times = [];
     const start = now();
@@ -305,7 +253,7 @@ export class InferenceSession {
         }
         for (const [n, t] of Object.entries(out)) {
           values.set(n, t);
-          if (t.location && !CPU.has(t.location)) owned.push(t);
+          if (!onHost(t)) owned.push(t);
         }
       } else {
         for (const n of part.nodes) values.set(n.node.output[0], await this.#runOurs(n, values));
@@ -342,7 +290,8 @@ export class InferenceSession {
     if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
     const name = n.node.output[0];
     try {
-      const out = this.#graphOutputs.has(name) ? undefined : this.#heapFor(name, typeOf(a), outputDims(n.node.opType, a, b));
+      const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);
+      const out = dims ? this.#heapFor(name, typeOf(a), dims) : undefined;
       const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {

@@ -14,7 +14,7 @@ for v in simd scalar; do
 done
 
 # The package's own dependencies (onnx-proto, pngjs: the tests import js/ directly), the
-# test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript) and the demo's
+# test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript, eslint) and the demo's
 # (onnxruntime-web, and rolldown for web/demo/vendor.mjs, which demo_onnx.test.mjs runs).
 scripts/npm_ci.sh js tests/js web/demo
 
@@ -26,6 +26,10 @@ if [ ! -x "$GRIDSAMPLE_CHROMIUM" ]; then
 fi
 
 status=0
+# ESLint's recommended rules over the project's JavaScript (the config and eslint are tests/js's).
+echo "== eslint js web/demo tests/js bench/js"
+tests/js/node_modules/.bin/eslint --config tests/js/eslint.config.mjs js web/demo tests/js bench/js || status=1
+
 for v in simd scalar; do
   echo "== node tests/js/conformance.mjs tests/cases --variant $v"
   node tests/js/conformance.mjs tests/cases --variant "$v" || status=1

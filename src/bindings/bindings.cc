@@ -13,7 +13,7 @@ namespace {
 
 // The message of the last call that failed. Calls return only the status code: a successful
 // call allocates nothing here, so it cannot fail for want of heap (the JS layer makes sure
-// there is room for a message before each call, see ensureHeadroom in js/core.mjs).
+// there is room for a message before each call, see ensureHeadroom in js/wasm_heap.mjs).
 std::string& LastMessage() {
   static std::string message;
   return message;
@@ -34,40 +34,38 @@ std::string TakeLastError() {
 
 const int64_t* Shape(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
 
-// Every pointer below is a byte offset into the wasm heap chosen by the JS layer; shapes
-// are int64 arrays there. The C++ API validates everything else.
-int GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uintptr_t grid,
-                      int grid_dtype, uintptr_t grid_shape, uintptr_t y,
-                      uintptr_t y_shape, int mode, int padding, bool align_corners) {
-  const size_t r = static_cast<size_t>(rank);
-  GridSampleOptions options;
-  options.mode = static_cast<Mode>(mode);
-  options.padding = static_cast<Padding>(padding);
-  options.align_corners = align_corners;
-  return ToCallStatus(GridSample(
-      {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), r},
-      {reinterpret_cast<const void*>(grid), static_cast<DType>(grid_dtype), Shape(grid_shape), r},
-      {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), r}, options));
-}
-
-int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, uintptr_t size,
-                      int size_len, uintptr_t grid, uintptr_t grid_shape,
-                      bool align_corners) {
-  const size_t n = static_cast<size_t>(size_len);
-  AffineGridOptions options;
-  options.align_corners = align_corners;
-  return ToCallStatus(AffineGrid(
-      {reinterpret_cast<const void*>(theta), static_cast<DType>(dtype), Shape(theta_shape), 3},
-      Shape(size), n, {reinterpret_cast<void*>(grid), static_cast<DType>(dtype), Shape(grid_shape), n},
-      options));
-}
-
 GridSampleOptions Options(int mode, int padding, bool align_corners) {
   GridSampleOptions options;
   options.mode = static_cast<Mode>(mode);
   options.padding = static_cast<Padding>(padding);
   options.align_corners = align_corners;
   return options;
+}
+
+// Every pointer below is a byte offset into the wasm heap chosen by the JS layer; shapes
+// are int64 arrays there. The C++ API validates everything else.
+int GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uintptr_t grid,
+                      int grid_dtype, uintptr_t grid_shape, uintptr_t y,
+                      uintptr_t y_shape, int mode, int padding, bool align_corners) {
+  const size_t r = static_cast<size_t>(rank);
+  return ToCallStatus(GridSample(
+      {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), r},
+      {reinterpret_cast<const void*>(grid), static_cast<DType>(grid_dtype), Shape(grid_shape), r},
+      {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), r},
+      Options(mode, padding, align_corners)));
+}
+
+int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, int theta_rank,
+                      uintptr_t size, int size_len, uintptr_t grid, uintptr_t grid_shape,
+                      bool align_corners) {
+  const size_t n = static_cast<size_t>(size_len);
+  AffineGridOptions options;
+  options.align_corners = align_corners;
+  return ToCallStatus(AffineGrid(
+      {reinterpret_cast<const void*>(theta), static_cast<DType>(dtype), Shape(theta_shape),
+       static_cast<size_t>(theta_rank)},
+      Shape(size), n, {reinterpret_cast<void*>(grid), static_cast<DType>(dtype), Shape(grid_shape), n},
+      options));
 }
 
 // Channels-last tensors: x, grid and y are rank 4.
@@ -93,6 +91,53 @@ int WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t the
       Options(mode, padding, align_corners)));
 }
 
+// The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data
+// are checked by the call itself) and the enum codes of mode, padding and dtype names.
+
+int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_shape,
+                                 int grid_rank, uintptr_t y_shape) {
+  TensorView x;
+  x.shape = Shape(x_shape);
+  x.rank = static_cast<size_t>(x_rank);
+  TensorView grid;
+  grid.shape = Shape(grid_shape);
+  grid.rank = static_cast<size_t>(grid_rank);
+  return ToCallStatus(GridSampleOutputShape(x, grid, reinterpret_cast<int64_t*>(y_shape)));
+}
+
+int AffineGridOutputShapeAdapter(uintptr_t size, int size_len, uintptr_t grid_shape) {
+  return ToCallStatus(AffineGridOutputShape(Shape(size), static_cast<size_t>(size_len),
+                                            reinterpret_cast<int64_t*>(grid_shape)));
+}
+
+// The enum's value for `name`, or -1 with the parser's message kept for takeLastError.
+template <typename Enum>
+int CodeOf(const Status& s, Enum value) {
+  if (!s.ok()) {
+    ToCallStatus(s);
+    return -1;
+  }
+  return static_cast<int>(value);
+}
+
+int ParseModeAdapter(const std::string& name) {
+  Mode mode = Mode::kLinear;
+  const Status s = ParseMode(name, &mode);
+  return CodeOf(s, mode);
+}
+
+int ParsePaddingAdapter(const std::string& name) {
+  Padding padding = Padding::kZeros;
+  const Status s = ParsePadding(name, &padding);
+  return CodeOf(s, padding);
+}
+
+int ParseDTypeAdapter(const std::string& name) {
+  DType dtype = DType::kFloat32;
+  const Status s = ParseDType(name, &dtype);
+  return CodeOf(s, dtype);
+}
+
 // 0 when the heap cannot grow that far; the JS layer turns that into a RangeError.
 uintptr_t Allocate(double bytes) {
   if (!(bytes >= 0) || bytes > 4294967295.0) return 0;
@@ -116,6 +161,11 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("affineGrid", &AffineGridAdapter);
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
   function("warpAffine", &WarpAffineAdapter);
+  function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
+  function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
+  function("parseMode", &ParseModeAdapter);
+  function("parsePadding", &ParsePaddingAdapter);
+  function("parseDType", &ParseDTypeAdapter);
   function("allocate", &Allocate);
   function("release", &Release);
   function("heapUsed", &HeapUsed);

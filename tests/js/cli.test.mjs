@@ -13,7 +13,7 @@ import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
-import { FLOWS, flowGrid } from '../../web/demo/transforms.mjs';
+import { FLOWS, flowGrid } from '../../js/flows.mjs';
 import { diskImage, moments } from './lib/disk.mjs';
 
 const { PNG } = pngjs;
@@ -29,7 +29,7 @@ async function sh(file, args, options = {}) {
   try {
     return await run(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
   } catch (e) {
-    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`);
+    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`, { cause: e });
   }
 }
 

@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
-import { DEFAULT_PARAMS, FLOWS, flowGrid, randomThetas } from '../../web/demo/transforms.mjs';
+import { FLOWS, flowGrid } from '../../js/flows.mjs';
+import { DEFAULT_PARAMS, randomThetas } from '../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUTPUT = join(HERE, 'output');
@@ -55,7 +56,7 @@ async function openDemo(query = '') {
   try {
     await page.waitForFunction(() => window.__demo?.ready && window.__demo.frames > 0, null, { timeout: 20000 });
   } catch (e) {
-    throw new Error(`no first frame: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`);
+    throw new Error(`no first frame: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`, { cause: e });
   }
   return { page, problems };
 }

@@ -46,7 +46,7 @@ before(async () => {
   try {
     execFileSync(process.execPath, [join(DEMO, 'vendor.mjs')], { stdio: 'pipe' });
   } catch (e) {
-    throw new Error(`node web/demo/vendor.mjs failed (scripts/npm_ci.sh web/demo installs what it needs): ${e.stderr}`);
+    throw new Error(`node web/demo/vendor.mjs failed (scripts/npm_ci.sh web/demo installs what it needs): ${e.stderr}`, { cause: e });
   }
   gs = await load();
   for (const entry of EXAMPLES) {
@@ -87,7 +87,7 @@ async function openPage(query = '?runs=1&warmup=0') {
   try {
     await page.waitForFunction(() => ['done', 'error'].includes(window.__onnxResults?.status) && window.__onnxResults.ready, null, { timeout: 60000 });
   } catch (e) {
-    throw new Error(`the page did not finish its first model: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`);
+    throw new Error(`the page did not finish its first model: ${e.message}\npage problems: ${problems.join('\n') || 'none'}`, { cause: e });
   }
   return { page, problems };
 }

@@ -1,7 +1,6 @@
 // The example models (web/demo/models) through gridsample/onnx against an oracle: onnxruntime-node running the whole model, or, where it cannot, its parts composed with the plain-JavaScript GridSample of lib/grid_sample_oracle.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 
 import * as ort from 'onnxruntime-node';

@@ -121,6 +121,35 @@ describe('splitting', () => {
     await Promise.all([s.release(), whole.release()]);
   });
 
+  test('a GridSample result that only onnxruntime reads stays in one heap tensor, sized by the library and reused across runs', async () => {
+    const model = encodeModel({
+      opset: 20,
+      nodes: [
+        { op: 'GridSample', inputs: ['X', 'grid'], outputs: ['B'] },
+        { op: 'Sigmoid', inputs: ['B'], outputs: ['C'] },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 2, 'H', 'W'] }, { name: 'grid', dtype: 'float32', dims: [1, 'Ho', 'Wo', 2] }],
+      outputs: [{ name: 'C', dtype: 'float32', dims: [1, 2, 'Ho', 'Wo'] }],
+    });
+    const own = await load(); // a module of its own: its heap holds this session's tensors only
+    const empty = own.heapUsed();
+    const s = await InferenceSession.create(model, { ort, gridsample: own });
+    const whole = await ort.InferenceSession.create(model);
+    const feeds = (ho, wo, seed) => ({ X: tensor([1, 2, 4, 6], seed), grid: tensor([1, ho, wo, 2], seed + 1, -1.2, 1.2) });
+    const f1 = feeds(5, 7, 11);
+    assertClose(await s.run(f1), await whole.run(f1), 1e-5);
+    const held = own.heapUsed();
+    assert.ok(held >= empty + 2 * 5 * 7 * 4, `B (2 x 5 x 7 float32) is kept in the heap: ${held - empty} bytes held`);
+    const f2 = feeds(5, 7, 21);
+    assertClose(await s.run(f2), await whole.run(f2), 1e-5);
+    assert.equal(own.heapUsed(), held, 'the same shape reuses the tensor');
+    const f3 = feeds(9, 3, 31);
+    assertClose(await s.run(f3), await whole.run(f3), 1e-5);
+    assert.ok(own.heapUsed() >= empty + 2 * 9 * 3 * 4 && own.heapUsed() < held + 2 * 9 * 3 * 4, 'another shape replaces it');
+    await Promise.all([s.release(), whole.release()]);
+    assert.equal(own.heapUsed(), empty, 'release() frees it');
+  });
+
   test('GridSample nodes that become ready together run in one part; nodes that nothing reads are dropped', async () => {
     // Three levels as in deformable attention: one onnxruntime part computes the grids, the
     // three GridSample nodes form one gridsample part, the sum is the last part. Exp(X) is read by nothing.

@@ -22,8 +22,10 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
+  'cli_args.mjs', 'cli_png.mjs', 'load_wasm.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
+  'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
-  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
 ];
@@ -32,7 +34,7 @@ async function sh(file, args, options = {}) {
   try {
     return await run(file, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...options });
   } catch (e) {
-    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`);
+    throw new Error(`${file} ${args.join(' ')} failed (${e.code}):\n${e.stdout || ''}\n${e.stderr || ''}`, { cause: e });
   }
 }
 
@@ -118,6 +120,28 @@ console.log(JSON.stringify({ resolved: import.meta.resolve('gridsample'), ...exa
     const r = JSON.parse(stdout);
     assert.match(r.resolved, /node_modules\/gridsample\/node\.mjs$/);
     assertExampleRow(r, 'ESM');
+  });
+
+  test('the .wasm files are subpath exports (gridsample/gridsample-simd.wasm), loadable as wasmBinary', async () => {
+    const script = `import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { load } from 'gridsample';
+import { example } from './example.js';
+const out = {};
+for (const variant of ['simd', 'scalar']) {
+  const url = import.meta.resolve(\`gridsample/gridsample-\${variant}.wasm\`);
+  const gs = await load({ variant, wasmBinary: readFileSync(fileURLToPath(url)) });
+  out[variant] = { url, ...example(gs) };
+}
+console.log(JSON.stringify(out));`;
+    writeFileSync(join(app, 'wasm-subpath.mjs'), script);
+    const { stdout } = await sh(process.execPath, ['wasm-subpath.mjs'], { cwd: app });
+    const r = JSON.parse(stdout);
+    for (const variant of ['simd', 'scalar']) {
+      assert.match(r[variant].url, new RegExp(`node_modules/gridsample/dist/gridsample-${variant}\\.wasm$`));
+      assert.equal(r[variant].backend, variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+      assertExampleRow(r[variant], `wasm subpath ${variant}`);
+    }
   });
 
   test("the README's Node.js example runs as written", async () => {
@@ -370,7 +394,7 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     try {
       await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 20000 });
     } catch (e) {
-      throw new Error(`${path}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`);
+      throw new Error(`${path}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`, { cause: e });
     }
     const r = await page.evaluate(() => window.__results);
     await page.close();

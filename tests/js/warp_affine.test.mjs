@@ -261,7 +261,7 @@ for (const variant of variants) {
       ['gridSampleChannelsLast: grid with 3 coordinates', () => gs.gridSampleChannelsLast({ data: new Float32Array(16), shape: [1, 2, 2, 4] }, { data: new Float32Array(12), shape: [1, 2, 2, 3] }), RangeError, /^gridSampleChannelsLast: grid: expected shape \[N, Ho, Wo, 2\] for x of shape \[1, 2, 2, 4\], got \[1, 2, 2, 3\]$/],
       ['gridSampleChannelsLast: grid batch differs', () => gs.gridSampleChannelsLast({ data: new Float32Array(16), shape: [1, 2, 2, 4] }, { data: new Float32Array(16), shape: [2, 2, 2, 2] }), RangeError, /^gridSampleChannelsLast: grid: expected batch size N = 1 \(x's\), got shape \[2, 2, 2, 2\]$/],
       ['gridSampleChannelsLast: an int grid', () => gs.gridSampleChannelsLast({ data: new Float32Array(16), shape: [1, 2, 2, 4] }, { data: new Int32Array(8), shape: [1, 2, 2, 2] }), TypeError, /^gridSampleChannelsLast: grid: expected dtype float32, float64, float16 or bfloat16, got int32$/],
-      ['gridSampleChannelsLast: empty x sampled (library error)', () => gs.gridSampleChannelsLast({ data: new Float32Array(0), shape: [1, 0, 2, 4] }, { data: new Float32Array(8), shape: [1, 2, 2, 2] }), RangeError, /^GridSampleChannelsLast: X: a dimension is 0 in shape \[1, 0, 2, 4\] but the output \[1, 2, 2, 4\] asks for samples from it$/],
+      ['gridSampleChannelsLast: empty x sampled (library error)', () => gs.gridSampleChannelsLast({ data: new Float32Array(0), shape: [1, 0, 2, 4] }, { data: new Float32Array(8), shape: [1, 2, 2, 2] }), RangeError, /^gridSampleChannelsLast: X: a dimension is 0 in shape \[1, 0, 2, 4\] but the output \[1, 2, 2, 4\] asks for samples from it$/],
     ];
     // Warm up: the first calls may allocate lasting runtime state (embind caches).
     gs.warpAffine(IMG(), T());

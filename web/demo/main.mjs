@@ -1,7 +1,8 @@
 // The demo page's main thread: source picture, controls, sampling-grid overlay and live figures; the warping itself runs in worker.mjs.
+import { FLOWS } from '../../js/flows.mjs';
 import { paramsFromTheta, thetaFromParams } from '../../js/pixel_space.mjs';
 import { drawTestImage } from './test_image.mjs';
-import { DEFAULT_PARAMS, FLOWS, randomThetas, toPixel } from './transforms.mjs';
+import { DEFAULT_PARAMS, randomThetas, toPixel } from './transforms.mjs';
 
 const BATCH = 8; // thumbnails in the spatial-transformer view (one call with N = BATCH)
 const THUMB = 128;

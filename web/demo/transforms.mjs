@@ -1,4 +1,4 @@
-// Pure geometry of the demo: the default view, random batch thetas (the sliders' θ is js/pixel_space.mjs's, the flow presets js/flows.mjs's).
+// Pure geometry of the demo alone: the default view, random batch thetas, grid to pixel (the sliders' θ and the flow presets are the package's js/pixel_space.mjs and js/flows.mjs, which the CLI imports too).
 //
 // θ follows AffineGrid: it maps every *output* position to the *source* position it samples
 // (the quad drawn over the source). The sliders give that map in the source's pixels about its
@@ -9,9 +9,6 @@ import { affineFromParams } from '../../js/pixel_space.mjs';
 
 /** Default slider parameters: a rotated, slightly zoomed view (first load); tx, ty in pixels. */
 export const DEFAULT_PARAMS = Object.freeze({ rotate: 20, scaleX: 0.8, scaleY: 0.8, shear: 0, tx: 0, ty: 0 });
-
-// The flow presets and their grids are the package's (js/flows.mjs), shared with the CLI.
-export { FLOWS, FLOW_NAMES, flowGrid } from '../../js/flows.mjs';
 
 /** A small seeded generator (mulberry32) so that a batch can be reproduced from its seed. */
 export function randomGenerator(seed) {

@@ -9,8 +9,9 @@
 // Output canvases arrive as OffscreenCanvas when the browser can transfer them; otherwise the
 // pixels are posted back and the page draws them.
 import { load } from '../../js/browser.mjs';
+import { flowGrid } from '../../js/flows.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from './plain_gridsample.mjs';
-import { flowGrid, randomThetas } from './transforms.mjs';
+import { randomThetas } from './transforms.mjs';
 
 const BATCH_SOURCE = 256; // longest side of the batch's (downsampled) input
 const LATTICE = 64; // grid subsample sent to the page for the overlay: 65 × 65 points

@@ -27,7 +27,6 @@ function lcg(seed) {
 }
 
 const uniform = (rnd, n, bound) => Float32Array.from({ length: n }, () => (2 * rnd() - 1) * bound);
-const count = (dims) => dims.reduce((a, b) => a * b, 1);
 
 // --- graph building -------------------------------------------------------------------------
 

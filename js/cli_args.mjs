@@ -1,0 +1,135 @@
+// The command line's words for `gridsample warp`: the options it takes, checked into {command, input, output, options} with usage errors that say what was expected.
+import { extname } from 'node:path';
+import process from 'node:process';
+
+import { FLOW_NAMES } from './flows.mjs';
+
+/** Bad usage: reported with a pointer to --help and exit status 2. */
+export class UsageError extends Error {}
+
+/** `parse(argv)`, or null after reporting its UsageError with a pointer to `help` (the caller exits with status 2). */
+export function parseOrReport(parse, argv, help) {
+  try {
+    return parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`gridsample: ${e.message}\nRun '${help}' for the options.\n`);
+    return null;
+  }
+}
+
+const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
+const PADDINGS = ['zeros', 'border', 'reflection'];
+const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'flow', 'strength', 'mode', 'padding', 'size'];
+const FLAG_OPTIONS = ['align-corners', 'help', 'version'];
+const SHORT = { '-h': 'help', '-v': 'version' };
+const MAX_SIDE = 32768;
+const OUTPUT_EXTENSIONS = ['.png']; // what writePng writes, lower case
+
+function number(option, text) {
+  const t = text.trim();
+  const v = Number(t);
+  if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(v)) {
+    throw new UsageError(`--${option}: expected a number, got "${text}"`);
+  }
+  return v;
+}
+
+function numbers(option, text, counts, what) {
+  const parts = text.split(',');
+  if (!counts.includes(parts.length)) throw new UsageError(`--${option}: expected ${what}, got "${text}"`);
+  return parts.map((p) => number(option, p));
+}
+
+function choice(option, text, allowed) {
+  if (!allowed.includes(text)) {
+    throw new UsageError(`--${option}: expected ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, got "${text}"`);
+  }
+  return text;
+}
+
+/** The command line as {command, input, output, options}; throws UsageError. */
+/** The command line as {command, input, output, options}; throws UsageError. */
+export function parseArgs(argv) {
+  const values = {};
+  const positional = [];
+  for (let i = 0; i < argv.length; ++i) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (SHORT[arg]) {
+      values[SHORT[arg]] = true;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new UsageError(`unknown option ${arg} (a file name starting with - goes after --)`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (FLAG_OPTIONS.includes(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      values[name] = true;
+    } else if (VALUE_OPTIONS.includes(name)) {
+      // The next word is the value whatever it looks like, so that `--rotate -30` works.
+      let value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new UsageError(`--${name}: missing value`);
+      if (name in values) throw new UsageError(`--${name} given twice`);
+      value = String(value);
+      values[name] = value;
+    } else {
+      throw new UsageError(`unknown option --${name}`);
+    }
+  }
+  if (values.help || values.version) return { command: values.help ? 'help' : 'version' };
+  if (positional.length === 0) throw new UsageError('missing command; usage: gridsample warp IN.png OUT.png [options]');
+  const [command, ...files] = positional;
+  if (command === 'help') return { command: 'help' };
+  if (command !== 'warp') throw new UsageError(`unknown command "${command}"; the commands are warp and onnx`);
+  if (files.length < 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length ? `only "${files[0]}"` : 'neither'}`);
+  if (files.length > 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length} files: ${files.join(' ')}`);
+
+  const options = { mode: 'bilinear', padding: 'zeros', alignCorners: !!values['align-corners'], flow: null, strength: 0.6, size: null };
+  const transform = ['rotate', 'scale', 'shear', 'translate'].filter((k) => k in values);
+  if ('theta' in values) {
+    if (transform.length) throw new UsageError(`--theta gives the whole matrix; it cannot be combined with --${transform.join(', --')}`);
+    options.theta = numbers('theta', values.theta, [6], 'six numbers A,B,C,D,E,F');
+  } else {
+    const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
+    const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];
+    // In pixels of the input: θ follows once its size is known.
+    options.transform = {
+      rotate: 'rotate' in values ? number('rotate', values.rotate) : 0,
+      scaleX,
+      scaleY,
+      shear: 'shear' in values ? number('shear', values.shear) : 0,
+      tx,
+      ty,
+    };
+  }
+  if ('flow' in values) options.flow = choice('flow', values.flow, FLOW_NAMES);
+  if ('strength' in values) {
+    if (!options.flow) throw new UsageError('--strength needs --flow');
+    options.strength = number('strength', values.strength);
+    if (Math.abs(options.strength) > 1) throw new UsageError(`--strength: expected a number from -1 to 1, got "${values.strength}"`);
+  }
+  if ('mode' in values) options.mode = choice('mode', values.mode, MODES);
+  if ('padding' in values) options.padding = choice('padding', values.padding, PADDINGS);
+  if ('size' in values) {
+    const m = /^(\d+)x(\d+)$/i.exec(values.size.trim());
+    const [w, h] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    if (!m || w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
+      throw new UsageError(`--size: expected WxH with each side from 1 to ${MAX_SIDE}, e.g. 640x480; got "${values.size}"`);
+    }
+    options.size = [w, h];
+  }
+  // Checked last, so that a bad option is reported first whatever the file names.
+  const extension = extname(files[1]);
+  if (!OUTPUT_EXTENSIONS.includes(extension.toLowerCase())) {
+    throw new UsageError(`${files[1]}: ${extension ? `cannot write ${extension} files` : 'the output needs a file extension'}; the supported output format is PNG (.png)`);
+  }
+  return { command: 'warp', input: files[0], output: files[1], options };
+}

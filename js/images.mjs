@@ -1,0 +1,132 @@
+// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and warpAffine, the fused AffineGrid + GridSample over them.
+import { checkArrayClass, elementSize } from './dtypes.mjs';
+import { HeapTensor, disposedError } from './heap_tensor.mjs';
+import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
+import { readSampling } from './library_rules.mjs';
+import { countElements, readChannels, readOptions, readSide, readTheta } from './read_args.mjs';
+import { overlaps } from './tensor_args.mjs';
+
+/**
+ * An interleaved image: a HeapTensor of shape [H, W, C] (zero copy), or {data, width, height,
+ * channels?} with data a Uint8ClampedArray / Uint8Array (uint8) or Float32Array (float32).
+ * `what` names the argument; for an output, `want.channels` is the default channel count.
+ */
+function readImage(heap, fn, what, image, want) {
+  const address = HeapTensor.addressIn(image, heap, fn, what);
+  if (address === 0) throw disposedError(fn, what, image);
+  if (address > 0 || address === -2) {
+    const dims = image.shape;
+    if (image.dtype !== 'uint8' && image.dtype !== 'float32') {
+      throw new TypeError(`${fn}: ${what}: expected a uint8 or float32 heap tensor, got ${image.dtype}`);
+    }
+    if (dims.length !== 3 || dims[2] < 1 || dims[2] > 4) {
+      throw new RangeError(`${fn}: ${what}: expected a heap tensor of shape [height, width, channels] with 1 to 4 channels, got ${shapeString(dims)}`);
+    }
+    const record = {
+      dtype: image.dtype, height: dims[0], width: dims[1], channels: dims[2],
+      size: image.size, bytes: image.byteLength,
+    };
+    // A heap tensor of another loaded module is read (or written) by copy, as in gridSample.
+    return address > 0 ? { ...record, ptr: address, heap: image } : { ...record, data: image.data };
+  }
+  const example = want ? 'a typed array or an image {data, width, height}' : 'an image {data, width, height} (e.g. ImageData) or a heap tensor';
+  if (image === null || typeof image !== 'object' || isView(image) || Array.isArray(image) || posesAsView(image)) {
+    throw new TypeError(`${fn}: ${what}: expected ${example}, got ${describe(image)}`);
+  }
+  const data = image.data;
+  let dtype;
+  if (!isView(data)) dtype = undefined;
+  else if (data instanceof Uint8ClampedArray || data instanceof Uint8Array) dtype = 'uint8';
+  else if (data instanceof Float32Array) dtype = 'float32';
+  if (dtype === undefined) {
+    throw new TypeError(`${fn}: ${what}.data: expected a Uint8ClampedArray, Uint8Array or Float32Array, got ${describe(data)}`);
+  }
+  if (isDetached(data.buffer)) throw detachedError(fn, `${what}.data`);
+  const width = readSide(fn, `${what}.width`, image.width);
+  const height = readSide(fn, `${what}.height`, image.height);
+  const pixels = width * height;
+  let channels;
+  if (image.channels !== undefined) {
+    channels = readChannels(fn, `${what}.channels`, image.channels);
+  } else if (want && want.channels) {
+    channels = want.channels;
+  } else if (pixels === 0) {
+    channels = 4;
+  } else {
+    channels = data.length / pixels;
+    if (!Number.isInteger(channels) || channels < 1 || channels > 4) {
+      throw new RangeError(`${fn}: ${what}: data has ${data.length} elements, which is not 1 to 4 values for each pixel of a ${width}x${height} image`);
+    }
+  }
+  const size = countElements(fn, what, [height, width, channels], dtype);
+  if (data.length !== size) {
+    throw new RangeError(`${fn}: ${what}: data has ${data.length} elements but a ${width}x${height} image of ${channels} channels needs ${size}`);
+  }
+  return { dtype, width, height, channels, size, bytes: size * elementSize(dtype), data, image };
+}
+
+// options.out of warpAffine: a typed array ({target}) or an image read as above, which must
+// match the input's dtype and channels and fixes the output size.
+function readImageOut(heap, fn, out, I, size) {
+  if (isView(out)) {
+    checkArrayClass(fn, 'options.out', I.dtype, out);
+    if (isDetached(out.buffer)) throw detachedError(fn, 'options.out');
+    return { target: out };
+  }
+  const O = readImage(heap, fn, 'options.out', out, { channels: I.channels });
+  if (O.dtype !== I.dtype) {
+    throw new TypeError(`${fn}: options.out: expected ${I.dtype} data (the image's), got ${O.dtype}`);
+  }
+  if (O.channels !== I.channels) {
+    throw new RangeError(`${fn}: options.out: expected ${I.channels} channels (the image's), got ${O.channels}`);
+  }
+  for (const [name, value, own] of [['width', size.width, O.width], ['height', size.height, O.height]]) {
+    if (value !== undefined && value !== own) {
+      throw new RangeError(`${fn}: options.${name} is ${value} but options.out has ${name} ${own}`);
+    }
+  }
+  if (overlaps(O, I)) {
+    throw new RangeError(`${fn}: options.out: shares memory with image; give the output its own tensor`);
+  }
+  return O;
+}
+
+/** gs.warpAffine(image, theta, options) over `heap` (api.d.cts documents it). */
+export function warpAffine(heap, image, theta, options) {
+  const fn = 'warpAffine';
+  const opts = readOptions(fn, options,
+    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out']);
+  const I = readImage(heap, fn, 'image', image, null);
+  const T = readTheta(fn, theta);
+  const { mode, padding, align } = readSampling(heap, fn, opts);
+  const size = {
+    width: opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width),
+    height: opts.height === undefined ? undefined : readSide(fn, 'options.height', opts.height),
+  };
+  const O = opts.out === undefined ? null : readImageOut(heap, fn, opts.out, I, size);
+  const width = O && !O.target ? O.width : size.width ?? I.width;
+  const height = O && !O.target ? O.height : size.height ?? I.height;
+  const yDims = [1, height, width, I.channels];
+  const ySize = countElements(fn, 'the output', yDims, I.dtype);
+  if (O && O.target && O.target.length !== ySize) {
+    throw new RangeError(`${fn}: options.out: expected ${ySize} elements for a ${width}x${height} image of ${I.channels} channels, got ${O.target.length}`);
+  }
+  if (ySize > 0 && I.size === 0) {
+    throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
+  }
+  const inputs = [['image', I], ['theta', T]];
+  const yBytes = ySize * elementSize(I.dtype);
+  return heap.withHeap(fn, inputs, yBytes, O, ([ip, tp], yp) => {
+    const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
+    const ts = heap.writeInt64s(1, [1, 2, 3]);
+    const ys = heap.writeInt64s(2, yDims);
+    heap.check(fn, heap.Module.warpAffine(ip, heap.dtypeCodes[I.dtype], xs, tp, heap.dtypeCodes[T.dtype], ts, yp, ys,
+      mode, padding, align));
+    const result = (data) => ({ data, width, height, channels: I.channels });
+    if (O && O.ptr) return result(O.heap.data);
+    const target = O ? (O.target || O.data) : null;
+    const data = heap.copyOut(fn, O && O.target ? 'options.out' : 'options.out.data', yp, yBytes, target, I.dtype,
+      I.data && I.data.constructor);
+    return O && O.image ? O.image : result(data);
+  });
+}

@@ -1,0 +1,57 @@
+// Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
+
+import { shapeQueries } from './core.mjs';
+
+const CPU = new Set(['cpu', 'cpu-pinned']);
+
+// A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
+export const typeOf = (t) => t.type ?? t.dtype;
+
+// Whether JavaScript can read a tensor's data as it is.
+export const onHost = (t) => !t.location || CPU.has(t.location);
+
+// A tensor whose data JavaScript can read (GPU tensors are downloaded).
+export async function onCpu(ort, t) {
+  return onHost(t) ? t : new ort.Tensor(t.type, await t.getData(), t.dims);
+}
+
+// The dimensions of a node's result as the library computes them (GridSample from X's and the
+// grid's dimensions, AffineGrid from its size input); null when `gs` is a gridsample module of
+// another copy of the package, whose results are then taken as they come.
+export function outputDims(gs, opType, a, b) {
+  const queries = shapeQueries(gs);
+  if (!queries) return null;
+  return opType === 'GridSample' ? queries.gridSample(a.dims, b.dims) : queries.affineGrid(b.data);
+}
+
+// onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
+export const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
+
+// With a GPU execution provider, the outputs of an onnxruntime part that only later
+// onnxruntime parts read stay on the GPU ('gpu-buffer'); the others come to the CPU (ours read
+// them there), graph outputs where the caller's preferredOutputLocation says.
+export function outputLocations(options, split, part) {
+  const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
+  if (!gpu) return {};
+  const caller = options.preferredOutputLocation;
+  const later = split.parts.slice(split.parts.indexOf(part) + 1);
+  const readByOurs = new Set(later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.inputs));
+  const graphOutputs = new Set(split.outputs.map((v) => v.name));
+  const where = (name) => {
+    if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';
+    return readByOurs.has(name) ? 'cpu' : 'gpu-buffer';
+  };
+  return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
+}
+
+// What a node of ours read and wrote: types and dimensions (AffineGrid's size with its values).
+export function io(n, values) {
+  const shape = (name) => {
+    const t = values.get(name);
+    return t ? { name, type: typeOf(t), dims: [...t.dims].map(Number) } : { name };
+  };
+  const inputs = n.node.input.map(shape);
+  const size = values.get(n.node.input[1]);
+  if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
+  return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
+}

@@ -1,0 +1,171 @@
+// One loaded module's wasm heap as the API uses it: budget checks before allocating, malloc with clear failures, copies in and out around a binding call, int64 shape scratch, and C++ statuses as exceptions.
+import { arrayClass, DTYPE_NAMES, elementSize } from './dtypes.mjs';
+import { HeapTensor, disposedError } from './heap_tensor.mjs';
+import { bytesString, detachedError, isDetached } from './messages.mjs';
+import { HEAP_LIMIT, MAX_DIMS } from './read_args.mjs';
+
+// Calls that copy at least this much ask malloc how much is in use before allocating, so that
+// a request that cannot fit next to live heap tensors fails before anything is allocated.
+const BIG_REQUEST = 64 * 2 ** 20;
+// Heap kept free for the module's own small allocations during a call (see ensureHeadroom).
+export const HEADROOM = 64 * 1024;
+const SCRATCH_SLOTS = 3; // the shapes of one call: x, grid and y
+
+/**
+ * A C++ status message as the JS function `fn` reports it: the library's messages start with
+ * its operator's name ("GridSample: X: ..."), JS errors with the function that was called.
+ */
+export function libraryError(fn, message) {
+  const colon = message.indexOf(': ');
+  return new RangeError(`${fn}: ${colon >= 0 ? message.slice(colon + 2) : message}`);
+}
+
+export class WasmHeap {
+  constructor(Module) {
+    this.Module = Module;
+    this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
+    if (!this.scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
+    // gridsample::DType codes by name, from the library's own ParseDType.
+    this.dtypeCodes = {};
+    for (const name of DTYPE_NAMES) {
+      const code = Module.parseDType(name);
+      if (code < 0) throw new TypeError(`load: the gridsample wasm does not know dtype ${name}: ${Module.takeLastError()}`);
+      this.dtypeCodes[name] = code;
+    }
+    // Mode and padding codes the library has named so far (see library_rules.mjs).
+    this.names = { mode: new Map(), padding: new Map() };
+  }
+
+  /** `values` as int64s in scratch slot `slot` (0 to 2); returns their heap address. */
+  writeInt64s(slot, values) {
+    const address = this.scratch + slot * MAX_DIMS * 8;
+    const view = new BigInt64Array(this.Module.HEAPU8.buffer, address, values.length);
+    for (let i = 0; i < values.length; ++i) view[i] = BigInt(values[i]);
+    return address;
+  }
+
+  /** `count` int64s of scratch slot `slot` as numbers. */
+  readInt64s(slot, count) {
+    return Array.from(new BigInt64Array(this.Module.HEAPU8.buffer, this.scratch + slot * MAX_DIMS * 8, count), Number);
+  }
+
+  /** A C++ status code: 0, or an error whose message the module hands over once. */
+  check(fn, code) {
+    if (code !== 0) throw libraryError(fn, this.Module.takeLastError());
+  }
+
+  /**
+   * Before anything is allocated: the bytes a call or tensor() is about to allocate (`parts`,
+   * [what, bytes] pairs) must fit in the 2 GiB wasm memory next to what is in use already.
+   */
+  checkBudget(fn, parts) {
+    const total = parts.reduce((sum, [, bytes]) => sum + bytes, 0);
+    if (total < BIG_REQUEST) return;
+    const subject = parts.length === 1 ? parts[0][0] : 'the call';
+    const list = parts.length > 1 ? ` for ${parts.map(([what, bytes]) => `${what} (${bytes})`).join(' + ')}` : '';
+    if (total >= HEAP_LIMIT) {
+      throw new RangeError(`${fn}: ${subject} would need ${bytesString(total)} in the wasm heap${list}; the wasm heap is limited to 2 GiB`);
+    }
+    const used = this.Module.heapUsed();
+    if (total + used >= HEAP_LIMIT) {
+      throw new RangeError(`${fn}: ${subject} would need ${bytesString(total)} in the wasm heap${list}, but ${bytesString(used)} of its 2 GiB are in use (heap tensors); dispose some or make the request smaller`);
+    }
+  }
+
+  /** malloc, or a RangeError that says how full the heap is (fragmentation, static data). */
+  allocate(fn, what, bytes) {
+    const p = this.Module.allocate(bytes);
+    if (!p) {
+      throw new RangeError(`${fn}: could not allocate ${bytesString(bytes)} for ${what} in the wasm heap (${this.Module.heapUsed()} bytes in use, memory ${this.Module.HEAPU8.length} bytes, 2 GiB at most); dispose heap tensors or make the request smaller`);
+    }
+    return p;
+  }
+
+  /**
+   * The C++ side allocates a little on its error path (the status message) and for string
+   * arguments, with an allocator that aborts the whole module when malloc fails. Before such a
+   * call, make sure that much is free: a heap filled to the last byte by heap tensors is then a
+   * RangeError, not an abort.
+   */
+  ensureHeadroom(fn) {
+    // Below its 2 GiB maximum the memory grows for whatever the module allocates; probing
+    // there would only grow it for nothing.
+    if (this.Module.HEAPU8.length + HEADROOM <= HEAP_LIMIT) return;
+    const p = this.Module.allocate(HEADROOM);
+    if (!p) {
+      throw new RangeError(`${fn}: the wasm heap is full (${this.Module.heapUsed()} bytes in use, memory ${this.Module.HEAPU8.length} bytes, 2 GiB at most), with no room left for the call itself; dispose heap tensors`);
+    }
+    this.Module.release(p);
+  }
+
+  /**
+   * A typed array read at the start of the call must be unchanged when it is copied: a getter
+   * of a later argument may have detached or resized its buffer meanwhile.
+   */
+  checkUnchanged(fn, what, data, bytes) {
+    if (data.byteLength === bytes) return;
+    if (isDetached(data.buffer)) throw detachedError(fn, what);
+    throw new TypeError(`${fn}: ${what}: expected ${bytes} bytes as when the call began, got ${data.byteLength} (its resizable ArrayBuffer was resized during the call)`);
+  }
+
+  // A heap tensor resolved at the start of the call must still be alive (a getter of a later
+  // argument may have disposed it).
+  #checkAlive(fn, what, t) {
+    if (t.heap && HeapTensor.addressIn(t.heap, this, fn, what) !== t.ptr) {
+      throw disposedError(fn, what, t.heap, ' during the call');
+    }
+  }
+
+  /**
+   * Runs `body(addresses, y)` with every input (a [name, record] pair, records as
+   * tensor_args.mjs reads them) given a heap address, copying inputs in first, and `y` the
+   * output's address (`out.ptr`, a heap tensor of ours, or `outBytes` allocated here); frees
+   * what it allocated whatever happens.
+   */
+  withHeap(fn, inputs, outBytes, out, body) {
+    const parts = inputs.filter(([, t]) => !t.ptr).map(([name, t]) => [name, t.bytes]);
+    if (!(out && out.ptr)) parts.push(['the output', outBytes]);
+    this.checkBudget(fn, parts);
+    const owned = [];
+    try {
+      const alloc = (what, bytes) => {
+        const p = this.allocate(fn, what, bytes);
+        owned.push(p);
+        return p;
+      };
+      const addresses = inputs.map(([name, t]) => t.ptr || alloc(name, t.bytes));
+      const y = out && out.ptr ? out.ptr : alloc('the output', outBytes);
+      for (const [name, t] of inputs) this.#checkAlive(fn, name, t);
+      if (out) this.#checkAlive(fn, 'options.out', out);
+      // Copy only after every allocation: a growing memory detaches earlier views.
+      const heap = this.Module.HEAPU8;
+      inputs.forEach(([name, t], i) => {
+        if (t.ptr) return;
+        this.checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
+        heap.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
+      });
+      this.ensureHeadroom(fn);
+      return body(addresses, y);
+    } finally {
+      for (const p of owned) this.Module.release(p);
+    }
+  }
+
+  /**
+   * The `bytes` at heap address `y` out of the heap: into `target` (checked as `what`, it was
+   * read before the call) or into a new typed array of `dtype`, of `like`'s class when that is
+   * one of the dtype's (uint8 results of ImageData pixels stay Uint8ClampedArray).
+   */
+  copyOut(fn, what, y, bytes, target, dtype, like) {
+    const src = new Uint8Array(this.Module.HEAPU8.buffer, y, bytes);
+    if (target) {
+      // A view of this very heap, taken before the call grew it, is detached by now.
+      this.checkUnchanged(fn, what, target, bytes);
+      new Uint8Array(target.buffer, target.byteOffset, bytes).set(src);
+      return target;
+    }
+    const data = new (arrayClass(dtype, like))(bytes / elementSize(dtype));
+    new Uint8Array(data.buffer).set(src);
+    return data;
+  }
+}

@@ -1,0 +1,59 @@
+// The library's import graph: what node.mjs, browser.mjs and gridsample/onnx (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no pngjs; only the CLI's cli_png.mjs imports pngjs.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+
+const JS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'js');
+const PACKAGE = JSON.parse(readFileSync(join(JS, 'package.json'), 'utf8'));
+const ENTRIES = ['node.mjs', 'browser.mjs', 'index.cjs', 'onnx.mjs', 'onnx.cjs'];
+
+// Specifiers of `import ... from`, `export ... from`, bare `import '...'` and `import('...')`,
+// with comments removed first (JSDoc types say import('./index.js') too).
+function specifiers(file) {
+  const text = readFileSync(join(JS, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+  const statements = /^\s*(?:import|export)\s[^;'"`]*?\bfrom\s*(['"])([^'"]+)\1|^\s*import\s*(['"])([^'"]+)\3|\bimport\s*\(\s*(['"])([^'"]+)\5/gm;
+  return [...text.matchAll(statements)].map((m) => m[2] ?? m[4] ?? m[6]);
+}
+
+// The package files a specifier names: relative paths, and package.json "imports" (#gridsample)
+// under every condition; anything else is another package (or a node: module).
+function targets(specifier) {
+  if (specifier.startsWith('./')) return [specifier.slice(2)];
+  const mapped = PACKAGE.imports[specifier];
+  if (mapped) return Object.values(mapped).map((f) => f.slice(2));
+  return null;
+}
+
+function reach(entries) {
+  const files = new Set();
+  const packages = new Set();
+  const queue = [...entries];
+  while (queue.length) {
+    const file = queue.pop();
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const s of specifiers(file)) {
+      const t = targets(s);
+      if (t) queue.push(...t.filter((f) => !f.startsWith('dist/')));
+      else packages.add(s.startsWith('node:') ? 'node:' : s);
+    }
+  }
+  return { files, packages };
+}
+
+describe('import graph', () => {
+  test('the library loads onnx-proto and node: modules only: no pngjs, no CLI module', () => {
+    const { files, packages } = reach(ENTRIES);
+    assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs'), `walked ${[...files].join(', ')}`);
+    assert.deepEqual([...packages].sort(), ['node:', 'onnx-proto']);
+    assert.deepEqual([...files].filter((f) => f.startsWith('cli')), []);
+  });
+
+  test('pngjs is imported by cli_png.mjs alone, which the CLI reaches', () => {
+    const importers = readdirSync(JS).filter((f) => /\.(mjs|cjs)$/.test(f) && specifiers(f).includes('pngjs'));
+    assert.deepEqual(importers, ['cli_png.mjs']);
+    assert.ok(reach(['cli.mjs']).packages.has('pngjs'));
+  });
+});
