@@ -141,7 +141,7 @@ std::string GridSampleLayout(int r, bool grid) {
 
 // The error for a grid whose rank or last dimension does not fit X (X's shape is checked):
 // what X's shape implies, and, for a consistent grid of another rank, the X it would fit
-// (e.g. an image given without its channel axis). js/core.mjs words it alike.
+// (e.g. an image given without its channel axis); the JS package shows this message too.
 Status GridShapeError(const char* op, const TensorView& x, const TensorView& grid) {
   const int r = static_cast<int>(x.rank) - 2;
   const bool shown = grid.shape != nullptr && grid.rank >= 1 && grid.rank <= 2 + kMaxSpatialRank;
