@@ -1,0 +1,80 @@
+// The planner on its own, for tests: PlanAxis on the dispatched target for given coordinates,
+// so that plans can be checked against the reference's per-axis taps on every target.
+#include <cstdint>
+#include <cstring>
+
+#include "fast/fast.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fast/plan_probe.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "fast/plan-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <Mode M, Padding P>
+void Probe(int32_t size, bool align, const float* g, int count, int32_t* start, float* weight) {
+  const DF d;
+  const DI di;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  for (int v = 0; v < count; v += lanes) {
+    const int valid = count - v < lanes ? count - v : lanes;
+    HWY_ALIGN float in[kMaxLanes] = {};
+    std::memcpy(in, g + v, sizeof(float) * valid);
+    AxisPlan<M> plan;
+    PlanAxis<M, P>(d, hn::Load(d, in), size, align, &plan);
+    HWY_ALIGN int32_t s[kMaxLanes];
+    HWY_ALIGN float w[kTaps<M>][kMaxLanes];
+    hn::Store(plan.start, di, s);
+    for (int k = 0; k < kTaps<M>; ++k) hn::Store(plan.w[k], d, w[k]);
+    for (int l = 0; l < valid; ++l) {
+      start[v + l] = s[l];
+      for (int k = 0; k < kTaps<M>; ++k) weight[(v + l) * 4 + k] = w[k][l];
+    }
+  }
+}
+
+template <Mode M>
+void ProbeMode(Padding padding, int32_t size, bool align, const float* g, int count,
+               int32_t* start, float* weight) {
+  switch (padding) {
+    case Padding::kZeros: return Probe<M, Padding::kZeros>(size, align, g, count, start, weight);
+    case Padding::kBorder: return Probe<M, Padding::kBorder>(size, align, g, count, start, weight);
+    case Padding::kReflection:
+      return Probe<M, Padding::kReflection>(size, align, g, count, start, weight);
+  }
+}
+
+void ProbePlanAxisOnTarget(Mode mode, Padding padding, int32_t size, bool align, const float* g,
+                           int count, int32_t* start, float* weight) {
+  switch (mode) {
+    case Mode::kLinear: return ProbeMode<Mode::kLinear>(padding, size, align, g, count, start, weight);
+    case Mode::kNearest: return ProbeMode<Mode::kNearest>(padding, size, align, g, count, start, weight);
+    case Mode::kCubic: return ProbeMode<Mode::kCubic>(padding, size, align, g, count, start, weight);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+namespace fast {
+
+HWY_EXPORT(ProbePlanAxisOnTarget);
+
+void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g,
+                   int count, int32_t* start, float* weight) {
+  GRIDSAMPLE_DISPATCH(ProbePlanAxisOnTarget)(mode, padding, size, align, g, count, start, weight);
+}
+
+}  // namespace fast
+}  // namespace gridsample
+#endif  // HWY_ONCE

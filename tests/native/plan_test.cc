@@ -1,0 +1,91 @@
+// The fast paths' planner alone (src/kernels/fast/plan-inl.h), on every compiled target,
+// against the reference's per-axis taps: for every pixel of the axis, the weight the plan's
+// window gives it equals the reference's weights of the taps padded onto it, summed in tap
+// order; the window lies inside the axis.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fast/fast.h"
+#include "gtest/gtest.h"
+#include "reference/reference.h"
+#include "test_util.h"
+
+namespace gridsample_test {
+namespace {
+
+// Finite coordinates that reach the interior, the exact borders, pixel centres and ties,
+// several reflections and far outside (the planner's input is finite by contract).
+float PlanCoordinate(std::mt19937& rng) {
+  const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
+  std::uniform_real_distribution<float> u(-1.3f, 1.3f);
+  if (kind < 60) return u(rng);
+  if (kind < 68) return kind % 2 ? -1.0f : 1.0f;
+  if (kind < 80) return u(rng) * 6.0f;
+  if (kind < 90) {
+    return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);
+  }
+  if (kind < 95) return kind % 2 ? 1e30f : -3e9f;
+  if (kind < 98) return kind % 2 ? std::numeric_limits<float>::max() : -1e7f;
+  return std::numeric_limits<float>::denorm_min();
+}
+
+class PlanTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
+  TargetScope scope(GetParam());
+  std::mt19937 rng(31);
+  int64_t checked = 0;
+  for (Mode m : kModes) {
+    const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
+    for (Padding pad : kPaddings) {
+      for (bool align : kAligns) {
+        for (int32_t size : {window, window + 1, 5, 17, 1000}) {
+          const GridSampleOptions o{m, pad, align};
+          constexpr int kCount = 67;  // vector tails on every target
+          std::vector<float> g(kCount);
+          for (float& v : g) v = PlanCoordinate(rng);
+          std::vector<int32_t> start(kCount, -7);
+          std::vector<float> weight(kCount * 4, -7.0f);
+          gridsample::fast::ProbePlanAxis(m, pad, size, align, g.data(), kCount, start.data(),
+                                          weight.data());
+          for (int p = 0; p < kCount; ++p) {
+            const std::string what = GetParam() + ' ' + Describe(o) + " size " +
+                                     std::to_string(size) + " g " + std::to_string(g[p]);
+            ASSERT_GE(start[p], 0) << what;
+            ASSERT_LE(start[p] + window, size) << what;
+            gridsample::reference::AxisTaps<float> taps;
+            gridsample::reference::ComputeAxisTaps(g[p], size, o, &taps);
+            // Every tap the reference keeps lands in the window.
+            for (int k = 0; k < taps.count; ++k) {
+              if (taps.index[k] < 0) continue;
+              ASSERT_GE(taps.index[k], start[p]) << what << " tap " << k;
+              ASSERT_LT(taps.index[k], start[p] + window) << what << " tap " << k;
+            }
+            for (int j = 0; j < window; ++j) {
+              float want = 0.0f;  // the reference's weights on this pixel, in tap order
+              for (int k = 0; k < taps.count; ++k) {
+                if (taps.index[k] == start[p] + j) want += taps.weight[k];
+              }
+              ASSERT_EQ(weight[p * 4 + j], want)
+                  << what << ": slot " << j << " (pixel " << start[p] + j << ")";
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, PlanTest, ::testing::ValuesIn(gridsample::AvailableTargets()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace gridsample_test
