@@ -24,7 +24,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The blend's vectors: the plan's width, but 8 lanes on AVX-512, where 16-lane vectors made
 // the blend-bound workloads slower than AVX2 (their taps are loaded and assembled 128 bits at
-// a time either way); the plan keeps 16 lanes, which made planning faster.
+// a time either way); the plan keeps 16 lanes, which made planning faster (bench/README.md).
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 using DB = hn::CappedTag<float, 8>;
 #else
@@ -83,7 +83,7 @@ HWY_INLINE void StoreLanes(VB v, int valid, float* out) {
 // (fewer wasm instructions per call); a last odd channel goes alone, two vectors per
 // iteration (V8 spends a fifth of a one-vector iteration on the loop itself).
 // Cubic takes one channel and one vector at a time: its loads already crowd the registers.
-// Inlined natively (a call per tile measured slower); one shared copy per mode and rank in
+// Inlined natively (a call per tile measured slower, bench/README.md); one shared copy per mode and rank in
 // wasm, where the three paddings' drivers would otherwise each hold one (download size).
 #if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
 #define GRIDSAMPLE_BLEND_TILE_INLINE HWY_NOINLINE

@@ -1,6 +1,6 @@
 // The uint8 bilinear blend in fixed point, for vectors of pixels whose 2x2 windows all lie
 // inside X: weights rounded to units of 2^-14 and one integer dot product per column of taps,
-// about three times fewer instructions than the float blend. Within 1 level of the reference:
+// far fewer instructions than the float blend (bench/README.md). Within 1 level of the reference:
 // the weights are off by at most 4 * 2^-15 in total (0.03 levels); positions stepped in
 // float32 (AffineRows) differ from the reference's by less than 2^-9 pixels (0.5 levels at a
 // 0-to-255 edge); and two values less than 1 apart round at most 1 apart.

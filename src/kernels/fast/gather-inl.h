@@ -27,7 +27,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 // x86, SSSE3 to AVX-512: the taps of a vector of pixels come from scalar, 64-bit and 128-bit
 // loads, one 128-bit block of 4 pixels at a time, then rearranged within blocks only: the
-// hardware gathers (vgatherdps) were slower on every workload measured.
+// hardware gathers (vgatherdps) were slower on every workload measured (bench/README.md).
 #define GRIDSAMPLE_FAST_X86_BLOCKS 1
 
 // The vector of N floats whose 128-bit block k holds block(first + k) (an __m128).
