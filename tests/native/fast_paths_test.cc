@@ -262,5 +262,43 @@ TEST(FastPaths, Float16ConversionsMatchReferenceOnEveryTarget) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Public entry point (SIMD where compiled) against the scalar reference, XNNPACK style,
+// on shapes that exercise vector bodies, tails and far-outside coordinates.
+
+TEST(GridSampleTester, PublicMatchesReference) {
+  struct Shape {
+    std::vector<int64_t> in, out;
+  };
+  const Shape kShapes[] = {
+      {{13}, {37}}, {{5, 7}, {4, 9}}, {{11, 19}, {17, 33}}, {{1, 9}, {3, 8}},
+      {{4, 5, 6}, {3, 5, 9}}, {{3, 2, 4, 5}, {2, 3, 2, 7}}};
+  uint32_t seed = 1;
+  for (const Shape& shape : kShapes) {
+    for (Mode m : kModes) {
+      for (Padding p : kPaddings) {
+        for (bool align : kAligns) {
+          for (DType xt : {DType::kFloat32, DType::kUint8, DType::kFloat16}) {
+            for (double range : {1.1, 3.5}) {
+              GridSampleTester()
+                  .batch(2)
+                  .channels(3)
+                  .in(shape.in)
+                  .out(shape.out)
+                  .mode(m)
+                  .padding(p)
+                  .align_corners(align)
+                  .x_dtype(xt)
+                  .grid_range(range)
+                  .seed(seed++)
+                  .Test();
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gridsample_test
