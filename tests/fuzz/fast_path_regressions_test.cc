@@ -13,11 +13,11 @@
 
 namespace {
 
-using gridsample_test::PerTargetTest;
 using gridsample::DType;
 using gridsample::GridSampleOptions;
 using gridsample::Mode;
 using gridsample::Padding;
+using gridsample_test::PerTargetTest;
 
 // WarpAffine, uint8 bilinear, X of one row (H = 1) and a map whose row coordinate changes along
 // the output row (theta[1][0] != 0): the fixed-point path (FixedAffineRow in
@@ -43,7 +43,8 @@ TEST_P(FastPathRegressions, WarpAffineUint8BilinearOneRowReadsOnlyX) {
       std::memset(x, 0, 8);
       const float theta[6] = {1.0f, 0.0f, 0.0f, 0.03f, 0.0f, 0.0f};
       std::vector<uint8_t> y(64, 77);
-      const int64_t x_shape[4] = {1, 1, 8, 1}, theta_shape[3] = {1, 2, 3}, y_shape[4] = {1, 1, 64, 1};
+      const int64_t x_shape[4] = {1, 1, 8, 1}, theta_shape[3] = {1, 2, 3},
+                    y_shape[4] = {1, 1, 64, 1};
       const GridSampleOptions o{Mode::kLinear, padding, align};
       ASSERT_TRUE(gridsample::WarpAffine({x, DType::kUint8, x_shape, 4},
                                          {theta, DType::kFloat32, theta_shape, 3},

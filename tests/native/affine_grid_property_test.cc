@@ -1,4 +1,4 @@
-// AffineGrid's oracle-free properties: base coordinates, affine maps against double, empty sizes, rounding.
+// AffineGrid's oracle-free properties: base coordinates, affine maps, empty sizes, rounding.
 
 #include <cmath>
 #include <cstdint>
@@ -24,7 +24,8 @@ Tensor AffineExpected(const Tensor& theta, const std::vector<int64_t>& spatial, 
     for (int64_t p = 0; p < points; ++p) {
       const std::vector<int64_t> idx = Unravel(p, spatial);
       std::vector<double> base(r);  // innermost (x) first
-      for (size_t a = 0; a < r; ++a) base[a] = BaseCoordinate(idx[r - 1 - a], spatial[r - 1 - a], align);
+      for (size_t a = 0; a < r; ++a)
+        base[a] = BaseCoordinate(idx[r - 1 - a], spatial[r - 1 - a], align);
       for (size_t a = 0; a < r; ++a) {
         double v = theta.Get({n, static_cast<int64_t>(a), static_cast<int64_t>(r)});
         for (size_t b = 0; b < r; ++b) {
@@ -40,7 +41,8 @@ Tensor AffineExpected(const Tensor& theta, const std::vector<int64_t>& spatial, 
 Tensor IdentityTheta(DType t, int64_t n_batch, size_t r) {
   Tensor theta(t, {n_batch, static_cast<int64_t>(r), static_cast<int64_t>(r + 1)});
   for (int64_t n = 0; n < n_batch; ++n) {
-    for (size_t i = 0; i < r; ++i) theta.Set({n, static_cast<int64_t>(i), static_cast<int64_t>(i)}, 1.0);
+    for (size_t i = 0; i < r; ++i)
+      theta.Set({n, static_cast<int64_t>(i), static_cast<int64_t>(i)}, 1.0);
   }
   return theta;
 }
@@ -68,8 +70,8 @@ TEST(AffineGridProperty, IdentityGivesBaseCoordinates) {
           Tensor grid(t, GridShape(2, spatial));
           AffineGridOptions ao;
           ao.align_corners = align;
-          const Status s = kernel.affine_grid(theta.View(), size.data(), size.size(),
-                                              grid.MutableView(), ao);
+          const Status s =
+              kernel.affine_grid(theta.View(), size.data(), size.size(), grid.MutableView(), ao);
           ASSERT_TRUE(s.ok()) << s.message();
           const int64_t points = NumElements(spatial);
           for (int64_t i = 0; i < grid.size(); ++i) {
@@ -112,8 +114,8 @@ TEST(AffineGridProperty, RotationScaleTranslationMatchesDouble) {
           Tensor grid(t, GridShape(kN, spatial));
           AffineGridOptions ao;
           ao.align_corners = align;
-          const Status s = kernel.affine_grid(theta.View(), size.data(), size.size(),
-                                              grid.MutableView(), ao);
+          const Status s =
+              kernel.affine_grid(theta.View(), size.data(), size.size(), grid.MutableView(), ao);
           ASSERT_TRUE(s.ok()) << s.message();
           const Tensor expected = AffineExpected(theta, spatial, align);
           int failures = 0;
@@ -135,13 +137,14 @@ TEST(AffineGridProperty, RotationScaleTranslationMatchesDouble) {
 }
 
 TEST(AffineGridProperty, EmptySizesSucceedAndWriteNothing) {
-  const std::vector<int64_t> kSizes[] = {{0, 3, 4, 5}, {2, 3, 0, 5}, {2, 3, 4, 0},
-                                         {0, 1, 2, 3, 4}, {1, 1, 2, 0, 4}};
+  const std::vector<int64_t> kSizes[] = {
+      {0, 3, 4, 5}, {2, 3, 0, 5}, {2, 3, 4, 0}, {0, 1, 2, 3, 4}, {1, 1, 2, 0, 4}};
   for (const Kernel& kernel : kKernels) {
     for (const std::vector<int64_t>& size : kSizes) {
       const size_t r = size.size() - 2;
       const Tensor theta = IdentityTheta(DType::kFloat32, size[0], r);
-      std::vector<int64_t> gshape = GridShape(size[0], std::vector<int64_t>(size.begin() + 2, size.end()));
+      std::vector<int64_t> gshape =
+          GridShape(size[0], std::vector<int64_t>(size.begin() + 2, size.end()));
       std::vector<uint8_t> sentinel(64, 0xAB);
       MutableTensorView gv;
       gv.data = sentinel.data();
@@ -164,8 +167,8 @@ TEST(AffineGridProperty, ZeroChannelsStillProducesTheGrid) {
     const Tensor theta = IdentityTheta(DType::kFloat32, 1, 2);
     const std::vector<int64_t> size = {1, 0, 2, 3};
     Tensor grid(DType::kFloat32, {1, 2, 3, 2});
-    const Status s = kernel.affine_grid(theta.View(), size.data(), size.size(),
-                                        grid.MutableView(), {});
+    const Status s =
+        kernel.affine_grid(theta.View(), size.data(), size.size(), grid.MutableView(), {});
     ASSERT_TRUE(s.ok()) << kernel.name << ": " << s.message();
     const Tensor expected = AffineExpected(theta, {2, 3}, false);
     for (int64_t i = 0; i < grid.size(); ++i) {
@@ -187,8 +190,8 @@ TEST(AffineGridProperty, Float16IsRoundedOnce) {
     Tensor grid(DType::kFloat16, {1, 4, 2, 2});
     AffineGridOptions o;
     o.align_corners = true;
-    const Status s = kernel.affine_grid(theta.View(), size.data(), size.size(),
-                                        grid.MutableView(), o);
+    const Status s =
+        kernel.affine_grid(theta.View(), size.data(), size.size(), grid.MutableView(), o);
     ASSERT_TRUE(s.ok()) << kernel.name << ": " << s.message();
     EXPECT_EQ(grid.Get(((0 * 4 + 2) * 2 + 1) * 2 + 0), 1.0 + std::ldexp(1.0, -10)) << kernel.name;
   }

@@ -22,12 +22,15 @@ float HostileCoordinate(std::mt19937& rng) {
   const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
   std::uniform_real_distribution<float> u(-1.2f, 1.2f);
   if (kind < 70) return u(rng);
-  if (kind < 76) return kind % 2 ? -1.0f : 1.0f;                    // exactly on the border
-  if (kind < 84) return u(rng) * 6.0f;                              // several reflections
-  if (kind < 88) return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);  // pixel centres, ties
+  if (kind < 76) return kind % 2 ? -1.0f : 1.0f;  // exactly on the border
+  if (kind < 84) return u(rng) * 6.0f;            // several reflections
+  if (kind < 88)
+    return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)),
+                      -5);  // pixel centres, ties
   if (kind < 91) return std::numeric_limits<float>::quiet_NaN();
-  if (kind < 93) return kind % 2 ? std::numeric_limits<float>::infinity()
-                                 : -std::numeric_limits<float>::infinity();
+  if (kind < 93)
+    return kind % 2 ? std::numeric_limits<float>::infinity()
+                    : -std::numeric_limits<float>::infinity();
   if (kind < 96) return kind % 2 ? 1e30f : -1e30f;
   if (kind < 98) return kind % 2 ? std::numeric_limits<float>::max() : -3e9f;
   return std::numeric_limits<float>::denorm_min();
@@ -57,8 +60,8 @@ Problem RandomProblem(std::mt19937& rng, int rank) {
 // a dtype the reference computes in float, every input axis at least the mode's window.
 bool FastPathTakes(const Tensor& x, Mode m) {
   const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
-  bool takes = x.dtype() != DType::kFloat64 && x.dtype() != DType::kInt32 &&
-               x.dtype() != DType::kUint32;
+  bool takes =
+      x.dtype() != DType::kFloat64 && x.dtype() != DType::kInt32 && x.dtype() != DType::kUint32;
   for (size_t a = 2; a < x.rank(); ++a) takes = takes && x.shape()[a] >= window;
   return takes;
 }
@@ -90,7 +93,8 @@ TEST(FastPaths, DispatchTargetIsConfigurable) {
   EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(bad.message().find("'AVX9000'"), std::string::npos) << bad.message();
   EXPECT_NE(bad.message().find("'" + targets.front() + "'"), std::string::npos) << bad.message();
-  EXPECT_EQ(std::string(gridsample::ActiveTarget()), targets.back()) << "a bad name changed the target";
+  EXPECT_EQ(std::string(gridsample::ActiveTarget()), targets.back())
+      << "a bad name changed the target";
   ASSERT_TRUE(gridsample::SetTarget("").ok());
   EXPECT_EQ(std::string(gridsample::ActiveTarget()), chosen);
 }
@@ -156,16 +160,17 @@ TEST_P(FastPaths, OtherDTypesMatchReference) {
           for (Padding pad : kPaddings) {
             for (bool align : kAligns) {
               const bool zeros = pad == Padding::kZeros;
-              const FastPathRun run = FastPathTester()
-                                          .x(x)
-                                          .grid(grid)
-                                          .mode(m)
-                                          .padding(pad)
-                                          .align(align)
-                                          .fast_path(FastPathTakes(x, m))
-                                          .tolerance(zeros ? 0.0 : 4e-6 * scale, 0.0, zeros ? 0.0 : 1.0)
-                                          .nan_equal(true)
-                                          .Test();
+              const FastPathRun run =
+                  FastPathTester()
+                      .x(x)
+                      .grid(grid)
+                      .mode(m)
+                      .padding(pad)
+                      .align(align)
+                      .fast_path(FastPathTakes(x, m))
+                      .tolerance(zeros ? 0.0 : 4e-6 * scale, 0.0, zeros ? 0.0 : 1.0)
+                      .nan_equal(true)
+                      .Test();
               if (HasFatalFailure()) return;
               covered += run.ran;
             }
@@ -229,8 +234,8 @@ TEST_P(FastPaths, PublicMatchesReference) {
   struct Shape {
     std::vector<int64_t> in, out;
   };
-  const Shape kShapes[] = {{{13}, {37}},          {{5, 7}, {4, 9}},       {{11, 19}, {17, 33}},
-                           {{1, 9}, {3, 8}},      {{4, 5, 6}, {3, 5, 9}}, {{3, 2, 4, 5}, {2, 3, 2, 7}}};
+  const Shape kShapes[] = {{{13}, {37}},     {{5, 7}, {4, 9}},       {{11, 19}, {17, 33}},
+                           {{1, 9}, {3, 8}}, {{4, 5, 6}, {3, 5, 9}}, {{3, 2, 4, 5}, {2, 3, 2, 7}}};
   uint32_t seed = 1;
   for (const Shape& shape : kShapes) {
     for (Mode m : kModes) {

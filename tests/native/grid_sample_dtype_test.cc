@@ -1,4 +1,4 @@
-// GridSample over every X and grid dtype: the float64 path as oracle, double computation, integer rounding.
+// GridSample over every X and grid dtype, against its float64 path; integer rounding.
 
 #include <algorithm>
 #include <cmath>
@@ -37,8 +37,8 @@ TEST_P(GridSampleDTypeTest, MatchesFloat64Path) {
             for (bool align : kAligns) {
               const GridSampleOptions o = Options(m, p, align);
               const std::string what = std::string(kernel.name) + " x=" + Name(xt) +
-                                       " grid=" + Name(gt) + " rank " + std::to_string(r) +
-                                       ' ' + Describe(o);
+                                       " grid=" + Name(gt) + " rank " + std::to_string(r) + ' ' +
+                                       Describe(o);
               Tensor y, y64;
               Status s = RunGridSample(kernel.grid_sample, x, grid, o, &y);
               ASSERT_TRUE(s.ok()) << what << ": " << s.message();
@@ -59,13 +59,12 @@ TEST_P(GridSampleDTypeTest, MatchesFloat64Path) {
                 } else {
                   allowed = (xt == DType::kFloat64 ? 0.0 : Ulp(want, xt)) + compute;
                 }
-                const double diff = IsInteger(xt) || m == Mode::kNearest
-                                        ? std::fabs(got - want)
-                                        : std::fabs(got - exact);
+                const double diff = IsInteger(xt) || m == Mode::kNearest ? std::fabs(got - want)
+                                                                         : std::fabs(got - exact);
                 if (!(diff <= allowed) && failures++ < 5) {
                   ADD_FAILURE() << what << ": " << WhereInY(y, i) << " got " << got
-                                << " float64 path " << exact << " rounded " << want
-                                << " (allowed " << allowed << ")";
+                                << " float64 path " << exact << " rounded " << want << " (allowed "
+                                << allowed << ")";
                 }
               }
             }
@@ -91,14 +90,14 @@ TEST(GridSampleDType, ComputesInDoubleWhereTheContractSaysSo) {
   for (const Kernel& kernel : kKernels) {
     for (DType xt : kAllDTypes) {
       for (DType gt : {DType::kFloat32, DType::kFloat64}) {
-        const bool in_double =
-            xt == DType::kFloat64 || xt == DType::kInt32 || xt == DType::kUint32;
+        const bool in_double = xt == DType::kFloat64 || xt == DType::kInt32 || xt == DType::kUint32;
         if (!in_double) continue;
         for (size_t r = 1; r <= 3; ++r) {
           std::mt19937 rng(static_cast<uint32_t>(700 + r + 13 * static_cast<int>(xt)));
           const Tensor x = RandomTensor(rng, xt, TensorShape(1, 2, kIn[r - 1]));
           double max_abs_x = 0.0;
-          for (int64_t i = 0; i < x.size(); ++i) max_abs_x = std::max(max_abs_x, std::fabs(x.Get(i)));
+          for (int64_t i = 0; i < x.size(); ++i)
+            max_abs_x = std::max(max_abs_x, std::fabs(x.Get(i)));
           Tensor grid(gt, GridShape(1, kOut[r - 1]));
           for (int64_t i = 0; i < grid.size(); ++i) {
             grid.Set(i, std::uniform_real_distribution<double>(-1.2, 1.2)(rng));
@@ -120,8 +119,8 @@ TEST(GridSampleDType, ComputesInDoubleWhereTheContractSaysSo) {
                     ADD_FAILURE() << kernel.name << " x=" << Name(xt) << " grid=" << Name(gt)
                                   << " rank " << r << ' ' << Describe(o) << ": " << WhereInY(y, i)
                                   << " got " << y.Get(i) << ", float64 path " << exact
-                                  << ": not the double result rounded once (allowed "
-                                  << allowed << ")";
+                                  << ": not the double result rounded once (allowed " << allowed
+                                  << ")";
                   }
                 }
               }

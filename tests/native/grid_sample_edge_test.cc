@@ -55,11 +55,11 @@ TEST(GridSampleEdge, NonFiniteCoordinateGivesZeroAndLeavesNeighboursAlone) {
                       const double want = hit ? 0.0 : y_base.Get(i);
                       const double got = y.Get(i);
                       if (!(got == want) && failures++ < 3) {
-                        ADD_FAILURE() << kernel.name << " rank " << r << " grid=" << Name(gt)
-                                      << ' ' << Describe(o) << ": coordinate " << axis
-                                      << " of point " << point << " = " << bad << "; "
-                                      << WhereInY(y, i) << " got " << got << " expected "
-                                      << want << (hit ? " (the non-finite point)" : " (a neighbour)");
+                        ADD_FAILURE() << kernel.name << " rank " << r << " grid=" << Name(gt) << ' '
+                                      << Describe(o) << ": coordinate " << axis << " of point "
+                                      << point << " = " << bad << "; " << WhereInY(y, i) << " got "
+                                      << got << " expected " << want
+                                      << (hit ? " (the non-finite point)" : " (a neighbour)");
                       }
                     }
                   }
@@ -158,12 +158,12 @@ void CheckHugeCoordinates(const Kernel& kernel, DType gt, const std::vector<doub
           const double slack = m == Mode::kCubic ? (std::pow(1.5, r) - 1.0) / 2.0 * (hi - lo) : 0.0;
           for (int64_t c = 0; c < 2; ++c) {
             for (size_t pt = 0; pt < coords.size(); ++pt) {
-              const double got = y.Get(c * static_cast<int64_t>(coords.size()) +
-                                       static_cast<int64_t>(pt));
+              const double got =
+                  y.Get(c * static_cast<int64_t>(coords.size()) + static_cast<int64_t>(pt));
               std::ostringstream where;
               where << kernel.name << " rank " << r << " grid=" << Name(gt) << ' ' << Describe(o)
-                    << " c=" << c << " point " << pt << " coords(outermost first)="
-                    << ToString(coords[pt]);
+                    << " c=" << c << " point " << pt
+                    << " coords(outermost first)=" << ToString(coords[pt]);
               if (p == Padding::kZeros) {
                 EXPECT_EQ(got, 0.0) << where.str();
               } else if (p == Padding::kBorder) {
@@ -177,8 +177,8 @@ void CheckHugeCoordinates(const Kernel& kernel, DType gt, const std::vector<doub
               } else {
                 EXPECT_TRUE(std::isfinite(got) && got >= lo - slack - 1e-6 &&
                             got <= hi + slack + 1e-6)
-                    << where.str() << " got " << got << " outside [" << lo << ", " << hi
-                    << "] +- " << slack;
+                    << where.str() << " got " << got << " outside [" << lo << ", " << hi << "] +- "
+                    << slack;
               }
             }
           }
@@ -212,7 +212,8 @@ double SizeOneWeight(Mode m, double x) {
 }
 
 TEST(GridSampleEdge, SizeOneAxes) {
-  const std::vector<double> kG = {-3.0, -1.5, -1.0, -0.75, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0};
+  const std::vector<double> kG = {-3.0, -1.5, -1.0, -0.75, -0.5, 0.0,
+                                  0.25, 0.5,  1.0,  1.5,   2.0,  3.0};
   const std::vector<double> kHugeG = {1e30, -1e30, FLT_MAX, -FLT_MAX};
   for (const Kernel& kernel : kKernels) {
     for (Mode m : kModes) {
@@ -223,7 +224,8 @@ TEST(GridSampleEdge, SizeOneAxes) {
           std::vector<double> gv = kG;
           if (align) gv.insert(gv.end(), kHugeG.begin(), kHugeG.end());
           const Tensor x = MakeTensor(DType::kFloat32, {1, 2, 1}, {3.0, -5.0});
-          const Tensor grid = MakeTensor(DType::kFloat32, {1, static_cast<int64_t>(gv.size()), 1}, gv);
+          const Tensor grid =
+              MakeTensor(DType::kFloat32, {1, static_cast<int64_t>(gv.size()), 1}, gv);
           Tensor y;
           ASSERT_TRUE(RunGridSample(kernel.grid_sample, x, grid, o, &y).ok());
           for (size_t i = 0; i < gv.size(); ++i) {

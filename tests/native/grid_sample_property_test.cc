@@ -1,4 +1,4 @@
-// GridSample's oracle-free properties (DESIGN.md section 2): identity, translations, ties, rank embedding.
+// GridSample's oracle-free properties: identity, translations, ties, rank embedding.
 //
 // Every expected value here is computed in the test from the rules in DESIGN.md section 2
 // (index arithmetic, the Keys kernel, pixel centres) or from X itself; none is copied from
@@ -142,8 +142,7 @@ TEST(GridSampleProperty, IdentityAlignCornersAnySize) {
             const GridSampleOptions o = Options(m, p, true);
             Tensor y;
             ASSERT_TRUE(RunGridSample(kernel.grid_sample, x, grid, o, &y).ok());
-            const double atol =
-                m == Mode::kNearest ? 0.0 : 4e-5;  // float32 X computes in float32
+            const double atol = m == Mode::kNearest ? 0.0 : 4e-5;  // float32 X computes in float32
             ExpectClose(y, x, atol, 0.0,
                         std::string(kernel.name) + " identity rank " + std::to_string(rank) +
                             " in=" + ToString(in) + " grid=" + Name(gt) + ' ' + Describe(o));
@@ -173,14 +172,13 @@ TEST(GridSampleProperty, IntegerTranslationsFollowPadding) {
           for (DType gt : kGridDTypes) {
             const bool far = std::llabs(shift) > 1000;
             if (far && (gt == DType::kFloat16 || gt == DType::kBFloat16)) continue;  // inexact
-            const Tensor grid =
-                BuildGrid(gt, 2, in, [&](int64_t, const std::vector<int64_t>& idx) {
-                  std::vector<double> c;
-                  for (size_t a = 0; a < rank; ++a) {
-                    c.push_back(CentreToGrid(target(idx, a), in[a], align));
-                  }
-                  return c;
-                });
+            const Tensor grid = BuildGrid(gt, 2, in, [&](int64_t, const std::vector<int64_t>& idx) {
+              std::vector<double> c;
+              for (size_t a = 0; a < rank; ++a) {
+                c.push_back(CentreToGrid(target(idx, a), in[a], align));
+              }
+              return c;
+            });
             for (Padding p : kPaddings) {
               const Tensor expected = ExpectedFromTaps(x, in, [&](const std::vector<int64_t>& idx) {
                 std::vector<int64_t> src;
@@ -253,9 +251,9 @@ TEST(GridSampleProperty, NearestTiesRoundHalfToEvenThenPad) {
               Tensor y;
               ASSERT_TRUE(RunGridSample(kernel.grid_sample, x, grid, o, &y).ok());
               ExpectClose(y, expected, 0.0, 0.0,
-                          std::string(kernel.name) + " half-pixel shift " +
-                              std::to_string(shift) + " rank " + std::to_string(rank) +
-                              " in=" + ToString(in) + " grid=" + Name(gt) + ' ' + Describe(o));
+                          std::string(kernel.name) + " half-pixel shift " + std::to_string(shift) +
+                              " rank " + std::to_string(rank) + " in=" + ToString(in) +
+                              " grid=" + Name(gt) + ' ' + Describe(o));
             }
           }
         }
@@ -288,8 +286,8 @@ TEST(GridSampleProperty, AffineIdentityRoundTrip) {
           Tensor grid(t, GridShape(kN, in));
           AffineGridOptions ao;
           ao.align_corners = align;
-          Status s = kernel.affine_grid(theta.View(), size.data(), size.size(),
-                                        grid.MutableView(), ao);
+          Status s =
+              kernel.affine_grid(theta.View(), size.data(), size.size(), grid.MutableView(), ao);
           ASSERT_TRUE(s.ok()) << s.message();
           std::mt19937 rng(static_cast<uint32_t>(r * 31 + in[0]));
           const Tensor x = RandomTensor(rng, t, size, 1.0);

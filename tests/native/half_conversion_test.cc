@@ -1,4 +1,4 @@
-// The float16 / bfloat16 conversions of src/kernels/half.h against the independent rounding in test_util.h.
+// float16 / bfloat16 conversions (src/kernels/half.h) against independent rounding.
 
 #include <cfloat>
 #include <cmath>
@@ -53,8 +53,10 @@ TEST(HalfConversion, MidpointsRoundToEven) {
       const uint16_t even = (h & 1u) ? hi_bits : lo_bits;
       ASSERT_EQ(gridsample::FloatToHalf(fmid), even) << std::hex << "midpoint after 0x" << lo_bits;
       const float below = std::nextafter(fmid, 0.0f), above = std::nextafter(fmid, 2.0f * fmid);
-      ASSERT_EQ(gridsample::FloatToHalf(below), lo_bits) << std::hex << "just below mid 0x" << lo_bits;
-      ASSERT_EQ(gridsample::FloatToHalf(above), hi_bits) << std::hex << "just above mid 0x" << lo_bits;
+      ASSERT_EQ(gridsample::FloatToHalf(below), lo_bits)
+          << std::hex << "just below mid 0x" << lo_bits;
+      ASSERT_EQ(gridsample::FloatToHalf(above), hi_bits)
+          << std::hex << "just above mid 0x" << lo_bits;
     }
   }
 }
@@ -65,21 +67,21 @@ TEST(HalfConversion, SpecialValues) {
     uint16_t want;
   };
   const Case kCases[] = {
-      {1.0f + 0x1p-11f, 0x3C00u},           // tie -> even 1.0
-      {1.0f + 3 * 0x1p-11f, 0x3C02u},       // tie -> even 1 + 2^-9
-      {65504.0f, 0x7BFFu},                  // largest half
-      {65519.996f, 0x7BFFu},                // just below the overflow tie
-      {65520.0f, 0x7C00u},                  // tie between 65504 and 2^16 -> even -> inf
+      {1.0f + 0x1p-11f, 0x3C00u},      // tie -> even 1.0
+      {1.0f + 3 * 0x1p-11f, 0x3C02u},  // tie -> even 1 + 2^-9
+      {65504.0f, 0x7BFFu},             // largest half
+      {65519.996f, 0x7BFFu},           // just below the overflow tie
+      {65520.0f, 0x7C00u},             // tie between 65504 and 2^16 -> even -> inf
       {FLT_MAX, 0x7C00u},
       {-FLT_MAX, 0xFC00u},
       {HUGE_VALF, 0x7C00u},
       {-HUGE_VALF, 0xFC00u},
-      {0x1p-24f, 0x0001u},                  // smallest subnormal
-      {0x1p-25f, 0x0000u},                  // tie with 0 -> even 0
-      {0x1.000002p-25f, 0x0001u},           // just above that tie
-      {3 * 0x1p-25f, 0x0002u},              // tie between 1 and 2 ulps -> 2
-      {0x1p-14f - 0x1p-25f, 0x0400u},       // tie between largest subnormal and smallest normal
-      {0x1p-14f, 0x0400u},                  // smallest normal
+      {0x1p-24f, 0x0001u},             // smallest subnormal
+      {0x1p-25f, 0x0000u},             // tie with 0 -> even 0
+      {0x1.000002p-25f, 0x0001u},      // just above that tie
+      {3 * 0x1p-25f, 0x0002u},         // tie between 1 and 2 ulps -> 2
+      {0x1p-14f - 0x1p-25f, 0x0400u},  // tie between largest subnormal and smallest normal
+      {0x1p-14f, 0x0400u},             // smallest normal
       {FLT_TRUE_MIN, 0x0000u},
       {-FLT_TRUE_MIN, 0x8000u},
       {-0.0f, 0x8000u},
@@ -104,8 +106,8 @@ TEST(HalfConversion, SampledFloatsMatchIndependentRounding) {
       ASSERT_TRUE(IsHalfNaN(got)) << std::hex << u;
       continue;
     }
-    ASSERT_EQ(got, ExpectedHalf(f)) << std::hex << "float bits 0x" << u << " = "
-                                    << std::hexfloat << f;
+    ASSERT_EQ(got, ExpectedHalf(f))
+        << std::hex << "float bits 0x" << u << " = " << std::hexfloat << f;
   }
 }
 
@@ -131,10 +133,13 @@ TEST(BFloat16Conversion, MidpointsRoundToEven) {
       // The midpoint's float bits are lo's bits followed by 0x8000.
       const float mid = FloatFromBits((static_cast<uint32_t>(lo_bits) << 16) | 0x8000u);
       const uint16_t even = (b & 1u) ? hi_bits : lo_bits;
-      ASSERT_EQ(gridsample::FloatToBFloat16(mid), even) << std::hex << "midpoint after 0x" << lo_bits;
-      ASSERT_EQ(gridsample::FloatToBFloat16(FloatFromBits((static_cast<uint32_t>(lo_bits) << 16) | 0x7FFFu)),
+      ASSERT_EQ(gridsample::FloatToBFloat16(mid), even)
+          << std::hex << "midpoint after 0x" << lo_bits;
+      ASSERT_EQ(gridsample::FloatToBFloat16(
+                    FloatFromBits((static_cast<uint32_t>(lo_bits) << 16) | 0x7FFFu)),
                 lo_bits);
-      ASSERT_EQ(gridsample::FloatToBFloat16(FloatFromBits((static_cast<uint32_t>(lo_bits) << 16) | 0x8001u)),
+      ASSERT_EQ(gridsample::FloatToBFloat16(
+                    FloatFromBits((static_cast<uint32_t>(lo_bits) << 16) | 0x8001u)),
                 hi_bits);
     }
   }
@@ -155,17 +160,18 @@ TEST(BFloat16Conversion, SpecialValues) {
       {0x7F800000u, 0x7F80u},  // inf
       {0x00008000u, 0x0000u},  // subnormal tie with 0 -> 0
       {0x00018000u, 0x0002u},  // subnormal tie -> even
-      {0x00000001u, 0x0000u},
-      {0x80000001u, 0x8000u},
+      {0x00000001u, 0x0000u}, {0x80000001u, 0x8000u},
       {0x007FFFFFu, 0x0080u},  // largest float subnormal rounds up to the smallest normal
   };
   for (const Case& c : kCases) {
     const float f = FloatFromBits(c.float_bits);
     EXPECT_EQ(gridsample::FloatToBFloat16(f), c.want) << std::hex << c.float_bits;
-    EXPECT_EQ(ExpectedBFloat16(f), c.want) << "test oracle disagrees on " << std::hex << c.float_bits;
+    EXPECT_EQ(ExpectedBFloat16(f), c.want)
+        << "test oracle disagrees on " << std::hex << c.float_bits;
   }
   for (uint32_t bits : {0x7FC00000u, 0x7F800001u, 0xFF800001u, 0x7FFFFFFFu, 0x7F80FFFFu}) {
-    EXPECT_TRUE(IsBFloat16NaN(gridsample::FloatToBFloat16(FloatFromBits(bits)))) << std::hex << bits;
+    EXPECT_TRUE(IsBFloat16NaN(gridsample::FloatToBFloat16(FloatFromBits(bits))))
+        << std::hex << bits;
   }
 }
 

@@ -1,4 +1,4 @@
-// DESIGN.md section 2's sampling rules written from the text, for tests that compute expected values without the library.
+// DESIGN.md section 2's sampling rules written from the text: oracles for the property tests.
 #ifndef GRIDSAMPLE_TESTS_NATIVE_SAMPLING_RULES_H_
 #define GRIDSAMPLE_TESTS_NATIVE_SAMPLING_RULES_H_
 
@@ -14,10 +14,8 @@ namespace gridsample_test {
 inline int64_t PadIndex(int64_t j, int64_t s, Padding padding, bool align) {
   if (j >= 0 && j < s) return j;
   switch (padding) {
-    case Padding::kZeros:
-      return -1;
-    case Padding::kBorder:
-      return j < 0 ? 0 : s - 1;
+    case Padding::kZeros: return -1;
+    case Padding::kBorder: return j < 0 ? 0 : s - 1;
     case Padding::kReflection: {
       if (align) {
         if (s == 1) return 0;

@@ -1,4 +1,4 @@
-// Shared helpers for the native gtest suites: owned tensors of any dtype, exact rounding, one test per SIMD target.
+// Shared helpers of the native gtest suites: tensors of any dtype, exact rounding, target tests.
 #ifndef GRIDSAMPLE_TESTS_NATIVE_TEST_UTIL_H_
 #define GRIDSAMPLE_TESTS_NATIVE_TEST_UTIL_H_
 
@@ -46,8 +46,8 @@ inline constexpr DType kGridDTypes[] = {DType::kFloat32, DType::kFloat64, DType:
 // Both implementations behind the public contract: every property must hold for each.
 using GridSampleFn = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
                                 const GridSampleOptions&);
-using AffineGridFn = Status (*)(const TensorView&, const int64_t*, size_t,
-                                const MutableTensorView&, const AffineGridOptions&);
+using AffineGridFn = Status (*)(const TensorView&, const int64_t*, size_t, const MutableTensorView&,
+                                const AffineGridOptions&);
 struct Kernel {
   const char* name;
   GridSampleFn grid_sample;
@@ -64,9 +64,15 @@ inline const Kernel kKernels[] = {
 inline size_t ElementSize(DType t) {
   switch (t) {
     case DType::kFloat64: return 8;
-    case DType::kFloat32: case DType::kInt32: case DType::kUint32: return 4;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUint16: return 2;
-    case DType::kInt8: case DType::kUint8: return 1;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUint32: return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kInt16:
+    case DType::kUint16: return 2;
+    case DType::kInt8:
+    case DType::kUint8: return 1;
   }
   return 0;
 }
@@ -134,7 +140,7 @@ inline double IntMax(DType t) {
 inline double RoundToBinaryFormat(double v, int precision, int min_exp, double max_finite) {
   if (!std::isfinite(v) || v == 0.0) return v;
   int e = 0;
-  std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+  std::frexp(v, &e);                          // |v| in [2^(e-1), 2^e)
   const int lead = std::max(e - 1, min_exp);  // subnormals share the smallest normal's quantum
   const double quantum = std::ldexp(1.0, lead - (precision - 1));
   const double r = std::nearbyint(v / quantum) * quantum;
@@ -169,9 +175,18 @@ inline double Ulp(double v, DType t) {
   int precision = 53, min_exp = -1022;
   switch (t) {
     case DType::kFloat64: break;
-    case DType::kFloat32: precision = 24; min_exp = -126; break;
-    case DType::kFloat16: precision = 11; min_exp = -14; break;
-    case DType::kBFloat16: precision = 8; min_exp = -126; break;
+    case DType::kFloat32:
+      precision = 24;
+      min_exp = -126;
+      break;
+    case DType::kFloat16:
+      precision = 11;
+      min_exp = -14;
+      break;
+    case DType::kBFloat16:
+      precision = 8;
+      min_exp = -126;
+      break;
     default: return 1.0;
   }
   int e = 0;
@@ -469,9 +484,8 @@ inline std::string TargetParamName(const ::testing::TestParamInfo<std::string>& 
   return info.param;
 }
 
-#define GRIDSAMPLE_INSTANTIATE_PER_TARGET(suite)                                        \
-  INSTANTIATE_TEST_SUITE_P(PerTarget, suite,                                           \
-                           ::testing::ValuesIn(gridsample::AvailableTargets()), \
+#define GRIDSAMPLE_INSTANTIATE_PER_TARGET(suite)                                                  \
+  INSTANTIATE_TEST_SUITE_P(PerTarget, suite, ::testing::ValuesIn(gridsample::AvailableTargets()), \
                            ::gridsample_test::TargetParamName)
 
 }  // namespace gridsample_test

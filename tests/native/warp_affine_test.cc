@@ -1,4 +1,4 @@
-// Channels-last GridSample and the fused WarpAffine against the scalar reference, once per SIMD target, and their validation.
+// Channels-last GridSample and WarpAffine against the reference on every target; validation.
 //
 // The oracle is X transposed to NCHW + reference::AffineGrid + reference::GridSample
 // (fast_path_tester.h). Comparisons are bit for bit (the fast paths keep the reference's taps,
@@ -6,6 +6,8 @@
 // code), except uint8 bilinear, whose fixed-point blend is within 1 level by construction
 // (src/kernels/fast/channels_last.cc): there the tests allow 1 and also bound how often it is
 // used.
+#include "gridsample/warp_affine.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include "fast_path_tester.h"
-#include "gridsample/warp_affine.h"
 #include "gtest/gtest.h"
 #include "test_util.h"
 
@@ -47,7 +48,8 @@ float HostileCoordinate(std::mt19937& rng) {
   if (kind < 66) return u(rng);
   if (kind < 74) return kind % 2 ? -1.0f : 1.0f;
   if (kind < 82) return u(rng) * 6.0f;
-  if (kind < 88) return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);
+  if (kind < 88)
+    return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);
   if (kind < 91) return kNaN;
   if (kind < 93) return kind % 2 ? kInf : -kInf;
   if (kind < 96) return kind % 2 ? 1e30f : -1e30f;
@@ -67,26 +69,42 @@ Tensor HostileTheta(std::mt19937& rng, DType dtype, int64_t n) {
     const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
     if (kind < 3) {
       const double angle = 3.14159 * u(rng), sx = 1.0 + 0.7 * u(rng), sy = 1.0 + 0.7 * u(rng);
-      t[0] = sx * std::cos(angle); t[1] = -sy * std::sin(angle) + 0.1 * u(rng); t[2] = 1.5 * u(rng);
-      t[3] = sx * std::sin(angle); t[4] = sy * std::cos(angle); t[5] = 1.5 * u(rng);
+      t[0] = sx * std::cos(angle);
+      t[1] = -sy * std::sin(angle) + 0.1 * u(rng);
+      t[2] = 1.5 * u(rng);
+      t[3] = sx * std::sin(angle);
+      t[4] = sy * std::cos(angle);
+      t[5] = 1.5 * u(rng);
     } else if (kind < 5) {
       const int quarter = std::uniform_int_distribution<int>(0, 3)(rng);
-      const double c = quarter == 0 ? 1 : (quarter == 2 ? -1 : 0), s = quarter == 1 ? 1 : (quarter == 3 ? -1 : 0);
+      const double c = quarter == 0 ? 1 : (quarter == 2 ? -1 : 0),
+                   s = quarter == 1 ? 1 : (quarter == 3 ? -1 : 0);
       const double fx = u(rng) < 0 ? -1 : 1;
-      t[0] = fx * c; t[1] = -s; t[2] = 0; t[3] = fx * s; t[4] = c; t[5] = 0;
+      t[0] = fx * c;
+      t[1] = -s;
+      t[2] = 0;
+      t[3] = fx * s;
+      t[4] = c;
+      t[5] = 0;
     } else if (kind < 7) {
       for (double& v : t) v = RandomDyadic(rng, -2.0, 2.0, 3);
     } else if (kind < 8) {
-      t[0] = 1 + 0.2 * u(rng); t[1] = 0.2 * u(rng); t[2] = 40 * u(rng);
-      t[3] = 0.2 * u(rng); t[4] = 1 + 0.2 * u(rng); t[5] = 40 * u(rng);
+      t[0] = 1 + 0.2 * u(rng);
+      t[1] = 0.2 * u(rng);
+      t[2] = 40 * u(rng);
+      t[3] = 0.2 * u(rng);
+      t[4] = 1 + 0.2 * u(rng);
+      t[5] = 40 * u(rng);
     } else if (kind < 9) {
       for (double& v : t) v = u(rng);
       const double huge[] = {1e30, -1e30, 3.3e38, -3.3e38, 1e300};
-      t[std::uniform_int_distribution<int>(0, 5)(rng)] = huge[std::uniform_int_distribution<int>(0, 4)(rng)];
+      t[std::uniform_int_distribution<int>(0, 5)(rng)] =
+          huge[std::uniform_int_distribution<int>(0, 4)(rng)];
     } else {
       for (double& v : t) v = u(rng);
       const double odd[] = {std::nan(""), HUGE_VAL, -HUGE_VAL};
-      t[std::uniform_int_distribution<int>(0, 5)(rng)] = odd[std::uniform_int_distribution<int>(0, 2)(rng)];
+      t[std::uniform_int_distribution<int>(0, 5)(rng)] =
+          odd[std::uniform_int_distribution<int>(0, 2)(rng)];
     }
     for (int k = 0; k < 6; ++k) theta.Set(b * 6 + k, t[k]);
   }
@@ -105,9 +123,7 @@ Shape RandomShape(std::mt19937& rng, int max_c) {
 // Highway's SCALAR target (natively with g++ < 12.3, whose EMU128 Highway disables) has
 // one-lane vectors only: the channels-last kernels, which hold a pixel's channels in four
 // lanes, leave it to the generic path. Every other target has them.
-bool HasChannelsLastKernels(const std::string& target) {
-  return target != "SCALAR";
-}
+bool HasChannelsLastKernels(const std::string& target) { return target != "SCALAR"; }
 
 // --- fast paths on every target --------------------------------------------------------------
 
@@ -144,10 +160,10 @@ TEST_P(ChannelsLastFast, GridSampleMatchesReference) {
     }
   }
   EXPECT_EQ(compared, 40 * 2 * 18);
-  std::printf("channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
-              "with some value 1 level off)\n",
-              static_cast<long long>(compared), target().c_str(),
-              static_cast<long long>(off_by_one));
+  std::printf(
+      "channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
+      "with some value 1 level off)\n",
+      static_cast<long long>(compared), target().c_str(), static_cast<long long>(off_by_one));
 }
 
 TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
@@ -180,10 +196,10 @@ TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
     }
   }
   EXPECT_EQ(compared, 40 * 4 * 18);
-  std::printf("WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
-              "uint8 bilinear runs with some value 1 level off)\n",
-              static_cast<long long>(compared), target().c_str(),
-              static_cast<long long>(off_by_one));
+  std::printf(
+      "WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
+      "uint8 bilinear runs with some value 1 level off)\n",
+      static_cast<long long>(compared), target().c_str(), static_cast<long long>(off_by_one));
 }
 
 // Wide outputs cross the kernels' column tiles (512 pixels); three channels end rows exactly.
@@ -192,7 +208,8 @@ TEST_P(ChannelsLastFast, WideOutputsCrossColumnTiles) {
   for (int64_t c : {3, 4}) {
     for (DType dtype : {DType::kUint8, DType::kFloat32}) {
       const Tensor x = RandomTensor(rng, dtype, {1, 7, 23, c});
-      const Tensor theta = MakeTensor(DType::kFloat32, {1, 2, 3}, {1.1, 0.2, -0.05, -0.15, 0.9, 0.1});
+      const Tensor theta =
+          MakeTensor(DType::kFloat32, {1, 2, 3}, {1.1, 0.2, -0.05, -0.15, 0.9, 0.1});
       for (Mode m : kModes) {
         ChannelsLastTester(Op::kWarpAffine, dtype, m)
             .x(x)
@@ -213,14 +230,16 @@ TEST_P(ChannelsLastFast, WideOutputsCrossColumnTiles) {
 // value within 1 level; and few differ at all (the blend is not merely within 1 but close:
 // a coarser weight or position would show here first).
 TEST_P(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
-  if (!HasChannelsLastKernels(target())) GTEST_SKIP() << target() << " has no channels-last kernels";
+  if (!HasChannelsLastKernels(target()))
+    GTEST_SKIP() << target() << " has no channels-last kernels";
   std::mt19937 rng(123);
   int64_t values = 0, differing = 0;
   const std::vector<std::vector<int64_t>> sizes = {{61, 67}, {257, 250}, {9, 4096}, {4096, 7}};
   for (const std::vector<int64_t>& hw : sizes) {
     for (int64_t c : {1, 2, 3, 4}) {
       Tensor x(DType::kUint8, {1, hw[0], hw[1], c});
-      for (int64_t i = 0; i < x.size(); ++i) x.Set(i, std::uniform_int_distribution<int>(0, 1)(rng) * 255);
+      for (int64_t i = 0; i < x.size(); ++i)
+        x.Set(i, std::uniform_int_distribution<int>(0, 1)(rng) * 255);
       for (int iter = 0; iter < 3; ++iter) {
         const Tensor theta = HostileTheta(rng, iter == 2 ? DType::kFloat64 : DType::kFloat32, 1);
         std::uniform_int_distribution<int64_t> out(1, 80);
@@ -323,8 +342,8 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
 // align_corners = 1 reproduces it; a horizontal flip mirrors it; a half-pixel shift averages
 // neighbours (rounded half to even in uint8).
 TEST(ChannelsLastPublic, HandWorkedRgba) {
-  const std::vector<double> px = {10, 20, 30, 255, 50, 60, 70, 255,
-                                  90, 100, 110, 0, 130, 140, 151, 0};
+  const std::vector<double> px = {10, 20,  30,  255, 50,  60,  70,  255,
+                                  90, 100, 110, 0,   130, 140, 151, 0};
   const Tensor x = MakeTensor(DType::kUint8, {1, 2, 2, 4}, px);
   auto warp = [&](std::vector<double> t, const GridSampleOptions& o) {
     const Tensor theta = MakeTensor(DType::kFloat32, {1, 2, 3}, t);
@@ -336,17 +355,20 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
   };
   const GridSampleOptions align{Mode::kLinear, Padding::kZeros, true};
   EXPECT_EQ(warp({1, 0, 0, 0, 1, 0}, align), px);
-  EXPECT_EQ(warp({-1, 0, 0, 0, 1, 0}, align),
-            (std::vector<double>{50, 60, 70, 255, 10, 20, 30, 255, 130, 140, 151, 0, 90, 100, 110, 0}));
+  EXPECT_EQ(
+      warp({-1, 0, 0, 0, 1, 0}, align),
+      (std::vector<double>{50, 60, 70, 255, 10, 20, 30, 255, 130, 140, 151, 0, 90, 100, 110, 0}));
   // x shifted by half a pixel (1 in normalised units at width 2 with align 1), border:
   // column 0 averages columns 0 and 1 ((110 + 151) / 2 = 130.5 rounds to even 130), column 1
   // stays column 1 (its right tap clamps onto it).
   const GridSampleOptions border{Mode::kLinear, Padding::kBorder, true};
-  EXPECT_EQ(warp({1, 0, 1, 0, 1, 0}, border),
-            (std::vector<double>{30, 40, 50, 255, 50, 60, 70, 255, 110, 120, 130, 0, 130, 140, 151, 0}));
+  EXPECT_EQ(
+      warp({1, 0, 1, 0, 1, 0}, border),
+      (std::vector<double>{30, 40, 50, 255, 50, 60, 70, 255, 110, 120, 130, 0, 130, 140, 151, 0}));
   // y shifted by half a pixel: row 0 averages rows 0 and 1 (127.5 rounds to 128, 110.5 to 110).
-  EXPECT_EQ(warp({1, 0, 0, 0, 1, 1}, border),
-            (std::vector<double>{50, 60, 70, 128, 90, 100, 110, 128, 90, 100, 110, 0, 130, 140, 151, 0}));
+  EXPECT_EQ(
+      warp({1, 0, 0, 0, 1, 1}, border),
+      (std::vector<double>{50, 60, 70, 128, 90, 100, 110, 128, 90, 100, 110, 0, 130, 140, 151, 0}));
 }
 
 TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {
@@ -376,12 +398,14 @@ constexpr uint8_t kSentinel = 0xAB;
 
 // The call fails with kInvalidArgument, the message starts with the operator, names `what`
 // and contains each of `parts`; Y keeps its sentinel bytes.
-void ExpectRejected(const Status& s, const Tensor& y, const std::string& op, const std::string& what,
-                    const std::vector<std::string>& parts) {
+void ExpectRejected(const Status& s, const Tensor& y, const std::string& op,
+                    const std::string& what, const std::vector<std::string>& parts) {
   EXPECT_FALSE(s.ok()) << what;
-  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(StatusCode::kInvalidArgument)) << s.message();
+  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(StatusCode::kInvalidArgument))
+      << s.message();
   EXPECT_EQ(s.message().rfind(op + ": " + what, 0), 0u) << "message: " << s.message();
-  for (const std::string& p : parts) EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
+  for (const std::string& p : parts)
+    EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
   EXPECT_TRUE(y.AllBytesAre(kSentinel)) << "output written on error: " << s.message();
 }
 
@@ -428,9 +452,11 @@ TEST(ChannelsLastValidation, WarpAffineRejectsBadArguments) {
   const Tensor x_empty(DType::kUint8, {1, 0, 5, 4});
   ExpectRejected(call(x_empty.View(), theta.View(), y.MutableView()), y, "WarpAffine", "X",
                  {"a dimension is 0", "[1, 0, 5, 4]", "[1, 6, 7, 4]"});
-  ExpectRejected(call(x.View(), theta.View(), y.MutableView(), {static_cast<Mode>(7), Padding::kZeros, false}),
-                 y, "WarpAffine", "mode", {"got value 7"});
-  ExpectRejected(call(x.View(), theta.View(), y.MutableView(), {Mode::kLinear, static_cast<Padding>(-1), false}),
+  ExpectRejected(
+      call(x.View(), theta.View(), y.MutableView(), {static_cast<Mode>(7), Padding::kZeros, false}),
+      y, "WarpAffine", "mode", {"got value 7"});
+  ExpectRejected(call(x.View(), theta.View(), y.MutableView(),
+                      {Mode::kLinear, static_cast<Padding>(-1), false}),
                  y, "WarpAffine", "padding", {"got value -1"});
   // Y overlapping X.
   Tensor big(DType::kUint8, {1, 4, 5, 4});
@@ -455,18 +481,19 @@ TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {
   ExpectRejected(call(x5.View(), grid.View(), y.MutableView()), y, "GridSampleChannelsLast", "X",
                  {"expected rank 4 (N, H, W, C)", "got rank 5"});
   const Tensor grid_i(DType::kUint8, {2, 6, 7, 2});
-  ExpectRejected(call(x.View(), grid_i.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
-                 {"expected dtype float32, float64, float16 or bfloat16", "uint8"});
+  ExpectRejected(call(x.View(), grid_i.View(), y.MutableView()), y, "GridSampleChannelsLast",
+                 "grid", {"expected dtype float32, float64, float16 or bfloat16", "uint8"});
   const Tensor grid3(DType::kFloat32, {2, 6, 7, 3});
   ExpectRejected(call(x.View(), grid3.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
                  {"expected shape [N, Ho, Wo, 2]", "[2, 6, 7, 3]"});
   const Tensor grid_n(DType::kFloat32, {1, 6, 7, 2});
-  ExpectRejected(call(x.View(), grid_n.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
-                 {"expected batch size N = 2", "[1, 6, 7, 2]"});
+  ExpectRejected(call(x.View(), grid_n.View(), y.MutableView()), y, "GridSampleChannelsLast",
+                 "grid", {"expected batch size N = 2", "[1, 6, 7, 2]"});
   Tensor y_wrong(DType::kFloat32, {2, 7, 6, 3});
   y_wrong.FillBytes(kSentinel);
-  ExpectRejected(call(x.View(), grid.View(), y_wrong.MutableView()), y_wrong, "GridSampleChannelsLast",
-                 "Y", {"expected shape [2, 6, 7, 3]", "got [2, 7, 6, 3]"});
+  ExpectRejected(call(x.View(), grid.View(), y_wrong.MutableView()), y_wrong,
+                 "GridSampleChannelsLast", "Y",
+                 {"expected shape [2, 6, 7, 3]", "got [2, 7, 6, 3]"});
   const Tensor x_null_shape = x;
   TensorView xv = x_null_shape.View();
   xv.data = nullptr;
