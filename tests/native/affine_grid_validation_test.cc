@@ -106,20 +106,9 @@ std::vector<AffineGridCase> AffineGridCases() {
 
 TEST(AffineGridValidation, EveryRule) {
   for (const Kernel& kernel : kKernels) {
-    for (const AffineGridCase& bad : AffineGridCases()) {
-      const std::string what = std::string(kernel.name) + ", " + bad.what;
-      AffineGridCall call;
-      bad.breaks(call);
-      Buffers buffers;
-      buffers.ResetY();
-      const Status s = Call(call, kernel.affine_grid, &buffers);
-      ExpectError(s, bad.code, bad.names, bad.values, what);
-      EXPECT_TRUE(buffers.YUntouched()) << what << ": grid was written on error";
-      buffers.ResetY();
-      const Status ok = Call(AffineGridCall(), kernel.affine_grid, &buffers);
-      EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
-      EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
-    }
+    ExpectEveryCaseRejected<AffineGridCall>(
+        kernel.name, AffineGridCases(), "grid",
+        [&](const AffineGridCall& c, Buffers* b) { return Call(c, kernel.affine_grid, b); });
   }
 }
 

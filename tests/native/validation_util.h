@@ -70,6 +70,28 @@ struct Buffers {
   }
 };
 
+// Each case (what, breaks, code, names, values) breaks one thing in an otherwise valid CallT:
+// run(call, buffers) fails as the case says and leaves the output (named `output`) untouched,
+// and a valid call right after still succeeds and writes it.
+template <typename CallT, typename CaseT, typename RunFn>
+void ExpectEveryCaseRejected(const std::string& kernel, const std::vector<CaseT>& cases,
+                             const char* output, RunFn run) {
+  for (const CaseT& bad : cases) {
+    const std::string what = kernel + ", " + bad.what;
+    CallT call;
+    bad.breaks(call);
+    Buffers buffers;
+    buffers.ResetY();
+    ExpectError(run(call, &buffers), bad.code, bad.names, bad.values, what);
+    EXPECT_TRUE(buffers.YUntouched()) << what << ": " << output << " was written on error";
+    // The library keeps no state from a failed call: a valid call works right after.
+    buffers.ResetY();
+    const Status ok = run(CallT(), &buffers);
+    EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
+    EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
+  }
+}
+
 }  // namespace gridsample_test
 
 #endif  // GRIDSAMPLE_TESTS_NATIVE_VALIDATION_UTIL_H_

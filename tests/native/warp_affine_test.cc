@@ -11,7 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -36,6 +38,31 @@ FastPathTester ChannelsLastTester(Op op, DType dtype, Mode mode) {
   t.op(op).mode(mode);
   if (dtype == DType::kUint8 && mode == Mode::kLinear) t.tolerance(1.0);
   return t;
+}
+
+// Runs, how many had some value off the reference (within what is promised).
+struct Tally {
+  int64_t runs = 0, off = 0;
+};
+
+// Tests one problem (`inputs`: X, grid or theta and output size set on a ChannelsLastTester's
+// operator) under every mode, padding and align_corners, on the fast path when `fast_path`
+// says whether it takes the problem, else through the public entry point.
+void TestEveryOption(Op op, DType dtype, const std::function<void(FastPathTester&)>& inputs,
+                     std::optional<bool> fast_path, Tally* tally) {
+  for (Mode m : kModes) {
+    for (Padding pad : kPaddings) {
+      for (bool align : kAligns) {
+        FastPathTester t = ChannelsLastTester(op, dtype, m);
+        inputs(t);
+        if (fast_path) t.fast_path(*fast_path);
+        const FastPathRun run = t.padding(pad).align(align).Test();
+        if (::testing::Test::HasFatalFailure()) return;
+        ++tally->runs;
+        if (run.differing) ++tally->off;
+      }
+    }
+  }
 }
 
 // --- random problems ------------------------------------------------------------------------
@@ -133,7 +160,7 @@ GRIDSAMPLE_INSTANTIATE_PER_TARGET(ChannelsLastFast);
 // The fast channels-last paths take uint8 / float32 X with 1 to 4 channels (grid float32;
 // theta float32 or float64) on every target but SCALAR, and equal the reference bit for bit.
 TEST_P(ChannelsLastFast, GridSampleMatchesReference) {
-  int64_t compared = 0, off_by_one = 0;
+  Tally tally;
   std::mt19937 rng(2024);
   for (int iter = 0; iter < 40; ++iter) {
     const Shape s = RandomShape(rng, 4);
@@ -141,33 +168,21 @@ TEST_P(ChannelsLastFast, GridSampleMatchesReference) {
       const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
       Tensor grid(DType::kFloat32, {s.n, s.ho, s.wo, 2});
       for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
-      for (Mode m : kModes) {
-        for (Padding pad : kPaddings) {
-          for (bool align : kAligns) {
-            const FastPathRun run = ChannelsLastTester(Op::kGridSampleChannelsLast, dtype, m)
-                                        .x(x)
-                                        .grid(grid)
-                                        .padding(pad)
-                                        .align(align)
-                                        .fast_path(HasChannelsLastKernels(target()))
-                                        .Test();
-            if (HasFatalFailure()) return;
-            ++compared;
-            if (run.differing) ++off_by_one;
-          }
-        }
-      }
+      TestEveryOption(
+          Op::kGridSampleChannelsLast, dtype, [&](FastPathTester& t) { t.x(x).grid(grid); },
+          HasChannelsLastKernels(target()), &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(compared, 40 * 2 * 18);
+  EXPECT_EQ(tally.runs, 40 * 2 * 18);
   std::printf(
       "channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
       "with some value 1 level off)\n",
-      static_cast<long long>(compared), target().c_str(), static_cast<long long>(off_by_one));
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
 TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
-  int64_t compared = 0, off_by_one = 0;
+  Tally tally;
   std::mt19937 rng(77);
   for (int iter = 0; iter < 40; ++iter) {
     const Shape s = RandomShape(rng, 4);
@@ -175,31 +190,21 @@ TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
       for (DType theta_dtype : {DType::kFloat32, DType::kFloat64}) {
         const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
         const Tensor theta = HostileTheta(rng, theta_dtype, s.n);
-        for (Mode m : kModes) {
-          for (Padding pad : kPaddings) {
-            for (bool align : kAligns) {
-              const FastPathRun run = ChannelsLastTester(Op::kWarpAffine, dtype, m)
-                                          .x(x)
-                                          .theta(theta)
-                                          .out({s.ho, s.wo})
-                                          .padding(pad)
-                                          .align(align)
-                                          .fast_path(HasChannelsLastKernels(target()))
-                                          .Test();
-              if (HasFatalFailure()) return;
-              ++compared;
-              if (run.differing) ++off_by_one;
-            }
-          }
-        }
+        TestEveryOption(
+            Op::kWarpAffine, dtype,
+            [&](FastPathTester& t) {
+              t.x(x).theta(theta).out({s.ho, s.wo});
+            },
+            HasChannelsLastKernels(target()), &tally);
+        if (HasFatalFailure()) return;
       }
     }
   }
-  EXPECT_EQ(compared, 40 * 4 * 18);
+  EXPECT_EQ(tally.runs, 40 * 4 * 18);
   std::printf(
       "WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
       "uint8 bilinear runs with some value 1 level off)\n",
-      static_cast<long long>(compared), target().c_str(), static_cast<long long>(off_by_one));
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
 // Wide outputs cross the kernels' column tiles (512 pixels); three channels end rows exactly.
@@ -302,7 +307,7 @@ TEST_P(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOut) {
 // result bit for bit. Grid dtypes other than float32 too.
 TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
   std::mt19937 rng(31);
-  int64_t compared = 0;
+  Tally tally;
   for (DType dtype : kAllDTypes) {
     for (int iter = 0; iter < 6; ++iter) {
       const Shape s = RandomShape(rng, 9);
@@ -311,31 +316,20 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
       Tensor grid(grid_dtype, {s.n, s.ho, s.wo, 2});
       for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
       const Tensor theta = HostileTheta(rng, iter % 2 ? DType::kFloat64 : DType::kFloat32, s.n);
-      for (Mode m : kModes) {
-        for (Padding pad : kPaddings) {
-          for (bool align : kAligns) {
-            ChannelsLastTester(Op::kGridSampleChannelsLast, dtype, m)
-                .x(x)
-                .grid(grid)
-                .padding(pad)
-                .align(align)
-                .Test();
-            if (HasFatalFailure()) return;
-            ChannelsLastTester(Op::kWarpAffine, dtype, m)
-                .x(x)
-                .theta(theta)
-                .out({s.ho, s.wo})
-                .padding(pad)
-                .align(align)
-                .Test();
-            if (HasFatalFailure()) return;
-            compared += 2;
-          }
-        }
-      }
+      TestEveryOption(
+          Op::kGridSampleChannelsLast, dtype, [&](FastPathTester& t) { t.x(x).grid(grid); },
+          std::nullopt, &tally);
+      if (HasFatalFailure()) return;
+      TestEveryOption(
+          Op::kWarpAffine, dtype,
+          [&](FastPathTester& t) {
+            t.x(x).theta(theta).out({s.ho, s.wo});
+          },
+          std::nullopt, &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(compared, 10 * 6 * 18 * 2);
+  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 2);
 }
 
 // The documented meaning on a case worked by hand: a 2x2 RGBA image, identity theta with
