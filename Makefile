@@ -17,7 +17,7 @@ export NODE_PATH := /usr/share/nodejs
 WASM_VARIANTS := simd scalar
 
 .PHONY: setup native asan arm wasm demo bench test test-js test-native test-asan test-arm test-wasm \
-	fuzz test-fuzz clean
+	fuzz test-fuzz check-format clean
 
 setup:
 	@scripts/setup.sh
@@ -80,8 +80,13 @@ fuzz:
 
 test-fuzz: fuzz
 
+# The C++ sources against .clang-format (scripts/check_format.sh --fix rewrites them).
+check-format:
+	scripts/check_format.sh
+
 # README's test command: installs what is missing, builds everything, runs every suite.
 test: setup
+	$(MAKE) check-format
 	$(MAKE) test-native
 	$(MAKE) test-asan
 	$(MAKE) test-fuzz

@@ -1,4 +1,5 @@
-// Google Benchmark of gridsample's public C++ API against the scalar reference and a memcpy floor, on inputs from bench/js/bench.mjs.
+// Google Benchmark of gridsample's public C++ API against the scalar reference and a memcpy floor,
+// on inputs from bench/js/bench.mjs.
 //
 // Usage: gridsample_bench --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N]
 //          [--min_time=SECONDS] [--benchmark_...]
@@ -34,10 +35,9 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gridsample/gridsample.h"
 #include "reference/reference.h"
@@ -60,11 +60,12 @@ struct Workload {
   std::vector<uint8_t> x8;
   gridsample::GridSampleOptions gs_options;
   bool has_baseline = false;
-  gridsample::GridSampleOptions baseline_options;  // NAME/baseline: gs_options with the baseline's mode and padding
+  gridsample::GridSampleOptions
+      baseline_options;  // NAME/baseline: gs_options with the baseline's mode and padding
   gridsample::AffineGridOptions ag_options;
   size_t out_elems = 0;
-  size_t floor_bytes = 0;  // what the memcpy floor copies: (in + out) / 2 bytes
-  std::vector<float> y;    // written by every timed call (float outputs)
+  size_t floor_bytes = 0;   // what the memcpy floor copies: (in + out) / 2 bytes
+  std::vector<float> y;     // written by every timed call (float outputs)
   std::vector<uint8_t> y8;  // written by every timed call (uint8 outputs)
   // WarpAffineRGBA8's reference: AffineGrid then GridSample on the NCHW image (the definition
   // of the fused warp), on buffers made once.
@@ -93,13 +94,15 @@ bool ReadRaw(const std::string& path, size_t count, std::vector<T>* out, std::st
 }
 
 // (1, H, W, C) <-> (1, C, H, W) for the reference of the channels-last warp.
-void ToPlanar(const std::vector<uint8_t>& hwc, int64_t h, int64_t w, int64_t c, std::vector<uint8_t>* chw) {
+void ToPlanar(const std::vector<uint8_t>& hwc, int64_t h, int64_t w, int64_t c,
+              std::vector<uint8_t>* chw) {
   chw->resize(hwc.size());
   for (int64_t k = 0; k < c; ++k)
     for (int64_t i = 0; i < h * w; ++i) (*chw)[k * h * w + i] = hwc[i * c + k];
 }
 
-void ToInterleaved(const std::vector<uint8_t>& chw, int64_t h, int64_t w, int64_t c, std::vector<uint8_t>* hwc) {
+void ToInterleaved(const std::vector<uint8_t>& chw, int64_t h, int64_t w, int64_t c,
+                   std::vector<uint8_t>* hwc) {
   hwc->resize(chw.size());
   for (int64_t k = 0; k < c; ++k)
     for (int64_t i = 0; i < h * w; ++i) (*hwc)[i * c + k] = chw[k * h * w + i];
@@ -115,7 +118,8 @@ gridsample::TensorView View(const std::vector<float>& data, const std::vector<in
   return {data.data(), gridsample::DType::kFloat32, shape.data(), shape.size()};
 }
 
-gridsample::MutableTensorView MutableView(std::vector<float>& data, const std::vector<int64_t>& shape) {
+gridsample::MutableTensorView MutableView(std::vector<float>& data,
+                                          const std::vector<int64_t>& shape) {
   return {data.data(), gridsample::DType::kFloat32, shape.data(), shape.size()};
 }
 
@@ -138,19 +142,24 @@ Status Run(Workload& w, Impl impl) {
       return gridsample::reference::GridSample(
           {w.x8_nchw.data(), gridsample::DType::kUint8, w.nchw_shape.data(), w.nchw_shape.size()},
           View(w.ref_grid, w.ref_grid_shape),
-          {w.y8_nchw.data(), gridsample::DType::kUint8, w.y_nchw_shape.data(), w.y_nchw_shape.size()},
+          {w.y8_nchw.data(), gridsample::DType::kUint8, w.y_nchw_shape.data(),
+           w.y_nchw_shape.size()},
           w.gs_options);
     }
 #if GRIDSAMPLE_BENCH_WARP_AFFINE
-    const gridsample::TensorView x8{w.x8.data(), gridsample::DType::kUint8, w.x_shape.data(), w.x_shape.size()};
-    const gridsample::MutableTensorView y8{w.y8.data(), gridsample::DType::kUint8, w.y_shape.data(), w.y_shape.size()};
+    const gridsample::TensorView x8{w.x8.data(), gridsample::DType::kUint8, w.x_shape.data(),
+                                    w.x_shape.size()};
+    const gridsample::MutableTensorView y8{w.y8.data(), gridsample::DType::kUint8, w.y_shape.data(),
+                                           w.y_shape.size()};
     const gridsample::TensorView grid = View(w.ref_grid, w.ref_grid_shape);
     switch (impl) {
       case Impl::kGridU8: return gridsample::GridSampleChannelsLast(x8, grid, y8, w.gs_options);
       case Impl::kGridF32:
-        return gridsample::GridSampleChannelsLast(View(w.xf, w.x_shape), grid, MutableView(w.yf, w.y_shape), w.gs_options);
+        return gridsample::GridSampleChannelsLast(View(w.xf, w.x_shape), grid,
+                                                  MutableView(w.yf, w.y_shape), w.gs_options);
       case Impl::kWarpF32:
-        return gridsample::WarpAffine(View(w.xf, w.x_shape), theta, MutableView(w.yf, w.y_shape), w.gs_options);
+        return gridsample::WarpAffine(View(w.xf, w.x_shape), theta, MutableView(w.yf, w.y_shape),
+                                      w.gs_options);
       default: return gridsample::WarpAffine(x8, theta, y8, w.gs_options);
     }
 #else
@@ -162,12 +171,14 @@ Status Run(Workload& w, Impl impl) {
     const auto grid = View(w.grid, w.grid_shape);
     const auto y = MutableView(w.y, w.y_shape);
     return reference ? gridsample::reference::GridSample(x, grid, y, w.gs_options)
-                     : gridsample::GridSample(x, grid, y, impl == Impl::kBaseline ? w.baseline_options : w.gs_options);
+                     : gridsample::GridSample(
+                           x, grid, y, impl == Impl::kBaseline ? w.baseline_options : w.gs_options);
   }
   const auto theta = View(w.x, w.x_shape);
   const auto grid = MutableView(w.y, w.y_shape);
   return reference
-             ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options)
+             ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid,
+                                                 w.ag_options)
              : gridsample::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options);
 }
 
@@ -187,20 +198,24 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     w->x_shape = j.at("x").at("shape").get<std::vector<int64_t>>();
     w->grid_shape = j.at("grid").at("shape").get<std::vector<int64_t>>();
     w->y_shape = j.at("y_shape").get<std::vector<int64_t>>();
-    if (!ReadRaw(dir + "/" + j.at("x").at("file").get<std::string>(), Count(w->x_shape), &w->x, error) ||
-        !ReadRaw(dir + "/" + j.at("grid").at("file").get<std::string>(), Count(w->grid_shape), &w->grid, error)) {
+    if (!ReadRaw(dir + "/" + j.at("x").at("file").get<std::string>(), Count(w->x_shape), &w->x,
+                 error) ||
+        !ReadRaw(dir + "/" + j.at("grid").at("file").get<std::string>(), Count(w->grid_shape),
+                 &w->grid, error)) {
       return false;
     }
     if (!ParseOptions(j, &w->gs_options, error)) return false;
     w->gs_options.align_corners = j.at("align_corners").get<bool>();
     w->has_baseline = j.contains("baseline");
     w->baseline_options = w->gs_options;
-    if (w->has_baseline && !ParseOptions(j.at("baseline"), &w->baseline_options, error)) return false;
+    if (w->has_baseline && !ParseOptions(j.at("baseline"), &w->baseline_options, error))
+      return false;
   } else if (w->op == "AffineGrid") {
     w->x_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
     w->size = j.at("size").get<std::vector<int64_t>>();
     w->y_shape = j.at("grid_shape").get<std::vector<int64_t>>();
-    if (!ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->x_shape), &w->x, error)) {
+    if (!ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->x_shape), &w->x,
+                 error)) {
       return false;
     }
     w->ag_options.align_corners = j.at("align_corners").get<bool>();
@@ -208,8 +223,10 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     w->x_shape = j.at("image").at("shape").get<std::vector<int64_t>>();  // (1, H, W, 4)
     w->grid_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
     w->y_shape = j.at("y_shape").get<std::vector<int64_t>>();
-    if (!ReadRaw(dir + "/" + j.at("image").at("file").get<std::string>(), Count(w->x_shape), &w->x8, error) ||
-        !ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->grid_shape), &w->grid, error)) {
+    if (!ReadRaw(dir + "/" + j.at("image").at("file").get<std::string>(), Count(w->x_shape), &w->x8,
+                 error) ||
+        !ReadRaw(dir + "/" + j.at("theta").at("file").get<std::string>(), Count(w->grid_shape),
+                 &w->grid, error)) {
       return false;
     }
     w->gs_options = {};  // bilinear, zeros, align_corners 0
@@ -227,9 +244,10 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     w->xf.assign(w->x8.begin(), w->x8.end());
     w->yf.assign(w->out_elems, 0.0f);
     // The grid of theta (bit for bit the reference's, which recomputes it in every call).
-    const Status s = gridsample::AffineGrid(View(w->grid, w->grid_shape), w->ref_size.data(),
-                                            w->ref_size.size(), MutableView(w->ref_grid, w->ref_grid_shape),
-                                            gridsample::AffineGridOptions{w->gs_options.align_corners});
+    const Status s =
+        gridsample::AffineGrid(View(w->grid, w->grid_shape), w->ref_size.data(), w->ref_size.size(),
+                               MutableView(w->ref_grid, w->ref_grid_shape),
+                               gridsample::AffineGridOptions{w->gs_options.align_corners});
     if (!s.ok()) *error = "AffineGrid of theta: " + s.message();
     return s.ok();
   } else {
@@ -313,8 +331,10 @@ json Check(const std::string& dir, Workload& w) {
                             : reinterpret_cast<const char*>(w.y.data());
   const size_t n = rgba8 ? w.y8.size() : w.y.size() * sizeof(float);
   std::ofstream(out, std::ios::binary).write(bytes, static_cast<std::streamsize>(n));
-  return {{"max_abs_diff_vs_reference", max_diff}, {"output", out},
-          {"dtype", rgba8 ? "uint8" : "float32"}, {"out_elems", w.out_elems}};
+  return {{"max_abs_diff_vs_reference", max_diff},
+          {"output", out},
+          {"dtype", rgba8 ? "uint8" : "float32"},
+          {"out_elems", w.out_elems}};
 }
 
 // Registers NAME/public, NAME/baseline (if the workload has one), NAME/reference (not with
@@ -341,7 +361,8 @@ void Register(Workload* p, const Flags& flags) {
     };
   };
   const auto add = [&](const char* variant, auto fn) {
-    Configure(benchmark::RegisterBenchmark((p->name + variant).c_str(), fn), flags.reps, flags.min_time);
+    Configure(benchmark::RegisterBenchmark((p->name + variant).c_str(), fn), flags.reps,
+              flags.min_time);
   };
   add("/public", api(Impl::kPublic));
   if (p->has_baseline) add("/baseline", api(Impl::kBaseline));
@@ -373,7 +394,8 @@ int main(int argc, char** argv) {
   ParseFlags(argc, argv, &flags, &rest);
   if (flags.dir.empty()) {
     std::fprintf(stderr,
-                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N] [--min_time=S] [--benchmark_...]\n"
+                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N] "
+                 "[--min_time=S] [--benchmark_...]\n"
                  "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
                  argv[0]);
     return 2;
@@ -392,7 +414,8 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("gridsample_active_target", gridsample::ActiveTarget());
   std::string available;
-  for (const std::string& t : gridsample::AvailableTargets()) available += (available.empty() ? "" : " ") + t;
+  for (const std::string& t : gridsample::AvailableTargets())
+    available += (available.empty() ? "" : " ") + t;
   benchmark::AddCustomContext("gridsample_available_targets", available);
   std::vector<std::unique_ptr<Workload>> workloads;
   json checks = json::object();  // per workload: the check, or why it is not timed
@@ -400,7 +423,8 @@ int main(int argc, char** argv) {
     const std::string name = j.value("name", "?");
     if (!flags.only.empty() && name != flags.only) continue;
     if (j.at("op").get<std::string>() == "WarpAffineRGBA8" && !GRIDSAMPLE_BENCH_WARP_AFFINE) {
-      checks[name] = {{"unavailable", "not available yet (no WarpAffine in the C++ API this was built from)"}};
+      checks[name] = {
+          {"unavailable", "not available yet (no WarpAffine in the C++ API this was built from)"}};
       continue;
     }
     auto w = std::make_unique<Workload>();
@@ -422,10 +446,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (workloads.empty() && checks.empty()) {
-    std::fprintf(stderr, "no workload %s in %s/manifest.json\n", flags.only.c_str(), flags.dir.c_str());
+    std::fprintf(stderr, "no workload %s in %s/manifest.json\n", flags.only.c_str(),
+                 flags.dir.c_str());
     return 2;
   }
-  if (!flags.timing_only) std::ofstream(flags.dir + "/native_checks.json") << checks.dump(2) << "\n";
+  if (!flags.timing_only)
+    std::ofstream(flags.dir + "/native_checks.json") << checks.dump(2) << "\n";
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -45,8 +45,8 @@ GridSampleOptions Options(int mode, int padding, bool align_corners) {
 // Every pointer below is a byte offset into the wasm heap chosen by the JS layer; shapes
 // are int64 arrays there. The C++ API validates everything else.
 int GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uintptr_t grid,
-                      int grid_dtype, uintptr_t grid_shape, uintptr_t y,
-                      uintptr_t y_shape, int mode, int padding, bool align_corners) {
+                      int grid_dtype, uintptr_t grid_shape, uintptr_t y, uintptr_t y_shape,
+                      int mode, int padding, bool align_corners) {
   const size_t r = static_cast<size_t>(rank);
   return ToCallStatus(GridSample(
       {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), r},
@@ -64,15 +64,14 @@ int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, int the
   return ToCallStatus(AffineGrid(
       {reinterpret_cast<const void*>(theta), static_cast<DType>(dtype), Shape(theta_shape),
        static_cast<size_t>(theta_rank)},
-      Shape(size), n, {reinterpret_cast<void*>(grid), static_cast<DType>(dtype), Shape(grid_shape), n},
-      options));
+      Shape(size), n,
+      {reinterpret_cast<void*>(grid), static_cast<DType>(dtype), Shape(grid_shape), n}, options));
 }
 
 // Channels-last tensors: x, grid and y are rank 4.
-int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape,
-                                  uintptr_t grid, int grid_dtype, uintptr_t grid_shape,
-                                  uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                                  bool align_corners) {
+int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t grid,
+                                  int grid_dtype, uintptr_t grid_shape, uintptr_t y,
+                                  uintptr_t y_shape, int mode, int padding, bool align_corners) {
   return ToCallStatus(GridSampleChannelsLast(
       {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
       {reinterpret_cast<const void*>(grid), static_cast<DType>(grid_dtype), Shape(grid_shape), 4},
@@ -81,21 +80,22 @@ int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape,
 }
 
 // x and y (N, H, W, C) / (N, Ho, Wo, C), theta (N, 2, 3).
-int WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta,
-                      int theta_dtype, uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape,
-                      int mode, int padding, bool align_corners) {
-  return ToCallStatus(WarpAffine(
-      {reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
-      {reinterpret_cast<const void*>(theta), static_cast<DType>(theta_dtype), Shape(theta_shape), 3},
-      {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
-      Options(mode, padding, align_corners)));
+int WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta, int theta_dtype,
+                      uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                      bool align_corners) {
+  return ToCallStatus(
+      WarpAffine({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
+                 {reinterpret_cast<const void*>(theta), static_cast<DType>(theta_dtype),
+                  Shape(theta_shape), 3},
+                 {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
+                 Options(mode, padding, align_corners)));
 }
 
 // The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data
 // are checked by the call itself) and the enum codes of mode, padding and dtype names.
 
-int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_shape,
-                                 int grid_rank, uintptr_t y_shape) {
+int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_shape, int grid_rank,
+                                 uintptr_t y_shape) {
   TensorView x;
   x.shape = Shape(x_shape);
   x.rank = static_cast<size_t>(x_rank);

@@ -1,10 +1,11 @@
 // Which SIMD target the fast paths dispatch to: the public query and override (types.h).
+#include "hwy/targets.h"
+
 #include <string>
 #include <vector>
 
 #include "fast/fast.h"
 #include "gridsample/types.h"
-#include "hwy/targets.h"
 
 namespace gridsample {
 namespace {
@@ -54,8 +55,7 @@ Status SetTarget(std::string_view name) {
     names += (names.empty() ? "'" : ", '") + std::string(hwy::TargetName(bits)) + "'";
   }
   return Status::InvalidArgument("target: expected one of this CPU's SIMD targets (" + names +
-                                 ") or '' for the default choice, got '" + std::string(name) +
-                                 "'");
+                                 ") or '' for the default choice, got '" + std::string(name) + "'");
 }
 
 }  // namespace gridsample

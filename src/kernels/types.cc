@@ -51,7 +51,8 @@ Status ParseDType(std::string_view name, DType* dtype, std::string_view what) {
   return Status::InvalidArgument(
       std::string(what) +
       ": expected one of float32, float64, float16, bfloat16, int8, uint8, int16, uint16, "
-      "int32, uint32, got " + Quoted(name));
+      "int32, uint32, got " +
+      Quoted(name));
 }
 
 const char* ModeName(Mode mode) {

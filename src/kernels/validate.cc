@@ -26,11 +26,10 @@ Status Invalid(const char* op, const std::string& what) {
 }
 
 // Most bytes one tensor may span: a pointer difference must stay representable.
-constexpr uint64_t kMaxBytes =
-    static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max()) <
-            static_cast<uint64_t>(std::numeric_limits<size_t>::max())
-        ? static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max())
-        : static_cast<uint64_t>(std::numeric_limits<size_t>::max());
+constexpr uint64_t kMaxBytes = static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max()) <
+                                       static_cast<uint64_t>(std::numeric_limits<size_t>::max())
+                                   ? static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max())
+                                   : static_cast<uint64_t>(std::numeric_limits<size_t>::max());
 
 // Product of `dims` with overflow checks against int64 and the address space.
 // Zero dims count as 1 for the check, so that every partial product (strides,
@@ -68,8 +67,8 @@ std::string DTypeString(DType dtype) {
 Status CheckTensor(const char* op, const char* name, const void* data, DType dtype,
                    const int64_t* shape, size_t rank, int64_t* count, bool shapes_only = false) {
   if (rank > 0 && shape == nullptr) {
-    return Invalid(op, std::string(name) + ": shape pointer is null for rank " +
-                           std::to_string(rank));
+    return Invalid(op,
+                   std::string(name) + ": shape pointer is null for rank " + std::to_string(rank));
   }
   for (size_t i = 0; i < rank; ++i) {
     if (shape[i] < 0) {
@@ -97,9 +96,9 @@ bool Overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {
 }
 
 // The output tensor matches the expected shape and dtype and overlaps no input.
-Status CheckOutput(const char* op, const char* name, const MutableTensorView& out,
-                   DType want_dtype, const int64_t* want_shape, size_t want_rank,
-                   const TensorView* inputs, size_t num_inputs, const int64_t* input_counts) {
+Status CheckOutput(const char* op, const char* name, const MutableTensorView& out, DType want_dtype,
+                   const int64_t* want_shape, size_t want_rank, const TensorView* inputs,
+                   size_t num_inputs, const int64_t* input_counts) {
   const std::string want = ShapeString(want_shape, want_rank);
   if (out.rank != want_rank || (want_rank > 0 && out.shape == nullptr)) {
     return Invalid(op, std::string(name) + ": expected shape " + want + ", got rank " +
@@ -124,7 +123,8 @@ Status CheckOutput(const char* op, const char* name, const MutableTensorView& ou
   for (size_t i = 0; i < num_inputs; ++i) {
     const int64_t in_bytes = input_counts[i] * static_cast<int64_t>(DTypeSize(inputs[i].dtype));
     if (Overlaps(out.data, bytes, inputs[i].data, in_bytes)) {
-      return Invalid(op, std::string(name) + ": output memory overlaps an input; give it its own buffer");
+      return Invalid(
+          op, std::string(name) + ": output memory overlaps an input; give it its own buffer");
     }
   }
   return Status::Ok();
@@ -134,8 +134,8 @@ Status CheckOutput(const char* op, const char* name, const MutableTensorView& ou
 std::string GridSampleLayout(int r, bool grid) {
   static const char* const kX[4] = {"", "W", "H, W", "D, H, W"};
   static const char* const kGrid[4] = {"", "Wo", "Ho, Wo", "Do, Ho, Wo"};
-  const std::string axes = r <= 3 ? (grid ? kGrid : kX)[r]
-                                  : (grid ? "O1..O" : "D1..D") + std::to_string(r);
+  const std::string axes =
+      r <= 3 ? (grid ? kGrid : kX)[r] : (grid ? "O1..O" : "D1..D") + std::to_string(r);
   return grid ? "[N, " + axes + ", " + std::to_string(r) + "]" : "[N, C, " + axes + "]";
 }
 
@@ -145,13 +145,14 @@ std::string GridSampleLayout(int r, bool grid) {
 Status GridShapeError(const char* op, const TensorView& x, const TensorView& grid) {
   const int r = static_cast<int>(x.rank) - 2;
   const bool shown = grid.shape != nullptr && grid.rank >= 1 && grid.rank <= 2 + kMaxSpatialRank;
-  std::string text = "X has shape " + ShapeString(x.shape, x.rank) + ", " + std::to_string(r) +
-                     (r == 1 ? " spatial axis " : " spatial axes ") + GridSampleLayout(r, false) +
-                     ", so grid must have rank " + std::to_string(r + 2) + " and last dimension " +
-                     std::to_string(r) + " (" + GridSampleLayout(r, true) + "); got grid " +
-                     (shown ? "shape " + ShapeString(grid.shape, grid.rank) +
-                                  (grid.rank != x.rank ? " (rank " + std::to_string(grid.rank) + ")" : "")
-                            : "rank " + std::to_string(grid.rank));
+  std::string text =
+      "X has shape " + ShapeString(x.shape, x.rank) + ", " + std::to_string(r) +
+      (r == 1 ? " spatial axis " : " spatial axes ") + GridSampleLayout(r, false) +
+      ", so grid must have rank " + std::to_string(r + 2) + " and last dimension " +
+      std::to_string(r) + " (" + GridSampleLayout(r, true) + "); got grid " +
+      (shown ? "shape " + ShapeString(grid.shape, grid.rank) +
+                   (grid.rank != x.rank ? " (rank " + std::to_string(grid.rank) + ")" : "")
+             : "rank " + std::to_string(grid.rank));
   const int g = static_cast<int>(grid.rank) - 2;
   if (shown && g >= 1 && g != r && grid.shape[grid.rank - 1] == g) {
     text += ", which samples X of shape " + GridSampleLayout(g, false);
@@ -167,9 +168,8 @@ Status GridShapeError(const char* op, const TensorView& x, const TensorView& gri
 
 }  // namespace
 
-Status ValidateGridSample(const TensorView& x, const TensorView& grid,
-                          const MutableTensorView* y, GridSampleGeometry* geometry,
-                          bool shapes_only) {
+Status ValidateGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView* y,
+                          GridSampleGeometry* geometry, bool shapes_only) {
   constexpr const char* kOp = "GridSample";
   constexpr size_t kMaxRank = 2 + kMaxSpatialRank;
   if (x.rank < 3 || x.rank > kMaxRank) {
@@ -233,8 +233,8 @@ Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* o
   const int mode = static_cast<int>(options.mode);
   const int padding = static_cast<int>(options.padding);
   if (mode < 0 || mode > static_cast<int>(Mode::kCubic)) {
-    return Invalid(op, "mode: expected Mode::kLinear, kNearest or kCubic, got value " +
-                           std::to_string(mode));
+    return Invalid(
+        op, "mode: expected Mode::kLinear, kNearest or kCubic, got value " + std::to_string(mode));
   }
   if (padding < 0 || padding > static_cast<int>(Padding::kReflection)) {
     return Invalid(op, "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
@@ -256,8 +256,7 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
                             DTypeString(theta.dtype));
   }
   int64_t theta_count = 0;
-  s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank,
-                         &theta_count);
+  s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank, &theta_count);
   if (!s.ok()) return s;
   bool theta_ok = theta.rank == 3;
   for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
@@ -355,7 +354,8 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
   Status s = CheckChannelsLastX(kOp, x, &x_count);
   if (!s.ok()) return s;
   if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) {
-    return Invalid(kOp, "theta: expected dtype float32 or float64, got " + DTypeString(theta.dtype));
+    return Invalid(kOp,
+                   "theta: expected dtype float32 or float64, got " + DTypeString(theta.dtype));
   }
   int64_t theta_count = 0;
   s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank, &theta_count);
@@ -365,7 +365,8 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
   for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
   if (!theta_ok) {
     return Invalid(kOp, "theta: expected shape " + ShapeString(want_theta, 3) + " for X of shape " +
-                            ShapeString(x.shape, 4) + ", got " + ShapeString(theta.shape, theta.rank));
+                            ShapeString(x.shape, 4) + ", got " +
+                            ShapeString(theta.shape, theta.rank));
   }
   // The output size is Y's own (Ho, Wo): check those two before anything is derived from them.
   if (y.rank != 4 || y.shape == nullptr) {

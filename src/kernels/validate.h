@@ -12,7 +12,7 @@ namespace gridsample {
 
 // A validated GridSample problem: every size fits, every pointer is usable.
 struct GridSampleGeometry {
-  int rank = 0;                       // r, number of spatial axes
+  int rank = 0;  // r, number of spatial axes
   int64_t n = 0, c = 0;
   int64_t in[kMaxSpatialRank] = {};   // D1..Dr, outermost first
   int64_t out[kMaxSpatialRank] = {};  // O1..Or, outermost first
@@ -23,9 +23,8 @@ struct GridSampleGeometry {
 // Checks x and grid; when y is non-null also its shape, dtype, pointer and that
 // it does not overlap x or grid. Fills `geometry` on success. With `shapes_only`,
 // dtypes and data pointers are not looked at (for GridSampleOutputShape).
-Status ValidateGridSample(const TensorView& x, const TensorView& grid,
-                          const MutableTensorView* y, GridSampleGeometry* geometry,
-                          bool shapes_only = false);
+Status ValidateGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView* y,
+                          GridSampleGeometry* geometry, bool shapes_only = false);
 
 // Mode and padding hold values of their enums (a cast integer may not); messages start
 // with `op`.

@@ -19,9 +19,8 @@ double ThetaValue(FuzzInput& in) {
   const int kind = in.Byte();
   if (kind < 80) return in.Uniform(-2.0, 2.0);
   if (kind < 128) {
-    static constexpr double kSimple[] = {0.0, 1.0,       -1.0,       0.5, -0.5,
-                                         2.0, -2.0,      0.25,       1.5, 1.0 / 3.0,
-                                         -1.0 / 3.0, 2.0 / 3.0, 0.1, -0.0};
+    static constexpr double kSimple[] = {0.0,  1.0, -1.0,      0.5,        -0.5,      2.0, -2.0,
+                                         0.25, 1.5, 1.0 / 3.0, -1.0 / 3.0, 2.0 / 3.0, 0.1, -0.0};
     return in.Pick(kSimple);
   }
   if (kind < 160) return static_cast<int8_t>(in.Byte()) / 16.0;
@@ -41,7 +40,8 @@ void FillTheta(FuzzInput& in, int rank, Tensor* theta) {
       for (int k = 0; k < cols; ++k) t[r][k] = kind == 0 ? ThetaValue(in) : (r == k ? 1.0 : 0.0);
     }
     if (kind == 1) {  // rotation about the innermost-two plane, scaled, shifted
-      const double angle = in.Uniform(-3.2, 3.2), sx = in.Uniform(0.2, 2.0), sy = in.Uniform(0.2, 2.0);
+      const double angle = in.Uniform(-3.2, 3.2), sx = in.Uniform(0.2, 2.0),
+                   sy = in.Uniform(0.2, 2.0);
       t[0][0] = sx * std::cos(angle);
       t[0][1] = -sy * std::sin(angle);
       t[1][0] = sx * std::sin(angle);
@@ -91,8 +91,8 @@ void ShrinkTo(std::vector<int64_t*> dims, int64_t multiplier, int64_t limit) {
     int64_t total = multiplier;
     for (const int64_t* d : dims) total *= *d;
     if (total <= limit) return;
-    int64_t* largest = *std::max_element(dims.begin(), dims.end(),
-                                         [](const int64_t* a, const int64_t* b) { return *a < *b; });
+    int64_t* largest = *std::max_element(
+        dims.begin(), dims.end(), [](const int64_t* a, const int64_t* b) { return *a < *b; });
     *largest = (*largest + 1) / 2;
   }
 }
@@ -120,27 +120,31 @@ void CheckAffineGrid(FuzzInput& in) {
   FillTheta(in, rank, &theta);
   std::vector<int64_t> grid_shape(size.size());
   const gridsample::AffineGridOptions options{align};
-  const Status shape_status = gridsample::AffineGridOutputShape(size.data(), size.size(), grid_shape.data());
-  if (!shape_status.ok()) Fail("AffineGridOutputShape " + ToString(size) + ": " + StatusString(shape_status));
+  const Status shape_status =
+      gridsample::AffineGridOutputShape(size.data(), size.size(), grid_shape.data());
+  if (!shape_status.ok())
+    Fail("AffineGridOutputShape " + ToString(size) + ": " + StatusString(shape_status));
   Tensor want = Output(dtype, grid_shape);
-  const Status want_status =
-      gridsample::reference::AffineGrid(theta.View(), size.data(), size.size(), want.MutableView(), options);
+  const Status want_status = gridsample::reference::AffineGrid(
+      theta.View(), size.data(), size.size(), want.MutableView(), options);
   ForEachTarget(dtype == DType::kFloat32, [&](const char* target) {
-    const std::string what = std::string("AffineGrid theta ") + Name(dtype) + ToString(theta.shape()) +
-                             " size " + ToString(size) + " align_corners=" + (align ? "1" : "0") +
-                             " target " + target;
+    const std::string what = std::string("AffineGrid theta ") + Name(dtype) +
+                             ToString(theta.shape()) + " size " + ToString(size) +
+                             " align_corners=" + (align ? "1" : "0") + " target " + target;
     Trace(what);
     Tensor got = Output(dtype, grid_shape);
-    const Status s = gridsample::AffineGrid(theta.View(), size.data(), size.size(), got.MutableView(), options);
+    const Status s =
+        gridsample::AffineGrid(theta.View(), size.data(), size.size(), got.MutableView(), options);
     CheckSameStatus(s, want_status, got, what);
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {
       if (!SameBits(got, want, i)) {
         const int64_t batch = i / (got.size() / size[0]);
         std::string t;
-        for (int k = 0; k < rank * (rank + 1); ++k) t += ValueString(theta, batch * rank * (rank + 1) + k) + ' ';
-        Fail(what + ": grid element " + ToString(gridsample_test::Unravel(i, got.shape())) + ": got " +
-             ValueString(got, i) + ", reference " + ValueString(want, i) + "; theta[" +
+        for (int k = 0; k < rank * (rank + 1); ++k)
+          t += ValueString(theta, batch * rank * (rank + 1) + k) + ' ';
+        Fail(what + ": grid element " + ToString(gridsample_test::Unravel(i, got.shape())) +
+             ": got " + ValueString(got, i) + ", reference " + ValueString(want, i) + "; theta[" +
              std::to_string(batch) + "] = " + t);
       }
     }
@@ -171,8 +175,9 @@ void CheckWarpAffine(FuzzInput& in) {
   const int cb = in.Byte();
   const int64_t c = cb < 12 ? (cb < 6 ? 0 : 5) : 1 + cb % 4;
   const int xb = in.Byte();
-  const DType dtype = xb < 110 ? DType::kUint8
-                               : (xb < 220 ? DType::kFloat32 : gridsample_test::kAllDTypes[xb % 10]);
+  const DType dtype = xb < 110
+                          ? DType::kUint8
+                          : (xb < 220 ? DType::kFloat32 : gridsample_test::kAllDTypes[xb % 10]);
   const DType theta_dtype = ThetaDType(in, /*all_float_dtypes=*/false);
   const GridSampleOptions options = ReadOptions(in);
   const int64_t taps = options.mode == Mode::kCubic ? 16 : 4;
@@ -191,8 +196,8 @@ void CheckWarpAffine(FuzzInput& in) {
     Tensor got = Output(dtype, {n, ho, wo, c});
     std::ostringstream what;
     what << "WarpAffine X " << Name(dtype) << ToString(x.shape()) << " theta " << Name(theta_dtype)
-         << " -> " << ToString(got.shape()) << ' ' << gridsample_test::Describe(options) << " target "
-         << target;
+         << " -> " << ToString(got.shape()) << ' ' << gridsample_test::Describe(options)
+         << " target " << target;
     Trace(what.str());
     const Status s = gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
     CheckSameStatus(s, want_status, got, what.str());

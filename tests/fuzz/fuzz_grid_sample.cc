@@ -43,7 +43,8 @@ int64_t SpatialSize(FuzzInput& in, int rank) {
 
 // Halves the largest size of the tensor that is over budget until every one fits.
 void Shrink(Problem* p) {
-  const int taps = p->options.mode == Mode::kNearest ? 1 : (p->options.mode == Mode::kLinear ? 2 : 4);
+  const int taps =
+      p->options.mode == Mode::kNearest ? 1 : (p->options.mode == Mode::kLinear ? 2 : 4);
   int64_t taps_per_output = 1;
   for (int a = 0; a < p->rank; ++a) taps_per_output *= taps;
   for (;;) {
@@ -94,14 +95,15 @@ double GridCoordinate(FuzzInput& in, int64_t s, bool align) {
   if (kind < 96) return in.Uniform(-1.25, 1.25);
   if (kind < 120) return static_cast<int8_t>(in.Byte()) / 64.0;
   if (kind < 176) {
-    const double j = in.Below(static_cast<int>(std::min<int64_t>(s, 60)) + 4) - 2;  // pixel -2 .. s+1
+    const double j =
+        in.Below(static_cast<int>(std::min<int64_t>(s, 60)) + 4) - 2;  // pixel -2 .. s+1
     const bool which_align = in.Byte() < 192 ? align : !align;
     const double sign = in.Flag() ? 1.0 : -1.0;
     double g = 0.0;
     switch (kind % 6) {
-      case 0: g = Normalised(j, s, which_align); break;        // pixel centre
-      case 1: g = Normalised(j + 0.5, s, which_align); break;  // tie between two pixels
-      case 2: g = sign; break;                                  // the border
+      case 0: g = Normalised(j, s, which_align); break;                // pixel centre
+      case 1: g = Normalised(j + 0.5, s, which_align); break;          // tie between two pixels
+      case 2: g = sign; break;                                         // the border
       case 3: g = sign * (1.0 - 1.0 / static_cast<double>(s)); break;  // outermost centres
       case 4: g = sign * (1.0 + static_cast<double>(in.Below(4)) / static_cast<double>(s)); break;
       case 5: g = Normalised(j + 0.5 * in.Below(2), s, which_align); break;
@@ -128,7 +130,8 @@ void FillGrid(FuzzInput& in, const Problem& p, Tensor* grid) {
       continue;
     }
     double g = GridCoordinate(in, s, p.options.align_corners);
-    while (profile == 1 && !(std::fabs(g) < 1e6)) g = GridCoordinate(in, s, p.options.align_corners);
+    while (profile == 1 && !(std::fabs(g) < 1e6))
+      g = GridCoordinate(in, s, p.options.align_corners);
     grid->Set(i, g);
   }
 }
@@ -180,8 +183,8 @@ void CheckChannelsLast(const Problem& p, const Tensor& x, const Tensor& grid, co
     const std::string what = Describe("GridSampleChannelsLast", x_last, grid, p.options, target);
     Trace(what);
     Tensor got = Output(p.x_dtype, {p.n, p.out[0], p.out[1], p.c});
-    const Status s =
-        gridsample::GridSampleChannelsLast(x_last.View(), grid.View(), got.MutableView(), p.options);
+    const Status s = gridsample::GridSampleChannelsLast(x_last.View(), grid.View(),
+                                                        got.MutableView(), p.options);
     CheckSameStatus(s, want_status, got, what);
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {

@@ -70,7 +70,9 @@ class FuzzInput {
   int Below(int n) { return n <= 256 ? Byte() % n : static_cast<int>(Bits(2) % n); }
   bool Flag() { return Byte() & 1; }
   // [lo, hi] in 65536 steps.
-  double Uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(Bits(2)) / 65535.0; }
+  double Uniform(double lo, double hi) {
+    return lo + (hi - lo) * static_cast<double>(Bits(2)) / 65535.0;
+  }
   template <typename T, size_t K>
   T Pick(const T (&options)[K]) {
     return options[Below(static_cast<int>(K))];
@@ -92,15 +94,60 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // Values every path must survive: non-finite, beyond and at float's limits, denormals (float's
 // and double's), signed zeros, borders, large integers and where float rounding changes.
 inline constexpr double kSpecialValues[] = {
-    kNaN,          -kNaN,          kInf,          -kInf,        1e38,         -1e38,
-    3.4e38,        -3.4e38,        FLT_MAX,       -FLT_MAX,     1e300,        -1e300,
-    1e30,          -1e30,          1e-40,         -1e-40,       FLT_TRUE_MIN, -FLT_TRUE_MIN,
-    FLT_MIN,       DBL_TRUE_MIN,   0.0,           -0.0,         1.0,          -1.0,
-    0.5,           -0.5,           1e6,           -1e6,         8388608.5,    -8388608.5,
-    8388609.0,     16777217.0,     -16777217.0,   3e9,          -3e9,         2147483648.0,
-    -2147483649.0, 4294967296.0,   65504.0,       65520.0,      -65520.0,     1.0 + 0x1p-23,
-    -1.0 - 0x1p-23, 1.0 - 0x1p-24, -1.0 + 0x1p-24, 0x1p-126,    3.0,          -3.0,
-    4.0,           -4.0,           3.0 + 0x1p-22, -3.0 - 0x1p-22, 1e15,       -1e15,
+    kNaN,
+    -kNaN,
+    kInf,
+    -kInf,
+    1e38,
+    -1e38,
+    3.4e38,
+    -3.4e38,
+    FLT_MAX,
+    -FLT_MAX,
+    1e300,
+    -1e300,
+    1e30,
+    -1e30,
+    1e-40,
+    -1e-40,
+    FLT_TRUE_MIN,
+    -FLT_TRUE_MIN,
+    FLT_MIN,
+    DBL_TRUE_MIN,
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    1e6,
+    -1e6,
+    8388608.5,
+    -8388608.5,
+    8388609.0,
+    16777217.0,
+    -16777217.0,
+    3e9,
+    -3e9,
+    2147483648.0,
+    -2147483649.0,
+    4294967296.0,
+    65504.0,
+    65520.0,
+    -65520.0,
+    1.0 + 0x1p-23,
+    -1.0 - 0x1p-23,
+    1.0 - 0x1p-24,
+    -1.0 + 0x1p-24,
+    0x1p-126,
+    3.0,
+    -3.0,
+    4.0,
+    -4.0,
+    3.0 + 0x1p-22,
+    -3.0 - 0x1p-22,
+    1e15,
+    -1e15,
 };
 
 inline double SpecialValue(FuzzInput& in) { return in.Pick(kSpecialValues); }
@@ -116,11 +163,10 @@ inline double XValue(FuzzInput& in, DType t, int profile) {
     return std::floor(in.Uniform(gridsample_test::IntMin(t), gridsample_test::IntMax(t) + 0.999));
   }
   if (profile == 1 || kind < 200) {
-    static constexpr double kIntegers[] = {0,     1,     -1,         2,          127,
-                                           128,   -128,  -129,       255,        256,
-                                           32767, 32768, -32769,     65535,      65536,
-                                           0.5,   1.5,   2.5,        -0.5,       254.5,
-                                           255.5, 4294967295.0, 2147483647.0, -2147483648.0};
+    static constexpr double kIntegers[] = {
+        0,   1,   -1,    2,     127,    128,          -128,         -129,
+        255, 256, 32767, 32768, -32769, 65535,        65536,        0.5,
+        1.5, 2.5, -0.5,  254.5, 255.5,  4294967295.0, 2147483647.0, -2147483648.0};
     return in.Pick(kIntegers);
   }
   return SpecialValue(in);
@@ -284,9 +330,9 @@ inline ChannelMagnitudes MagnitudesNhwc(const Tensor& x) {
 inline bool ChannelsLastAgree(const Tensor& got, const Tensor& want, int64_t i,
                               const GridSampleOptions& o, const ChannelMagnitudes& m) {
   const int64_t plane = (i / (got.size() / m.n)) * m.c + i % m.c;
-  return Agree(got.Get(i), want.Get(i),
-               GridSampleTolerance(got.dtype(), o, m.scale[plane], m.nonfinite[plane] != 0,
-                                   want.Get(i)));
+  return Agree(
+      got.Get(i), want.Get(i),
+      GridSampleTolerance(got.dtype(), o, m.scale[plane], m.nonfinite[plane] != 0, want.Get(i)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,15 +354,15 @@ inline void Trace(const std::string& what) {
 inline std::string Describe(const char* op, const Tensor& x, const Tensor& grid,
                             const GridSampleOptions& o, const char* target) {
   std::ostringstream s;
-  s << op << " X " << Name(x.dtype()) << ToString(x.shape()) << ' ' << grid.shape().size()
-    << "-d " << Name(grid.dtype()) << ToString(grid.shape()) << ' '
-    << gridsample_test::Describe(o) << " target " << target;
+  s << op << " X " << Name(x.dtype()) << ToString(x.shape()) << ' ' << grid.shape().size() << "-d "
+    << Name(grid.dtype()) << ToString(grid.shape()) << ' ' << gridsample_test::Describe(o)
+    << " target " << target;
   return s.str();
 }
 
 inline std::string StatusString(const Status& s) {
-  return s.ok() ? std::string("OK") : "error " + std::to_string(static_cast<int>(s.code())) +
-                                          " \"" + s.message() + '"';
+  return s.ok() ? std::string("OK")
+                : "error " + std::to_string(static_cast<int>(s.code())) + " \"" + s.message() + '"';
 }
 
 // Both calls failed alike or both succeeded; a failed call wrote nothing to its output.

@@ -176,7 +176,8 @@ void FinishArgs(FuzzInput& in, Arg* x, Arg* second, Arg* y) {
 
 size_t Bytes(DType t) { return ElementSize(t); }  // 0 outside the enum
 bool IsFloat(DType t) {
-  return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kFloat16 || t == DType::kBFloat16;
+  return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kFloat16 ||
+         t == DType::kBFloat16;
 }
 bool OptionsValid(const GridSampleOptions& o) {
   const int m = static_cast<int>(o.mode), p = static_cast<int>(o.padding);
@@ -234,7 +235,8 @@ bool Overlap(const Arg& y, const Arg& x) {
 // Why the output must be rejected: wrong rank, shape, dtype; unusable; overlapping an input.
 std::string OutputProblem(const char* name, const Arg& y, const std::vector<int64_t>& want,
                           DType want_dtype, const std::vector<const Arg*>& inputs) {
-  if (y.rank() != want.size() || (y.null_shape && !want.empty())) return std::string(name) + " rank or shape pointer";
+  if (y.rank() != want.size() || (y.null_shape && !want.empty()))
+    return std::string(name) + " rank or shape pointer";
   if (y.dims != want) return std::string(name) + " shape differs from " + ToString(want);
   if (y.dtype != want_dtype) return std::string(name) + " dtype";
   std::string p = ArgProblem(name, y, Bytes(y.dtype));
@@ -253,8 +255,8 @@ bool Empty(const std::vector<int64_t>& dims) {
 }
 
 // GridSample (or, with `shapes_only`, GridSampleOutputShape: dtypes and data not looked at).
-std::string GridSampleProblem(const Arg& x, const Arg& grid, const Arg* y, const GridSampleOptions& o,
-                              bool shapes_only) {
+std::string GridSampleProblem(const Arg& x, const Arg& grid, const Arg* y,
+                              const GridSampleOptions& o, bool shapes_only) {
   if (!shapes_only && !OptionsValid(o)) return "invalid mode or padding";
   if (x.rank() < 3 || x.rank() > 2 + gridsample::kMaxSpatialRank) return "X rank";
   const size_t ex = shapes_only ? 1 : Bytes(x.dtype), eg = shapes_only ? 1 : Bytes(grid.dtype);
@@ -315,14 +317,16 @@ std::string ChannelsLastXProblem(const Arg& x) {
 }
 
 // Y (N, Ho, Wo, C) of a channels-last call, given the Ho and Wo it must have.
-std::string ChannelsLastYProblem(const Arg& x, const Arg& y, int64_t ho, int64_t wo, const Arg& other) {
+std::string ChannelsLastYProblem(const Arg& x, const Arg& y, int64_t ho, int64_t wo,
+                                 const Arg& other) {
   const std::vector<int64_t> y_shape = {x.dims[0], ho, wo, x.dims[3]};
   if (Measure(y_shape, Bytes(x.dtype)).too_large) return "Y is too large";
   if (!Empty(y_shape) && Empty(x.dims)) return "X is empty, Y is not";
   return OutputProblem("Y", y, y_shape, x.dtype, {&x, &other});
 }
 
-std::string WarpAffineProblem(const Arg& x, const Arg& theta, const Arg& y, const GridSampleOptions& o) {
+std::string WarpAffineProblem(const Arg& x, const Arg& theta, const Arg& y,
+                              const GridSampleOptions& o) {
   if (!OptionsValid(o)) return "invalid mode or padding";
   std::string p = ChannelsLastXProblem(x);
   if (!p.empty()) return p;
@@ -335,7 +339,8 @@ std::string WarpAffineProblem(const Arg& x, const Arg& theta, const Arg& y, cons
   return ChannelsLastYProblem(x, y, y.dims[1], y.dims[2], theta);
 }
 
-std::string ChannelsLastProblem(const Arg& x, const Arg& grid, const Arg& y, const GridSampleOptions& o) {
+std::string ChannelsLastProblem(const Arg& x, const Arg& grid, const Arg& y,
+                                const GridSampleOptions& o) {
   if (!OptionsValid(o)) return "invalid mode or padding";
   std::string p = ChannelsLastXProblem(x);
   if (!p.empty()) return p;
@@ -349,12 +354,14 @@ std::string ChannelsLastProblem(const Arg& x, const Arg& grid, const Arg& y, con
 
 // --- the calls -------------------------------------------------------------------------------
 
-std::string Describe(const char* op, const std::vector<const Arg*>& args, const char* const* names) {
+std::string Describe(const char* op, const std::vector<const Arg*>& args,
+                     const char* const* names) {
   std::string s = op;
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg& a = *args[i];
-    s += std::string(" ") + names[i] + " " + ToString(a.dims) + (a.null_shape ? "(null shape)" : "") +
-         " dtype " + std::to_string(static_cast<int>(a.dtype)) + " data " +
+    s += std::string(" ") + names[i] + " " + ToString(a.dims) +
+         (a.null_shape ? "(null shape)" : "") + " dtype " +
+         std::to_string(static_cast<int>(a.dtype)) + " data " +
          (a.buffer < 0 ? std::string("null") : "buffer " + std::to_string(a.buffer));
   }
   return s;
@@ -415,18 +422,20 @@ void CheckGridSample(FuzzInput& in, Memory* m) {
   }
   FinishArgs(in, &x, &grid, &y);
   const char* names[] = {"X", "grid", "Y"};
-  const std::string what = Describe("GridSample", {&x, &grid, &y}, names) + " " +
-                           gridsample_test::Describe(o);
+  const std::string what =
+      Describe("GridSample", {&x, &grid, &y}, names) + " " + gridsample_test::Describe(o);
 
   // GridSampleOutputShape: shapes only; writes x.rank values.
   std::unique_ptr<int64_t[]> y_shape(new int64_t[x.rank()]);
   const bool null_out = in.Byte() < 8;
-  const Status s = gridsample::GridSampleOutputShape(x.View(*m), grid.View(*m), null_out ? nullptr : y_shape.get());
+  const Status s = gridsample::GridSampleOutputShape(x.View(*m), grid.View(*m),
+                                                     null_out ? nullptr : y_shape.get());
   const std::string shape_problem =
-      null_out ? "output pointer is null" : GridSampleProblem(x, grid, nullptr, o, /*shapes_only=*/true);
+      null_out ? "output pointer is null"
+               : GridSampleProblem(x, grid, nullptr, o, /*shapes_only=*/true);
   if (s.ok() != shape_problem.empty()) {
-    Fail(what + ": GridSampleOutputShape " + StatusString(s) + ", model: " +
-         (shape_problem.empty() ? "valid" : shape_problem));
+    Fail(what + ": GridSampleOutputShape " + StatusString(s) +
+         ", model: " + (shape_problem.empty() ? "valid" : shape_problem));
   }
   if (s.ok()) {
     std::vector<int64_t> want = {x.dims[0], x.dims[1]};
@@ -436,9 +445,8 @@ void CheckGridSample(FuzzInput& in, Memory* m) {
            ToString(std::vector<int64_t>(y_shape.get(), y_shape.get() + x.rank())));
     }
   }
-  Check(what, "GridSample", GridSampleProblem(x, grid, &y, o, false), m, {&x, &grid, &y}, &y, [&] {
-    return gridsample::GridSample(x.View(*m), grid.View(*m), y.MutableView(*m), o);
-  });
+  Check(what, "GridSample", GridSampleProblem(x, grid, &y, o, false), m, {&x, &grid, &y}, &y,
+        [&] { return gridsample::GridSample(x.View(*m), grid.View(*m), y.MutableView(*m), o); });
 }
 
 void CheckAffineGrid(FuzzInput& in, Memory* m) {
@@ -472,18 +480,23 @@ void CheckAffineGrid(FuzzInput& in, Memory* m) {
 
   std::unique_ptr<int64_t[]> out(new int64_t[size.size()]);
   const bool null_out = in.Byte() < 8;
-  const Status s = gridsample::AffineGridOutputShape(size_ptr, size.size(), null_out ? nullptr : out.get());
-  const std::string shape_problem = null_out ? "output pointer is null" : AffineSizeProblem(size_ptr, size.size());
+  const Status s =
+      gridsample::AffineGridOutputShape(size_ptr, size.size(), null_out ? nullptr : out.get());
+  const std::string shape_problem =
+      null_out ? "output pointer is null" : AffineSizeProblem(size_ptr, size.size());
   if (s.ok() != shape_problem.empty()) {
-    Fail(what + ": AffineGridOutputShape " + StatusString(s) + ", model: " +
-         (shape_problem.empty() ? "valid" : shape_problem));
+    Fail(what + ": AffineGridOutputShape " + StatusString(s) +
+         ", model: " + (shape_problem.empty() ? "valid" : shape_problem));
   }
-  if (s.ok() && std::vector<int64_t>(out.get(), out.get() + size.size()) != AffineGridShape(size.data(), size.size())) {
-    Fail(what + ": AffineGridOutputShape gave " + ToString(std::vector<int64_t>(out.get(), out.get() + size.size())));
+  if (s.ok() && std::vector<int64_t>(out.get(), out.get() + size.size()) !=
+                    AffineGridShape(size.data(), size.size())) {
+    Fail(what + ": AffineGridOutputShape gave " +
+         ToString(std::vector<int64_t>(out.get(), out.get() + size.size())));
   }
-  Check(what, "AffineGrid", AffineGridProblem(theta, size_ptr, size.size(), grid), m, {&theta, &grid},
-        &grid, [&] {
-          return gridsample::AffineGrid(theta.View(*m), size_ptr, size.size(), grid.MutableView(*m), options);
+  Check(what, "AffineGrid", AffineGridProblem(theta, size_ptr, size.size(), grid), m,
+        {&theta, &grid}, &grid, [&] {
+          return gridsample::AffineGrid(theta.View(*m), size_ptr, size.size(), grid.MutableView(*m),
+                                        options);
         });
 }
 
@@ -495,7 +508,8 @@ void CheckChannelsLast(FuzzInput& in, Memory* m, bool warp) {
   if (in.Byte() < 192) {
     x.dims = Dims(in, 4);
     const int64_t ho = Dim(in), wo = Dim(in);
-    second.dims = warp ? std::vector<int64_t>{x.dims[0], 2, 3} : std::vector<int64_t>{x.dims[0], ho, wo, 2};
+    second.dims =
+        warp ? std::vector<int64_t>{x.dims[0], 2, 3} : std::vector<int64_t>{x.dims[0], ho, wo, 2};
     y.dims = {x.dims[0], ho, wo, x.dims[3]};
     Mutate(in, {&x.dims, &second.dims, &y.dims});
   } else {
@@ -504,11 +518,14 @@ void CheckChannelsLast(FuzzInput& in, Memory* m, bool warp) {
   FinishArgs(in, &x, &second, &y);
   const char* op = warp ? "WarpAffine" : "GridSampleChannelsLast";
   const char* names[] = {"X", warp ? "theta" : "grid", "Y"};
-  const std::string what = Describe(op, {&x, &second, &y}, names) + " " + gridsample_test::Describe(o);
-  const std::string problem = warp ? WarpAffineProblem(x, second, y, o) : ChannelsLastProblem(x, second, y, o);
+  const std::string what =
+      Describe(op, {&x, &second, &y}, names) + " " + gridsample_test::Describe(o);
+  const std::string problem =
+      warp ? WarpAffineProblem(x, second, y, o) : ChannelsLastProblem(x, second, y, o);
   Check(what, op, problem, m, {&x, &second, &y}, &y, [&] {
     return warp ? gridsample::WarpAffine(x.View(*m), second.View(*m), y.MutableView(*m), o)
-                : gridsample::GridSampleChannelsLast(x.View(*m), second.View(*m), y.MutableView(*m), o);
+                : gridsample::GridSampleChannelsLast(x.View(*m), second.View(*m), y.MutableView(*m),
+                                                     o);
   });
 }
 

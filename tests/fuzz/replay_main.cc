@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "replay: cannot read %s\n", f.c_str());
       return 2;
     }
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
     // Named before it runs: a finding aborts the process.
     std::fprintf(stderr, "replay: %s (%zu bytes)\n", f.c_str(), bytes.size());
     std::vector<uint8_t> data(bytes.begin(), bytes.end());

@@ -9,9 +9,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "half.h"
 #include "reference/reference.h"
@@ -254,8 +253,8 @@ bool ParseRangeTable(const Json& j, const char* what, int64_t n, int64_t c,
   return true;
 }
 
-bool LoadCaseJson(const Json& j, const std::filesystem::path& dir, const std::string& name,
-                  Case* c, std::string* error) {
+bool LoadCaseJson(const Json& j, const std::filesystem::path& dir, const std::string& name, Case* c,
+                  std::string* error) {
   if (!j.is_object()) {
     *error = "case file is not a JSON object";
     return false;
@@ -383,8 +382,8 @@ bool LoadCaseJson(const Json& j, const std::filesystem::path& dir, const std::st
   DType expected_dtype = DType::kFloat32;
   if (!LibraryDType(c->expected, &expected_dtype, error)) return false;
   if (expected_dtype != out_dtype) {
-    *error = std::string("expected: dtype ") + DTypeName(expected_dtype) +
-             ", but the output of " + c->op + " has the input's dtype " + DTypeName(out_dtype);
+    *error = std::string("expected: dtype ") + DTypeName(expected_dtype) + ", but the output of " +
+             c->op + " has the input's dtype " + DTypeName(out_dtype);
     return false;
   }
 
@@ -449,8 +448,7 @@ class GuardedOutput {
   static constexpr unsigned char kGuardByte = 0xA5;
 
   explicit GuardedOutput(size_t bytes)
-      : bytes_(bytes),
-        words_((2 * kGuardBytes + bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t)) {
+      : bytes_(bytes), words_((2 * kGuardBytes + bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t)) {
     unsigned char* all = reinterpret_cast<unsigned char*>(words_.data());
     std::memset(all, kGuardByte, words_.size() * sizeof(uint64_t));
   }

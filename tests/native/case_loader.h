@@ -72,9 +72,9 @@ struct Case {
 
 // The calls a case is replayed through; same signatures as the public API so that
 // the dispatching fast paths and the scalar reference are interchangeable.
-using GridSampleFn = std::function<Status(const TensorView& x, const TensorView& grid,
-                                          const MutableTensorView& y,
-                                          const GridSampleOptions& options)>;
+using GridSampleFn =
+    std::function<Status(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                         const GridSampleOptions& options)>;
 using AffineGridFn =
     std::function<Status(const TensorView& theta, const int64_t* size, size_t size_len,
                          const MutableTensorView& grid, const AffineGridOptions& options)>;
@@ -98,15 +98,15 @@ struct CaseResult {
   std::string name;
   std::string category;
   std::string implementation;
-  std::string error;            // why the case could not be run or compared
+  std::string error;  // why the case could not be run or compared
   bool range_only = false;
   int64_t worst_flat_index = -1;  // -1 when no element was compared
   std::vector<int64_t> worst_index;
   double got = 0.0;
-  double expected = 0.0;        // range_only: the bound that is nearest / violated
-  double range_lo = 0.0;        // range_only: the allowed interval at the worst element
+  double expected = 0.0;  // range_only: the bound that is nearest / violated
+  double range_lo = 0.0;  // range_only: the allowed interval at the worst element
   double range_hi = 0.0;
-  double max_abs_error = 0.0;   // range_only: distance outside the interval
+  double max_abs_error = 0.0;  // range_only: distance outside the interval
   double atol = 0.0;
   size_t element_count = 0;
 };

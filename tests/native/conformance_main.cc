@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
   }
   // A mistyped filter must not look like a clean run.
   if (selected.empty()) {
-    std::fprintf(stderr, "gridsample_conformance: no case in %s matches --filter %s\n",
-                 dir.c_str(), filter.c_str());
+    std::fprintf(stderr, "gridsample_conformance: no case in %s matches --filter %s\n", dir.c_str(),
+                 filter.c_str());
     return kExitFailed;
   }
 

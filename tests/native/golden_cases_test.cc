@@ -1,16 +1,16 @@
 // Replays every golden case in tests/cases through the public API and the scalar reference.
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "case_loader.h"
 
@@ -57,8 +57,7 @@ TEST_P(GoldenCaseTest, MatchesExpected) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Golden, GoldenCaseTest, ::testing::ValuesIn(CaseNames()),
-                         SanitizedName);
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenCaseTest, ::testing::ValuesIn(CaseNames()), SanitizedName);
 
 TEST(GoldenCaseDirectory, HoldsExactlyTheIndexedCases) {
   std::ifstream in(std::string(kCasesDir) + "/index.json");
@@ -78,8 +77,7 @@ TEST(GoldenCaseDirectory, HoldsExactlyTheIndexedCases) {
   for (const auto& [id, category] : index.at("categories").items()) {
     category_total += category.at("count").get<size_t>();
   }
-  EXPECT_EQ(category_total, indexed.size())
-      << "index.json category counts disagree with its cases";
+  EXPECT_EQ(category_total, indexed.size()) << "index.json category counts disagree with its cases";
 
   std::vector<std::string> listed;
   std::string error;
@@ -148,9 +146,8 @@ TEST(GoldenCaseLoader, ExactMatchPassesAndToleranceIsHonoured) {
 
 TEST(GoldenCaseLoader, NanUnwrittenAndErrorStatusFail) {
   const Case c = MustLoad("gs2d_linear_zeros_ac0_rand");
-  const CaseResult nan = RunCase(c, Echo(c, [](void* y, size_t) {
-                                   SetFloat(y, 3, std::numeric_limits<float>::quiet_NaN());
-                                 }));
+  const CaseResult nan = RunCase(
+      c, Echo(c, [](void* y, size_t) { SetFloat(y, 3, std::numeric_limits<float>::quiet_NaN()); }));
   EXPECT_FALSE(nan.passed);
   EXPECT_EQ(nan.worst_flat_index, 3);
 

@@ -1,7 +1,7 @@
-// The official ONNX GridSample-16 examples (spec/001), transcribed as data and checked to their printed precision.
+// The official ONNX GridSample-16 examples (spec/001), checked to their printed precision.
 //
 // The spec page has no AffineGrid example with values, so AffineGrid is covered by
-// property_test.cc and the golden cases instead.
+// affine_grid_property_test.cc and the golden cases instead.
 
 #include <string>
 #include <vector>
@@ -12,9 +12,9 @@ namespace gridsample_test {
 namespace {
 
 struct OnnxExample {
-  const char* name;       // ONNX backend test name
-  const char* mode;       // attribute spelling as in the example
-  const char* padding;    // padding_mode attribute
+  const char* name;     // ONNX backend test name
+  const char* mode;     // attribute spelling as in the example
+  const char* padding;  // padding_mode attribute
   bool align_corners;
   std::vector<int64_t> x_shape;
   std::vector<double> x;
@@ -28,6 +28,9 @@ struct OnnxExample {
 constexpr double kPrintedAtol = 1e-4;
 
 const std::vector<double> kX3x2 = {0., 1., 2., 3., 4., 5.};
+
+// The examples as transcribed from the spec page, in its layout.
+// clang-format off
 
 // Grid of the "gridsample_paddingmode" example.
 const std::vector<double> kPaddingGrid = {
@@ -86,6 +89,7 @@ std::vector<OnnxExample> Examples() {
                {-0.1406, 0.3828, 1.7556, 2.9688, 2.9688, 1.7556, 5.1445, 1.3906}});
   return e;
 }
+// clang-format on
 
 // Runs one example through `kernel` with X and grid stored as `dtype` (float32 as in the
 // spec, float64 to check the double path gives the same answer).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fast/constants.h"
 #include "fast/fast.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
@@ -33,14 +34,14 @@ float PlanCoordinate(std::mt19937& rng) {
   return std::numeric_limits<float>::denorm_min();
 }
 
-class PlanTest : public ::testing::TestWithParam<std::string> {};
+class PlanTest : public PerTargetTest {};
+GRIDSAMPLE_INSTANTIATE_PER_TARGET(PlanTest);
 
 TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
-  TargetScope scope(GetParam());
   std::mt19937 rng(31);
   int64_t checked = 0;
   for (Mode m : kModes) {
-    const int window = m == Mode::kNearest ? 1 : (m == Mode::kLinear ? 2 : 4);
+    const int window = gridsample::fast::TapsPerAxis(m);
     for (Padding pad : kPaddings) {
       for (bool align : kAligns) {
         for (int32_t size : {window, window + 1, 5, 17, 1000}) {
@@ -53,7 +54,7 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
           gridsample::fast::ProbePlanAxis(m, pad, size, align, g.data(), kCount, start.data(),
                                           weight.data());
           for (int p = 0; p < kCount; ++p) {
-            const std::string what = GetParam() + ' ' + Describe(o) + " size " +
+            const std::string what = target() + ' ' + Describe(o) + " size " +
                                      std::to_string(size) + " g " + std::to_string(g[p]);
             ASSERT_GE(start[p], 0) << what;
             ASSERT_LE(start[p] + window, size) << what;
@@ -81,11 +82,6 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
   }
   EXPECT_GT(checked, 0);
 }
-
-INSTANTIATE_TEST_SUITE_P(Targets, PlanTest, ::testing::ValuesIn(gridsample::AvailableTargets()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
-                         });
 
 }  // namespace
 }  // namespace gridsample_test

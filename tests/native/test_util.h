@@ -1,4 +1,4 @@
-// Shared helpers for the native gtest suites: owned tensors of any dtype, exact rounding, a fluent tester.
+// Shared helpers of the native gtest suites: tensors of any dtype, exact rounding, target tests.
 #ifndef GRIDSAMPLE_TESTS_NATIVE_TEST_UTIL_H_
 #define GRIDSAMPLE_TESTS_NATIVE_TEST_UTIL_H_
 
@@ -31,18 +31,6 @@ using gridsample::Status;
 using gridsample::StatusCode;
 using gridsample::TensorView;
 
-// Makes the fast paths run on `target` (one of gridsample::AvailableTargets()) until the scope
-// ends, whatever happens in it; the default choice afterwards.
-struct TargetScope {
-  explicit TargetScope(const std::string& target) {
-    const Status s = gridsample::SetTarget(target);
-    EXPECT_TRUE(s.ok()) << s.message();
-  }
-  ~TargetScope() { gridsample::SetTarget(""); }
-  TargetScope(const TargetScope&) = delete;
-  TargetScope& operator=(const TargetScope&) = delete;
-};
-
 // ---------------------------------------------------------------------------
 // Enumerations to loop over.
 
@@ -58,8 +46,8 @@ inline constexpr DType kGridDTypes[] = {DType::kFloat32, DType::kFloat64, DType:
 // Both implementations behind the public contract: every property must hold for each.
 using GridSampleFn = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
                                 const GridSampleOptions&);
-using AffineGridFn = Status (*)(const TensorView&, const int64_t*, size_t,
-                                const MutableTensorView&, const AffineGridOptions&);
+using AffineGridFn = Status (*)(const TensorView&, const int64_t*, size_t, const MutableTensorView&,
+                                const AffineGridOptions&);
 struct Kernel {
   const char* name;
   GridSampleFn grid_sample;
@@ -76,9 +64,15 @@ inline const Kernel kKernels[] = {
 inline size_t ElementSize(DType t) {
   switch (t) {
     case DType::kFloat64: return 8;
-    case DType::kFloat32: case DType::kInt32: case DType::kUint32: return 4;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUint16: return 2;
-    case DType::kInt8: case DType::kUint8: return 1;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUint32: return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kInt16:
+    case DType::kUint16: return 2;
+    case DType::kInt8:
+    case DType::kUint8: return 1;
   }
   return 0;
 }
@@ -146,7 +140,7 @@ inline double IntMax(DType t) {
 inline double RoundToBinaryFormat(double v, int precision, int min_exp, double max_finite) {
   if (!std::isfinite(v) || v == 0.0) return v;
   int e = 0;
-  std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+  std::frexp(v, &e);                          // |v| in [2^(e-1), 2^e)
   const int lead = std::max(e - 1, min_exp);  // subnormals share the smallest normal's quantum
   const double quantum = std::ldexp(1.0, lead - (precision - 1));
   const double r = std::nearbyint(v / quantum) * quantum;
@@ -181,9 +175,18 @@ inline double Ulp(double v, DType t) {
   int precision = 53, min_exp = -1022;
   switch (t) {
     case DType::kFloat64: break;
-    case DType::kFloat32: precision = 24; min_exp = -126; break;
-    case DType::kFloat16: precision = 11; min_exp = -14; break;
-    case DType::kBFloat16: precision = 8; min_exp = -126; break;
+    case DType::kFloat32:
+      precision = 24;
+      min_exp = -126;
+      break;
+    case DType::kFloat16:
+      precision = 11;
+      min_exp = -14;
+      break;
+    case DType::kBFloat16:
+      precision = 8;
+      min_exp = -126;
+      break;
     default: return 1.0;
   }
   int e = 0;
@@ -461,90 +464,29 @@ inline std::string WhereInY(const Tensor& y, int64_t flat) {
 }
 
 // ---------------------------------------------------------------------------
-// Fluent tester (XNNPACK style): configures one GridSample problem, builds random X and a
-// random dyadic grid, and Test() checks the public entry point against the scalar reference
-// within DESIGN.md's tolerances (nearest 1e-6, linear 1e-5, cubic 2e-4; bit-exact nearest
-// since the dyadic grid makes every coordinate exact).
+// One test instance per SIMD target compiled in and supported here, named by the target
+// ("PerTarget/FastPaths.Float32MatchesReference/AVX2"): the fast paths run on that target
+// for the test's duration, on the default choice afterwards. Declare a suite with
+// `class MySuite : public PerTargetTest {};`, write TEST_P(MySuite, ...) and instantiate it
+// with GRIDSAMPLE_INSTANTIATE_PER_TARGET(MySuite).
 
-class GridSampleTester {
- public:
-  GridSampleTester& batch(int64_t n) { n_ = n; return *this; }
-  GridSampleTester& channels(int64_t c) { c_ = c; return *this; }
-  GridSampleTester& in(std::vector<int64_t> s) { in_ = std::move(s); return *this; }
-  GridSampleTester& out(std::vector<int64_t> s) { out_ = std::move(s); return *this; }
-  GridSampleTester& mode(Mode m) { options_.mode = m; return *this; }
-  GridSampleTester& padding(Padding p) { options_.padding = p; return *this; }
-  GridSampleTester& align_corners(bool a) { options_.align_corners = a; return *this; }
-  GridSampleTester& x_dtype(DType t) { x_dtype_ = t; return *this; }
-  GridSampleTester& grid_dtype(DType t) { grid_dtype_ = t; return *this; }
-  GridSampleTester& grid_range(double r) { grid_range_ = r; return *this; }
-  GridSampleTester& seed(uint32_t s) { seed_ = s; return *this; }
-
-  const GridSampleOptions& options() const { return options_; }
-  size_t rank() const { return in_.size(); }
-
-  std::string Describe() const {
-    std::ostringstream s;
-    s << "N=" << n_ << " C=" << c_ << " in=" << ToString(in_) << " out=" << ToString(out_) << ' '
-      << gridsample_test::Describe(options_) << " x=" << Name(x_dtype_)
-      << " grid=" << Name(grid_dtype_) << " seed=" << seed_;
-    return s.str();
+class PerTargetTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    const Status s = gridsample::SetTarget(GetParam());
+    ASSERT_TRUE(s.ok()) << s.message();
   }
-
-  Tensor MakeX() const {
-    std::mt19937 rng(seed_);
-    return RandomTensor(rng, x_dtype_, TensorShape(n_, c_, in_));
-  }
-  Tensor MakeGrid() const {
-    std::mt19937 rng(seed_ * 7919u + 1u);
-    return RandomGrid(rng, grid_dtype_, GridShape(n_, out_), grid_range_);
-  }
-
-  // Public entry point against the scalar reference.
-  void Test() const {
-    SCOPED_TRACE(Describe());
-    const Tensor x = MakeX();
-    const Tensor grid = MakeGrid();
-    Tensor y_fast, y_ref;
-    const Status s_fast = RunGridSample(&gridsample::GridSample, x, grid, options_, &y_fast);
-    const Status s_ref =
-        RunGridSample(&gridsample::reference::GridSample, x, grid, options_, &y_ref);
-    ASSERT_TRUE(s_fast.ok()) << s_fast.message();
-    ASSERT_TRUE(s_ref.ok()) << s_ref.message();
-    double tol = 0.0;
-    if (!IsInteger(x_dtype_) && options_.mode != Mode::kNearest) {
-      tol = options_.mode == Mode::kLinear ? 1e-5 : 2e-4;
-    }
-    int failures = 0;
-    for (int64_t i = 0; i < y_ref.size() && failures < 10; ++i) {
-      const double a = y_fast.Get(i), b = y_ref.Get(i);
-      // Integer outputs may land one level apart where float rounding meets a .5 tie.
-      const double allowed = IsInteger(x_dtype_) && options_.mode != Mode::kNearest
-                                 ? 1.0
-                                 : tol * std::max(1.0, std::fabs(b)) + Ulp(b, x_dtype_) *
-                                       (x_dtype_ == DType::kFloat16 ||
-                                                x_dtype_ == DType::kBFloat16
-                                            ? 1.0
-                                            : 0.0);
-      if (!(std::fabs(a - b) <= allowed)) {
-        ++failures;
-        ADD_FAILURE() << WhereInY(y_ref, i) << ": public " << a << " vs reference " << b
-                      << " (allowed " << allowed << ")";
-      }
-    }
-  }
-
- private:
-  int64_t n_ = 1;
-  int64_t c_ = 2;
-  std::vector<int64_t> in_{5, 7};
-  std::vector<int64_t> out_{4, 9};
-  GridSampleOptions options_;
-  DType x_dtype_ = DType::kFloat32;
-  DType grid_dtype_ = DType::kFloat32;
-  double grid_range_ = 1.25;
-  uint32_t seed_ = 1;
+  void TearDown() override { gridsample::SetTarget(""); }
+  const std::string& target() const { return GetParam(); }
 };
+
+inline std::string TargetParamName(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
+#define GRIDSAMPLE_INSTANTIATE_PER_TARGET(suite)                                                  \
+  INSTANTIATE_TEST_SUITE_P(PerTarget, suite, ::testing::ValuesIn(gridsample::AvailableTargets()), \
+                           ::gridsample_test::TargetParamName)
 
 }  // namespace gridsample_test
 

@@ -1,145 +1,76 @@
-// Channels-last GridSample, the fused WarpAffine and the fast AffineGrid against the scalar
-// reference (X transposed to NCHW + reference::AffineGrid + reference::GridSample), on every
-// compiled Highway target, plus their validation.
+// Channels-last GridSample and WarpAffine against the reference on every target; validation.
 //
-// The channels-last paths share NCHW's planner and so its contract (README, "Accuracy"):
-// the reference's taps, weights, summation order and rounding, and AffineGrid's values
-// computed in double exactly as the reference does (src/kernels/fast/affine-inl.h), so bit
-// for bit except where border or reflection padding adds the weights of taps on one pixel;
-// and uint8 bilinear, whose fixed-point blend is within 1 level by construction
-// (src/kernels/fast/fixed_point_u8-inl.h): there the tests allow 1 and also bound how often
-// it is used. The generic path calls the reference's own per-axis code.
+// The oracle is X transposed to NCHW + reference::AffineGrid + reference::GridSample
+// (fast_path_tester.h). The channels-last fast paths share NCHW's planner and its accuracy
+// contract (README, "Accuracy"): bit for bit (the reference's taps, weights, summation order
+// and rounding; the generic path calls the reference's own per-axis code), except where border
+// or reflection padding adds the weights of taps on one pixel, and uint8 bilinear, whose
+// fixed-point blend is within 1 level by construction (src/kernels/fast/fixed_point_u8-inl.h):
+// there the tests allow 1 and also bound how often it is used.
+#include "gridsample/warp_affine.h"
+
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <cstdio>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "fast/fast.h"
-#include "gridsample/warp_affine.h"
+#include "fast_path_tester.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "test_util.h"
-#include "validate.h"
 
 namespace gridsample_test {
 namespace {
 
-namespace fast = gridsample::fast;
+using Op = FastPathTester::Op;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// --- the oracle ---------------------------------------------------------------------------
-
-// (N, A, B, C) <-> (N, C, A, B), byte for byte (exact for every dtype).
-Tensor ToChannelsFirst(const Tensor& t) {
-  const std::vector<int64_t>& s = t.shape();
-  Tensor out(t.dtype(), {s[0], s[3], s[1], s[2]});
-  const size_t e = ElementSize(t.dtype());
-  const auto* src = static_cast<const uint8_t*>(t.data());
-  auto* dst = static_cast<uint8_t*>(out.data());
-  const int64_t plane = s[1] * s[2];
-  for (int64_t n = 0; n < s[0]; ++n) {
-    for (int64_t p = 0; p < plane; ++p) {
-      for (int64_t c = 0; c < s[3]; ++c) {
-        std::memcpy(dst + ((n * s[3] + c) * plane + p) * e, src + ((n * plane + p) * s[3] + c) * e, e);
-      }
-    }
-  }
-  return out;
-}
-
-Tensor ToChannelsLast(const Tensor& t) {
-  const std::vector<int64_t>& s = t.shape();
-  Tensor out(t.dtype(), {s[0], s[2], s[3], s[1]});
-  const size_t e = ElementSize(t.dtype());
-  const auto* src = static_cast<const uint8_t*>(t.data());
-  auto* dst = static_cast<uint8_t*>(out.data());
-  const int64_t plane = s[2] * s[3];
-  for (int64_t n = 0; n < s[0]; ++n) {
-    for (int64_t c = 0; c < s[1]; ++c) {
-      for (int64_t p = 0; p < plane; ++p) {
-        std::memcpy(dst + ((n * plane + p) * s[1] + c) * e, src + ((n * s[1] + c) * plane + p) * e, e);
-      }
-    }
-  }
-  return out;
-}
-
-// GridSample on X (N, H, W, C) through the NCHW reference.
-Tensor OracleGridSample(const Tensor& x, const Tensor& grid, const GridSampleOptions& o) {
-  const Tensor xc = ToChannelsFirst(x);
-  Tensor yc(x.dtype(), {x.shape()[0], x.shape()[3], grid.shape()[1], grid.shape()[2]});
-  const Status s = gridsample::reference::GridSample(xc.View(), grid.View(), yc.MutableView(), o);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return ToChannelsLast(yc);
-}
-
-// The reference grid of AffineGrid(theta, (N, C, Ho, Wo)).
-Tensor OracleAffineGrid(const Tensor& theta, int64_t c, int64_t ho, int64_t wo, bool align) {
-  const int64_t size[4] = {theta.shape()[0], c, ho, wo};
-  Tensor grid(theta.dtype(), {theta.shape()[0], ho, wo, 2});
-  const Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
-                                                     AffineGridOptions{align});
-  EXPECT_TRUE(s.ok()) << s.message();
-  return grid;
-}
-
-// WarpAffine's meaning: AffineGrid + GridSample with one align_corners.
-Tensor OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_t wo,
-                        const GridSampleOptions& o) {
-  return OracleGridSample(x, OracleAffineGrid(theta, x.shape()[3], ho, wo, o.align_corners), o);
-}
-
-// First element where a and b differ as bit patterns, or -1.
-int64_t FirstDifference(const Tensor& a, const Tensor& b) {
-  const size_t e = ElementSize(a.dtype());
-  const auto* pa = static_cast<const uint8_t*>(a.data());
-  const auto* pb = static_cast<const uint8_t*>(b.data());
-  for (int64_t i = 0; i < a.size(); ++i) {
-    if (std::memcmp(pa + i * e, pb + i * e, e) != 0) return i;
-  }
-  return -1;
-}
-
-// What the channels-last paths promise against the reference (README, "Accuracy"): identical
-// bit for bit, except where border or reflection padding maps several taps of a window onto
-// one pixel: their weights are added first (within 4e-6 of the largest |X|, here 4; uint8 may
-// round 1 level apart), and uint8 bilinear (the fixed-point blend): at most 1 level apart.
-double Allowed(DType dtype, Mode mode, Padding padding) {
+// A tester for `op` with what the channels-last paths promise against the reference: bit for
+// bit, except where border or reflection padding adds the weights of taps on one pixel (within
+// 4e-6 of the largest |X|, 4 for RandomTensor's floats; integers may round 1 level apart) and
+// uint8 bilinear (the fixed-point blend): at most 1 level apart.
+FastPathTester ChannelsLastTester(Op op, DType dtype, Mode mode, Padding padding) {
+  FastPathTester t;
+  t.op(op).mode(mode).padding(padding);
   const bool folded = mode != Mode::kNearest && padding != Padding::kZeros;
-  if (dtype == DType::kUint8) return mode == Mode::kLinear || folded ? 1.0 : 0.0;
-  return folded ? 4e-6 * 4.0 : 0.0;
+  if (dtype == DType::kUint8 && (mode == Mode::kLinear || folded)) {
+    t.tolerance(1.0);
+  } else if (folded) {
+    t.tolerance(4e-6 * 4.0);
+  }
+  return t;
 }
 
-// Differences beyond `allowed` (first one), and how many elements differ at all.
-struct Comparison {
-  int64_t first_bad = -1;
-  int64_t differing = 0;
+// Runs, how many had some value off the reference (within what is promised).
+struct Tally {
+  int64_t runs = 0, off = 0;
 };
-Comparison Compare(const Tensor& got, const Tensor& want, double allowed) {
-  Comparison c;
-  if (allowed == 0.0) {
-    c.first_bad = FirstDifference(got, want);
-    c.differing = c.first_bad < 0 ? 0 : 1;
-    return c;
-  }
-  for (int64_t i = 0; i < got.size(); ++i) {
-    const double diff = std::fabs(got.Get(i) - want.Get(i));
-    if (diff != 0.0) ++c.differing;
-    if (!(diff <= allowed) && c.first_bad < 0) c.first_bad = i;
-  }
-  return c;
-}
 
-std::string WhereNhwc(const Tensor& y, int64_t flat) {
-  const std::vector<int64_t> idx = Unravel(flat, y.shape());
-  std::ostringstream s;
-  s << "n=" << idx[0] << " pixel (row " << idx[1] << ", col " << idx[2] << ") channel " << idx[3];
-  return s.str();
+// Tests one problem (`inputs`: X, grid or theta and output size set on a ChannelsLastTester's
+// operator) under every mode, padding and align_corners: with `fast_path`, on the fast path,
+// which must run exactly when its Covers* query says so; else through the public entry point.
+void TestEveryOption(Op op, DType dtype, const std::function<void(FastPathTester&)>& inputs,
+                     bool fast_path, Tally* tally) {
+  for (Mode m : kModes) {
+    for (Padding pad : kPaddings) {
+      for (bool align : kAligns) {
+        FastPathTester t = ChannelsLastTester(op, dtype, m, pad);
+        inputs(t);
+        if (fast_path) t.fast_path();
+        const FastPathRun run = t.align(align).Test();
+        if (::testing::Test::HasFatalFailure()) return;
+        ++tally->runs;
+        if (run.differing) ++tally->off;
+      }
+    }
+  }
 }
 
 // --- random problems ------------------------------------------------------------------------
@@ -152,7 +83,8 @@ float HostileCoordinate(std::mt19937& rng) {
   if (kind < 66) return u(rng);
   if (kind < 74) return kind % 2 ? -1.0f : 1.0f;
   if (kind < 82) return u(rng) * 6.0f;
-  if (kind < 88) return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);
+  if (kind < 88)
+    return std::ldexp(static_cast<float>(std::uniform_int_distribution<int>(-64, 64)(rng)), -5);
   if (kind < 91) return kNaN;
   if (kind < 93) return kind % 2 ? kInf : -kInf;
   if (kind < 96) return kind % 2 ? 1e30f : -1e30f;
@@ -172,26 +104,42 @@ Tensor HostileTheta(std::mt19937& rng, DType dtype, int64_t n) {
     const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
     if (kind < 3) {
       const double angle = 3.14159 * u(rng), sx = 1.0 + 0.7 * u(rng), sy = 1.0 + 0.7 * u(rng);
-      t[0] = sx * std::cos(angle); t[1] = -sy * std::sin(angle) + 0.1 * u(rng); t[2] = 1.5 * u(rng);
-      t[3] = sx * std::sin(angle); t[4] = sy * std::cos(angle); t[5] = 1.5 * u(rng);
+      t[0] = sx * std::cos(angle);
+      t[1] = -sy * std::sin(angle) + 0.1 * u(rng);
+      t[2] = 1.5 * u(rng);
+      t[3] = sx * std::sin(angle);
+      t[4] = sy * std::cos(angle);
+      t[5] = 1.5 * u(rng);
     } else if (kind < 5) {
       const int quarter = std::uniform_int_distribution<int>(0, 3)(rng);
-      const double c = quarter == 0 ? 1 : (quarter == 2 ? -1 : 0), s = quarter == 1 ? 1 : (quarter == 3 ? -1 : 0);
+      const double c = quarter == 0 ? 1 : (quarter == 2 ? -1 : 0),
+                   s = quarter == 1 ? 1 : (quarter == 3 ? -1 : 0);
       const double fx = u(rng) < 0 ? -1 : 1;
-      t[0] = fx * c; t[1] = -s; t[2] = 0; t[3] = fx * s; t[4] = c; t[5] = 0;
+      t[0] = fx * c;
+      t[1] = -s;
+      t[2] = 0;
+      t[3] = fx * s;
+      t[4] = c;
+      t[5] = 0;
     } else if (kind < 7) {
       for (double& v : t) v = RandomDyadic(rng, -2.0, 2.0, 3);
     } else if (kind < 8) {
-      t[0] = 1 + 0.2 * u(rng); t[1] = 0.2 * u(rng); t[2] = 40 * u(rng);
-      t[3] = 0.2 * u(rng); t[4] = 1 + 0.2 * u(rng); t[5] = 40 * u(rng);
+      t[0] = 1 + 0.2 * u(rng);
+      t[1] = 0.2 * u(rng);
+      t[2] = 40 * u(rng);
+      t[3] = 0.2 * u(rng);
+      t[4] = 1 + 0.2 * u(rng);
+      t[5] = 40 * u(rng);
     } else if (kind < 9) {
       for (double& v : t) v = u(rng);
       const double huge[] = {1e30, -1e30, 3.3e38, -3.3e38, 1e300};
-      t[std::uniform_int_distribution<int>(0, 5)(rng)] = huge[std::uniform_int_distribution<int>(0, 4)(rng)];
+      t[std::uniform_int_distribution<int>(0, 5)(rng)] =
+          huge[std::uniform_int_distribution<int>(0, 4)(rng)];
     } else {
       for (double& v : t) v = u(rng);
       const double odd[] = {std::nan(""), HUGE_VAL, -HUGE_VAL};
-      t[std::uniform_int_distribution<int>(0, 5)(rng)] = odd[std::uniform_int_distribution<int>(0, 2)(rng)];
+      t[std::uniform_int_distribution<int>(0, 5)(rng)] =
+          odd[std::uniform_int_distribution<int>(0, 2)(rng)];
     }
     for (int k = 0; k < 6; ++k) theta.Set(b * 6 + k, t[k]);
   }
@@ -207,147 +155,77 @@ Shape RandomShape(std::mt19937& rng, int max_c) {
   return {dim(1, 2), dim(1, 19), dim(1, 19), dim(1, max_c), dim(1, 19), dim(1, 19)};
 }
 
-std::string Describe(const Shape& s) {
-  std::ostringstream o;
-  o << "X [" << s.n << "," << s.h << "," << s.w << "," << s.c << "] -> [" << s.ho << "," << s.wo << "]";
-  return o.str();
-}
-
-// Highway's SCALAR target (natively with g++ < 12.3, whose EMU128 Highway disables) has
-// one-lane vectors only: the channels-last kernels, which hold a pixel's channels in four
-// lanes, leave it to the generic path. Every other target has them.
-bool HasChannelsLastKernels(const std::string& target) {
-  return target != "SCALAR";
-}
-
-std::string TargetNames() {
-  std::string names;
-  for (const std::string& t : gridsample::AvailableTargets()) names += t + " ";
-  return names;
-}
-
 // --- fast paths on every target --------------------------------------------------------------
+
+class ChannelsLastFast : public PerTargetTest {};
+GRIDSAMPLE_INSTANTIATE_PER_TARGET(ChannelsLastFast);
 
 // The fast channels-last paths take uint8 / float32 X with 1 to 4 channels (grid float32;
 // theta float32 or float64) on every target but SCALAR, and equal the reference bit for bit.
-TEST(ChannelsLastFast, GridSampleMatchesReferenceOnEveryTarget) {
-  int64_t compared = 0, off_by_one = 0;
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    TargetScope scope(target);
-    const std::string target_name = target;
-    std::mt19937 rng(2024);
-    for (int iter = 0; iter < 40; ++iter) {
-      const Shape s = RandomShape(rng, 4);
-      for (DType dtype : {DType::kUint8, DType::kFloat32}) {
-        const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
-        Tensor grid(DType::kFloat32, {s.n, s.ho, s.wo, 2});
-        for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
-        gridsample::ChannelsLastGeometry geo;
-        Tensor y(dtype, {s.n, s.ho, s.wo, s.c});
-        ASSERT_TRUE(gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), &geo).ok());
-        for (Mode m : kModes) {
-          for (Padding pad : kPaddings) {
-            for (bool align : kAligns) {
-              const GridSampleOptions o{m, pad, align};
-              const Tensor want = OracleGridSample(x, grid, o);
-              y.FillBytes(0xAB);
-              const bool ran = fast::TryGridSampleChannelsLast(geo, x.View(), grid.View(), y.MutableView(), o);
-              ASSERT_EQ(ran, fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, o))
-                  << target_name << ' ' << Describe(s);
-              if (!ran) {
-                ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
-              }
-              const Comparison c = Compare(y, want, Allowed(dtype, m, pad));
-              const int64_t bad = c.first_bad;
-              ASSERT_EQ(bad, -1) << target_name << ' ' << Name(dtype) << ' ' << Describe(s) << ' '
-                                 << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, bad)
-                                 << ": got " << y.Get(bad) << " want " << want.Get(bad);
-              ++compared;
-              if (c.differing) ++off_by_one;
-            }
-          }
-        }
-      }
+TEST_P(ChannelsLastFast, GridSampleMatchesReference) {
+  Tally tally;
+  std::mt19937 rng(2024);
+  for (int iter = 0; iter < 40; ++iter) {
+    const Shape s = RandomShape(rng, 4);
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
+      Tensor grid(DType::kFloat32, {s.n, s.ho, s.wo, 2});
+      for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
+      TestEveryOption(
+          Op::kGridSampleChannelsLast, dtype, [&](FastPathTester& t) { t.x(x).grid(grid); }, true,
+          &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 40 * 2 * 18);
-  std::printf("channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
-              "with some value 1 level off)\n",
-              static_cast<long long>(compared), TargetNames().c_str(),
-              static_cast<long long>(off_by_one));
+  EXPECT_EQ(tally.runs, 40 * 2 * 18);
+  std::printf(
+      "channels-last GridSample: %lld runs as promised on %s (%lld uint8 bilinear runs "
+      "with some value 1 level off)\n",
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
-TEST(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSampleOnEveryTarget) {
-  int64_t compared = 0, off_by_one = 0;
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    TargetScope scope(target);
-    const std::string target_name = target;
-    std::mt19937 rng(77);
-    for (int iter = 0; iter < 40; ++iter) {
-      const Shape s = RandomShape(rng, 4);
-      for (DType dtype : {DType::kUint8, DType::kFloat32}) {
-        for (DType theta_dtype : {DType::kFloat32, DType::kFloat64}) {
-          const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
-          const Tensor theta = HostileTheta(rng, theta_dtype, s.n);
-          Tensor y(dtype, {s.n, s.ho, s.wo, s.c});
-          gridsample::ChannelsLastGeometry geo;
-          ASSERT_TRUE(gridsample::ValidateWarpAffine(x.View(), theta.View(), y.MutableView(), &geo).ok());
-          for (Mode m : kModes) {
-            for (Padding pad : kPaddings) {
-              for (bool align : kAligns) {
-                const GridSampleOptions o{m, pad, align};
-                const Tensor want = OracleWarpAffine(x, theta, s.ho, s.wo, o);
-                y.FillBytes(0xAB);
-                const bool ran = fast::TryWarpAffine(geo, x.View(), theta.View(), y.MutableView(), o);
-                ASSERT_EQ(ran, fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, o))
-                  << target_name << ' ' << Describe(s);
-                if (!ran) {
-                  ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
-                }
-                const Comparison c = Compare(y, want, Allowed(dtype, m, pad));
-                const int64_t bad = c.first_bad;
-                if (c.differing) ++off_by_one;
-                ASSERT_EQ(bad, -1) << target_name << ' ' << Name(dtype) << " theta " << Name(theta_dtype)
-                                   << ' ' << Describe(s) << ' ' << gridsample_test::Describe(o) << ' '
-                                   << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want "
-                                   << want.Get(bad) << "; theta[0] = " << theta.Get(0) << ' '
-                                   << theta.Get(1) << ' ' << theta.Get(2) << ' ' << theta.Get(3) << ' '
-                                   << theta.Get(4) << ' ' << theta.Get(5);
-                ++compared;
-              }
-            }
-          }
-        }
+TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
+  Tally tally;
+  std::mt19937 rng(77);
+  for (int iter = 0; iter < 40; ++iter) {
+    const Shape s = RandomShape(rng, 4);
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      for (DType theta_dtype : {DType::kFloat32, DType::kFloat64}) {
+        const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
+        const Tensor theta = HostileTheta(rng, theta_dtype, s.n);
+        TestEveryOption(
+            Op::kWarpAffine, dtype,
+            [&](FastPathTester& t) {
+              t.x(x).theta(theta).out({s.ho, s.wo});
+            },
+            true, &tally);
+        if (HasFatalFailure()) return;
       }
     }
   }
-  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 40 * 4 * 18);
-  std::printf("WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
-              "uint8 bilinear runs with some value 1 level off)\n",
-              static_cast<long long>(compared), TargetNames().c_str(),
-              static_cast<long long>(off_by_one));
+  EXPECT_EQ(tally.runs, 40 * 4 * 18);
+  std::printf(
+      "WarpAffine: %lld runs as promised against AffineGrid + GridSample on %s (%lld "
+      "uint8 bilinear runs with some value 1 level off)\n",
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
 // Wide outputs cross the kernels' column tiles (512 pixels); three channels end rows exactly.
-TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    TargetScope scope(target);
-    std::mt19937 rng(5);
-    for (int64_t c : {3, 4}) {
-      for (DType dtype : {DType::kUint8, DType::kFloat32}) {
-        const Tensor x = RandomTensor(rng, dtype, {1, 7, 23, c});
-        Tensor theta(DType::kFloat32, {1, 2, 3});
-        const double t[6] = {1.1, 0.2, -0.05, -0.15, 0.9, 0.1};
-        for (int k = 0; k < 6; ++k) theta.Set(k, t[k]);
-        for (Mode m : kModes) {
-          const GridSampleOptions o{m, Padding::kBorder, false};
-          Tensor y(dtype, {1, 3, 1100, c});
-          ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
-          const Tensor want = OracleWarpAffine(x, theta, 3, 1100, o);
-          const int64_t bad = Compare(y, want, Allowed(dtype, m, o.padding)).first_bad;
-          ASSERT_EQ(bad, -1) << target << ' ' << Name(dtype) << " C=" << c << ' '
-                             << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, bad);
-        }
+TEST_P(ChannelsLastFast, WideOutputsCrossColumnTiles) {
+  std::mt19937 rng(5);
+  for (int64_t c : {3, 4}) {
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      const Tensor x = RandomTensor(rng, dtype, {1, 7, 23, c});
+      const Tensor theta =
+          MakeTensor(DType::kFloat32, {1, 2, 3}, {1.1, 0.2, -0.05, -0.15, 0.9, 0.1});
+      for (Mode m : kModes) {
+        ChannelsLastTester(Op::kWarpAffine, dtype, m, Padding::kBorder)
+            .x(x)
+            .theta(theta)
+            .out({3, 1100})
+            .align(false)
+            .Test();
+        if (HasFatalFailure()) return;
       }
     }
   }
@@ -358,71 +236,73 @@ TEST(ChannelsLastFast, WideOutputsCrossColumnTiles) {
 // (4096, where positions are least precise), all channel counts, many affine maps. Every
 // value within 1 level; and few differ at all (the blend is not merely within 1 but close:
 // a coarser weight or position would show here first).
-TEST(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    if (!HasChannelsLastKernels(target)) continue;
-    TargetScope scope(target);
-    std::mt19937 rng(123);
-    int64_t values = 0, differing = 0;
-    const std::vector<std::vector<int64_t>> sizes = {{61, 67}, {257, 250}, {9, 4096}, {4096, 7}};
-    for (const std::vector<int64_t>& hw : sizes) {
-      for (int64_t c : {1, 2, 3, 4}) {
-        Tensor x(DType::kUint8, {1, hw[0], hw[1], c});
-        for (int64_t i = 0; i < x.size(); ++i) x.Set(i, std::uniform_int_distribution<int>(0, 1)(rng) * 255);
-        for (int iter = 0; iter < 3; ++iter) {
-          const Tensor theta = HostileTheta(rng, iter == 2 ? DType::kFloat64 : DType::kFloat32, 1);
-          std::uniform_int_distribution<int64_t> out(1, 80);
-          const int64_t ho = out(rng), wo = iter == 0 ? 600 : out(rng);
-          for (bool align : kAligns) {
-            const GridSampleOptions o{Mode::kLinear, iter == 1 ? Padding::kReflection : Padding::kBorder, align};
-            Tensor y(DType::kUint8, {1, ho, wo, c});
-            ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
-            const Tensor want = OracleWarpAffine(x, theta, ho, wo, o);
-            const Comparison cmp = Compare(y, want, 1.0);
-            ASSERT_EQ(cmp.first_bad, -1)
-                << target << " X " << ToString(x.shape()) << ' '
-                << gridsample_test::Describe(o) << ' ' << WhereNhwc(want, cmp.first_bad) << ": got "
-                << y.Get(cmp.first_bad) << " want " << want.Get(cmp.first_bad);
-            values += y.size();
-            differing += cmp.differing;
-          }
+TEST_P(ChannelsLastFast, FixedPointBilinearStaysWithinOneLevel) {
+  // Highway's SCALAR target (natively with g++ < 12.3, whose EMU128 Highway disables) has
+  // one-lane vectors only: the channels-last kernels, which hold a pixel's channels in four
+  // lanes, leave it to the generic path.
+  if (!gridsample::fast::TargetHasChannelsLast())
+    GTEST_SKIP() << target() << " has no channels-last kernels";
+  std::mt19937 rng(123);
+  int64_t values = 0, differing = 0;
+  const std::vector<std::vector<int64_t>> sizes = {{61, 67}, {257, 250}, {9, 4096}, {4096, 7}};
+  for (const std::vector<int64_t>& hw : sizes) {
+    for (int64_t c : {1, 2, 3, 4}) {
+      Tensor x(DType::kUint8, {1, hw[0], hw[1], c});
+      for (int64_t i = 0; i < x.size(); ++i)
+        x.Set(i, std::uniform_int_distribution<int>(0, 1)(rng) * 255);
+      for (int iter = 0; iter < 3; ++iter) {
+        const Tensor theta = HostileTheta(rng, iter == 2 ? DType::kFloat64 : DType::kFloat32, 1);
+        std::uniform_int_distribution<int64_t> out(1, 80);
+        const int64_t ho = out(rng), wo = iter == 0 ? 600 : out(rng);
+        for (bool align : kAligns) {
+          const FastPathRun run = FastPathTester()
+                                      .op(Op::kWarpAffine)
+                                      .x(x)
+                                      .theta(theta)
+                                      .out({ho, wo})
+                                      .mode(Mode::kLinear)
+                                      .padding(iter == 1 ? Padding::kReflection : Padding::kBorder)
+                                      .align(align)
+                                      .tolerance(1.0)
+                                      .Test();
+          if (HasFatalFailure()) return;
+          values += run.values;
+          differing += run.differing;
         }
       }
     }
-    // Measured: 0.25% (x86, NEON) to 0.5% (WASM) of the values of these all-edge images.
-    EXPECT_LT(static_cast<double>(differing), 0.01 * static_cast<double>(values))
-        << target << ": " << differing << " of " << values << " values differ";
-    std::printf("%s: fixed-point bilinear: %lld of %lld values 1 level off the reference\n",
-                target.c_str(), static_cast<long long>(differing),
-                static_cast<long long>(values));
   }
+  // Measured: 0.25% (x86, NEON) to 0.5% (WASM) of the values of these all-edge images.
+  EXPECT_LT(static_cast<double>(differing), 0.01 * static_cast<double>(values))
+      << target() << ": " << differing << " of " << values << " values differ";
+  std::printf("%s: fixed-point bilinear: %lld of %lld values 1 level off the reference\n",
+              target().c_str(), static_cast<long long>(differing), static_cast<long long>(values));
 }
 
 // Non-finite X values at the border: nearest reads no pixel for a tap that zeros padding
 // drops (as the reference skips it), so an infinity there does not leak into outside samples.
 // (Linear and cubic windows lie inside X with zero weights on dropped taps, and 0 * inf is
 // NaN: README, "Accuracy".)
-TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOutOfNearest) {
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    TargetScope scope(target);
-    std::mt19937 rng(9);
-    Tensor x = RandomTensor(rng, DType::kFloat32, {1, 5, 6, 4});
-    x.Set(0, kInf);
-    x.Set(x.size() - 1, -kInf);
-    x.Set(4 * 6 * 2 + 1, kNaN);
-    Tensor grid(DType::kFloat32, {1, 9, 11, 2});
-    for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
-    for (Mode m : {Mode::kNearest}) {
-      for (Padding pad : kPaddings) {
-        for (bool align : kAligns) {
-          const GridSampleOptions o{m, pad, align};
-          Tensor y(DType::kFloat32, {1, 9, 11, 4});
-          ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
-          const Tensor want = OracleGridSample(x, grid, o);
-          const int64_t bad = FirstDifference(y, want);
-          ASSERT_EQ(bad, -1) << target << ' ' << gridsample_test::Describe(o) << ' '
-                             << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
-        }
+TEST_P(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOutOfNearest) {
+  std::mt19937 rng(9);
+  Tensor x = RandomTensor(rng, DType::kFloat32, {1, 5, 6, 4});
+  x.Set(0, kInf);
+  x.Set(x.size() - 1, -kInf);
+  x.Set(4 * 6 * 2 + 1, kNaN);
+  Tensor grid(DType::kFloat32, {1, 9, 11, 2});
+  for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
+  for (Mode m : {Mode::kNearest}) {
+    for (Padding pad : kPaddings) {
+      for (bool align : kAligns) {
+        FastPathTester()
+            .op(Op::kGridSampleChannelsLast)
+            .x(x)
+            .grid(grid)
+            .mode(m)
+            .padding(pad)
+            .align(align)
+            .Test();
+        if (HasFatalFailure()) return;
       }
     }
   }
@@ -434,7 +314,7 @@ TEST(ChannelsLastFast, NonFiniteInputNextToTheBorderStaysOutOfNearest) {
 // result bit for bit. Grid dtypes other than float32 too.
 TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
   std::mt19937 rng(31);
-  int64_t compared = 0;
+  Tally tally;
   for (DType dtype : kAllDTypes) {
     for (int iter = 0; iter < 6; ++iter) {
       const Shape s = RandomShape(rng, 9);
@@ -443,38 +323,28 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
       Tensor grid(grid_dtype, {s.n, s.ho, s.wo, 2});
       for (int64_t i = 0; i < grid.size(); ++i) grid.Set(i, HostileCoordinate(rng));
       const Tensor theta = HostileTheta(rng, iter % 2 ? DType::kFloat64 : DType::kFloat32, s.n);
-      for (Mode m : kModes) {
-        for (Padding pad : kPaddings) {
-          for (bool align : kAligns) {
-            const GridSampleOptions o{m, pad, align};
-            Tensor y(dtype, {s.n, s.ho, s.wo, s.c});
-            ASSERT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView(), o).ok());
-            Tensor want = OracleGridSample(x, grid, o);
-            int64_t bad = Compare(y, want, Allowed(dtype, m, pad)).first_bad;
-            ASSERT_EQ(bad, -1) << "GridSampleChannelsLast " << Name(dtype) << " grid " << Name(grid_dtype)
-                               << ' ' << Describe(s) << ' ' << gridsample_test::Describe(o) << ' '
-                               << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
-            ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
-            want = OracleWarpAffine(x, theta, s.ho, s.wo, o);
-            bad = Compare(y, want, Allowed(dtype, m, pad)).first_bad;
-            ASSERT_EQ(bad, -1) << "WarpAffine " << Name(dtype) << " theta " << Name(theta.dtype()) << ' '
-                               << Describe(s) << ' ' << gridsample_test::Describe(o) << ' '
-                               << WhereNhwc(want, bad) << ": got " << y.Get(bad) << " want " << want.Get(bad);
-            compared += 2;
-          }
-        }
-      }
+      TestEveryOption(
+          Op::kGridSampleChannelsLast, dtype, [&](FastPathTester& t) { t.x(x).grid(grid); }, false,
+          &tally);
+      if (HasFatalFailure()) return;
+      TestEveryOption(
+          Op::kWarpAffine, dtype,
+          [&](FastPathTester& t) {
+            t.x(x).theta(theta).out({s.ho, s.wo});
+          },
+          false, &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(compared, 10 * 6 * 18 * 2);
+  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 2);
 }
 
 // The documented meaning on a case worked by hand: a 2x2 RGBA image, identity theta with
 // align_corners = 1 reproduces it; a horizontal flip mirrors it; a half-pixel shift averages
 // neighbours (rounded half to even in uint8).
 TEST(ChannelsLastPublic, HandWorkedRgba) {
-  const std::vector<double> px = {10, 20, 30, 255, 50, 60, 70, 255,
-                                  90, 100, 110, 0, 130, 140, 151, 0};
+  const std::vector<double> px = {10, 20,  30,  255, 50,  60,  70,  255,
+                                  90, 100, 110, 0,   130, 140, 151, 0};
   const Tensor x = MakeTensor(DType::kUint8, {1, 2, 2, 4}, px);
   auto warp = [&](std::vector<double> t, const GridSampleOptions& o) {
     const Tensor theta = MakeTensor(DType::kFloat32, {1, 2, 3}, t);
@@ -486,17 +356,20 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
   };
   const GridSampleOptions align{Mode::kLinear, Padding::kZeros, true};
   EXPECT_EQ(warp({1, 0, 0, 0, 1, 0}, align), px);
-  EXPECT_EQ(warp({-1, 0, 0, 0, 1, 0}, align),
-            (std::vector<double>{50, 60, 70, 255, 10, 20, 30, 255, 130, 140, 151, 0, 90, 100, 110, 0}));
+  EXPECT_EQ(
+      warp({-1, 0, 0, 0, 1, 0}, align),
+      (std::vector<double>{50, 60, 70, 255, 10, 20, 30, 255, 130, 140, 151, 0, 90, 100, 110, 0}));
   // x shifted by half a pixel (1 in normalised units at width 2 with align 1), border:
   // column 0 averages columns 0 and 1 ((110 + 151) / 2 = 130.5 rounds to even 130), column 1
   // stays column 1 (its right tap clamps onto it).
   const GridSampleOptions border{Mode::kLinear, Padding::kBorder, true};
-  EXPECT_EQ(warp({1, 0, 1, 0, 1, 0}, border),
-            (std::vector<double>{30, 40, 50, 255, 50, 60, 70, 255, 110, 120, 130, 0, 130, 140, 151, 0}));
+  EXPECT_EQ(
+      warp({1, 0, 1, 0, 1, 0}, border),
+      (std::vector<double>{30, 40, 50, 255, 50, 60, 70, 255, 110, 120, 130, 0, 130, 140, 151, 0}));
   // y shifted by half a pixel: row 0 averages rows 0 and 1 (127.5 rounds to 128, 110.5 to 110).
-  EXPECT_EQ(warp({1, 0, 0, 0, 1, 1}, border),
-            (std::vector<double>{50, 60, 70, 128, 90, 100, 110, 128, 90, 100, 110, 0, 130, 140, 151, 0}));
+  EXPECT_EQ(
+      warp({1, 0, 0, 0, 1, 1}, border),
+      (std::vector<double>{50, 60, 70, 128, 90, 100, 110, 128, 90, 100, 110, 0, 130, 140, 151, 0}));
 }
 
 TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {
@@ -526,12 +399,14 @@ constexpr uint8_t kSentinel = 0xAB;
 
 // The call fails with kInvalidArgument, the message starts with the operator, names `what`
 // and contains each of `parts`; Y keeps its sentinel bytes.
-void ExpectRejected(const Status& s, const Tensor& y, const std::string& op, const std::string& what,
-                    const std::vector<std::string>& parts) {
+void ExpectRejected(const Status& s, const Tensor& y, const std::string& op,
+                    const std::string& what, const std::vector<std::string>& parts) {
   EXPECT_FALSE(s.ok()) << what;
-  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(StatusCode::kInvalidArgument)) << s.message();
+  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(StatusCode::kInvalidArgument))
+      << s.message();
   EXPECT_EQ(s.message().rfind(op + ": " + what, 0), 0u) << "message: " << s.message();
-  for (const std::string& p : parts) EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
+  for (const std::string& p : parts)
+    EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
   EXPECT_TRUE(y.AllBytesAre(kSentinel)) << "output written on error: " << s.message();
 }
 
@@ -578,9 +453,11 @@ TEST(ChannelsLastValidation, WarpAffineRejectsBadArguments) {
   const Tensor x_empty(DType::kUint8, {1, 0, 5, 4});
   ExpectRejected(call(x_empty.View(), theta.View(), y.MutableView()), y, "WarpAffine", "X",
                  {"a dimension is 0", "[1, 0, 5, 4]", "[1, 6, 7, 4]"});
-  ExpectRejected(call(x.View(), theta.View(), y.MutableView(), {static_cast<Mode>(7), Padding::kZeros, false}),
-                 y, "WarpAffine", "mode", {"got value 7"});
-  ExpectRejected(call(x.View(), theta.View(), y.MutableView(), {Mode::kLinear, static_cast<Padding>(-1), false}),
+  ExpectRejected(
+      call(x.View(), theta.View(), y.MutableView(), {static_cast<Mode>(7), Padding::kZeros, false}),
+      y, "WarpAffine", "mode", {"got value 7"});
+  ExpectRejected(call(x.View(), theta.View(), y.MutableView(),
+                      {Mode::kLinear, static_cast<Padding>(-1), false}),
                  y, "WarpAffine", "padding", {"got value -1"});
   // Y overlapping X.
   Tensor big(DType::kUint8, {1, 4, 5, 4});
@@ -605,81 +482,25 @@ TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {
   ExpectRejected(call(x5.View(), grid.View(), y.MutableView()), y, "GridSampleChannelsLast", "X",
                  {"expected rank 4 (N, H, W, C)", "got rank 5"});
   const Tensor grid_i(DType::kUint8, {2, 6, 7, 2});
-  ExpectRejected(call(x.View(), grid_i.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
-                 {"expected dtype float32, float64, float16 or bfloat16", "uint8"});
+  ExpectRejected(call(x.View(), grid_i.View(), y.MutableView()), y, "GridSampleChannelsLast",
+                 "grid", {"expected dtype float32, float64, float16 or bfloat16", "uint8"});
   const Tensor grid3(DType::kFloat32, {2, 6, 7, 3});
   ExpectRejected(call(x.View(), grid3.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
                  {"expected shape [N, Ho, Wo, 2]", "[2, 6, 7, 3]"});
   const Tensor grid_n(DType::kFloat32, {1, 6, 7, 2});
-  ExpectRejected(call(x.View(), grid_n.View(), y.MutableView()), y, "GridSampleChannelsLast", "grid",
-                 {"expected batch size N = 2", "[1, 6, 7, 2]"});
+  ExpectRejected(call(x.View(), grid_n.View(), y.MutableView()), y, "GridSampleChannelsLast",
+                 "grid", {"expected batch size N = 2", "[1, 6, 7, 2]"});
   Tensor y_wrong(DType::kFloat32, {2, 7, 6, 3});
   y_wrong.FillBytes(kSentinel);
-  ExpectRejected(call(x.View(), grid.View(), y_wrong.MutableView()), y_wrong, "GridSampleChannelsLast",
-                 "Y", {"expected shape [2, 6, 7, 3]", "got [2, 7, 6, 3]"});
+  ExpectRejected(call(x.View(), grid.View(), y_wrong.MutableView()), y_wrong,
+                 "GridSampleChannelsLast", "Y",
+                 {"expected shape [2, 6, 7, 3]", "got [2, 7, 6, 3]"});
   const Tensor x_null_shape = x;
   TensorView xv = x_null_shape.View();
   xv.data = nullptr;
   ExpectRejected(call(xv, grid.View(), y.MutableView()), y, "GridSampleChannelsLast", "X",
                  {"data pointer is null"});
   EXPECT_TRUE(call(x.View(), grid.View(), y.MutableView()).ok());
-}
-
-// --- fast AffineGrid ---------------------------------------------------------------------------
-
-// The fast AffineGrid (float32, float64 theta; 2-D and 3-D) equals the reference bit for bit,
-// also for sizes crossing its 512-column tiles, huge values overflowing float32 and
-// non-finite entries; on every target.
-TEST(AffineGridFast, EqualsReferenceBitForBitOnEveryTarget) {
-  int64_t compared = 0;
-  for (const std::string& target : gridsample::AvailableTargets()) {
-    TargetScope scope(target);
-    std::mt19937 rng(11);
-    for (int iter = 0; iter < 60; ++iter) {
-      const int rank = iter % 3 == 2 ? 3 : 2;
-      auto dim = [&](int lo, int hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
-      std::vector<int64_t> size = {dim(1, 2), dim(1, 3)};
-      for (int a = 0; a < rank; ++a) size.push_back(dim(1, 19));
-      if (iter % 10 == 0) size.back() = dim(513, 1100);
-      for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
-        Tensor theta(dtype, {size[0], rank, rank + 1});
-        std::uniform_real_distribution<double> u(-2.0, 2.0);
-        for (int64_t i = 0; i < theta.size(); ++i) theta.Set(i, u(rng));
-        if (iter % 4 == 1) theta.Set(dim(0, theta.size() - 1), iter % 8 == 1 ? 3.3e38 : 1e300);
-        if (iter % 6 == 3) theta.Set(dim(0, theta.size() - 1), std::nan(""));
-        if (iter % 5 == 4) for (int64_t i = 0; i < theta.size(); ++i) theta.Set(i, RandomDyadic(rng, -2, 2, 2));
-        for (bool align : kAligns) {
-          std::vector<int64_t> grid_shape{size[0]};
-          for (int a = 0; a < rank; ++a) grid_shape.push_back(size[2 + a]);
-          grid_shape.push_back(rank);
-          Tensor got(dtype, grid_shape), want(dtype, grid_shape);
-          gridsample::AffineGridGeometry geo;
-          ASSERT_TRUE(gridsample::ValidateAffineGrid(theta.View(), size.data(), size.size(),
-                                                     nullptr, &geo).ok());
-          got.FillBytes(kSentinel);
-          ASSERT_TRUE(fast::TryAffineGrid(geo, theta.View(), got.MutableView(), AffineGridOptions{align}));
-          ASSERT_TRUE(gridsample::reference::AffineGrid(theta.View(), size.data(), size.size(),
-                                                        want.MutableView(), AffineGridOptions{align}).ok());
-          const int64_t bad = FirstDifference(got, want);
-          ASSERT_EQ(bad, -1) << target << ' ' << Name(dtype) << " size "
-                             << ToString(size) << " align " << align << " element " << bad << ": got "
-                             << got.Get(bad) << " want " << want.Get(bad);
-          ++compared;
-        }
-      }
-    }
-  }
-  EXPECT_EQ(compared, static_cast<int64_t>(gridsample::AvailableTargets().size()) * 60 * 2 * 2);
-}
-
-// 16-bit theta stays on the reference (its grid is rounded once from double to half).
-TEST(AffineGridFast, HalfThetaIsLeftToTheReference) {
-  const Tensor theta(DType::kFloat16, {1, 2, 3});
-  const int64_t size[4] = {1, 1, 2, 2};
-  gridsample::AffineGridGeometry geo;
-  ASSERT_TRUE(gridsample::ValidateAffineGrid(theta.View(), size, 4, nullptr, &geo).ok());
-  Tensor grid(DType::kFloat16, {1, 2, 2, 2});
-  EXPECT_FALSE(fast::TryAffineGrid(geo, theta.View(), grid.MutableView(), {}));
 }
 
 }  // namespace

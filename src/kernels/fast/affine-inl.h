@@ -53,8 +53,8 @@ constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // a[j * stride] = 0 + t * base(j0 + j) for j < count, and 0 up to `padded` (so that the last
 // vector reads defined values): the reference's first term, once per column.
-HWY_INLINE void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t padded,
-                                  int64_t size, bool align, double* a, int stride = 1) {
+HWY_INLINE void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t padded, int64_t size,
+                                  bool align, double* a, int stride = 1) {
   for (int64_t j = 0; j < count; ++j) {
     a[j * stride] = 0.0 + t * reference::AffineBaseCoordinate(j0 + j, size, align);
   }
@@ -97,10 +97,9 @@ HWY_INLINE v128_t Float64GridValue2(v128_t v, bool reduce) {
     v = wasm_v128_bitselect(r, v, wasm_f64x2_gt(wasm_f64x2_abs(v), wasm_f64x2_splat(3.0)));
   }
   const v128_t finite = wasm_f64x2_lt(wasm_f64x2_abs(v), wasm_f64x2_splat(HUGE_VAL));
-  const v128_t c = wasm_f64x2_pmin(wasm_f64x2_pmax(v, wasm_f64x2_splat(-FLT_MAX)),
-                                   wasm_f64x2_splat(FLT_MAX));
-  return wasm_v128_bitselect(c, wasm_f64x2_splat(std::numeric_limits<double>::quiet_NaN()),
-                             finite);
+  const v128_t c =
+      wasm_f64x2_pmin(wasm_f64x2_pmax(v, wasm_f64x2_splat(-FLT_MAX)), wasm_f64x2_splat(FLT_MAX));
+  return wasm_v128_bitselect(c, wasm_f64x2_splat(std::numeric_limits<double>::quiet_NaN()), finite);
 }
 
 // [lo.0 lo.1 hi.0 hi.1] rounded to float (IEEE: nearest even, overflow to infinity).

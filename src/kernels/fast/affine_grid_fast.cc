@@ -7,11 +7,14 @@
 
 #include "fast/fast.h"
 
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/affine_grid_fast.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "fast/affine-inl.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -41,7 +44,8 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
     for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
       const int count = static_cast<int>(w - j0 < kAffineTile ? w - j0 : kAffineTile);
       const int padded = (count + lanes - 1) / lanes * lanes;
-      for (int r = 0; r < kRank; ++r) AffineColumnTerms(th[r][0], j0, count, padded, w, align, a + r, kRank);
+      for (int r = 0; r < kRank; ++r)
+        AffineColumnTerms(th[r][0], j0, count, padded, w, align, a + r, kRank);
       for (int64_t z = 0; z < depth; ++z) {
         const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
         for (int64_t i = 0; i < h; ++i) {
@@ -137,7 +141,7 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
 }  // namespace
 
 bool TryAffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
-                const MutableTensorView& grid, const AffineGridOptions& options) {
+                   const MutableTensorView& grid, const AffineGridOptions& options) {
   if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) return false;
   if (geo.n * geo.points == 0) return true;  // nothing to write
   if (theta.dtype == DType::kFloat64) {
@@ -151,8 +155,8 @@ bool TryAffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
     return true;
   }
   return GRIDSAMPLE_DISPATCH(AffineGridF32Run)(static_cast<const float*>(theta.data), geo.n,
-                                                  geo.rank, geo.spatial, options.align_corners,
-                                                  static_cast<float*>(grid.data));
+                                               geo.rank, geo.spatial, options.align_corners,
+                                               static_cast<float*>(grid.data));
 }
 
 }  // namespace fast

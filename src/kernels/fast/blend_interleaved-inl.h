@@ -137,7 +137,8 @@ HWY_NOINLINE VP<C> BlendAtEnd(const TilePlan<M, 2>& plan, const Image<T>& im, in
   VP<C> acc = hn::Zero(dp);
   for (int j = 0; j < kT; ++j) {
     for (int k = 0; k < kT; ++k) {
-      const T* src = j == kT - 1 && k == kT - 1 ? im.tail : im.x + plan.offset[p] + j * im.row + k * C;
+      const T* src =
+          j == kT - 1 && k == kT - 1 ? im.tail : im.x + plan.offset[p] + j * im.row + k * C;
       acc = hn::Add(acc, hn::Mul(hn::Set(dp, plan.weight[j * kT + k][p]), LoadPixel<C>(src)));
     }
   }

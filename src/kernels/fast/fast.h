@@ -68,8 +68,8 @@ struct InterleavedProblem {
 
 // For tests: the planner's window start and slot weights (4 per coordinate, kT used) for the
 // finite normalised coordinates g[0..count) on an axis of `size` >= the mode's window.
-void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g,
-                   int count, int32_t* start, float* weight);
+void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g, int count,
+                   int32_t* start, float* weight);
 
 // float16 bits <-> float32 for n values, exactly as HalfToFloat / FloatToHalf (half.h).
 void HalfsToFloats(const uint16_t* src, float* dst, int64_t n);

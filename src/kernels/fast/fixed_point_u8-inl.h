@@ -42,15 +42,17 @@ struct FixedPlan {
 // run time stay in registers instead.
 struct FixedConsts {
   VF zero, max_x, max_y, max_x3, max_y3;  // window limits (max_*3: C = 3's last-pixel rule)
-  VF k128, bias23, magic;                  // 128, 2^23, 1.5 * 2^23
-  VI magic_bits, low16, row, channels;     // 1.5 * 2^23's bits, 0xFFFF, X's strides
+  VF k128, bias23, magic;                 // 128, 2^23, 1.5 * 2^23
+  VI magic_bits, low16, row, channels;    // 1.5 * 2^23's bits, 0xFFFF, X's strides
 };
 
 HWY_INLINE FixedConsts MakeFixedConsts(int32_t w, int32_t h, int32_t row, int32_t channels,
                                        VI opaque_zero) {
   const DF d;
   const DI di;
-  const auto f = [&](float v) { return hn::BitCast(d, hn::Or(hn::BitCast(di, hn::Set(d, v)), opaque_zero)); };
+  const auto f = [&](float v) {
+    return hn::BitCast(d, hn::Or(hn::BitCast(di, hn::Set(d, v)), opaque_zero));
+  };
   const auto i = [&](int32_t v) { return hn::Or(hn::Set(di, v), opaque_zero); };
   // Aggregate initialisation: a default-constructed vector member would need the struct's
   // implicit constructor, which GCC does not compile for the target (NEON: "target specific
@@ -159,8 +161,8 @@ HWY_INLINE v128_t FixedPixelRgba(const FixedPlan& plan, int p, const uint8_t* x,
   const uint8_t* src = x + plan.base[p];
   const v128_t tb = wasm_i8x16_shuffle(wasm_v128_load64_zero(src), wasm_v128_load64_zero(src + row),
                                        0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-  const v128_t left = wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(tb),
-                                           wasm_v128_load32_splat(&plan.left[p]));
+  const v128_t left =
+      wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(tb), wasm_v128_load32_splat(&plan.left[p]));
   const v128_t right = wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(tb),
                                             wasm_v128_load32_splat(&plan.right[p]));
   const v128_t sum = wasm_i32x4_add(left, right);
@@ -207,16 +209,16 @@ HWY_INLINE void FixedBlend(const FixedPlan& plan, const uint8_t* x, int32_t row,
     const auto left = hn::BitCast(d16, LookupBytesOr0(v, idx_left));
     const auto right = hn::BitCast(d16, LookupBytesOr0(v, idx_right));
     auto odd = hn::Zero(d32);
-    auto sum = hn::ReorderWidenMulAccumulate(d32, left, hn::BitCast(d16, hn::Set(d32, plan.left[p])),
-                                             hn::Zero(d32), odd);
+    auto sum = hn::ReorderWidenMulAccumulate(
+        d32, left, hn::BitCast(d16, hn::Set(d32, plan.left[p])), hn::Zero(d32), odd);
     sum = hn::ReorderWidenMulAccumulate(d32, right, hn::BitCast(d16, hn::Set(d32, plan.right[p])),
                                         sum, odd);
     sum = hn::RearrangeToOddPlusEven(sum, odd);
     // sum / 2^14 rounded half to even lands in the low mantissa bits of 2^37 + sum (sum is
     // below 2^24, so its conversion is exact; the result is at most 255).
-    const auto bits = hn::Sub(hn::BitCast(du32, hn::Add(hn::ConvertTo(df, sum),
-                                                        hn::Set(df, 137438953472.0f))),
-                              hn::Set(du32, 0x52000000u));
+    const auto bits =
+        hn::Sub(hn::BitCast(du32, hn::Add(hn::ConvertTo(df, sum), hn::Set(df, 137438953472.0f))),
+                hn::Set(du32, 0x52000000u));
     const auto bytes = hn::U8FromU32(bits);  // 4 bytes, channels beyond C are 0
     uint8_t* o = out + p * C;
     if constexpr (C == 4) {

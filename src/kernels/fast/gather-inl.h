@@ -41,12 +41,17 @@ HWY_INLINE hn::Vec<hn::Simd<float, N, 0>> FromBlocks(const Block& block, int fir
   }
 }
 
-// shufps on every 128-bit block: lanes i0, i1 of a, then i2, i3 of b (kImm = _MM_SHUFFLE(i3, i2, i1, i0)).
+// shufps on every 128-bit block: lanes i0, i1 of a, then i2, i3 of b (kImm = _MM_SHUFFLE(i3, i2,
+// i1, i0)).
 template <int kImm>
-HWY_INLINE __m128 ShuffleBlocks(__m128 a, __m128 b) { return _mm_shuffle_ps(a, b, kImm); }
+HWY_INLINE __m128 ShuffleBlocks(__m128 a, __m128 b) {
+  return _mm_shuffle_ps(a, b, kImm);
+}
 #if HWY_TARGET <= HWY_AVX2
 template <int kImm>
-HWY_INLINE __m256 ShuffleBlocks(__m256 a, __m256 b) { return _mm256_shuffle_ps(a, b, kImm); }
+HWY_INLINE __m256 ShuffleBlocks(__m256 a, __m256 b) {
+  return _mm256_shuffle_ps(a, b, kImm);
+}
 #endif
 
 // x[i], x[i + 1] in the low half of a block, x[j], x[j + 1] in the high half.
@@ -101,7 +106,8 @@ HWY_INLINE void GatherPair(D d, const float* x, const int32_t* o, hn::Vec<D>* fi
   (void)d;
   constexpr size_t kN = hn::MaxLanes(D());
   const auto lo = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k], o[4 * k + 1]); });
-  const auto hi = FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k + 2], o[4 * k + 3]); });
+  const auto hi =
+      FromBlocks<kN>([x, o](int k) { return LoadTwoPairs(x, o[4 * k + 2], o[4 * k + 3]); });
   first->raw = ShuffleBlocks<_MM_SHUFFLE(2, 0, 2, 0)>(lo.raw, hi.raw);
   second->raw = ShuffleBlocks<_MM_SHUFFLE(3, 1, 3, 1)>(lo.raw, hi.raw);
 #else
@@ -136,7 +142,8 @@ HWY_INLINE void GatherQuad(D d, const float* x, const int32_t* o, hn::Vec<D>* q)
   const hn::Repartition<double, D> dd;
   hn::Vec<D> r[4];
   for (int j = 0; j < 4; ++j) {
-    r[j] = FromBlocks<hn::MaxLanes(D())>([x, o, j](int k) { return _mm_loadu_ps(x + o[4 * k + j]); });
+    r[j] =
+        FromBlocks<hn::MaxLanes(D())>([x, o, j](int k) { return _mm_loadu_ps(x + o[4 * k + j]); });
   }
   const auto t0 = hn::BitCast(dd, hn::InterleaveLower(d, r[0], r[1]));
   const auto t1 = hn::BitCast(dd, hn::InterleaveUpper(d, r[0], r[1]));

@@ -11,6 +11,8 @@
 #include "fast/constants.h"
 #include "fast/fast.h"
 
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/grid_sample_interleaved.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -19,6 +21,7 @@
 #include "fast/coords-inl.h"
 #include "fast/fixed_point_u8-inl.h"
 #include "fast/plan-inl.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -82,7 +85,11 @@ HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) 
   const auto opaque_bytes = hn::BitCast(d8, hn::Set(hn::Full128<int32_t>(), opaque));
   // Aggregate initialisation: a default-constructed vector member would need the struct's
   // implicit constructor, which GCC does not compile for the target (NEON).
-  return FixedSetup{pb.axes.in_w, pb.axes.in_h, row, pb.c, hn::Set(DI(), opaque),
+  return FixedSetup{pb.axes.in_w,
+                    pb.axes.in_h,
+                    row,
+                    pb.c,
+                    hn::Set(DI(), opaque),
                     hn::Xor(hn::Load(d8, idx[0]), opaque_bytes),
                     hn::Xor(hn::Load(d8, idx[1]), opaque_bytes)};
 }
@@ -143,16 +150,17 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
   const int64_t in_count = static_cast<int64_t>(pb.axes.in_h) * row;
   const int64_t out_count = pb.axes.out_h * pb.axes.out_w * c;
   constexpr int kT = kTaps<M>;
-  constexpr int kTile = TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
+  constexpr int kTile =
+      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
   TileCoords<2> coords;
   TilePlan<M, 2> plan;
   bool nonempty[kTile];  // per vector: PlanVector found some weight
 
   // The fixed-point blend: uint8 bilinear; the affine warp's float32 stepped positions only
   // for X sides up to kFixedMaxSide.
-  const bool fixed = M == Mode::kLinear && pb.uint8 &&
-                     (!Source::kKnowsInterior ||
-                      (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
+  const bool fixed =
+      M == Mode::kLinear && pb.uint8 &&
+      (!Source::kKnowsInterior || (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
   const FixedSetup fs = MakeFixedSetup(pb, row);
   (void)fs;
 
@@ -262,8 +270,11 @@ bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptio
   const int window = TapsPerAxis(options.mode);
   if (geo.in_h < window || geo.in_w < window) return false;
   pb->n = geo.n;
-  pb->axes = ImageAxes{geo.out_h, geo.out_w, static_cast<int32_t>(geo.in_h),
-                       static_cast<int32_t>(geo.in_w), options.align_corners,
+  pb->axes = ImageAxes{geo.out_h,
+                       geo.out_w,
+                       static_cast<int32_t>(geo.in_h),
+                       static_cast<int32_t>(geo.in_w),
+                       options.align_corners,
                        options.padding == Padding::kReflection};
   pb->c = static_cast<int>(geo.c);
   pb->uint8 = x == DType::kUint8;
@@ -285,7 +296,8 @@ bool Prepare(const ChannelsLastGeometry& geo, const TensorView& x, const Mutable
 
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
 
-bool CoversChannelsLast(const ChannelsLastGeometry& geo, DType x, const GridSampleOptions& options) {
+bool CoversChannelsLast(const ChannelsLastGeometry& geo, DType x,
+                        const GridSampleOptions& options) {
   InterleavedProblem pb;
   return MakeProblem(geo, x, options, &pb);
 }

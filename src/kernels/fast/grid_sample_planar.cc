@@ -28,6 +28,8 @@ struct PlanarShape {
 }  // namespace gridsample
 #endif
 
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/grid_sample_planar.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -35,6 +37,7 @@ struct PlanarShape {
 #include "fast/blend_planar-inl.h"
 #include "fast/coords-inl.h"
 #include "fast/plan-inl.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -118,14 +121,15 @@ void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, c
              const float* grid, float* y) {
   switch (mode) {
     case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(shape, padding, align, x, grid, y);
-    case Mode::kNearest: return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kNearest:
+      return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
     case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(shape, padding, align, x, grid, y);
   }
 }
 
 // Entry for one target: resolves the runtime options into template parameters once.
-void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool align,
-                   const float* x, const float* grid, float* y) {
+void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
+                   const float* grid, float* y) {
   if (shape.rank == 2) {
     RunMode<2>(shape, mode, padding, align, x, grid, y);
   } else {
@@ -166,8 +170,8 @@ std::unique_ptr<float[]> Scratch(int64_t count) {
 // Same plans, same arithmetic, so the same results as the float32 path.
 bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const GridSampleOptions& o) {
-  const int64_t in_spatial = static_cast<int64_t>(shape.in[0]) * shape.in[1] *
-                             (shape.rank == 3 ? shape.in[2] : 1);
+  const int64_t in_spatial =
+      static_cast<int64_t>(shape.in[0]) * shape.in[1] * (shape.rank == 3 ? shape.in[2] : 1);
   const int64_t grid_count = shape.n * shape.out_spatial * shape.rank;
   std::unique_ptr<float[]> grid_f32;
   const float* g = static_cast<const float*>(grid.data);
@@ -175,14 +179,17 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
     grid_f32 = Scratch(grid_count);
     if (!grid_f32) return false;
     const bool reduce = o.padding == Padding::kReflection;
-    VisitDType(grid.dtype, [&](auto tag) {
-      using TG = typename decltype(tag)::type;
-      const TG* src = static_cast<const TG*>(grid.data);
-      for (int64_t i = 0; i < grid_count; ++i) {
-        grid_f32[i] = reference::CoordinateAsFloat(
-            static_cast<double>(DTypeTraits<TG>::Load(src + i)), reduce);
-      }
-    }, /*floats_only=*/true);
+    VisitDType(
+        grid.dtype,
+        [&](auto tag) {
+          using TG = typename decltype(tag)::type;
+          const TG* src = static_cast<const TG*>(grid.data);
+          for (int64_t i = 0; i < grid_count; ++i) {
+            grid_f32[i] = reference::CoordinateAsFloat(
+                static_cast<double>(DTypeTraits<TG>::Load(src + i)), reduce);
+          }
+        },
+        /*floats_only=*/true);
     g = grid_f32.get();
   }
   if (x.dtype == DType::kFloat32) {
@@ -202,19 +209,20 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
       if constexpr (std::is_same_v<TX, Float16>) {  // the same conversions, vectorised
         HalfsToFloats(&src[n * x_count].bits, x_f32.get(), x_count);
       } else {
-        for (int64_t i = 0; i < x_count; ++i) x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
+        for (int64_t i = 0; i < x_count; ++i)
+          x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
       }
       RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
       if constexpr (std::is_same_v<TX, Float16>) {
         FloatsToHalfs(y_f32.get(), &dst[n * y_count].bits, y_count);
       } else {
-        for (int64_t i = 0; i < y_count; ++i) dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
+        for (int64_t i = 0; i < y_count; ++i)
+          dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
       }
     }
   });
   return true;
 }
-
 
 // The problem in the kernels' terms, or false when no kernel covers it: X of a type the
 // reference computes in float (float64, int32 and uint32 are computed in double), 2-D or 3-D;

@@ -5,10 +5,13 @@
 #include "fast/fast.h"
 #include "half.h"
 
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/half_convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -27,14 +30,18 @@ void HalfsToFloatsKernel(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT d
   int64_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     const auto bits = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d16, src + i)));
-    const auto sign = hn::BitCast(di, hn::ShiftLeft<16>(hn::BitCast(du, hn::And(bits, hn::Set(di, 0x8000)))));
+    const auto sign =
+        hn::BitCast(di, hn::ShiftLeft<16>(hn::BitCast(du, hn::And(bits, hn::Set(di, 0x8000)))));
     const auto exp = hn::And(hn::ShiftRight<10>(bits), hn::Set(di, 0x1F));
     const auto mant = hn::And(bits, hn::Set(di, 0x3FF));
-    const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exp, hn::Set(di, 112))), hn::ShiftLeft<13>(mant));
+    const auto normal =
+        hn::Or(hn::ShiftLeft<23>(hn::Add(exp, hn::Set(di, 112))), hn::ShiftLeft<13>(mant));
     const auto special = hn::Or(hn::Set(di, 0x7F800000), hn::ShiftLeft<13>(mant));
-    const auto subnormal = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
-    const auto value = hn::IfThenElse(hn::Eq(exp, hn::Zero(di)), subnormal,
-                                      hn::IfThenElse(hn::Eq(exp, hn::Set(di, 0x1F)), special, normal));
+    const auto subnormal =
+        hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
+    const auto value =
+        hn::IfThenElse(hn::Eq(exp, hn::Zero(di)), subnormal,
+                       hn::IfThenElse(hn::Eq(exp, hn::Set(di, 0x1F)), special, normal));
     hn::StoreU(hn::BitCast(df, hn::Or(value, sign)), df, dst + i);
   }
   for (; i < n; ++i) dst[i] = HalfToFloat(src[i]);
@@ -56,13 +63,15 @@ void FloatsToHalfsKernel(const float* HWY_RESTRICT src, uint16_t* HWY_RESTRICT d
     // signed ones (every |x| bit pattern is below 2^31).
     const auto abs_u = hn::And(u, hn::Set(du, 0x7FFFFFFF));
     const auto abs = hn::BitCast(di, abs_u);
-    const auto rounded = hn::Add(hn::Add(abs_u, hn::Set(du, 0xFFF)), hn::And(hn::ShiftRight<13>(abs_u), hn::Set(du, 1)));
+    const auto rounded = hn::Add(hn::Add(abs_u, hn::Set(du, 0xFFF)),
+                                 hn::And(hn::ShiftRight<13>(abs_u), hn::Set(du, 1)));
     auto h = hn::BitCast(di, hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(du, 0x38000000))));
     // x * 2^24 for the subnormal lanes; the others (NaN and huge values too) are capped at
     // 2^-14 first, so that no lane converts an out-of-range float to an integer.
     const auto small = hn::Min(abs, hn::Set(di, 0x38800000));
     const auto scaled = hn::Mul(hn::BitCast(df, small), hn::Set(df, 16777216.0f));
-    h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x38800000)), hn::ConvertTo(di, hn::Round(scaled)), h);
+    h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x38800000)), hn::ConvertTo(di, hn::Round(scaled)),
+                       h);
     h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x477FF000)), h, hn::Set(di, 0x7C00));
     const auto nan = hn::IfThenElseZero(hn::Gt(abs, hn::Set(di, 0x7F800000)), hn::Set(di, 0x200));
     h = hn::IfThenElse(hn::Lt(abs, hn::Set(di, 0x7F800000)), h, hn::Or(hn::Set(di, 0x7C00), nan));

@@ -95,8 +95,7 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   if (align) {  // ((g + 1) / 2) * (S - 1); 0 for S = 1 as g is finite
     x = hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, static_cast<float>(size - 1)));
   } else {  // ((g + 1) * S - 1) / 2
-    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one),
-                half);
+    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one), half);
   }
   return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels)),
                   hn::Set(d, static_cast<float>(size) + kFarPixels));
@@ -204,7 +203,8 @@ HWY_INLINE void PlanPixels(DF d, VF x, int32_t size, bool align, AxisPlan<M>* ou
   if (P == Padding::kReflection) ReflectTaps<kT>(tap[0], size, align, tap);
   for (int k = 0; k < kT; ++k) {
     if (P == Padding::kZeros) {
-      const auto inside = hn::And(hn::Gt(tap[k], hn::Set(di, -1)), hn::Lt(tap[k], hn::Set(di, size)));
+      const auto inside =
+          hn::And(hn::Gt(tap[k], hn::Set(di, -1)), hn::Lt(tap[k], hn::Set(di, size)));
       w[k] = hn::IfThenElseZero(hn::RebindMask(d, inside), w[k]);
     } else if (P == Padding::kBorder) {
       tap[k] = hn::Min(hn::Max(tap[k], zero_i), last);
@@ -324,8 +324,8 @@ struct TileCoords {
 // with `nonempty`, records per vector whether PlanVector found some weight. One instance per
 // mode, padding and rank, shared by every source and layout.
 template <Mode M, Padding P, int kRank>
-HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>& coords,
-                           int begin, int end, TilePlan<M, kRank>* plan, bool* nonempty) {
+HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>& coords, int begin,
+                           int end, TilePlan<M, kRank>* plan, bool* nonempty) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   for (int p = begin; p < end; p += lanes) {

@@ -5,11 +5,14 @@
 
 #include "fast/fast.h"
 
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "fast/plan_probe.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "fast/plan-inl.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -40,8 +43,8 @@ void Probe(int32_t size, bool align, const float* g, int count, int32_t* start, 
 }
 
 template <Mode M>
-void ProbeMode(Padding padding, int32_t size, bool align, const float* g, int count,
-               int32_t* start, float* weight) {
+void ProbeMode(Padding padding, int32_t size, bool align, const float* g, int count, int32_t* start,
+               float* weight) {
   switch (padding) {
     case Padding::kZeros: return Probe<M, Padding::kZeros>(size, align, g, count, start, weight);
     case Padding::kBorder: return Probe<M, Padding::kBorder>(size, align, g, count, start, weight);
@@ -53,9 +56,12 @@ void ProbeMode(Padding padding, int32_t size, bool align, const float* g, int co
 void ProbePlanAxisOnTarget(Mode mode, Padding padding, int32_t size, bool align, const float* g,
                            int count, int32_t* start, float* weight) {
   switch (mode) {
-    case Mode::kLinear: return ProbeMode<Mode::kLinear>(padding, size, align, g, count, start, weight);
-    case Mode::kNearest: return ProbeMode<Mode::kNearest>(padding, size, align, g, count, start, weight);
-    case Mode::kCubic: return ProbeMode<Mode::kCubic>(padding, size, align, g, count, start, weight);
+    case Mode::kLinear:
+      return ProbeMode<Mode::kLinear>(padding, size, align, g, count, start, weight);
+    case Mode::kNearest:
+      return ProbeMode<Mode::kNearest>(padding, size, align, g, count, start, weight);
+    case Mode::kCubic:
+      return ProbeMode<Mode::kCubic>(padding, size, align, g, count, start, weight);
   }
 }
 
@@ -70,8 +76,8 @@ namespace fast {
 
 HWY_EXPORT(ProbePlanAxisOnTarget);
 
-void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g,
-                   int count, int32_t* start, float* weight) {
+void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g, int count,
+                   int32_t* start, float* weight) {
   GRIDSAMPLE_DISPATCH(ProbePlanAxisOnTarget)(mode, padding, size, align, g, count, start, weight);
 }
 

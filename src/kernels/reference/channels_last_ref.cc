@@ -29,7 +29,8 @@ struct Coordinates {
           grid->dtype,
           [&](auto tag) {
             using TG = typename decltype(tag)::type;
-            const TG* p = static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
+            const TG* p =
+                static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
             for (int64_t j = 0; j < count; ++j) {
               gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
               gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));

@@ -206,13 +206,13 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, Axis
   AxisTapsOf<float>(g, s, options, taps);
 }
 
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps) {
+void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options,
+                     AxisTaps<double>* taps) {
   AxisTapsOf<double>(g, s, options, taps);
 }
 
-void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
-                   const TensorView& grid, const MutableTensorView& y,
-                   const GridSampleOptions& options) {
+void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const GridSampleOptions& options) {
   // An empty Y (N, C or an output size 0) has nothing to compute. The taps must not be
   // computed either: with C = 0, X's spatial sizes may be 0, and reflection about an empty
   // axis divides by zero (tests/fuzz/corpus/*/regress-*-empty-axis*).

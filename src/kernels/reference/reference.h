@@ -25,9 +25,8 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options);
-void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x,
-                   const TensorView& grid, const MutableTensorView& y,
-                   const GridSampleOptions& options);
+void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const GridSampleOptions& options);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 

@@ -85,7 +85,7 @@ const char* DTypeName(DType dtype);
 // Accepts the names DTypeName returns; InvalidArgument naming `what` otherwise.
 Status ParseDType(std::string_view name, DType* dtype, std::string_view what = "dtype");
 
-const char* ModeName(Mode mode);        // "linear", "nearest", "cubic"
+const char* ModeName(Mode mode);           // "linear", "nearest", "cubic"
 const char* PaddingName(Padding padding);  // "zeros", "border", "reflection"
 // Both ONNX spellings: linear|bilinear, nearest, cubic|bicubic.
 Status ParseMode(std::string_view name, Mode* mode);

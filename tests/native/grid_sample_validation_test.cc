@@ -1,66 +1,19 @@
-// Bad-input tests: every validation rule of GridSample / AffineGrid and the name parsers.
+// Bad-input tests of GridSample and the name parsers: every validation rule, message and status.
 //
 // Each case breaks one thing in an otherwise valid call and checks the status code, that
 // the message names the argument and shows the value given, that nothing was written to
 // the output, and that a valid call right after still succeeds.
 
-#include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "test_util.h"
+#include "validation_util.h"
 
 namespace gridsample_test {
 namespace {
-
-constexpr uint8_t kSentinel = 0xAB;
-constexpr int64_t k2Pow20 = int64_t{1} << 20;
-constexpr int64_t k2Pow30 = int64_t{1} << 30;
-constexpr int64_t k2Pow31 = int64_t{1} << 31;
-constexpr int64_t k2Pow32 = int64_t{1} << 32;
-constexpr int64_t k2Pow40 = int64_t{1} << 40;
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// `word` occurs in `text` (case-insensitive) not glued to other identifier characters.
-bool HasWord(const std::string& text, const std::string& word) {
-  const std::string t = Lower(text), w = Lower(word);
-  for (size_t pos = t.find(w); pos != std::string::npos; pos = t.find(w, pos + 1)) {
-    const bool left_ok = pos == 0 || !IsIdentChar(t[pos - 1]);
-    const bool right_ok = pos + w.size() >= t.size() || !IsIdentChar(t[pos + w.size()]);
-    if (left_ok && right_ok) return true;
-  }
-  return false;
-}
-
-bool Contains(const std::string& text, const std::string& part) {
-  return Lower(text).find(Lower(part)) != std::string::npos;
-}
-
-// Checks the status and its message: one of `names` as a word and every one of `values`.
-void ExpectError(const Status& s, StatusCode code, const std::vector<std::string>& names,
-                 const std::vector<std::string>& values, const std::string& what) {
-  EXPECT_FALSE(s.ok()) << what << ": accepted";
-  EXPECT_EQ(static_cast<int>(s.code()), static_cast<int>(code))
-      << what << ": wrong status code, message: " << s.message();
-  bool named = names.empty();
-  for (const std::string& n : names) named = named || HasWord(s.message(), n);
-  EXPECT_TRUE(named) << what << ": message does not name " << ToString(names) << ": \""
-                     << s.message() << '"';
-  for (const std::string& v : values) {
-    EXPECT_TRUE(Contains(s.message(), v))
-        << what << ": message does not show the value " << v << ": \"" << s.message() << '"';
-  }
-}
 
 // ---------------------------------------------------------------------------
 // GridSample.
@@ -76,17 +29,6 @@ struct GridSampleCall {
   bool null_x = false, null_grid = false, null_y = false;
   bool null_x_shape = false, null_grid_shape = false, null_y_shape = false;
   GridSampleOptions options;
-};
-
-struct Buffers {
-  std::vector<double> x = std::vector<double>(4096, 0.5);
-  std::vector<double> grid = std::vector<double>(4096, 0.0);
-  std::vector<double> y = std::vector<double>(4096);
-  void ResetY() { std::fill_n(reinterpret_cast<uint8_t*>(y.data()), y.size() * 8, kSentinel); }
-  bool YUntouched() const {
-    const auto* p = reinterpret_cast<const uint8_t*>(y.data());
-    return std::all_of(p, p + y.size() * 8, [](uint8_t b) { return b == kSentinel; });
-  }
 };
 
 Status Call(const GridSampleCall& c, GridSampleFn fn, Buffers* b) {
@@ -115,6 +57,8 @@ struct GridSampleCase {
   std::vector<std::string> values;  // all of these must appear
 };
 
+// The cases one a line where they fit (clang-format would give each field a line).
+// clang-format off
 std::vector<GridSampleCase> GridSampleCases() {
   using C = GridSampleCall;
   const StatusCode kBad = StatusCode::kInvalidArgument, kRange = StatusCode::kOutOfRange;
@@ -220,24 +164,13 @@ std::vector<GridSampleCase> GridSampleCases() {
        {"padding", "padding_mode"}, {"9"}},
   };
 }
+// clang-format on
 
 TEST(GridSampleValidation, EveryRule) {
   for (const Kernel& kernel : kKernels) {
-    for (const GridSampleCase& bad : GridSampleCases()) {
-      const std::string what = std::string(kernel.name) + ", " + bad.what;
-      GridSampleCall call;
-      bad.breaks(call);
-      Buffers buffers;
-      buffers.ResetY();
-      const Status s = Call(call, kernel.grid_sample, &buffers);
-      ExpectError(s, bad.code, bad.names, bad.values, what);
-      EXPECT_TRUE(buffers.YUntouched()) << what << ": y was written on error";
-      // The library keeps no state from a failed call: a valid call works right after.
-      buffers.ResetY();
-      const Status ok = Call(GridSampleCall(), kernel.grid_sample, &buffers);
-      EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
-      EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
-    }
+    ExpectEveryCaseRejected<GridSampleCall>(
+        kernel.name, GridSampleCases(), "y",
+        [&](const GridSampleCall& c, Buffers* b) { return Call(c, kernel.grid_sample, b); });
   }
 }
 
@@ -247,19 +180,22 @@ TEST(GridSampleValidation, EveryRule) {
 TEST(GridSampleValidation, GridShapeMismatchSaysWhatXImplies) {
   const std::vector<float> x(16), grid(72), y(16);
   const int64_t x_shape[3] = {1, 4, 4}, grid_shape[4] = {1, 6, 6, 2}, y_shape[3] = {1, 4, 6};
-  Status s = gridsample::GridSample({x.data(), DType::kFloat32, x_shape, 3},
-                                    {grid.data(), DType::kFloat32, grid_shape, 4},
-                                    {const_cast<float*>(y.data()), DType::kFloat32, y_shape, 3}, {});
-  EXPECT_EQ(s.message(),
-            "GridSample: X has shape [1, 4, 4], 1 spatial axis [N, C, W], so grid must have rank 3 "
-            "and last dimension 1 ([N, Wo, 1]); got grid shape [1, 6, 6, 2] (rank 4), which samples X of "
-            "shape [N, C, H, W] (is X missing its channel axis? [1, 1, 4, 4] for one channel)");
+  Status s = gridsample::GridSample(
+      {x.data(), DType::kFloat32, x_shape, 3}, {grid.data(), DType::kFloat32, grid_shape, 4},
+      {const_cast<float*>(y.data()), DType::kFloat32, y_shape, 3}, {});
+  EXPECT_EQ(
+      s.message(),
+      "GridSample: X has shape [1, 4, 4], 1 spatial axis [N, C, W], so grid must have rank 3 "
+      "and last dimension 1 ([N, Wo, 1]); got grid shape [1, 6, 6, 2] (rank 4), which samples X of "
+      "shape [N, C, H, W] (is X missing its channel axis? [1, 1, 4, 4] for one channel)");
   const int64_t x5[5] = {1, 1, 4, 4, 4}, grid5[5] = {1, 2, 2, 2, 2}, y5[5] = {1, 1, 2, 2, 2};
-  s = gridsample::GridSample({x.data(), DType::kFloat32, x5, 5}, {grid.data(), DType::kFloat32, grid5, 5},
+  s = gridsample::GridSample({x.data(), DType::kFloat32, x5, 5},
+                             {grid.data(), DType::kFloat32, grid5, 5},
                              {const_cast<float*>(y.data()), DType::kFloat32, y5, 5}, {});
-  EXPECT_EQ(s.message(),
-            "GridSample: X has shape [1, 1, 4, 4, 4], 3 spatial axes [N, C, D, H, W], so grid must "
-            "have rank 5 and last dimension 3 ([N, Do, Ho, Wo, 3]); got grid shape [1, 2, 2, 2, 2]");
+  EXPECT_EQ(
+      s.message(),
+      "GridSample: X has shape [1, 1, 4, 4, 4], 3 spatial axes [N, C, D, H, W], so grid must "
+      "have rank 5 and last dimension 3 ([N, Do, Ho, Wo, 3]); got grid shape [1, 2, 2, 2, 2]");
 }
 
 TEST(GridSampleValidation, ValidBaselineAcceptsEveryDTypePair) {
@@ -315,8 +251,10 @@ TEST(NameParsing, ModeSpellings) {
     const char* name;
     Mode mode;
   };
-  const Case kCases[] = {{"linear", Mode::kLinear}, {"bilinear", Mode::kLinear},
-                         {"nearest", Mode::kNearest}, {"cubic", Mode::kCubic},
+  const Case kCases[] = {{"linear", Mode::kLinear},
+                         {"bilinear", Mode::kLinear},
+                         {"nearest", Mode::kNearest},
+                         {"cubic", Mode::kCubic},
                          {"bicubic", Mode::kCubic}};
   for (const Case& c : kCases) {
     Mode m = static_cast<Mode>(42);
@@ -341,7 +279,8 @@ TEST(NameParsing, PaddingSpellings) {
     const char* name;
     Padding padding;
   };
-  const Case kCases[] = {{"zeros", Padding::kZeros}, {"border", Padding::kBorder},
+  const Case kCases[] = {{"zeros", Padding::kZeros},
+                         {"border", Padding::kBorder},
                          {"reflection", Padding::kReflection}};
   for (const Case& c : kCases) {
     Padding p = static_cast<Padding>(42);
@@ -353,8 +292,8 @@ TEST(NameParsing, PaddingSpellings) {
   for (const char* bad : {"mirror_pad", "", "zero", "reflect", "constant"}) {
     Padding p = Padding::kBorder;
     const Status s = gridsample::ParsePadding(bad, &p);
-    ExpectError(s, StatusCode::kInvalidArgument, {"padding", "padding_mode"},
-                {std::string(bad)}, std::string("ParsePadding(\"") + bad + "\")");
+    ExpectError(s, StatusCode::kInvalidArgument, {"padding", "padding_mode"}, {std::string(bad)},
+                std::string("ParsePadding(\"") + bad + "\")");
     EXPECT_EQ(p, Padding::kBorder) << "ParsePadding wrote its output on error for \"" << bad << '"';
   }
 }
@@ -374,148 +313,6 @@ TEST(NameParsing, DTypeNamesRoundTrip) {
   const Status s = gridsample::ParseDType("float8e4m3", &parsed, "theta");
   ExpectError(s, StatusCode::kInvalidArgument, {"theta"}, {"float8e4m3"}, "ParseDType(float8e4m3)");
   EXPECT_EQ(parsed, DType::kUint8);
-}
-
-// ---------------------------------------------------------------------------
-// AffineGrid.
-
-struct AffineGridCall {
-  std::vector<int64_t> theta_shape{2, 2, 3};
-  std::vector<int64_t> size{2, 3, 5, 7};
-  std::vector<int64_t> grid_shape{2, 5, 7, 2};
-  DType theta_dtype = DType::kFloat32, grid_dtype = DType::kFloat32;
-  bool null_theta = false, null_theta_shape = false, null_size = false, null_grid = false;
-  bool null_grid_shape = false;
-  AffineGridOptions options;
-};
-
-Status Call(const AffineGridCall& c, AffineGridFn fn, Buffers* b) {
-  TensorView theta;
-  MutableTensorView grid;
-  theta.data = c.null_theta ? nullptr : b->x.data();
-  theta.dtype = c.theta_dtype;
-  theta.shape = c.null_theta_shape ? nullptr : c.theta_shape.data();
-  theta.rank = c.theta_shape.size();
-  grid.data = c.null_grid ? nullptr : b->y.data();
-  grid.dtype = c.grid_dtype;
-  grid.shape = c.null_grid_shape ? nullptr : c.grid_shape.data();
-  grid.rank = c.grid_shape.size();
-  return fn(theta, c.null_size ? nullptr : c.size.data(), c.size.size(), grid, c.options);
-}
-
-struct AffineGridCase {
-  const char* what;
-  std::function<void(AffineGridCall&)> breaks;
-  StatusCode code;
-  std::vector<std::string> names;
-  std::vector<std::string> values;
-};
-
-std::vector<AffineGridCase> AffineGridCases() {
-  using C = AffineGridCall;
-  const StatusCode kBad = StatusCode::kInvalidArgument, kRange = StatusCode::kOutOfRange;
-  return {
-      {"null theta data", [](C& c) { c.null_theta = true; }, kBad, {"theta"}, {"null"}},
-      {"null theta shape", [](C& c) { c.null_theta_shape = true; }, kBad, {"theta"}, {"null"}},
-      {"null size", [](C& c) { c.null_size = true; }, kBad, {"size"}, {"null"}},
-      {"null grid data", [](C& c) { c.null_grid = true; }, kBad, {"grid"}, {"null"}},
-      {"null grid shape", [](C& c) { c.null_grid_shape = true; }, kBad, {"grid"}, {"null"}},
-      {"theta (N,3,4) for a 4-long size", [](C& c) { c.theta_shape = {2, 3, 4}; }, kBad,
-       {"theta"}, {"4"}},
-      {"theta (N,2,5)", [](C& c) { c.theta_shape = {2, 2, 5}; }, kBad, {"theta"}, {"5"}},
-      {"theta (N,2,3) for a 5-long size",
-       [](C& c) {
-         c.size = {2, 3, 4, 5, 7};
-         c.grid_shape = {2, 4, 5, 7, 3};
-       },
-       kBad, {"theta"}, {}},
-      {"theta rank 2", [](C& c) { c.theta_shape = {2, 6}; }, kBad, {"theta"}, {}},
-      {"size length 3", [](C& c) { c.size = {2, 5, 7}; }, kBad, {"size"}, {"3"}},
-      {"size length 6", [](C& c) { c.size = {2, 3, 4, 5, 6, 7}; }, kBad, {"size"}, {"6"}},
-      {"size length 0", [](C& c) { c.size.clear(); }, kBad, {"size"}, {"0"}},
-      {"negative size entry", [](C& c) { c.size = {2, 3, -5, 7}; }, kBad, {"size"}, {"-5"}},
-      {"negative size C", [](C& c) { c.size = {2, -3, 5, 7}; }, kBad, {"size"}, {"-3"}},
-      {"size N 3 for theta N 2",
-       [](C& c) {
-         c.size = {3, 3, 5, 7};
-         c.grid_shape = {3, 5, 7, 2};
-       },
-       kBad, {"theta", "size"}, {"3"}},
-      {"grid W 8 instead of 7", [](C& c) { c.grid_shape = {2, 5, 8, 2}; }, kBad, {"grid"}, {"8"}},
-      {"grid last dim 3", [](C& c) { c.grid_shape = {2, 5, 7, 3}; }, kBad, {"grid"}, {"3"}},
-      {"grid rank 5 for 2-D", [](C& c) { c.grid_shape = {2, 1, 5, 7, 2}; }, kBad, {"grid"}, {}},
-      {"grid float64 for theta float32", [](C& c) { c.grid_dtype = DType::kFloat64; }, kBad,
-       {"grid"}, {"float64"}},
-      {"theta int32",
-       [](C& c) { c.theta_dtype = c.grid_dtype = DType::kInt32; }, kBad, {"theta"}, {"int32"}},
-      {"theta uint8",
-       [](C& c) { c.theta_dtype = c.grid_dtype = DType::kUint8; }, kBad, {"theta"}, {"uint8"}},
-      {"theta dtype 99",
-       [](C& c) { c.theta_dtype = c.grid_dtype = static_cast<DType>(99); }, kBad, {"theta"},
-       {"99"}},
-      {"size overflows int64",
-       [](C& c) {
-         c.size = {2, 3, k2Pow32, k2Pow32};
-         c.grid_shape = {2, k2Pow32, k2Pow32, 2};
-       },
-       kRange, {"size", "grid"}, {}},
-  };
-}
-
-TEST(AffineGridValidation, EveryRule) {
-  for (const Kernel& kernel : kKernels) {
-    for (const AffineGridCase& bad : AffineGridCases()) {
-      const std::string what = std::string(kernel.name) + ", " + bad.what;
-      AffineGridCall call;
-      bad.breaks(call);
-      Buffers buffers;
-      buffers.ResetY();
-      const Status s = Call(call, kernel.affine_grid, &buffers);
-      ExpectError(s, bad.code, bad.names, bad.values, what);
-      EXPECT_TRUE(buffers.YUntouched()) << what << ": grid was written on error";
-      buffers.ResetY();
-      const Status ok = Call(AffineGridCall(), kernel.affine_grid, &buffers);
-      EXPECT_TRUE(ok.ok()) << what << ": valid call after the error failed: " << ok.message();
-      EXPECT_FALSE(buffers.YUntouched()) << what << ": valid call after the error wrote nothing";
-    }
-  }
-}
-
-TEST(AffineGridValidation, OutputShape) {
-  const int64_t size4[] = {2, 3, 5, 7}, size5[] = {2, 3, 4, 5, 7};
-  int64_t shape[5] = {};
-  ASSERT_TRUE(gridsample::AffineGridOutputShape(size4, 4, shape).ok());
-  EXPECT_EQ(std::vector<int64_t>(shape, shape + 4), (std::vector<int64_t>{2, 5, 7, 2}));
-  ASSERT_TRUE(gridsample::AffineGridOutputShape(size5, 5, shape).ok());
-  EXPECT_EQ(std::vector<int64_t>(shape, shape + 5), (std::vector<int64_t>{2, 4, 5, 7, 3}));
-  ExpectError(gridsample::AffineGridOutputShape(size4, 3, shape), StatusCode::kInvalidArgument,
-              {"size"}, {"3"}, "AffineGridOutputShape size length 3");
-  const int64_t negative[] = {2, 3, -5, 7};
-  ExpectError(gridsample::AffineGridOutputShape(negative, 4, shape),
-              StatusCode::kInvalidArgument, {"size"}, {"-5"}, "AffineGridOutputShape -5");
-  ExpectError(gridsample::AffineGridOutputShape(nullptr, 4, shape), StatusCode::kInvalidArgument,
-              {"size"}, {"null"}, "AffineGridOutputShape null size");
-}
-
-TEST(AffineGridValidation, ValidBaselineAcceptsEveryFloatDType) {
-  for (const Kernel& kernel : kKernels) {
-    for (DType t : kGridDTypes) {
-      for (bool three_d : {false, true}) {
-        AffineGridCall call;
-        call.theta_dtype = call.grid_dtype = t;
-        if (three_d) {
-          call.theta_shape = {2, 3, 4};
-          call.size = {2, 3, 4, 5, 7};
-          call.grid_shape = {2, 4, 5, 7, 3};
-        }
-        Buffers buffers;
-        buffers.ResetY();
-        const Status s = Call(call, kernel.affine_grid, &buffers);
-        EXPECT_TRUE(s.ok()) << kernel.name << ' ' << Name(t) << (three_d ? " 3-D" : " 2-D")
-                            << ": " << s.message();
-      }
-    }
-  }
 }
 
 }  // namespace

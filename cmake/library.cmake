@@ -1,0 +1,80 @@
+# The kernel library gridsample (its one list of sources), its Highway setup and its install as a CMake package.
+
+add_library(gridsample
+  # public entry points, argument validation, SIMD target control
+  src/kernels/types.cc
+  src/kernels/targets.cc
+  src/kernels/validate.cc
+  src/kernels/grid_sample.cc
+  src/kernels/affine_grid.cc
+  src/kernels/warp_affine.cc
+  # the scalar reference (also the tests' oracle)
+  src/kernels/reference/grid_sample_ref.cc
+  src/kernels/reference/affine_grid_ref.cc
+  src/kernels/reference/channels_last_ref.cc
+  # the SIMD fast paths (Highway): drivers that schedule tiles and dispatch; their sources,
+  # planner and blends are the -inl.h headers beside them
+  src/kernels/fast/grid_sample_planar.cc
+  src/kernels/fast/grid_sample_interleaved.cc
+  src/kernels/fast/affine_grid_fast.cc
+  src/kernels/fast/half_convert.cc
+  src/kernels/fast/plan_probe.cc)
+add_library(gridsample::gridsample ALIAS gridsample)
+if(EMSCRIPTEN)
+  # Cold code in the download: validation and the scalar reference paths (dtypes and ranks
+  # the fast paths do not take) are optimised for size.
+  set_source_files_properties(
+    src/kernels/validate.cc src/kernels/types.cc src/kernels/targets.cc
+    src/kernels/reference/grid_sample_ref.cc src/kernels/reference/affine_grid_ref.cc
+    src/kernels/reference/channels_last_ref.cc
+    PROPERTIES COMPILE_OPTIONS "-Os")
+endif()
+target_include_directories(gridsample
+  PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/include>
+         $<INSTALL_INTERFACE:include>
+  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
+target_compile_features(gridsample PUBLIC cxx_std_17)
+
+# Highway: one static target when cross compiling (WASM with -msimd128, EMU128 without;
+# NEON on aarch64; Debian's libhwy is host-only), every attainable x86/Arm target with
+# runtime dispatch natively (EMU128 included, so the wasm scalar variant's code is also
+# tested natively).
+# The fast paths keep the reference's rounding, and the reference rounds alike on every
+# platform: no contraction of a*b+c into an FMA (g++ contracts by default where FMA is
+# baseline, e.g. aarch64).
+target_compile_options(gridsample PRIVATE -ffp-contract=off)
+if(CMAKE_CROSSCOMPILING)
+  target_include_directories(gridsample SYSTEM PRIVATE ${GRIDSAMPLE_SYSINC})
+  target_compile_definitions(gridsample PRIVATE HWY_COMPILE_ONLY_STATIC=1
+                             GRIDSAMPLE_STATIC_DISPATCH=1)
+else()
+  find_package(hwy REQUIRED)
+  target_link_libraries(gridsample PRIVATE hwy::hwy)
+  target_compile_definitions(gridsample PRIVATE HWY_COMPILE_ALL_ATTAINABLE=1)
+endif()
+set_target_properties(gridsample PROPERTIES POSITION_INDEPENDENT_CODE ON)
+if(GRIDSAMPLE_SANITIZE)
+  # A sanitized static library needs the runtime wherever it is linked, also after install.
+  target_link_options(gridsample INTERFACE -fsanitize=${GRIDSAMPLE_SANITIZE})
+endif()
+
+# --- install: headers, library and a CMake package for find_package(gridsample) ---
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+install(TARGETS gridsample EXPORT gridsampleTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY src/kernels/include/gridsample DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/gridsample)
+install(EXPORT gridsampleTargets NAMESPACE gridsample::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gridsample)
+configure_package_config_file(cmake/gridsampleConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/gridsampleConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gridsample)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/gridsampleConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/gridsampleConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/gridsampleConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gridsample)

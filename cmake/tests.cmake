@@ -1,0 +1,74 @@
+# The native gtest suites, the conformance runner and the install check; under qemu (aarch64) or Node (wasm) when cross compiling.
+
+enable_testing()
+if(CMAKE_CROSSCOMPILING)
+  # GoogleTest from Debian's sources, built with the cross compiler; tests run under
+  # Node (with direct access to the host file system: the golden cases) or qemu.
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+  add_subdirectory(/usr/src/googletest ${CMAKE_CURRENT_BINARY_DIR}/googletest EXCLUDE_FROM_ALL)
+  if(NOT TARGET GTest::gtest_main)
+    add_library(GTest::gtest_main ALIAS gtest_main)
+  endif()
+  add_library(nlohmann_json INTERFACE)
+  target_include_directories(nlohmann_json SYSTEM INTERFACE ${GRIDSAMPLE_SYSINC})
+  add_library(nlohmann_json::nlohmann_json ALIAS nlohmann_json)
+  if(EMSCRIPTEN)
+    # SINGLE_FILE: Node 20 cannot fetch a separate .wasm from 3.1.6 glue (DESIGN.md 4).
+    add_link_options(-sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sSINGLE_FILE=1)
+    # Plain Node: the toolchain's default emulator passes a flag Node 20 rejects.
+    find_program(GRIDSAMPLE_RUNNER node REQUIRED)
+  else()
+    set(GRIDSAMPLE_RUNNER ${CMAKE_CROSSCOMPILING_EMULATOR})  # qemu-aarch64
+  endif()
+else()
+  set(GRIDSAMPLE_RUNNER "")  # native binaries run directly
+  find_package(GTest REQUIRED)
+  find_package(nlohmann_json 3 REQUIRED)
+endif()
+include(GoogleTest)
+
+add_library(gridsample_case_loader STATIC tests/native/case_loader.cc)
+target_include_directories(gridsample_case_loader
+  PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/tests/native ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
+target_link_libraries(gridsample_case_loader PUBLIC gridsample nlohmann_json::nlohmann_json)
+
+add_executable(gridsample_conformance tests/native/conformance_main.cc)
+target_link_libraries(gridsample_conformance PRIVATE gridsample_case_loader)
+set_target_properties(gridsample_conformance PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+file(GLOB GRIDSAMPLE_TEST_SOURCES CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_SOURCE_DIR}/tests/native/*_test.cc)
+add_executable(gridsample_tests ${GRIDSAMPLE_TEST_SOURCES})
+target_link_libraries(gridsample_tests PRIVATE gridsample_case_loader GTest::gtest_main)
+target_compile_definitions(gridsample_tests PRIVATE
+  GRIDSAMPLE_CASES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/tests/cases")
+if(CMAKE_CROSSCOMPILING)
+  # One process: every start under qemu re-reads the golden cases (11 s in one process,
+  # 145 s as one process per test).
+  add_test(NAME gridsample_tests COMMAND ${GRIDSAMPLE_RUNNER} $<TARGET_FILE:gridsample_tests>)
+else()
+  gtest_discover_tests(gridsample_tests DISCOVERY_TIMEOUT 60)
+endif()
+if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR STREQUAL aarch64)
+  # The fast paths tested under qemu are Highway's NEON ones, not an emulated fallback.
+  add_test(NAME fast_paths_target_is_neon
+    COMMAND ${GRIDSAMPLE_RUNNER} $<TARGET_FILE:gridsample_tests>
+            --gtest_filter=FastPaths.TargetsAreCompiled)
+  set_tests_properties(fast_paths_target_is_neon PROPERTIES
+    PASS_REGULAR_EXPRESSION "dispatch picks NEON\\)")
+endif()
+
+add_test(NAME conformance_golden_cases
+  COMMAND ${GRIDSAMPLE_RUNNER} $<TARGET_FILE:gridsample_conformance>
+          ${CMAKE_CURRENT_SOURCE_DIR}/tests/cases)
+
+# find_package(gridsample) from a separate project after `cmake --install` (host only).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME install_and_consume
+    COMMAND ${CMAKE_COMMAND}
+      -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR} -DBUILD_DIR=${CMAKE_CURRENT_BINARY_DIR}
+      -DCXX=${CMAKE_CXX_COMPILER} -DCONFIG=$<CONFIG>
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/tests/consumer/install_and_consume.cmake)
+endif()

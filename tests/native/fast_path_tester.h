@@ -1,0 +1,444 @@
+// The fluent tester of every fast-path test (XNNPACK style): one problem against the reference.
+#ifndef GRIDSAMPLE_TESTS_NATIVE_FAST_PATH_TESTER_H_
+#define GRIDSAMPLE_TESTS_NATIVE_FAST_PATH_TESTER_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fast/fast.h"
+#include "gridsample/warp_affine.h"
+#include "gtest/gtest.h"
+#include "reference/reference.h"
+#include "test_util.h"
+#include "validate.h"
+
+namespace gridsample_test {
+
+// ---------------------------------------------------------------------------
+// Oracles for the channels-last operators: the NCHW reference on transposed tensors.
+
+// (N, A, B, C) -> (N, C, A, B) when to_channels_first, else back; byte for byte (exact for
+// every dtype).
+inline Tensor Transposed(const Tensor& t, bool to_channels_first) {
+  const std::vector<int64_t>& s = t.shape();
+  const int64_t n = s[0], c = to_channels_first ? s[3] : s[1];
+  const int64_t a = to_channels_first ? s[1] : s[2], b = to_channels_first ? s[2] : s[3];
+  Tensor out(t.dtype(), to_channels_first ? std::vector<int64_t>{n, c, a, b}
+                                          : std::vector<int64_t>{n, a, b, c});
+  const size_t e = ElementSize(t.dtype());
+  const auto* src = static_cast<const uint8_t*>(t.data());
+  auto* dst = static_cast<uint8_t*>(out.data());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t p = 0; p < a * b; ++p) {
+      for (int64_t k = 0; k < c; ++k) {
+        const int64_t last = (i * a * b + p) * c + k, first = (i * c + k) * a * b + p;
+        const int64_t from = to_channels_first ? last : first;
+        const int64_t to = to_channels_first ? first : last;
+        std::memcpy(dst + to * e, src + from * e, e);
+      }
+    }
+  }
+  return out;
+}
+
+// GridSample on X (N, H, W, C) through the NCHW reference.
+inline Tensor OracleGridSample(const Tensor& x, const Tensor& grid, const GridSampleOptions& o) {
+  const Tensor xc = Transposed(x, true);
+  Tensor yc(x.dtype(), {x.shape()[0], x.shape()[3], grid.shape()[1], grid.shape()[2]});
+  const Status s = gridsample::reference::GridSample(xc.View(), grid.View(), yc.MutableView(), o);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return Transposed(yc, false);
+}
+
+// The reference grid of AffineGrid(theta, (N, C, Ho, Wo)).
+inline Tensor OracleAffineGrid(const Tensor& theta, int64_t c, int64_t ho, int64_t wo, bool align) {
+  const int64_t size[4] = {theta.shape()[0], c, ho, wo};
+  Tensor grid(theta.dtype(), {theta.shape()[0], ho, wo, 2});
+  const Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
+                                                     AffineGridOptions{align});
+  EXPECT_TRUE(s.ok()) << s.message();
+  return grid;
+}
+
+// WarpAffine's meaning: AffineGrid + GridSample with one align_corners.
+inline Tensor OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_t wo,
+                               const GridSampleOptions& o) {
+  return OracleGridSample(x, OracleAffineGrid(theta, x.shape()[3], ho, wo, o.align_corners), o);
+}
+
+// ---------------------------------------------------------------------------
+// What one FastPathTester::Test() did: whether the fast path ran (false when the public entry
+// point was tested), how many values it compared and how many of those differ from the
+// oracle's bits at all (within the tolerance or not).
+struct FastPathRun {
+  bool ran = false;
+  int64_t values = 0;
+  int64_t differing = 0;
+};
+
+// Configures one problem of one operator, runs it on the fast path (or the public entry
+// point) and compares every output value with the scalar reference:
+//
+//   FastPathTester().x(x).grid(grid).mode(m).padding(p).align(a).fast_path(true).Test();
+//   FastPathTester().batch(2).channels(3).in({5, 7}).out({4, 9}).x_dtype(DType::kUint8)
+//       .tolerance(1.0).seed(7).Test();
+//
+// X and the grid are random (from seed) unless given; theta must be given. A failure names
+// the target, operator, mode, padding, align_corners, the output pixel (coordinates, batch
+// and channel), the values, their tolerance and the inputs' shapes. Test() fails fatally
+// (check HasFatalFailure() to stop a loop).
+class FastPathTester {
+ public:
+  enum class Op {
+    kGridSample,              // NCHW X, any rank; fast::TryGridSample
+    kGridSampleChannelsLast,  // NHWC X, 2-D grid; fast::TryGridSampleChannelsLast
+    kWarpAffine,              // NHWC X, theta (N, 2, 3), Y (N, out[0], out[1], C)
+    kAffineGrid,              // theta (N, r, r+1), size (N, channels, out...)
+  };
+
+  FastPathTester& op(Op o) { return Set(&op_, o); }
+  FastPathTester& batch(int64_t n) { return Set(&n_, n); }
+  FastPathTester& channels(int64_t c) { return Set(&c_, c); }
+  FastPathTester& in(std::vector<int64_t> s) { return Set(&in_, std::move(s)); }
+  FastPathTester& out(std::vector<int64_t> s) { return Set(&out_, std::move(s)); }
+  FastPathTester& x_dtype(DType t) { return Set(&x_dtype_, t); }
+  FastPathTester& grid_dtype(DType t) { return Set(&grid_dtype_, t); }
+  FastPathTester& grid_range(double r) { return Set(&grid_range_, r); }
+  FastPathTester& seed(uint32_t s) { return Set(&seed_, s); }
+  // Given inputs (their shapes override batch, channels, in and out where they fix them).
+  FastPathTester& x(Tensor t) { return Set(&x_, std::move(t)); }
+  FastPathTester& grid(Tensor t) { return Set(&grid_, std::move(t)); }
+  FastPathTester& theta(Tensor t) { return Set(&theta_, std::move(t)); }
+
+  FastPathTester& mode(Mode m) { return Set(&options_.mode, m); }
+  FastPathTester& padding(Padding p) { return Set(&options_.padding, p); }
+  FastPathTester& align(bool a) { return Set(&options_.align_corners, a); }
+
+  // Calls the fast path itself and requires it to run exactly when `expected` (which
+  // problems it takes is part of its contract); when it does not, the public entry point is
+  // tested instead. Without this, the public entry point is tested.
+  FastPathTester& fast_path(bool expected) { return Set(&fast_path_, expected); }
+  // The same, expecting the fast path to run exactly when its own Covers* query says so.
+  FastPathTester& fast_path() { return Set(&covers_, true); }
+
+  // Bit for bit (the default), or values within abs + rel * max(1, |want|) + ulps * (the
+  // output dtype's spacing at want); nan_equal lets NaN match NaN (any payload).
+  FastPathTester& bit_exact() { return Set(&values_, false); }
+  FastPathTester& tolerance(double abs, double rel = 0.0, double ulps = 0.0) {
+    values_ = true;
+    abs_ = abs;
+    rel_ = rel;
+    ulps_ = ulps;
+    return *this;
+  }
+  FastPathTester& nan_equal(bool b) { return Set(&nan_equal_, b); }
+
+  FastPathRun Test() const {
+    FastPathRun run;
+    Check(&run);
+    return run;
+  }
+
+ private:
+  template <typename Field, typename Value>
+  FastPathTester& Set(Field* field, Value value) {
+    *field = std::move(value);
+    return *this;
+  }
+
+  bool channels_last() const {
+    return op_ == Op::kGridSampleChannelsLast || op_ == Op::kWarpAffine;
+  }
+  bool has_grid() const { return op_ == Op::kGridSample || op_ == Op::kGridSampleChannelsLast; }
+
+  Tensor MakeX() const {
+    if (x_) return *x_;
+    std::mt19937 rng(seed_);
+    const std::vector<int64_t> shape = channels_last()
+                                           ? std::vector<int64_t>{n_, in_.at(0), in_.at(1), c_}
+                                           : TensorShape(n_, c_, in_);
+    return RandomTensor(rng, x_dtype_, shape);
+  }
+  Tensor MakeGrid() const {
+    if (grid_) return *grid_;
+    std::mt19937 rng(seed_ * 7919u + 1u);
+    return RandomGrid(rng, grid_dtype_, GridShape(n_, out_), grid_range_);
+  }
+
+  // AffineGrid's size argument (N, C, out...).
+  std::vector<int64_t> Size() const {
+    std::vector<int64_t> size{theta_->shape()[0], c_};
+    size.insert(size.end(), out_.begin(), out_.end());
+    return size;
+  }
+
+  Tensor Oracle(const Tensor& x, const Tensor& grid) const {
+    switch (op_) {
+      case Op::kGridSample: {
+        Tensor y;
+        const Status s = RunGridSample(&gridsample::reference::GridSample, x, grid, options_, &y);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return y;
+      }
+      case Op::kGridSampleChannelsLast: return OracleGridSample(x, grid, options_);
+      case Op::kWarpAffine: return OracleWarpAffine(x, *theta_, out_.at(0), out_.at(1), options_);
+      case Op::kAffineGrid: {
+        const std::vector<int64_t> size = Size();
+        Tensor g(theta_->dtype(), GridShape(size[0], out_));
+        const Status s = gridsample::reference::AffineGrid(
+            theta_->View(), size.data(), size.size(), g.MutableView(), {options_.align_corners});
+        EXPECT_TRUE(s.ok()) << s.message();
+        return g;
+      }
+    }
+    return Tensor();
+  }
+
+  // Runs the fast path into y: whether it ran. The only test code that calls fast/fast.h: when
+  // its entry points change, this is the place to follow them.
+  bool RunFast(const Tensor& x, const Tensor& grid, Tensor* y) const {
+    switch (op_) {
+      case Op::kGridSample: {
+        gridsample::GridSampleGeometry geo;
+        EXPECT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+        return gridsample::fast::TryGridSample(geo, x.View(), grid.View(), y->MutableView(),
+                                               options_);
+      }
+      case Op::kGridSampleChannelsLast: {
+        gridsample::ChannelsLastGeometry geo;
+        EXPECT_TRUE(gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(),
+                                                               y->MutableView(), &geo)
+                        .ok());
+        return gridsample::fast::TryGridSampleChannelsLast(geo, x.View(), grid.View(),
+                                                           y->MutableView(), options_);
+      }
+      case Op::kWarpAffine: {
+        gridsample::ChannelsLastGeometry geo;
+        EXPECT_TRUE(
+            gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo).ok());
+        return gridsample::fast::TryWarpAffine(geo, x.View(), theta_->View(), y->MutableView(),
+                                               options_);
+      }
+      case Op::kAffineGrid: {
+        const std::vector<int64_t> size = Size();
+        gridsample::AffineGridGeometry geo;
+        EXPECT_TRUE(
+            gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(), nullptr, &geo)
+                .ok());
+        return gridsample::fast::TryAffineGrid(geo, theta_->View(), y->MutableView(),
+                                               {options_.align_corners});
+      }
+    }
+    return false;
+  }
+
+  // Whether the fast path takes the problem, by its own Covers* queries.
+  bool Covered(const Tensor& x, const Tensor& grid, Tensor* y) const {
+    namespace fast = gridsample::fast;
+    switch (op_) {
+      case Op::kGridSample: {
+        gridsample::GridSampleGeometry geo;
+        EXPECT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+        return fast::CoversGridSample(geo, x.dtype(), grid.dtype(), options_);
+      }
+      case Op::kGridSampleChannelsLast:
+      case Op::kWarpAffine: {
+        gridsample::ChannelsLastGeometry geo;
+        const Status s =
+            op_ == Op::kWarpAffine
+                ? gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo)
+                : gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(),
+                                                             y->MutableView(), &geo);
+        EXPECT_TRUE(s.ok()) << s.message();
+        const DType coords = op_ == Op::kWarpAffine ? theta_->dtype() : grid.dtype();
+        const bool coords_ok =
+            coords == DType::kFloat32 || (op_ == Op::kWarpAffine && coords == DType::kFloat64);
+        return coords_ok && fast::TargetHasChannelsLast() &&
+               fast::CoversChannelsLast(geo, x.dtype(), options_);
+      }
+      case Op::kAffineGrid:
+        return theta_->dtype() == DType::kFloat32 || theta_->dtype() == DType::kFloat64;
+    }
+    return false;
+  }
+
+  Status RunPublic(const Tensor& x, const Tensor& grid, Tensor* y) const {
+    switch (op_) {
+      case Op::kGridSample:
+        return gridsample::GridSample(x.View(), grid.View(), y->MutableView(), options_);
+      case Op::kGridSampleChannelsLast:
+        return gridsample::GridSampleChannelsLast(x.View(), grid.View(), y->MutableView(),
+                                                  options_);
+      case Op::kWarpAffine:
+        return gridsample::WarpAffine(x.View(), theta_->View(), y->MutableView(), options_);
+      case Op::kAffineGrid: {
+        const std::vector<int64_t> size = Size();
+        return gridsample::AffineGrid(theta_->View(), size.data(), size.size(), y->MutableView(),
+                                      {options_.align_corners});
+      }
+    }
+    return Status::Ok();
+  }
+
+  static const char* OpName(Op o) {
+    switch (o) {
+      case Op::kGridSample: return "GridSample";
+      case Op::kGridSampleChannelsLast: return "GridSampleChannelsLast";
+      case Op::kWarpAffine: return "WarpAffine";
+      case Op::kAffineGrid: return "AffineGrid";
+    }
+    return "?";
+  }
+
+  // "AVX2/GridSample mode=linear padding=zeros align_corners=0"
+  std::string What() const {
+    std::ostringstream s;
+    s << gridsample::ActiveTarget() << '/' << OpName(op_) << ' ';
+    if (op_ == Op::kAffineGrid) {
+      s << "align_corners=" << (options_.align_corners ? 1 : 0);
+    } else {
+      s << Describe(options_);
+    }
+    return s.str();
+  }
+
+  // "n=0 c=2 pixel (y=3, x=5) grid (x=0.25, y=-1)": batch, channel, output pixel and its grid
+  // point (theta for WarpAffine); for AffineGrid "n=0 pixel (y=3, x=5) component 1 (y)".
+  std::string Where(const Tensor& y, int64_t flat, const Tensor& grid) const {
+    const std::vector<int64_t> idx = Unravel(flat, y.shape());
+    const size_t rank = y.rank() - 2;
+    static const char* const kAxes[] = {"t", "z", "y", "x"};
+    std::vector<int64_t> pixel;  // spatial index, outermost first
+    int64_t channel = 0;
+    if (op_ == Op::kGridSample) {
+      pixel.assign(idx.begin() + 2, idx.end());
+      channel = idx[1];
+    } else {
+      pixel.assign(idx.begin() + 1, idx.end() - 1);
+      channel = idx.back();
+    }
+    std::ostringstream s;
+    s << "n=" << idx[0];
+    if (op_ != Op::kAffineGrid) s << " c=" << channel;
+    s << " pixel (";
+    for (size_t a = 0; a < rank; ++a) {
+      s << (a ? ", " : "") << kAxes[4 - rank + a] << '=' << pixel[a];
+    }
+    s << ')';
+    if (op_ == Op::kAffineGrid) {
+      s << " component " << channel << " (" << kAxes[3 - channel] << ')';
+    } else if (has_grid()) {
+      // The grid point (n, pixel...): its coordinates, x first.
+      int64_t point = idx[0];
+      for (size_t a = 0; a < rank; ++a) point = point * grid.shape()[1 + a] + pixel[a];
+      s << " grid (";
+      for (size_t a = 0; a < rank; ++a) {
+        s << (a ? ", " : "") << kAxes[3 - a] << '='
+          << grid.Get(point * static_cast<int64_t>(rank) + static_cast<int64_t>(a));
+      }
+      s << ')';
+    }
+    if (theta_) {
+      const int64_t per_batch = theta_->size() / theta_->shape()[0];
+      s << " theta[" << idx[0] << "] = (";
+      for (int64_t k = 0; k < per_batch; ++k) {
+        s << (k ? ", " : "") << theta_->Get(idx[0] * per_batch + k);
+      }
+      s << ')';
+    }
+    return s.str();
+  }
+
+  std::string Inputs(const Tensor& x, const Tensor& grid) const {
+    std::ostringstream s;
+    if (op_ != Op::kAffineGrid) s << "X " << Name(x.dtype()) << ' ' << ToString(x.shape()) << ", ";
+    if (has_grid()) {
+      s << "grid " << Name(grid.dtype()) << ' ' << ToString(grid.shape());
+    } else {
+      s << "theta " << Name(theta_->dtype()) << ' ' << ToString(theta_->shape()) << ", output "
+        << ToString(out_);
+    }
+    return s.str();
+  }
+
+  // Allowed |got - want| for the oracle's value want (values_ only).
+  double Allowed(double want, DType t) const {
+    return abs_ + rel_ * std::max(1.0, std::fabs(want)) + ulps_ * Ulp(want, t);
+  }
+
+  void Check(FastPathRun* run) const {
+    if (!has_grid()) {
+      ASSERT_TRUE(theta_.has_value()) << OpName(op_) << " needs theta()";
+    }
+    const Tensor x = op_ == Op::kAffineGrid ? Tensor() : MakeX();
+    const Tensor grid = has_grid() ? MakeGrid() : Tensor();
+    const Tensor want = Oracle(x, grid);
+    Tensor got(want.dtype(), want.shape());
+    got.FillBytes(0xA5);
+    if (fast_path_ || covers_) {
+      const bool expected = fast_path_ ? *fast_path_ : Covered(x, grid, &got);
+      run->ran = RunFast(x, grid, &got);
+      ASSERT_EQ(run->ran, expected)
+          << What() << ": the fast path " << (run->ran ? "ran" : "did not run") << " on "
+          << Inputs(x, grid) << " (which problems it takes is part of its contract)";
+    }
+    if (!run->ran) {
+      const Status s = RunPublic(x, grid, &got);
+      ASSERT_TRUE(s.ok()) << What() << ": " << s.message();
+    }
+    const size_t e = ElementSize(want.dtype());
+    const auto* got_bits = static_cast<const uint8_t*>(got.data());
+    const auto* want_bits = static_cast<const uint8_t*>(want.data());
+    int64_t first_bad = -1, bad = 0;
+    for (int64_t i = 0; i < want.size(); ++i) {
+      if (std::memcmp(got_bits + i * e, want_bits + i * e, e) == 0) continue;
+      ++run->differing;
+      const double g = got.Get(i), w = want.Get(i);
+      const bool ok = values_ && (g == w || std::fabs(g - w) <= Allowed(w, want.dtype()) ||
+                                  (nan_equal_ && std::isnan(g) && std::isnan(w)));
+      if (ok) continue;
+      if (first_bad < 0) first_bad = i;
+      ++bad;
+    }
+    run->values = want.size();
+    if (first_bad < 0) return;
+    const double g = got.Get(first_bad), w = want.Get(first_bad);
+    std::ostringstream allowed;
+    if (values_) {
+      allowed << "allowed " << Allowed(w, want.dtype());
+    } else {
+      allowed << "bit for bit";
+    }
+    FAIL() << What() << " at " << Where(want, first_bad, grid) << ": got " << g << " want " << w
+           << " (" << allowed.str() << "; " << bad << " of " << want.size() << " values off)\n"
+           << "  " << Inputs(x, grid) << ", " << (run->ran ? "fast path" : "public entry point");
+  }
+
+  Op op_ = Op::kGridSample;
+  int64_t n_ = 1;
+  int64_t c_ = 2;
+  std::vector<int64_t> in_{5, 7};
+  std::vector<int64_t> out_{4, 9};
+  DType x_dtype_ = DType::kFloat32;
+  DType grid_dtype_ = DType::kFloat32;
+  double grid_range_ = 1.25;
+  uint32_t seed_ = 1;
+  std::optional<Tensor> x_, grid_, theta_;
+  GridSampleOptions options_;
+  std::optional<bool> fast_path_;
+  bool covers_ = false;
+  bool values_ = false;
+  double abs_ = 0.0, rel_ = 0.0, ulps_ = 0.0;
+  bool nan_equal_ = false;
+};
+
+}  // namespace gridsample_test
+
+#endif  // GRIDSAMPLE_TESTS_NATIVE_FAST_PATH_TESTER_H_
