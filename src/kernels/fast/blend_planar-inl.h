@@ -83,17 +83,10 @@ HWY_INLINE void StoreLanes(VB v, int valid, float* out) {
 // (fewer wasm instructions per call); a last odd channel goes alone, two vectors per
 // iteration (V8 spends a fifth of a one-vector iteration on the loop itself).
 // Cubic takes one channel and one vector at a time: its loads already crowd the registers.
-// Inlined natively (a call per tile measured slower, bench/README.md); one shared copy per mode and
-// rank in wasm, where the three paddings' drivers would otherwise each hold one (download size).
-#if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
-#define GRIDSAMPLE_BLEND_TILE_INLINE HWY_NOINLINE
-#else
-#define GRIDSAMPLE_BLEND_TILE_INLINE HWY_INLINE
-#endif
 template <Mode M, int kRank, int kCh>
-GRIDSAMPLE_BLEND_TILE_INLINE void BlendTile(const TilePlan<M, kRank>& plan, int count,
-                                            const int32_t* HWY_RESTRICT tap_offset,
-                                            const float* const* x, float* const* out) {
+HWY_INLINE void BlendTile(const TilePlan<M, kRank>& plan, int count,
+                          const int32_t* HWY_RESTRICT tap_offset, const float* const* x,
+                          float* const* out) {
   const DB d;
   const int lanes = static_cast<int>(hn::Lanes(d));
 #if HWY_TARGET == HWY_WASM
