@@ -5,8 +5,8 @@
 // Every source fills TileCoords (plan-inl.h): per axis a (outermost first) an array of the
 // tile's coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0,
 // count) per tile of columns, Row(i), then Fill(begin, end, coords) for pixels of the row
-// segment, and Positions(v, coords, &x, &y), the pixel coordinates of the vector at v that the
-// uint8 fixed-point blend takes (kPositionsFromCoords: from the filled coordinates).
+// segment, and Positions(coords), the row's pixel coordinates that the uint8 fixed-point blend
+// takes (kPositionsFromCoords: from the filled coordinates).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_FAST_COORDS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_FAST_COORDS_INL_H_
@@ -87,10 +87,22 @@ class GridRows {
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     item_.Fill(row_, begin, end, coords);
   }
-  HWY_INLINE void Positions(int v, const TileCoords<2>& coords, VF* x, VF* y) const {
-    const DF d;
-    *x = Denormalise(d, hn::Load(d, coords.g[1] + v), axes_.in_w, axes_.align, axes_.reflect);
-    *y = Denormalise(d, hn::Load(d, coords.g[0] + v), axes_.in_h, axes_.align, axes_.reflect);
+  // The row's pixel positions, as a value the fixed-point loop keeps in registers (the bytes
+  // it stores could alias a source's members, which the compiler would then reload).
+  struct RowPositions {
+    const float* gx;
+    const float* gy;
+    int32_t w, h;
+    bool align, reflect;
+    HWY_INLINE void At(int v, VF* x, VF* y) const {
+      const DF d;
+      *x = Denormalise(d, hn::Load(d, gx + v), w, align, reflect);
+      *y = Denormalise(d, hn::Load(d, gy + v), h, align, reflect);
+    }
+  };
+  HWY_INLINE RowPositions Positions(const TileCoords<2>& coords) const {
+    return RowPositions{coords.g[1], coords.g[0], axes_.in_w,
+                        axes_.in_h,  axes_.align, axes_.reflect};
   }
   HWY_INLINE std::pair<int, int> InteriorVectors(int /*from*/) const { return {count_, count_}; }
 
@@ -159,12 +171,21 @@ class AffineRows {
       }
     }
   }
-  // Positions of pixels [v, v + Lanes) from the row's line, the vector's first in double.
-  HWY_INLINE void Positions(int v, const TileCoords<2>& /*coords*/, VF* x, VF* y) const {
-    const DF d;
-    const double j = static_cast<double>(j0_ + v);
-    *x = hn::Add(hn::Set(d, static_cast<float>(row_x_ + j * dx_)), lanes_dx_);
-    *y = hn::Add(hn::Set(d, static_cast<float>(row_y_ + j * dy_)), lanes_dy_);
+  // Positions of pixels [v, v + Lanes) from the row's line, the vector's first in double; a
+  // value the fixed-point loop keeps in registers (see GridRows::RowPositions).
+  struct RowPositions {
+    double x0, y0, dx, dy;
+    int64_t j0;
+    VF lanes_dx, lanes_dy;
+    HWY_INLINE void At(int v, VF* x, VF* y) const {
+      const DF d;
+      const double j = static_cast<double>(j0 + v);
+      *x = hn::Add(hn::Set(d, static_cast<float>(x0 + j * dx)), lanes_dx);
+      *y = hn::Add(hn::Set(d, static_cast<float>(y0 + j * dy)), lanes_dy);
+    }
+  };
+  HWY_INLINE RowPositions Positions(const TileCoords<2>& /*coords*/) const {
+    return RowPositions{row_x_, row_y_, dx_, dy_, j0_, lanes_dx_, lanes_dy_};
   }
   // The vectors [begin, end) of the segment whose pixels x_j, y_j certainly stay 1/64 pixel
   // inside [0, S - 1] (far more than the float32 error of the positions), worked out in

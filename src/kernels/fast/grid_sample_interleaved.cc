@@ -98,8 +98,13 @@ HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) 
 // whose windows do not all lie inside X (count when none). A loop of its own: small enough
 // for V8 to keep in registers.
 template <int C, class Source>
-HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords, const FixedSetup& s,
-                          const uint8_t* x, int v, int count, bool row_end, uint8_t* out) {
+HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
+                          const FixedSetup& setup, const uint8_t* x, int v, int count, bool row_end,
+                          uint8_t* out) {
+  // Local copies: the bytes stored to `out` could alias the originals, which the compiler
+  // would then reload for every pixel.
+  const FixedSetup s = setup;
+  const auto positions = source.Positions(coords);
   const int lanes = static_cast<int>(hn::Lanes(DF()));
   const FixedConsts k = MakeFixedConsts(s.w, s.h, s.row, s.c, s.opaque_zero);
   // Vectors the source knows to lie inside skip the test (not C = 3, whose test has one
@@ -107,7 +112,7 @@ HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords, con
   const auto interior = C != 3 ? source.InteriorVectors(v) : std::make_pair(count, count);
   const auto one = [&](auto check) {
     VF px, py;
-    source.Positions(v, coords, &px, &py);
+    positions.At(v, &px, &py);
     FixedPlan plan;
     if (!FixedPlanVector<C, decltype(check)::value>(k, px, py, &plan)) return false;
     const int valid = count - v < lanes ? count - v : lanes;
@@ -190,8 +195,12 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
               // Vector v: planned and blended in float.
               const int end = count - v < lanes ? count : v + lanes;
               if constexpr (!Source::kPositionsFromCoords) source.Fill(v, end, &coords);
-              PlanTileFor<M, 2>(pb.padding, axes, coords, v, end, &plan, nullptr);
-              BlendSegment<M>(plan, pb.uint8, c, im, v, end, exact_end, out);
+              PlanTileFor<M, 2>(pb.padding, axes, coords, v, end, &plan, nonempty);
+              if (nonempty[v / lanes]) {
+                BlendSegment<M>(plan, pb.uint8, c, im, v, end, exact_end, out);
+              } else {  // zeros padding, every tap outside: 0
+                std::memset(out + v * c * elem, 0, (end - v) * c * elem);
+              }
             }
             continue;
           }
