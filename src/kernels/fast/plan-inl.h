@@ -260,9 +260,11 @@ struct PlanAxes {
 };
 
 // Plans the pixels [p, p + Lanes) of a tile from their normalised coordinates g[a] (axis a,
-// outermost first; any values). Returns whether some lane has a non-zero weight (zeros
-// padding leaves none for pixels whose taps all lie outside).
-template <Mode M, Padding P, int kRank>
+// outermost first; any values). kInterleaved (channels-last images): the innermost axis has
+// a stride (the channel count), and the result says whether some lane has a non-zero weight
+// (zeros padding leaves none for pixels whose taps all lie outside); planes have neither, and
+// their drivers skip that work.
+template <Mode M, Padding P, int kRank, bool kInterleaved = false>
 HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
                            TilePlan<M, kRank>* plan) {
   const DF d;
@@ -280,22 +282,16 @@ HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
   if constexpr (kRank == 3) {
     PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[2]), axes.size[2], axes.align, &axis[2]);
   }
-  VI offset = hn::Mul(axis[kRank - 1].start, hn::Set(di, axes.stride[kRank - 1]));
+  VI offset = axis[kRank - 1].start;
+  if (kInterleaved) offset = hn::Mul(offset, hn::Set(di, axes.stride[kRank - 1]));
   for (int a = kRank - 2; a >= 0; --a) {
     offset = hn::Add(offset, hn::Mul(axis[a].start, hn::Set(di, axes.stride[a])));
   }
   hn::Store(offset, di, plan->offset + p);
   // Non-finite coordinates get weight 0: every axis weight is +0 there, so every product is
   // +0 too (masking the axes costs kRank * kT selects instead of one per tap).
-  const auto none = hn::Ne(hn::Zero(d), hn::Zero(d));
-  auto any = none;
   for (int a = 0; a < kRank; ++a) {
-    auto axis_any = none;
-    for (int k = 0; k < kT; ++k) {
-      axis[a].w[k] = hn::IfThenElseZero(finite, axis[a].w[k]);
-      axis_any = hn::Or(axis_any, hn::Ne(axis[a].w[k], hn::Zero(d)));
-    }
-    any = a == 0 ? axis_any : hn::And(any, axis_any);
+    for (int k = 0; k < kT; ++k) axis[a].w[k] = hn::IfThenElseZero(finite, axis[a].w[k]);
   }
   // Weight of tap (k_0, .., k_{r-1}): product over axes, innermost axis first, as the
   // reference multiplies (1 * w_x) * w_y ...
@@ -310,6 +306,13 @@ HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
     for (int a = kRank - 2; a >= 0; --a) w = hn::Mul(w, axis[a].w[k[a]]);
     hn::Store(w, d, plan->weight[t] + p);
   }
+  if (!kInterleaved) return true;
+  auto any = hn::Ne(hn::Zero(d), hn::Zero(d));  // every axis has a non-zero weight
+  for (int a = 0; a < kRank; ++a) {
+    auto axis_any = hn::Ne(axis[a].w[0], hn::Zero(d));
+    for (int k = 1; k < kT; ++k) axis_any = hn::Or(axis_any, hn::Ne(axis[a].w[k], hn::Zero(d)));
+    any = a == 0 ? axis_any : hn::And(any, axis_any);
+  }
   return !hn::AllFalse(d, any);
 }
 
@@ -320,9 +323,9 @@ struct TileCoords {
   HWY_ALIGN float g[kRank][kMaxTilePixels + kMaxLanes];
 };
 
-// Plans the pixels [begin, end) of a tile (begin a multiple of Lanes) from their coordinates;
-// with `nonempty`, records per vector whether PlanVector found some weight. One instance per
-// mode, padding and rank, shared by every source and layout.
+// Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
+// coordinates; with `nonempty`, records per vector whether PlanVector found some weight. One
+// instance per mode, padding and rank, shared by every channels-last source.
 template <Mode M, Padding P, int kRank>
 HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>& coords, int begin,
                            int end, TilePlan<M, kRank>* plan, bool* nonempty) {
@@ -331,7 +334,7 @@ HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>&
   for (int p = begin; p < end; p += lanes) {
     VF g[kRank];
     for (int a = 0; a < kRank; ++a) g[a] = hn::Load(d, coords.g[a] + p);
-    const bool any = PlanVector<M, P, kRank>(axes, g, p, plan);
+    const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, g, p, plan);
     if (nonempty != nullptr) nonempty[p / lanes] = any;
   }
 }
