@@ -20,13 +20,13 @@ using gridsample::Padding;
 using gridsample_test::PerTargetTest;
 
 // WarpAffine, uint8 bilinear, X of one row (H = 1) and a map whose row coordinate changes along
-// the output row (theta[1][0] != 0): the fixed-point path (FixedAffineRow in
-// src/kernels/fast/grid_sample_interleaved.cc) reads the bytes before and after X, as rows -1
-// and 1. Its "certainly inside" pixels are those whose position lies in [1/64, S - 1 - 1/64] on
-// both axes; for S = 1 that interval is empty, but clip() turns its bounds into j values in the
-// wrong order and the swap meant for negative slopes makes them a non-empty range (the pixels
-// within 1/64 of row 0), which are blended without the inside test. Found by fuzz_affine_warp and
-// fuzz_validation (corpus regress-warpaffine-u8-bilinear-h1-*).
+// the output row (theta[1][0] != 0): the fixed-point path (FixedRow in
+// src/kernels/fast/grid_sample_interleaved.cc, with AffineRows::InteriorVectors) reads the bytes
+// before and after X, as rows -1 and 1. Its "certainly inside" pixels are those whose position lies
+// in [1/64, S - 1 - 1/64] on both axes; for S = 1 that interval is empty, but clip() turns its
+// bounds into j values in the wrong order and the swap meant for negative slopes makes them a
+// non-empty range (the pixels within 1/64 of row 0), which are blended without the inside test.
+// Found by fuzz_affine_warp and fuzz_validation (corpus regress-warpaffine-u8-bilinear-h1-*).
 //
 // X is 8 zero pixels inside a buffer of 255s: every correct result is 0 (any padding), the
 // documented fixed-point error is at most 1 level; reading the 255s gives up to 3.
