@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "fast/affine_terms.h"
 #include "fast/constants.h"
 #include "hwy/highway.h"
 #include "reference/reference.h"
@@ -50,28 +51,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 using AffineDF = hn::ScalableTag<float>;
 using AffineVF = hn::Vec<AffineDF>;
 constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
-
-// a[j * stride] = 0 + t * base(j0 + j) for j < count, and 0 up to `padded` (so that the last
-// vector reads defined values): the reference's first term, once per column.
-HWY_INLINE void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t padded, int64_t size,
-                                  bool align, double* a, int stride = 1) {
-  for (int64_t j = 0; j < count; ++j) {
-    a[j * stride] = 0.0 + t * reference::AffineBaseCoordinate(j0 + j, size, align);
-  }
-  for (int64_t j = count; j < padded; ++j) a[j * stride] = 0.0;
-}
-
-// The terms after the column's of each coordinate r of a row (y = by, z = bz), in the
-// reference's order: t[r][1] * y, [t[r][2] * z,] t[r][kRank]. th: kRank rows of kRank + 1.
-template <int kRank>
-HWY_INLINE void AffineRowTerms(const double* th, double by, double bz, double (*terms)[kRank]) {
-  for (int r = 0; r < kRank; ++r) {
-    const double* t = th + r * (kRank + 1);
-    terms[r][0] = t[1] * by;
-    if (kRank == 3) terms[r][1] = t[2] * bz;
-    terms[r][kRank - 1] = t[kRank];
-  }
-}
 
 // The float value GridSample takes from a float64 grid value v (see CoordinateAsFloat).
 HWY_INLINE float Float64GridValue(double v, bool reduce) {

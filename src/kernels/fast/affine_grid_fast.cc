@@ -116,14 +116,14 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
     for (int64_t j0 = 0; j0 < w; j0 += kAffineTile) {
       const int64_t count = w - j0 < kAffineTile ? w - j0 : kAffineTile;
       for (int r = 0; r < kRank; ++r) {
-        HWY_NAMESPACE::AffineColumnTerms(th[r * (kRank + 1)], j0, count, count, w, align, a[r]);
+        AffineColumnTerms(th[r * (kRank + 1)], j0, count, count, w, align, a[r]);
       }
       for (int64_t z = 0; z < depth; ++z) {
         const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
         for (int64_t i = 0; i < h; ++i) {
           const double by = reference::AffineBaseCoordinate(i, h, align);
           double terms[kRank][kRank];
-          HWY_NAMESPACE::AffineRowTerms<kRank>(th, by, bz, terms);
+          AffineRowTerms<kRank>(th, by, bz, terms);
           double* out = grid + (((n * depth + z) * h + i) * w + j0) * kRank;
           for (int64_t j = 0; j < count; ++j) {
             for (int r = 0; r < kRank; ++r) {
