@@ -45,20 +45,32 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
-// plans, two channels at a time (see BlendTile).
+// Plans one tile of a batch item's output pixels, [p0, p0 + count), from the grid. One
+// instance per mode, padding and rank; the blend that follows is shared by every padding.
 template <Mode M, Padding P, int kRank>
-void Run(const PlanarShape& shape, bool align, const float* x, const float* grid, float* y) {
+HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes_in, const GridSource<kRank>& source_in,
+                             int64_t p0, int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
+  // Local copies: the plan's stores could alias the originals, which the compiler would then
+  // reload for every vector.
+  const PlanAxes<kRank> axes = axes_in;
+  const GridSource<kRank> source = source_in;
   const int lanes = static_cast<int>(hn::Lanes(DF()));
+  for (int p = 0; p < count; p += lanes) {
+    VF g[kRank];
+    source.Coords(p0 + p, count - p, g);
+    PlanVector<M, P, kRank>(axes, g, p, plan);
+  }
+}
+
+// Every channel of one tile, [p0, p0 + count) of planes that start at x and y, blended from the
+// tile's plans two channels at a time (see BlendTile). One instance per mode and rank, shared
+// by every padding; restrict tells the compiler that the stores leave the plans unchanged.
+template <Mode M, int kRank>
+HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int count,
+                              const PlanAxes<kRank>& axes, const float* x, int64_t in_spatial,
+                              float* HWY_RESTRICT y, int64_t out_spatial, int64_t channels) {
   constexpr int kT = kTaps<M>;
   constexpr int kW = TilePlan<M, kRank>::kWeights;
-  PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
-  axes.align = align;
-  axes.stride[kRank - 1] = 1;
-  for (int a = kRank - 1; a >= 0; --a) {
-    axes.size[a] = shape.in[a];
-    if (a < kRank - 1) axes.stride[a] = axes.stride[a + 1] * shape.in[a + 1];
-  }
   int32_t tap_offset[kW];  // element offset of each window tap from the window start
   for (int t = 0; t < kW; ++t) {
     int rest = t, off = 0;
@@ -68,52 +80,91 @@ void Run(const PlanarShape& shape, bool align, const float* x, const float* grid
     }
     tap_offset[t] = off;
   }
-  const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
-  const int64_t out_spatial = shape.out_spatial;
-  TilePlan<M, kRank> plan;
-  constexpr int kTile = TilePlan<M, kRank>::kPixels;
   // Channels in pairs, but not on EMU128 / SCALAR: scalar code has no vector registers to
   // share, and the pairs grew the scalar wasm.
   constexpr bool kVectors = HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR;
   constexpr int kPair = M != Mode::kCubic && kVectors ? 2 : 1;
+  int64_t c = 0;
+  for (; c + kPair <= channels; c += kPair) {
+    const float* xs[kPair];
+    float* outs[kPair];
+    for (int k = 0; k < kPair; ++k) {
+      xs[k] = x + (c + k) * in_spatial;
+      outs[k] = y + (c + k) * out_spatial;
+    }
+    BlendTile<M, kRank, kPair>(*plan, count, tap_offset, xs, outs);
+  }
+  if (c < channels) {  // a last odd channel
+    const float* xs[1] = {x + c * in_spatial};
+    float* outs[1] = {y + c * out_spatial};
+    BlendTile<M, kRank, 1>(*plan, count, tap_offset, xs, outs);
+  }
+}
+
+// The padding as a template argument of Run, or kPaddingPerTile: chosen per tile by a switch.
+constexpr int kPaddingPerTile = -1;
+
+// Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
+// plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
+// mode and rank, its three planners chosen per tile).
+template <Mode M, int kRank, int kP>
+void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, const float* grid,
+         float* y) {
+  PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
+  axes.align = align;
+  axes.stride[kRank - 1] = 1;
+  for (int a = kRank - 1; a >= 0; --a) {
+    axes.size[a] = shape.in[a];
+    if (a < kRank - 1) axes.stride[a] = axes.stride[a + 1] * shape.in[a + 1];
+  }
+  const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
+  const int64_t out_spatial = shape.out_spatial;
+  TilePlan<M, kRank> plan;
+  constexpr int kTile = TilePlan<M, kRank>::kPixels;
   for (int64_t n = 0; n < shape.n; ++n) {
     const float* x_n = x + n * shape.c * in_spatial;
     float* y_n = y + n * shape.c * out_spatial;
     const GridSource<kRank> source{grid + n * out_spatial * kRank};
     for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
-      for (int p = 0; p < count; p += lanes) {
-        VF g[kRank];
-        source.Coords(p0 + p, count - p, g);
-        PlanVector<M, P, kRank>(axes, g, p, &plan);
-      }
-      int64_t c = 0;
-      for (; c + kPair <= shape.c; c += kPair) {
-        const float* xs[kPair];
-        float* outs[kPair];
-        for (int k = 0; k < kPair; ++k) {
-          xs[k] = x_n + (c + k) * in_spatial;
-          outs[k] = y_n + (c + k) * out_spatial + p0;
+      if constexpr (kP != kPaddingPerTile) {
+        PlanGridTile<M, static_cast<Padding>(kP), kRank>(axes, source, p0, count, &plan);
+      } else {
+        switch (padding) {
+          case Padding::kZeros:
+            PlanGridTile<M, Padding::kZeros, kRank>(axes, source, p0, count, &plan);
+            break;
+          case Padding::kBorder:
+            PlanGridTile<M, Padding::kBorder, kRank>(axes, source, p0, count, &plan);
+            break;
+          case Padding::kReflection:
+            PlanGridTile<M, Padding::kReflection, kRank>(axes, source, p0, count, &plan);
+            break;
         }
-        BlendTile<M, kRank, kPair>(plan, count, tap_offset, xs, outs);
       }
-      if (c < shape.c) {  // a last odd channel
-        const float* xs[1] = {x_n + c * in_spatial};
-        float* outs[1] = {y_n + c * out_spatial + p0};
-        BlendTile<M, kRank, 1>(plan, count, tap_offset, xs, outs);
-      }
+      BlendChannels<M, kRank>(&plan, count, axes, x_n, in_spatial, y_n + p0, out_spatial, shape.c);
     }
   }
 }
 
+// Run for mode M with the padding as a template argument natively, and per tile in wasm:
+// natively the per-tile choice made the blend-bound workloads slower, in wasm it made the
+// module smaller (bench/README.md).
 template <Mode M, int kRank>
 void RunPadding(const PlanarShape& shape, Padding padding, bool align, const float* x,
                 const float* grid, float* y) {
+#if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
+  Run<M, kRank, kPaddingPerTile>(shape, padding, align, x, grid, y);
+#else
+  constexpr int kZeros = static_cast<int>(Padding::kZeros);
+  constexpr int kBorder = static_cast<int>(Padding::kBorder);
+  constexpr int kReflection = static_cast<int>(Padding::kReflection);
   switch (padding) {
-    case Padding::kZeros: return Run<M, Padding::kZeros, kRank>(shape, align, x, grid, y);
-    case Padding::kBorder: return Run<M, Padding::kBorder, kRank>(shape, align, x, grid, y);
-    case Padding::kReflection: return Run<M, Padding::kReflection, kRank>(shape, align, x, grid, y);
+    case Padding::kZeros: return Run<M, kRank, kZeros>(shape, padding, align, x, grid, y);
+    case Padding::kBorder: return Run<M, kRank, kBorder>(shape, padding, align, x, grid, y);
+    case Padding::kReflection: return Run<M, kRank, kReflection>(shape, padding, align, x, grid, y);
   }
+#endif
 }
 
 template <int kRank>
