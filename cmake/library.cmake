@@ -18,13 +18,16 @@ add_library(gridsample
   src/kernels/fast/grid_sample_interleaved.cc
   src/kernels/fast/affine_grid_fast.cc
   src/kernels/fast/half_convert.cc
+  src/kernels/fast/float_convert.cc
   src/kernels/fast/plan_probe.cc)
 add_library(gridsample::gridsample ALIAS gridsample)
 if(EMSCRIPTEN)
-  # Cold code in the download: validation and the scalar reference paths (dtypes and ranks
-  # the fast paths do not take) are optimised for size.
+  # Cold code in the download: validation, the scalar reference paths (dtypes and ranks the
+  # fast paths do not take) and the dtype conversions around the float32 kernels are
+  # optimised for size.
   set_source_files_properties(
     src/kernels/validate.cc src/kernels/types.cc src/kernels/targets.cc
+    src/kernels/fast/float_convert.cc
     src/kernels/reference/grid_sample_ref.cc src/kernels/reference/affine_grid_ref.cc
     src/kernels/reference/channels_last_ref.cc
     PROPERTIES COMPILE_OPTIONS "-Os")

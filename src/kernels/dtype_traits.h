@@ -95,6 +95,36 @@ bool VisitDType(DType dtype, Fn&& fn, bool floats_only = false) {
   }
 }
 
+// Whether `dtype`'s values are computed in double (DTypeTraits::Compute): float64, int32, uint32.
+inline bool ComputesInDouble(DType dtype) {
+  return dtype == DType::kFloat64 || dtype == DType::kInt32 || dtype == DType::kUint32;
+}
+
+// Element i of an array of `dtype` as Acc, its Compute type (DTypeTraits::Load): for code
+// compiled once per compute type rather than once per dtype.
+template <typename Acc>
+Acc LoadAs(DType dtype, const void* data, int64_t i) {
+  Acc v = 0;
+  VisitDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<typename DTypeTraits<T>::Compute, Acc>) {
+      v = DTypeTraits<T>::Load(static_cast<const T*>(data) + i);
+    }
+  });
+  return v;
+}
+
+// Stores v, computed in `dtype`'s Compute type Acc, as element i (DTypeTraits::Store).
+template <typename Acc>
+void StoreAs(DType dtype, void* data, int64_t i, Acc v) {
+  VisitDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<typename DTypeTraits<T>::Compute, Acc>) {
+      static_cast<T*>(data)[i] = DTypeTraits<T>::Store(v);
+    }
+  });
+}
+
 inline bool IsFloatDType(DType dtype) {
   return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
          dtype == DType::kBFloat16;

@@ -75,6 +75,14 @@ void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const f
 void HalfsToFloats(const uint16_t* src, float* dst, int64_t n);
 void FloatsToHalfs(const float* src, uint16_t* dst, int64_t n);
 
+// For a dtype computed in float (ComputesInDouble false): n values as float32, exactly as
+// DTypeTraits::Load, and n float32 results stored as DTypeTraits::Store does.
+void LoadFloats(DType dtype, const void* src, int64_t n, float* dst);
+void StoreFloats(DType dtype, const float* src, int64_t n, void* dst);
+// n grid coordinates of a float dtype as the float32 ones the reference takes from them
+// (reference::CoordinateAsFloat; `reduce` for reflection).
+void LoadCoordinates(DType dtype, const void* src, int64_t n, bool reduce, float* dst);
+
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
 const char* TargetName();
 

@@ -5,13 +5,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
-#include <type_traits>
 
 #include "dtype_traits.h"
 #include "fast/constants.h"
 #include "fast/fast.h"
-#include "half.h"
-#include "reference/reference.h"
 
 #ifndef GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
 #define GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
@@ -229,18 +226,8 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
   if (grid.dtype != DType::kFloat32) {
     grid_f32 = Scratch(grid_count);
     if (!grid_f32) return false;
-    const bool reduce = o.padding == Padding::kReflection;
-    VisitDType(
-        grid.dtype,
-        [&](auto tag) {
-          using TG = typename decltype(tag)::type;
-          const TG* src = static_cast<const TG*>(grid.data);
-          for (int64_t i = 0; i < grid_count; ++i) {
-            grid_f32[i] = reference::CoordinateAsFloat(
-                static_cast<double>(DTypeTraits<TG>::Load(src + i)), reduce);
-          }
-        },
-        /*floats_only=*/true);
+    LoadCoordinates(grid.dtype, grid.data, grid_count, o.padding == Padding::kReflection,
+                    grid_f32.get());
     g = grid_f32.get();
   }
   if (x.dtype == DType::kFloat32) {
@@ -252,26 +239,13 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
   if (!x_f32 || !y_f32) return false;
   PlanarShape one = shape;
   one.n = 1;
-  VisitDType(x.dtype, [&](auto tag) {
-    using TX = typename decltype(tag)::type;
-    const TX* src = static_cast<const TX*>(x.data);
-    TX* dst = static_cast<TX*>(y.data);
-    for (int64_t n = 0; n < shape.n; ++n) {
-      if constexpr (std::is_same_v<TX, Float16>) {  // the same conversions, vectorised
-        HalfsToFloats(&src[n * x_count].bits, x_f32.get(), x_count);
-      } else {
-        for (int64_t i = 0; i < x_count; ++i)
-          x_f32[i] = DTypeTraits<TX>::Load(src + n * x_count + i);
-      }
-      RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
-      if constexpr (std::is_same_v<TX, Float16>) {
-        FloatsToHalfs(y_f32.get(), &dst[n * y_count].bits, y_count);
-      } else {
-        for (int64_t i = 0; i < y_count; ++i)
-          dst[n * y_count + i] = DTypeTraits<TX>::Store(y_f32[i]);
-      }
-    }
-  });
+  const size_t elem = DTypeSize(x.dtype);
+  for (int64_t n = 0; n < shape.n; ++n) {
+    LoadFloats(x.dtype, static_cast<const uint8_t*>(x.data) + n * x_count * elem, x_count,
+               x_f32.get());
+    RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
+    StoreFloats(x.dtype, y_f32.get(), y_count, static_cast<uint8_t*>(y.data) + n * y_count * elem);
+  }
   return true;
 }
 
@@ -281,7 +255,7 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
 // kT pixels along each axis.
 bool MakeShape(const GridSampleGeometry& geo, DType x, const GridSampleOptions& options,
                PlanarShape* shape) {
-  if (x == DType::kFloat64 || x == DType::kInt32 || x == DType::kUint32) return false;
+  if (ComputesInDouble(x)) return false;
   if (geo.rank != 2 && geo.rank != 3) return false;
   if (geo.in_spatial >= kMaxElements) return false;
   shape->rank = geo.rank;

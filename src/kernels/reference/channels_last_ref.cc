@@ -16,7 +16,8 @@ constexpr int64_t kChunk = 256;
 
 // Where the normalised coordinates of output pixels come from: a grid of any float dtype, or
 // AffineGrid's values for theta. Fill() writes those of pixels (n, i, j0 .. j0 + count) as
-// GridSample reads them (doubles). Not a template: RunGeneric is instantiated once per dtype.
+// GridSample reads them (doubles). Not a template: RunGeneric is instantiated once per compute
+// type.
 struct Coordinates {
   const ChannelsLastGeometry* geo;
   const TensorView* grid;   // or null
@@ -60,25 +61,24 @@ struct Coordinates {
   }
 };
 
-// Every dtype, any C: per output pixel the reference's taps on each axis and, per channel, the
-// reference's sum in its order (taps innermost axis fastest, weight (1 * w_x) * w_y, dropped
-// taps skipped, from 0) and integer store.
-template <typename TX>
-void RunGeneric(const ChannelsLastGeometry& geo, const TX* x, TX* y, const GridSampleOptions& o,
-                const Coordinates& coords) {
-  using Acc = typename DTypeTraits<TX>::Compute;
+// Every dtype computed in Acc, any C: per output pixel the reference's taps on each axis and,
+// per channel, the reference's sum in its order (taps innermost axis fastest, weight
+// (1 * w_x) * w_y, dropped taps skipped, from 0) and integer store.
+template <typename Acc>
+void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
+                const GridSampleOptions& o, const Coordinates& coords) {
   const int64_t h = geo.in_h, w = geo.in_w, c_count = geo.c;
   double gx[kChunk], gy[kChunk];
   for (int64_t n = 0; n < geo.n; ++n) {
-    const TX* x_n = x + n * h * w * c_count;
+    const int64_t x_n = n * h * w * c_count;
     for (int64_t i = 0; i < geo.out_h; ++i) {
       for (int64_t j0 = 0; j0 < geo.out_w; j0 += kChunk) {
         const int64_t count = geo.out_w - j0 < kChunk ? geo.out_w - j0 : kChunk;
         coords.Fill(n, i, j0, count, gx, gy);
         for (int64_t j = 0; j < count; ++j) {
-          TX* out = y + ((n * geo.out_h + i) * geo.out_w + j0 + j) * c_count;
+          const int64_t out = ((n * geo.out_h + i) * geo.out_w + j0 + j) * c_count;
           if (!std::isfinite(gx[j]) || !std::isfinite(gy[j])) {
-            for (int64_t c = 0; c < c_count; ++c) out[c] = DTypeTraits<TX>::Store(Acc(0));
+            for (int64_t c = 0; c < c_count; ++c) StoreAs<Acc>(x.dtype, y.data, out + c, Acc(0));
             continue;
           }
           AxisTaps<Acc> ty, tx;
@@ -91,11 +91,11 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TX* x, TX* y, const GridS
               for (int b = 0; b < tx.count; ++b) {
                 if (tx.index[b] < 0) continue;
                 const Acc weight = (Acc(1) * tx.weight[b]) * ty.weight[a];
-                acc += weight *
-                       DTypeTraits<TX>::Load(x_n + (ty.index[a] * w + tx.index[b]) * c_count + c);
+                const int64_t at = x_n + (ty.index[a] * w + tx.index[b]) * c_count + c;
+                acc += weight * LoadAs<Acc>(x.dtype, x.data, at);
               }
             }
-            out[c] = DTypeTraits<TX>::Store(acc);
+            StoreAs<Acc>(x.dtype, y.data, out + c, acc);
           }
         }
       }
@@ -110,10 +110,11 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return;
-  VisitDType(x.dtype, [&](auto tag) {
-    using TX = typename decltype(tag)::type;
-    RunGeneric<TX>(geo, static_cast<const TX*>(x.data), static_cast<TX*>(y.data), o, coords);
-  });
+  if (ComputesInDouble(x.dtype)) {
+    RunGeneric<double>(geo, x, y, o, coords);
+  } else {
+    RunGeneric<float>(geo, x, y, o, coords);
+  }
 }
 
 }  // namespace

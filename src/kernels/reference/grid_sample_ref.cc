@@ -137,10 +137,10 @@ double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   return v;
 }
 
-template <typename TX>
-void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType grid_dtype, TX* y,
-         const GridSampleOptions& o) {
-  using Acc = typename DTypeTraits<TX>::Compute;
+// Every dtype whose values are computed in Acc (one instance per compute type).
+template <typename Acc>
+void Run(const GridSampleGeometry& geo, const TensorView& x, const TensorView& grid,
+         const MutableTensorView& y, const GridSampleOptions& o) {
   const int r = geo.rank;
   int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
   stride[r - 1] = 1;
@@ -154,7 +154,7 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
       AxisTaps<Acc> taps[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
-        const double coord = LoadCoordinate(grid, grid_dtype, g + (r - 1 - a));
+        const double coord = LoadCoordinate(grid.data, grid.dtype, g + (r - 1 - a));
         if (!std::isfinite(coord)) {
           finite = false;
           break;
@@ -162,12 +162,12 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
         AxisTapsOf<Acc>(coord, geo.in[a], o, &taps[a]);
       }
       for (int64_t c = 0; c < geo.c; ++c) {
-        TX* out = y + (n * geo.c + c) * geo.out_spatial + p;
+        const int64_t out = (n * geo.c + c) * geo.out_spatial + p;
         if (!finite) {
-          *out = DTypeTraits<TX>::Store(Acc(0));
+          StoreAs<Acc>(x.dtype, y.data, out, Acc(0));
           continue;
         }
-        const TX* plane = x + (n * geo.c + c) * geo.in_spatial;
+        const int64_t plane = (n * geo.c + c) * geo.in_spatial;
         // Odometer over the tensor product of taps, innermost axis fastest.
         int k[kMaxSpatialRank] = {};
         Acc acc = 0;
@@ -184,12 +184,12 @@ void Run(const GridSampleGeometry& geo, const TX* x, const void* grid, DType gri
             w *= taps[a].weight[k[a]];
             offset += idx * stride[a];
           }
-          if (inside) acc += w * DTypeTraits<TX>::Load(plane + offset);
+          if (inside) acc += w * LoadAs<Acc>(x.dtype, x.data, plane + offset);
           int a = r - 1;
           while (a >= 0 && ++k[a] == taps[a].count) k[a--] = 0;
           if (a < 0) break;
         }
-        *out = DTypeTraits<TX>::Store(acc);
+        StoreAs<Acc>(x.dtype, y.data, out, acc);
       }
     }
   }
@@ -217,11 +217,11 @@ void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, cons
   // computed either: with C = 0, X's spatial sizes may be 0, and reflection about an empty
   // axis divides by zero (tests/fuzz/corpus/*/regress-*-empty-axis*).
   if (geometry.n * geometry.c * geometry.out_spatial == 0) return;
-  VisitDType(x.dtype, [&](auto x_tag) {
-    using TX = typename decltype(x_tag)::type;
-    Run<TX>(geometry, static_cast<const TX*>(x.data), grid.data, grid.dtype,
-            static_cast<TX*>(y.data), options);
-  });
+  if (ComputesInDouble(x.dtype)) {
+    Run<double>(geometry, x, grid, y, options);
+  } else {
+    Run<float>(geometry, x, grid, y, options);
+  }
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
