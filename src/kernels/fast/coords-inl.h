@@ -79,10 +79,7 @@ class GridRows {
   static constexpr bool kKnowsInterior = false;
 
   HWY_INLINE void Item(int64_t n) { item_.grid = grid_ + n * axes_.out_h * axes_.out_w * 2; }
-  HWY_INLINE void Columns(int64_t j0, int count) {
-    j0_ = j0;
-    count_ = count;
-  }
+  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }
   HWY_INLINE void Row(int64_t i) { row_ = i * axes_.out_w + j0_; }
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     item_.Fill(row_, begin, end, coords);
@@ -104,14 +101,12 @@ class GridRows {
     return RowPositions{coords.g[1], coords.g[0], axes_.in_w,
                         axes_.in_h,  axes_.align, axes_.reflect};
   }
-  HWY_INLINE std::pair<int, int> InteriorVectors(int /*from*/) const { return {count_, count_}; }
 
  private:
   ImageAxes axes_;
   const float* grid_;
   GridSource<2> item_{nullptr};
   int64_t j0_ = 0, row_ = 0;
-  int count_ = 0;
 };
 
 // WarpAffine's theta (N, 2, 3), float32 or float64: each pixel's coordinates are AffineGrid's

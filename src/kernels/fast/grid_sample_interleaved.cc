@@ -107,9 +107,6 @@ HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
   const auto positions = source.Positions(coords);
   const int lanes = static_cast<int>(hn::Lanes(DF()));
   const FixedConsts k = MakeFixedConsts(s.w, s.h, s.row, s.c, s.opaque_zero);
-  // Vectors the source knows to lie inside skip the test (not C = 3, whose test has one
-  // more condition).
-  const auto interior = C != 3 ? source.InteriorVectors(v) : std::make_pair(count, count);
   const auto one = [&](auto check) {
     VF px, py;
     positions.At(v, &px, &py);
@@ -120,10 +117,15 @@ HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
                   out + v * C);
     return true;
   };
-  for (; v < interior.first; v += lanes) {
-    if (!one(std::true_type())) return v;
+  if constexpr (Source::kKnowsInterior) {
+    // Vectors the source knows to lie inside skip the test (not C = 3, whose test has one
+    // more condition).
+    const auto interior = C != 3 ? source.InteriorVectors(v) : std::make_pair(count, count);
+    for (; v < interior.first; v += lanes) {
+      if (!one(std::true_type())) return v;
+    }
+    for (; v < interior.second; v += lanes) one(std::false_type());
   }
-  for (; v < interior.second; v += lanes) one(std::false_type());
   for (; v < count; v += lanes) {
     if (!one(std::true_type())) return v;
   }
