@@ -325,15 +325,20 @@ struct TileCoords {
 
 // Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
 // coordinates; with `nonempty`, records per vector whether PlanVector found some weight. One
-// instance per mode, padding and rank, shared by every channels-last source.
+// instance per mode, padding and rank, shared by every channels-last source (and in wasm by the
+// NCHW 2-D kernels, whose innermost stride is 1).
 template <Mode M, Padding P, int kRank>
-HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes, const TileCoords<kRank>& coords, int begin,
-                           int end, TilePlan<M, kRank>* plan, bool* nonempty) {
+HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
+                           const TileCoords<kRank>* HWY_RESTRICT coords, int begin, int end,
+                           TilePlan<M, kRank>* HWY_RESTRICT plan, bool* HWY_RESTRICT nonempty) {
+  // A local copy, and restrict: otherwise the plan's stores could alias the axes and the
+  // coordinates, which the compiler would then reload for every vector.
+  const PlanAxes<kRank> axes = axes_in;
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   for (int p = begin; p < end; p += lanes) {
     VF g[kRank];
-    for (int a = 0; a < kRank; ++a) g[a] = hn::Load(d, coords.g[a] + p);
+    for (int a = 0; a < kRank; ++a) g[a] = hn::Load(d, coords->g[a] + p);
     const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, g, p, plan);
     if (nonempty != nullptr) nonempty[p / lanes] = any;
   }
@@ -346,11 +351,11 @@ HWY_INLINE void PlanTileFor(Padding padding, const PlanAxes<kRank>& axes,
                             TilePlan<M, kRank>* plan, bool* nonempty) {
   switch (padding) {
     case Padding::kZeros:
-      return PlanTile<M, Padding::kZeros, kRank>(axes, coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kZeros, kRank>(axes, &coords, begin, end, plan, nonempty);
     case Padding::kBorder:
-      return PlanTile<M, Padding::kBorder, kRank>(axes, coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kBorder, kRank>(axes, &coords, begin, end, plan, nonempty);
     case Padding::kReflection:
-      return PlanTile<M, Padding::kReflection, kRank>(axes, coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kReflection, kRank>(axes, &coords, begin, end, plan, nonempty);
   }
 }
 
