@@ -1,7 +1,7 @@
 # The npm package's wasm module (Emscripten): one .wasm with ESM glue for web/worker and CJS glue for Node.
 
 set(GRIDSAMPLE_WASM_LINK --bind -sMODULARIZE=1 -sEXPORT_NAME=createGridSampleModule
-    -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sABORTING_MALLOC=0 -sFILESYSTEM=0
+    -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sABORTING_MALLOC=0 -sFILESYSTEM=0 -sMALLOC=emmalloc
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     -sINCOMING_MODULE_JS_API=[wasmBinary,instantiateWasm,locateFile])
 add_executable(gridsample_wasm_web src/bindings/bindings.cc)
