@@ -455,6 +455,13 @@ export interface LoadOptions {
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /** An already compiled module (of the chosen variant, as `wasmBinary`), e.g. posted to a worker. */
   wasmModule?: WebAssembly.Module;
+  /**
+   * Milliseconds to run the kernels on small inputs before `load()` resolves (`true`, the
+   * default: 50; `false` or 0: none; at most 10000). Engines optimise wasm only after it has run
+   * for a while, so without it a fresh module's first calls run several times slower; pass
+   * `false` when only a few small calls will follow.
+   */
+  warmUp?: boolean | number;
 }
 
 /**

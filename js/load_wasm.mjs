@@ -1,6 +1,7 @@
 // Loading the wasm: the SIMD128 probe, load() options and the variant they pick, and instantiating an Emscripten glue with a wasm source of ours (node.mjs and browser.mjs say where the files are).
 import { createApi } from './core.mjs';
 import { describe, detachedError, isDetached, isView } from './messages.mjs';
+import { DEFAULT_WARM_UP_MS, warmUp } from './warm_up.mjs';
 
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)): valid only where the
 // final wasm SIMD128 proposal is implemented (popcnt came last), as in wasm-feature-detect.
@@ -21,20 +22,26 @@ export function simdSupported() {
 
 /**
  * Checks load() options and picks the variant.
- * @returns {{variant: 'simd'|'scalar', explicit: boolean, wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
+ * @returns {{variant: 'simd'|'scalar', explicit: boolean, warmUpMs: number, wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
  */
 function readLoadOptions(options) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`load: options: expected an object, got ${describe(options)}`);
   }
-  const known = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule'];
+  const known = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       throw new TypeError(`load: options.${key}: unknown option; expected ${known.join(', ')}`);
     }
   }
-  const { variant = 'auto', wasmUrl, wasmBinary, wasmModule } = options;
+  const { variant = 'auto', wasmUrl, wasmBinary, wasmModule, warmUp: warm = true } = options;
+  if (typeof warm !== 'boolean' && typeof warm !== 'number') {
+    throw new TypeError(`load: options.warmUp: expected true, false or a number of milliseconds, got ${describe(warm)}`);
+  }
+  if (typeof warm === 'number' && !(warm >= 0 && warm <= 10000)) {
+    throw new RangeError(`load: options.warmUp: expected milliseconds from 0 to 10000, got ${describe(warm)}`);
+  }
   if (typeof variant !== 'string') {
     throw new TypeError(`load: options.variant: expected 'simd', 'scalar' or 'auto', got ${describe(variant)}`);
   }
@@ -66,6 +73,7 @@ function readLoadOptions(options) {
   return {
     variant: variant === 'auto' ? (simd ? 'simd' : 'scalar') : variant,
     explicit: variant !== 'auto',
+    warmUpMs: warm === true ? DEFAULT_WARM_UP_MS : Number(warm),
     wasmUrl, wasmBinary, wasmModule,
   };
 }
@@ -142,7 +150,7 @@ async function instantiate(factory, source, what) {
  * default URL of the .wasm, and `sourceOf(url)` turns a URL into an instantiate() source.
  */
 export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf }) {
-  const { variant, explicit, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
+  const { variant, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
   let source;
   let what;
   if (wasmModule) {
@@ -157,5 +165,7 @@ export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf })
     source = await sourceOf(url);
   }
   const Module = await instantiate(glue(variant), source, what);
-  return createApi(Module, variant, { explicit, what });
+  const api = createApi(Module, variant, { explicit, what });
+  warmUp(api, warmUpMs);
+  return api;
 }

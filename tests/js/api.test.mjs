@@ -124,6 +124,25 @@ describe('load()', () => {
       (e) => e instanceof Error && /could not instantiate/.test(e.message));
   });
 
+  test('options.warmUp: checked; the warm-up leaves the heap as it found it and changes no result', async () => {
+    await assert.rejects(load({ warmUp: 'yes' }),
+      (e) => e instanceof TypeError && /^load: options\.warmUp: expected true, false or a number of milliseconds, got "yes"$/.test(e.message));
+    for (const bad of [-1, NaN, Infinity, 10001]) {
+      await assert.rejects(load({ warmUp: bad }),
+        (e) => e instanceof RangeError && /^load: options\.warmUp: expected milliseconds from 0 to 10000, got /.test(e.message), String(bad));
+    }
+    for (const variant of variants) {
+      const cold = await load({ variant, warmUp: false });
+      const warm = await load({ variant, warmUp: 30 });
+      assert.equal(warm.heapUsed(), cold.heapUsed(), `${variant}: bytes in use after load()`);
+      for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+        const a = cold.gridSample(MODES.x, MODES.grid, { mode }).data;
+        const b = warm.gridSample(MODES.x, MODES.grid, { mode }).data;
+        assert.deepEqual(b, a, `${variant} ${mode}`);
+      }
+    }
+  });
+
   test('leaves no handlers on the Node process (a library must not own uncaughtException)', async () => {
     for (const variant of variants) {
       const before = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));

@@ -21,6 +21,10 @@ assert<Equal<ReturnType<typeof gridsample.simdSupported>, boolean>>();
 assert<Equal<typeof gridsample.DTYPE_NAMES, readonly gridsample.DType[]>>();
 assert<Equal<typeof gs.backend, 'wasm-simd128' | 'wasm-scalar'>>();
 gridsample.load({ variant: 'scalar', wasmUrl: (v) => `/assets/gridsample-${v}.wasm` });
+gridsample.load({ warmUp: false });
+gridsample.load({ warmUp: 20 });
+// @ts-expect-error: warmUp is a boolean or milliseconds
+gridsample.load({ warmUp: 'yes' });
 
 // A result's dtype is x's (theta's for affineGrid): its dtype, else its type, else its array class.
 // Results are new arrays over an ArrayBuffer (TypeScript >= 5.7 says so: Float32Array<ArrayBuffer>).
