@@ -42,8 +42,7 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Plans one tile of a batch item's output pixels, [p0, p0 + count), from the grid. One
-// instance per mode, padding and rank; the blend that follows is shared by every padding.
+// Plans one tile of a batch item's output pixels, [p0, p0 + count), from the grid.
 template <Mode M, Padding P, int kRank>
 HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const GridSource<kRank>& source,
                              int64_t p0, int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
@@ -56,8 +55,8 @@ HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const GridSource<kRank
 }
 
 // Every channel of one tile, [p0, p0 + count) of planes that start at x and y, blended from the
-// tile's plans two channels at a time (see BlendTile). One instance per mode and rank, shared
-// by every padding; restrict tells the compiler that the stores leave the plans unchanged.
+// tile's plans two channels at a time (see BlendTile); restrict tells the compiler that the
+// stores leave the plans unchanged.
 template <Mode M, int kRank>
 HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int count,
                               const PlanAxes<kRank>& axes, const float* x, int64_t in_spatial,
@@ -103,7 +102,7 @@ constexpr int kPaddingPerTile = -1;
 // Bilinear and nearest tiles measured slower that way (planning is more of their time), as did
 // the scalar variant (EMU128), which plans inline.
 template <Mode M>
-constexpr bool kSharedPlanTile = HWY_TARGET == HWY_WASM && M == Mode::kCubic;
+constexpr bool kSharedPlanTile = HWY_TARGET == HWY_WASM&& M == Mode::kCubic;
 
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
