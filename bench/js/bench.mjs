@@ -10,7 +10,8 @@
 // (workloads.mjs) also times ours on its inputs with the baseline's settings in those rounds,
 // for the targets comparing two settings. Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
-// model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs).
+// model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
+// and the first calls after load() are timed in fresh processes (first_calls.mjs).
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
@@ -30,6 +31,7 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
+import { measureFirstCalls, renderFirstCalls } from './first_calls.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -608,13 +610,20 @@ async function main() {
   // 3. Whole ONNX models: onnxruntime-web alone against the split session on our SIMD build.
   const models = await timeModels(selectModels(args.only), { ort: ortWeb, gridsample: simd, ...MODEL_TIMING, log });
 
+  // 4. First calls after load() in fresh Node processes, warm-up on and off.
+  let firstCalls = '';
+  if (!args.only) {
+    log('\n== first calls in fresh processes');
+    firstCalls = `\n${renderFirstCalls(measureFirstCalls(log))}`;
+  }
+
   env.loadEnd = os.loadavg()[0].toFixed(2);
   const method = {
     ...TIMING, nativeRefReps: NATIVE_REF_REPS, nativeRounds: NATIVE_ROUNDS, nativeRoundReps: NATIVE_ROUND_REPS,
     nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL,
     models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS },
   };
-  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method });
+  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method }) + firstCalls;
   writeFileSync(args.out, report);
   if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models }, null, 1));
   console.log(report);
