@@ -102,7 +102,7 @@ constexpr int kPaddingPerTile = -1;
 // Bilinear and nearest tiles measured slower that way (planning is more of their time), as did
 // the scalar variant (EMU128), which plans inline.
 template <Mode M>
-constexpr bool kSharedPlanTile = HWY_TARGET == HWY_WASM&& M == Mode::kCubic;
+constexpr bool kSharedPlanTile = HWY_TARGET == HWY_WASM ? M == Mode::kCubic : false;
 
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
