@@ -19,7 +19,8 @@ add_library(gridsample
   src/kernels/fast/affine_grid_fast.cc
   src/kernels/fast/half_convert.cc
   src/kernels/fast/float_convert.cc
-  src/kernels/fast/plan_probe.cc)
+  src/kernels/fast/plan_probe.cc
+  src/kernels/fast/blend_probe.cc)
 add_library(gridsample::gridsample ALIAS gridsample)
 if(EMSCRIPTEN)
   # Cold code in the download: validation, the scalar reference paths (dtypes and ranks the
