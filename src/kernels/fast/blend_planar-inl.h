@@ -66,6 +66,28 @@ HWY_INLINE VB BlendVector(const TilePlan<M, kRank>& plan, int p, const int32_t* 
   return acc;
 }
 
+// The element offset of each window tap from the window start, for X's element strides
+// (outermost axis first); taps innermost axis fastest, as the plans' weights.
+template <Mode M, int kRank>
+HWY_INLINE void TapOffsets(const int32_t* stride, int32_t* tap_offset) {
+  constexpr int kT = kTaps<M>;
+  for (int t = 0; t < TilePlan<M, kRank>::kWeights; ++t) {
+    int rest = t, off = 0;
+    for (int a = kRank - 1; a >= 0; --a) {
+      off += (rest % kT) * stride[a];
+      rest /= kT;
+    }
+    tap_offset[t] = off;
+  }
+}
+
+// Channels BlendTile takes at once (kCh) for mode M: pairs, but one for cubic (see BlendTile)
+// and on EMU128 / SCALAR (scalar code has no vector registers to share, and the pairs grew
+// the scalar wasm).
+template <Mode M>
+constexpr int kChannelsPerPass =
+    M != Mode::kCubic&& HWY_TARGET != HWY_EMU128&& HWY_TARGET != HWY_SCALAR ? 2 : 1;
+
 // Stores v's first `valid` lanes (a whole vector or the tile's partial last one) at `out`.
 HWY_INLINE void StoreLanes(VB v, int valid, float* out) {
   const DB d;

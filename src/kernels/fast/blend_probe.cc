@@ -57,30 +57,20 @@ void ProbeBlendTileOnTarget(Mode mode, int rank, int* pixels, int* lanes) {
 }
 
 // The channels of a tile blended as the NCHW driver schedules them (grid_sample_planar.cc,
-// BlendChannels): tap offsets from the planes' strides, channels in pairs where that driver
-// pairs them, a last odd channel alone.
+// BlendChannels): TapOffsets from the planes' strides, kChannelsPerPass channels at a time, a
+// last odd channel alone.
 template <Mode M, int kRank>
 bool Planar(const int32_t* size, int channels, const float* const* x, int count,
             const int32_t* offset, const float* weight, float* const* out) {
   if (count < 1 || count > TilePlan<M, kRank>::kPixels) return false;
   TilePlan<M, kRank> plan;
   FillPlan<M, kRank>(count, offset, weight, &plan);
-  constexpr int kT = kTaps<M>;
-  constexpr int kW = TilePlan<M, kRank>::kWeights;
   int32_t stride[kRank];
   stride[kRank - 1] = 1;
   for (int a = kRank - 2; a >= 0; --a) stride[a] = stride[a + 1] * size[a + 1];
-  int32_t tap_offset[kW];
-  for (int t = 0; t < kW; ++t) {
-    int rest = t, off = 0;
-    for (int a = kRank - 1; a >= 0; --a) {
-      off += (rest % kT) * stride[a];
-      rest /= kT;
-    }
-    tap_offset[t] = off;
-  }
-  constexpr bool kVectors = HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR;
-  constexpr int kPair = M != Mode::kCubic && kVectors ? 2 : 1;
+  int32_t tap_offset[TilePlan<M, kRank>::kWeights];
+  TapOffsets<M, kRank>(stride, tap_offset);
+  constexpr int kPair = kChannelsPerPass<M>;
   int c = 0;
   for (; c + kPair <= channels; c += kPair) {
     BlendTile<M, kRank, kPair>(plan, count, tap_offset, x + c, out + c);

@@ -61,21 +61,9 @@ template <Mode M, int kRank>
 HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int count,
                               const PlanAxes<kRank>& axes, const float* x, int64_t in_spatial,
                               float* HWY_RESTRICT y, int64_t out_spatial, int64_t channels) {
-  constexpr int kT = kTaps<M>;
-  constexpr int kW = TilePlan<M, kRank>::kWeights;
-  int32_t tap_offset[kW];  // element offset of each window tap from the window start
-  for (int t = 0; t < kW; ++t) {
-    int rest = t, off = 0;
-    for (int a = kRank - 1; a >= 0; --a) {
-      off += (rest % kT) * axes.stride[a];
-      rest /= kT;
-    }
-    tap_offset[t] = off;
-  }
-  // Channels in pairs, but not on EMU128 / SCALAR: scalar code has no vector registers to
-  // share, and the pairs grew the scalar wasm.
-  constexpr bool kVectors = HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR;
-  constexpr int kPair = M != Mode::kCubic && kVectors ? 2 : 1;
+  int32_t tap_offset[TilePlan<M, kRank>::kWeights];
+  TapOffsets<M, kRank>(axes.stride, tap_offset);
+  constexpr int kPair = kChannelsPerPass<M>;
   int64_t c = 0;
   for (; c + kPair <= channels; c += kPair) {
     const float* xs[kPair];
