@@ -84,14 +84,6 @@ HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int c
 // The padding as a template argument of Run, or kPaddingPerTile: chosen per tile by a switch.
 constexpr int kPaddingPerTile = -1;
 
-// With the padding chosen per tile, 2-D bicubic tiles are planned by the channels-last
-// kernels' PlanTile (through the tile's coordinates in memory, X's innermost stride 1) instead
-// of planners of their own: in wasm only, where it keeps the module smaller at the same speed.
-// Bilinear and nearest tiles measured slower that way (planning is more of their time), as did
-// the scalar variant (EMU128), which plans inline.
-template <Mode M>
-constexpr bool kSharedPlanTile = HWY_TARGET == HWY_WASM ? M == Mode::kCubic : false;
-
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
 // mode and rank, its three planners chosen per tile).
@@ -108,7 +100,6 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, 
   const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
   const int64_t out_spatial = shape.out_spatial;
   TilePlan<M, kRank> plan;
-  TileCoords<kRank> coords;  // for PlanTile (kSharedPlanTile)
   constexpr int kTile = TilePlan<M, kRank>::kPixels;
   for (int64_t n = 0; n < shape.n; ++n) {
     const float* x_n = x + n * shape.c * in_spatial;
@@ -118,9 +109,6 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, 
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
       if constexpr (kP != kPaddingPerTile) {
         PlanGridTile<M, static_cast<Padding>(kP), kRank>(axes, source, p0, count, &plan);
-      } else if constexpr (kRank == 2 && kSharedPlanTile<M>) {
-        source.Fill(p0, 0, count, &coords);
-        PlanTileFor<M, 2>(padding, axes, coords, 0, count, &plan, nullptr);
       } else {
         switch (padding) {
           case Padding::kZeros:

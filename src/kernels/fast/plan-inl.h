@@ -325,8 +325,7 @@ struct TileCoords {
 
 // Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
 // coordinates; with `nonempty`, records per vector whether PlanVector found some weight. One
-// instance per mode, padding and rank, shared by every channels-last source (and in wasm by the
-// NCHW 2-D kernels, whose innermost stride is 1).
+// instance per mode, padding and rank, shared by every channels-last source.
 template <Mode M, Padding P, int kRank>
 HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
                            const TileCoords<kRank>* HWY_RESTRICT coords, int begin, int end,
