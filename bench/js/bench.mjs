@@ -11,7 +11,8 @@
 // for the targets comparing two settings. Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
-// and the first calls after load() are timed in fresh processes (first_calls.mjs).
+// a frame loop's p50 / p90 per call is taken (loop_latency.mjs), and the first calls after load()
+// are timed in fresh processes (first_calls.mjs).
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
 //          [--only name,name] [--quick]
@@ -32,6 +33,7 @@ import * as ortWeb from 'onnxruntime-web';
 import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, renderFirstCalls } from './first_calls.mjs';
+import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -610,11 +612,14 @@ async function main() {
   // 3. Whole ONNX models: onnxruntime-web alone against the split session on our SIMD build.
   const models = await timeModels(selectModels(args.only), { ort: ortWeb, gridsample: simd, ...MODEL_TIMING, log });
 
-  // 4. First calls after load() in fresh Node processes, warm-up on and off.
-  let firstCalls = '';
+  // 4. A frame loop's latency per call (p50, p90), then the first calls after load() in fresh
+  // Node processes, warm-up on and off.
+  let extra = '';
   if (!args.only) {
+    log('\n== loops');
+    extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== first calls in fresh processes');
-    firstCalls = `\n${renderFirstCalls(measureFirstCalls(log))}`;
+    extra += `\n${renderFirstCalls(measureFirstCalls(log))}`;
   }
 
   env.loadEnd = os.loadavg()[0].toFixed(2);
@@ -623,7 +628,7 @@ async function main() {
     nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL,
     models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS },
   };
-  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method }) + firstCalls;
+  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method }) + extra;
   writeFileSync(args.out, report);
   if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models }, null, 1));
   console.log(report);
