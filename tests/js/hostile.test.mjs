@@ -766,7 +766,7 @@ describe('load() with hostile options', () => {
 
   test("variant 'SIMD'", rejects({ variant: 'SIMD' }, RangeError, /^load: options\.variant: expected 'simd', 'scalar' or 'auto', got "SIMD"$/));
   test('variant null', rejects({ variant: null }, TypeError, /^load: options\.variant: expected 'simd', 'scalar' or 'auto', got null$/));
-  test('a misspelt option', rejects({ wasmurl: 'x.wasm' }, TypeError, /^load: options\.wasmurl: unknown option; expected variant, wasmUrl, wasmBinary, wasmModule$/));
+  test('a misspelt option', rejects({ wasmurl: 'x.wasm' }, TypeError, /^load: options\.wasmurl: unknown option; expected variant, wasmUrl, wasmBinary, wasmModule, warmUp$/));
   test('options an array', rejects([], TypeError, /^load: options: expected an object, got Array\(0\)$/));
   test('wasmUrl a number', rejects({ wasmUrl: 7 }, TypeError, /^load: options\.wasmUrl: expected a string, a URL or a function \(variant\) => URL, got 7$/));
   test('wasmUrl a function returning undefined', rejects({ wasmUrl: () => undefined }, TypeError, /^load: options\.wasmUrl\('(simd|scalar)'\): expected the function to return a string or a URL, got undefined$/));
