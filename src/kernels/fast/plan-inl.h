@@ -91,12 +91,13 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
       g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), q)), g);
     }
   }
-  VF x;
-  if (align) {  // ((g + 1) / 2) * (S - 1); 0 for S = 1 as g is finite
-    x = hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, static_cast<float>(size - 1)));
-  } else {  // ((g + 1) * S - 1) / 2
-    x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, static_cast<float>(size))), one), half);
-  }
+  // ((g + 1) * S - 1) / 2 (align 0) and ((g + 1) / 2) * (S - 1) (align 1; 0 for S = 1 as g is
+  // finite) as one formula without a branch, ((g + 1) * scale - shift) * 0.5: halving is exact,
+  // so it may come last, and subtracting 0 changes nothing. (Where the product overflows and
+  // the halved one would not, both lie beyond the clamp below.)
+  const VF scale = hn::Set(d, static_cast<float>(align ? size - 1 : size));
+  const VF shift = align ? hn::Zero(d) : one;
+  const VF x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), scale), shift), half);
   return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels)),
                   hn::Set(d, static_cast<float>(size) + kFarPixels));
 }
