@@ -8,6 +8,9 @@ BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$BENCH")"
 cd "$ROOT"
 
+# Debian packages: the build's, and valgrind for the instruction counts.
+scripts/setup.sh valgrind >&2
+
 # Peers from the committed lockfile (scripts/npm_ci.sh).
 # The package's and the tests' packages too: the whole-model rows run js/onnx.mjs on the
 # models tests/js makes, and the ONNX Runtime rows encode their models with onnx-proto.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what gridsample's builds and tests need on a Debian machine; quick when all is there.
+# Arguments name more packages for one workflow (bench/run.sh: valgrind).
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   g++-aarch64-linux-gnu qemu-user          # aarch64 (NEON) build, run under qemu
   emscripten nodejs npm                     # wasm build and JS tests
   chromium                                  # browser tests (driven by npm playwright-core)
+  "$@"
 )
 
 missing=()
