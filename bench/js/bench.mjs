@@ -12,7 +12,7 @@
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
 // a frame loop's p50 / p90 per call is taken (loop_latency.mjs), the first calls after load()
-// are timed in fresh processes (first_calls.mjs), and the instructions per output element of
+// are timed in fresh processes and fresh Chromium pages (first_calls.mjs), and the instructions per output element of
 // our wasm kernels in V8's two tiers are counted under valgrind (instruction_counts.mjs).
 //
 // Usage: node --expose-gc bench/js/bench.mjs [--native PATH] [--out FILE] [--json FILE]
@@ -33,7 +33,7 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
-import { measureFirstCalls, renderFirstCalls } from './first_calls.mjs';
+import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
@@ -615,13 +615,15 @@ async function main() {
   const models = await timeModels(selectModels(args.only), { ort: ortWeb, gridsample: simd, ...MODEL_TIMING, log });
 
   // 4. A frame loop's latency per call (p50, p90), then the first calls after load() in fresh
-  // Node processes, warm-up on and off, then instruction counts.
+  // Node processes and Chromium pages, warm-up on and off, then instruction counts.
   let extra = '';
   if (!args.only) {
     log('\n== loops');
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== first calls in fresh processes');
     extra += `\n${renderFirstCalls(measureFirstCalls(log))}`;
+    log('\n== first calls in fresh Chromium pages');
+    extra += `\n${renderFirstCallsChromium(await measureFirstCallsChromium(log))}`;
     log('\n== instructions per output element (valgrind)');
     extra += `\n${renderInstructionCounts(await measureInstructionCounts(log))}`;
   }
