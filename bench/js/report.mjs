@@ -130,7 +130,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
     const label = impl.baseline ? `${impl.label} (${baselineText(w)})` : impl.label;
     const targets = evaluations.filter((e) => e.rows.includes(impl.id)).map((e) => statusCell(e)).join('; ');
     if (res.status !== 'ok') {
-      rows.push([label, '', '', '', '', '', '', res.status === 'n/a' ? res.error : `error: ${res.error}`, targets]);
+      rows.push([label, '', '', '', '', '', '', '', res.status === 'n/a' ? res.error : `error: ${res.error}`, targets]);
       continue;
     }
     const t = res.time;
@@ -138,7 +138,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
     const oursOk = ours && ours.status === 'ok';
     const speed = !impl.floor && oursOk && impl.vs ? `${ratio(t.median / ours.time.median)} (${implsById[impl.vs].short})` : '';
     const overFloor = impl.floor && oursOk ? ratio(ours.time.median / t.median) : '';
-    rows.push([label, ms(t.median), ms(t.min), `${t.reps}${t.batch > 1 ? ` x ${t.batch}` : ''}`,
+    rows.push([label, ms(t.median), ms(t.p90), ms(t.min), `${t.reps}${t.batch > 1 ? ` x ${t.batch}` : ''}`,
       (t.median * 1e6 / w.outElems).toFixed(2), speed, overFloor, checkCell(res, impl, implsById), targets]);
   }
   return [
@@ -146,7 +146,7 @@ function workloadSection(w, results, impls, implsById, evaluations) {
     '',
     `${w.summary}. ${w.outElems.toLocaleString('en-US')} output elements; ${(w.inBytes / 2 ** 20).toFixed(2)} MiB in, ${(w.outBytes / 2 ** 20).toFixed(2)} MiB out.`,
     '',
-    table(['implementation', 'median ms', 'min ms', 'samples', 'ns / output element', 'speed-up of ours', 'ours / floor', 'max abs diff vs ours', 'target'], rows),
+    table(['implementation', 'median ms', 'p90 ms', 'min ms', 'samples', 'ns / output element', 'speed-up of ours', 'ours / floor', 'max abs diff vs ours', 'target'], rows),
     '',
   ].join('\n');
 }
@@ -388,13 +388,15 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     '  "samples" = samples x calls per sample). Then come rounds: garbage is collected once, then every',
     '  implementation takes one sample, in an order rotated by one each round. Rounds go on until each has',
     `  ${method.minReps} samples and either ${method.maxReps} or the budget (${method.budgetMs} ms per implementation timed) is spent.`,
-    '  Reported: median and min in ms, and the median in ns per output element.',
+    '  Reported: median, p90 and min in ms (p90 of the samples: where calls are batched, of batch means,',
+    '  so it shows the tail of runs of calls, not of single calls; the Loops table has per-call p90),',
+    '  and the median in ns per output element.',
     '- Native: a first run of the binary checks the public API against the scalar reference (and writes its',
     `  output, compared with the peers) and times the reference: Google Benchmark, ${method.nativeRefReps} repetitions of at least`,
     `  ${method.nativeMinTime} s. Then, per workload, ${method.nativeRounds} rounds: garbage collection; the binary launched on that workload`,
     `  alone, timing the public API, the baseline settings (below; if any) and the memcpy floor (${method.nativeRoundReps} repetitions`,
     `  of at least ${method.nativeMinTime} s each, interleaved in random order); then onnxruntime-node (set up, checked, warmed up and`,
-    `  batched once before the rounds) for ${method.ortNodeShare.minReps} to ${method.ortNodeShare.maxReps} samples (as many as fit in ${Math.round(method.ortNodeShare.budgetMs)} ms). Median and min are over`,
+    `  batched once before the rounds) for ${method.ortNodeShare.minReps} to ${method.ortNodeShare.maxReps} samples (as many as fit in ${Math.round(method.ortNodeShare.budgetMs)} ms). Median, p90 and min are over`,
     '  the repetitions / samples of all rounds.',
     `- Baseline settings rows (${baselineList(workloads)}): ours on the workload's own inputs with the`,
     '  settings its "faster than" or "within" target compares with, timed in the same rounds as the',

@@ -1,4 +1,4 @@
-// Timing of implementations side by side: warm-up and batch calibration, then samples taken in rounds; median and min in milliseconds.
+// Timing of implementations side by side: warm-up and batch calibration, then samples taken in rounds; median, p90 and min in milliseconds.
 import { performance } from 'node:perf_hooks';
 
 const now = () => performance.now();
@@ -7,12 +7,16 @@ const now = () => performance.now();
 // least 7 samples (a stable median) for every implementation. `budgetMs` is per implementation.
 export const DEFAULTS = { warmup: 2, minReps: 7, maxReps: 40, budgetMs: 700, minSampleMs: 2 };
 
-/** Median and min of per-call times in ms; `batch` is recorded as given. */
+/**
+ * Median, p90 (the sample at 90% of the sorted samples, the nearest rank) and min of per-call
+ * times in ms; `batch` is recorded as given (a sample averages `batch` calls).
+ */
 export function stats(samples, batch) {
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { median, min: sorted[0], reps: sorted.length, batch };
+  const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
+  return { median, p90, min: sorted[0], reps: sorted.length, batch };
 }
 
 /**
