@@ -57,6 +57,25 @@ async function child(workload, warmUp) {
 
 const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
 
+// One row from its runs' {loadMs, first, first10, steady10}: medians, and the median of the
+// runs' first10 / steady10; logged.
+function summarise(label, workload, warmUp, runs, log) {
+  const row = { workload, warmUp };
+  const withRatio = runs.map((r) => ({ ...r, ratio: r.first10 / r.steady10 }));
+  for (const k of ['loadMs', 'first', 'first10', 'steady10', 'ratio']) row[k] = median(withRatio.map((r) => r[k]));
+  log(`  ${label}${workload} warmUp ${warmUp}: load ${row.loadMs.toFixed(0)} ms, first call ${row.first.toFixed(1)} ms, first ten ${row.first10.toFixed(1)} ms = ${row.ratio.toFixed(2)}x ten steady (${row.steady10.toFixed(1)} ms)`);
+  return row;
+}
+
+// The table of both sections.
+function firstCallsTable(rows) {
+  return [
+    '| workload | load({ warmUp }) | load() ms | first call ms | first 10 calls ms | 10 steady calls ms | first 10 / steady 10 |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.workload} | ${r.warmUp} | ${r.loadMs.toFixed(0)} | ${r.first.toFixed(1)} | ${r.first10.toFixed(1)} | ${r.steady10.toFixed(1)} | ${r.ratio.toFixed(2)}x |`),
+  ];
+}
+
 /**
  * Runs the fresh processes; returns rows {workload, warmUp, loadMs, first, first10, steady10,
  * ratio} (medians over the processes; ratio = first10 / steady10 per process, then the median).
@@ -68,14 +87,9 @@ export function measureFirstCalls(log = () => {}) {
     for (const warmUp of [false, true]) {
       const runs = [];
       for (let p = 0; p < PROCESSES; ++p) {
-        const out = execFileSync(process.execPath, [script, '--child', workload, String(warmUp)], { encoding: 'utf8' });
-        const r = JSON.parse(out);
-        runs.push({ ...r, ratio: r.first10 / r.steady10 });
+        runs.push(JSON.parse(execFileSync(process.execPath, [script, '--child', workload, String(warmUp)], { encoding: 'utf8' })));
       }
-      const row = { workload, warmUp };
-      for (const k of ['loadMs', 'first', 'first10', 'steady10', 'ratio']) row[k] = median(runs.map((r) => r[k]));
-      log(`  ${workload} warmUp ${warmUp}: load ${row.loadMs.toFixed(0)} ms, first call ${row.first.toFixed(1)} ms, first ten ${row.first10.toFixed(1)} ms = ${row.ratio.toFixed(2)}x ten steady (${row.steady10.toFixed(1)} ms)`);
-      rows.push(row);
+      rows.push(summarise('', workload, warmUp, runs, log));
     }
   }
   return rows;
@@ -89,16 +103,13 @@ export function renderFirstCalls(rows) {
     `Each row: the median over ${PROCESSES} new processes (\`bench/js/first_calls.mjs\`) of \`load()\`'s time, the first call, the first ten calls, and those ten against ten steady calls (target: at most 2x).`,
     'img2d: heap tensors and `out`; rgba8: the copying API into one `out` array, whose first call also allocates and first touches 8 MiB of wasm memory.',
     '',
-    '| workload | load({ warmUp }) | load() ms | first call ms | first 10 calls ms | 10 steady calls ms | first 10 / steady 10 |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...firstCallsTable(rows),
   ];
-  for (const r of rows) {
-    lines.push(`| ${r.workload} | ${r.warmUp} | ${r.loadMs.toFixed(0)} | ${r.first.toFixed(1)} | ${r.first10.toFixed(1)} | ${r.steady10.toFixed(1)} | ${r.ratio.toFixed(2)}x |`);
-  }
   return `${lines.join('\n')}\n`;
 }
 
-// In the page: load() timed, then PAGE_CALLS calls of `op` timed one by one.
+// In the page: load() timed, then PAGE_CALLS calls of `op` timed one by one. Serialised into
+// the page by page.evaluate, so it uses nothing of this module (hence its own timing loop).
 async function pageRun({ op, warmUp, calls }) {
   const t0 = performance.now();
   const gs = await (await import('/js/browser.mjs')).load({ variant: 'simd', warmUp });
@@ -155,16 +166,13 @@ export async function measureFirstCallsChromium(log = () => {}) {
           try {
             const page = await context.newPage();
             await page.goto(new URL('/js/package.json', server.url).href);
-            const r = await page.evaluate(pageRun, { op, warmUp, calls: PAGE_CALLS });
-            runs.push({ ...r, ratio: r.first10 / r.steady10 });
+            runs.push(await page.evaluate(pageRun, { op, warmUp, calls: PAGE_CALLS }));
           } finally {
             await context.close();
           }
         }
-        const row = { workload: op === 'warpAffine' ? "rgba 512x512 (the demo's frame)" : 'img2d', warmUp };
-        for (const key of ['loadMs', 'first', 'first10', 'steady10', 'ratio']) row[key] = median(runs.map((r) => r[key]));
-        log(`  Chromium ${row.workload} warmUp ${warmUp}: load ${row.loadMs.toFixed(0)} ms, first call ${row.first.toFixed(1)} ms, first ten ${row.first10.toFixed(1)} ms = ${row.ratio.toFixed(2)}x ten steady (${row.steady10.toFixed(1)} ms)`);
-        rows.push(row);
+        const workload = op === 'warpAffine' ? "rgba 512x512 (the demo's frame)" : 'img2d';
+        rows.push(summarise('Chromium ', workload, warmUp, runs, log));
       }
     }
   } finally {
@@ -183,11 +191,7 @@ export function renderFirstCallsChromium({ rows, skipped }) {
     '',
   ];
   if (skipped) return `${lines.join('\n')}Not measured: ${skipped}.\n`;
-  lines.push('| workload | load({ warmUp }) | load() ms | first call ms | first 10 calls ms | 10 steady calls ms | first 10 / steady 10 |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const r of rows) {
-    lines.push(`| ${r.workload} | ${r.warmUp} | ${r.loadMs.toFixed(0)} | ${r.first.toFixed(1)} | ${r.first10.toFixed(1)} | ${r.steady10.toFixed(1)} | ${r.ratio.toFixed(2)}x |`);
-  }
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...firstCallsTable(rows)].join('\n')}\n`;
 }
 
 if (process.argv[2] === '--child') {
