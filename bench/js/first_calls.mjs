@@ -2,19 +2,20 @@
 //
 // Each measurement is a new process (`node first_calls.mjs --child WORKLOAD WARMUP`): load()
 // timed, inputs made, then 110 calls timed one by one; the first ten are compared with ten
-// steady calls (the median of the last 50, times ten). img2d: 1x3x512x512 float32 NCHW, heap
+// steady calls (the median of the last 40, times ten). img2d: 1x3x512x512 float32 NCHW, heap
 // tensors and `out` (a frame loop's shape); rgba8: a 1024x1024 RGBA warpAffine through the
-// copying API into one `out` array. The parent takes the median of PROCESSES runs per row.
+// copying API into one `out` array (both from frame_calls.mjs). The parent takes the median of PROCESSES runs per row.
 // Chromium: each measurement a new browser context (no HTTP or code cache: a first visit) whose
 // page imports the package's browser entry from the demo server and makes 120 calls: the
 // demo's frame (a 512x512 RGBA warpAffine on heap tensors, as the demo's worker does, the
-// angle moving) and img2d as above; first ten against ten steady (the median of the last 40,
-// times ten).
+// angle moving) and img2d as above, timed the same way.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { startDemoServer } from '../../web/demo/server.mjs';
+import { img2dCall, rgba8Call } from './frame_calls.mjs';
+import { percentile } from './timing.mjs';
 
 const PROCESSES = 5;
 const CALLS = 110;
@@ -22,47 +23,36 @@ const PAGES = 3;
 const PAGE_CALLS = 120;
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
+// Times `calls` calls of `call` one by one: the first, the first ten, and ten steady calls (the
+// median of the last 40, times ten). Self-contained: the Chromium rows run it in the page too.
+function timeCalls(call, calls) {
+  const times = [];
+  for (let i = 0; i < calls; ++i) {
+    const c0 = performance.now();
+    call();
+    times.push(performance.now() - c0);
+  }
+  const last = times.slice(-40).sort((p, q) => p - q);
+  const first10 = times.slice(0, 10).reduce((p, q) => p + q, 0);
+  return { first: times[0], first10, steady10: 10 * last[20] };
+}
+
 async function child(workload, warmUp) {
   const t0 = performance.now();
   const { load } = await import('../../js/node.mjs');
   const gs = await load({ variant: 'simd', warmUp });
   const loadMs = performance.now() - t0;
-  const a = 0.3, s = 0.9;
-  const theta = [s * Math.cos(a), -s * Math.sin(a), 0.02, s * Math.sin(a), s * Math.cos(a), -0.03];
-  let call;
-  if (workload === 'img2d') {
-    const S = 512;
-    const x = gs.tensorFrom({ data: Float32Array.from({ length: 3 * S * S }, (_, i) => ((i * 7919) % 1000) / 1000), shape: [1, 3, S, S] });
-    const grid = gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 3, S, S]);
-    const g = gs.tensorFrom(grid);
-    const out = gs.tensor('float32', [1, 3, S, S]);
-    call = () => gs.gridSample(x, g, { out });
-  } else {
-    const S = 1024;
-    const data = Uint8ClampedArray.from({ length: 4 * S * S }, (_, i) => (i * 7919) % 251);
-    const out = new Uint8ClampedArray(4 * S * S);
-    call = () => gs.warpAffine({ data, width: S, height: S }, theta, { out });
-  }
-  const times = [];
-  for (let i = 0; i < CALLS; ++i) {
-    const c0 = performance.now();
-    call();
-    times.push(performance.now() - c0);
-  }
-  const last = times.slice(-50).sort((p, q) => p - q);
-  const steady10 = 10 * last[25];
-  const first10 = times.slice(0, 10).reduce((p, q) => p + q, 0);
-  process.stdout.write(JSON.stringify({ loadMs, first: times[0], first10, steady10 }));
+  const call = workload === 'img2d' ? img2dCall(gs) : rgba8Call(gs);
+  process.stdout.write(JSON.stringify({ loadMs, ...timeCalls(call, CALLS) }));
 }
 
-const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
 
 // One row from its runs' {loadMs, first, first10, steady10}: medians, and the median of the
 // runs' first10 / steady10; logged.
 function summarise(label, workload, warmUp, runs, log) {
   const row = { workload, warmUp };
   const withRatio = runs.map((r) => ({ ...r, ratio: r.first10 / r.steady10 }));
-  for (const k of ['loadMs', 'first', 'first10', 'steady10', 'ratio']) row[k] = median(withRatio.map((r) => r[k]));
+  for (const k of ['loadMs', 'first', 'first10', 'steady10', 'ratio']) row[k] = percentile(withRatio.map((r) => r[k]), 0.5);
   log(`  ${label}${workload} warmUp ${warmUp}: load ${row.loadMs.toFixed(0)} ms, first call ${row.first.toFixed(1)} ms, first ten ${row.first10.toFixed(1)} ms = ${row.ratio.toFixed(2)}x ten steady (${row.steady10.toFixed(1)} ms)`);
   return row;
 }
@@ -108,16 +98,16 @@ export function renderFirstCalls(rows) {
   return `${lines.join('\n')}\n`;
 }
 
-// In the page: load() timed, then PAGE_CALLS calls of `op` timed one by one. Serialised into
-// the page by page.evaluate, so it uses nothing of this module (hence its own timing loop).
+// In the page: load() timed, then `calls` calls of `op` timed by timeCalls (which the caller
+// defines in the page first). Serialised into the page by page.evaluate, so it uses nothing
+// of this module; its inputs are written out here (the page cannot import frame_calls.mjs).
 async function pageRun({ op, warmUp, calls }) {
   const t0 = performance.now();
   const gs = await (await import('/js/browser.mjs')).load({ variant: 'simd', warmUp });
   const loadMs = performance.now() - t0;
-  const times = [];
+  const S = 512;
   let call;
   if (op === 'warpAffine') {  // as web/demo/worker.mjs: heap tensors made when the picture arrives
-    const S = 512;
     const src = gs.tensor('uint8', [S, S, 4]);
     src.data.set(new Uint8Array(4 * S * S).map((_, i) => (i * 7919) % 251));
     const out = gs.tensor('uint8', [S, S, 4]);
@@ -128,21 +118,12 @@ async function pageRun({ op, warmUp, calls }) {
       gs.warpAffine(src, theta, { out });
     };
   } else {
-    const S = 512;
     const x = gs.tensorFrom({ data: new Float32Array(3 * S * S).map((_, i) => ((i * 7919) % 1000) / 1000), shape: [1, 3, S, S] });
     const g = gs.tensorFrom(gs.affineGrid({ data: Float32Array.from([0.86, -0.27, 0.02, 0.27, 0.86, -0.03]), shape: [1, 2, 3] }, [1, 3, S, S]));
     const out = gs.tensor('float32', [1, 3, S, S]);
     call = () => gs.gridSample(x, g, { out });
   }
-  for (let i = 0; i < calls; ++i) {
-    const c0 = performance.now();
-    call();
-    times.push(performance.now() - c0);
-  }
-  const last = times.slice(-40).sort((p, q) => p - q);
-  const steady10 = 10 * last[20];
-  const first10 = times.slice(0, 10).reduce((p, q) => p + q, 0);
-  return { loadMs, first: times[0], first10, steady10 };
+  return { loadMs, ...timeCalls(call, calls) };
 }
 
 /**
@@ -166,6 +147,7 @@ export async function measureFirstCallsChromium(log = () => {}) {
           try {
             const page = await context.newPage();
             await page.goto(new URL('/js/package.json', server.url).href);
+            await page.evaluate(`globalThis.timeCalls = ${timeCalls}`);
             runs.push(await page.evaluate(pageRun, { op, warmUp, calls: PAGE_CALLS }));
           } finally {
             await context.close();

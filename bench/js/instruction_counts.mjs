@@ -14,6 +14,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
+import { img2dCall, rgba8Call } from './frame_calls.mjs';
+
 const FEW_CALLS = 2;
 const WARM_CALLS = 500;
 const TIERS = {
@@ -36,20 +38,8 @@ const WORKLOADS = {
 async function child(workload, calls) {
   const { load } = await import('../../js/node.mjs');
   const gs = await load({ variant: 'simd', warmUp: false });
-  const a = 0.3, s = 0.9;
-  const theta = [s * Math.cos(a), -s * Math.sin(a), 0.02, s * Math.sin(a), s * Math.cos(a), -0.03];
-  const make = (S) => {
-    if (workload === 'rgba8') {
-      const data = Uint8ClampedArray.from({ length: 4 * S * S }, (_, i) => (i * 7919) % 251);
-      const out = new Uint8ClampedArray(4 * S * S);
-      return () => gs.warpAffine({ data, width: S, height: S }, theta, { out });
-    }
-    const x = gs.tensorFrom({ data: Float32Array.from({ length: 3 * S * S }, (_, i) => ((i * 7919) % 1000) / 1000), shape: [1, 3, S, S] });
-    const g = gs.tensorFrom(gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 3, S, S]));
-    const out = gs.tensor('float32', [1, 3, S, S]);
-    const { mode } = WORKLOADS[workload];
-    return () => gs.gridSample(x, g, { mode, out });
-  };
+  const make = (side) =>
+    workload === 'rgba8' ? rgba8Call(gs, side) : img2dCall(gs, { side, mode: WORKLOADS[workload].mode });
   // V8 optimises our JavaScript glue only after many calls, and until then each call runs
   // about a million more instructions: tiny calls first, so that the counted ones are steady.
   const tiny = make(8);

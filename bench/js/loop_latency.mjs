@@ -4,21 +4,15 @@
 // `out` every call returns a new 3 MiB array and the garbage collector runs now and then.
 // Run in make bench's process after the workloads (the module is warm).
 
+import { img2dData } from './frame_calls.mjs';
+import { percentile } from './timing.mjs';
+
 const CALLS = 200;
 const S = 512;
 
-function percentiles(times) {
-  const sorted = [...times].sort((p, q) => p - q);
-  const at = (f) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
-  return { p50: at(0.5), p90: at(0.9) };
-}
-
 /** Rows {way, p50, p90} for `gs` (a loaded module). */
 export function measureLoops(gs, log = () => {}) {
-  const a = 0.3, s = 0.9;
-  const theta = { data: Float32Array.from([s * Math.cos(a), -s * Math.sin(a), 0.02, s * Math.sin(a), s * Math.cos(a), -0.03]), shape: [1, 2, 3] };
-  const x = { data: Float32Array.from({ length: 3 * S * S }, (_, i) => ((i * 7919) % 1000) / 1000), shape: [1, 3, S, S] };
-  const grid = gs.affineGrid(theta, [1, 3, S, S]);
+  const { x, grid } = img2dData(gs, S);
   const hx = gs.tensorFrom(x);
   const hg = gs.tensorFrom(grid);
   const hy = gs.tensor('float32', [1, 3, S, S]);
@@ -38,7 +32,7 @@ export function measureLoops(gs, log = () => {}) {
         call();
         times.push(performance.now() - t0);
       }
-      const row = { way, ...percentiles(times) };
+      const row = { way, p50: percentile(times, 0.5), p90: percentile(times, 0.9) };
       log(`  ${way}: p50 ${row.p50.toFixed(2)} ms, p90 ${row.p90.toFixed(2)} ms`);
       rows.push(row);
     }

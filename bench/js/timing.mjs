@@ -7,16 +7,21 @@ const now = () => performance.now();
 // least 7 samples (a stable median) for every implementation. `budgetMs` is per implementation.
 export const DEFAULTS = { warmup: 2, minReps: 7, maxReps: 40, budgetMs: 700, minSampleMs: 2 };
 
+/** The p-quantile of `values` (0 < p <= 1) by the nearest rank: the ceil(p n)-th smallest. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
 /**
- * Median, p90 (the sample at 90% of the sorted samples, the nearest rank) and min of per-call
- * times in ms; `batch` is recorded as given (a sample averages `batch` calls).
+ * Median, p90 (percentile above) and min of per-call times in ms; `batch` is recorded as given
+ * (a sample averages `batch` calls).
  */
 export function stats(samples, batch) {
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
-  return { median, p90, min: sorted[0], reps: sorted.length, batch };
+  return { median, p90: percentile(sorted, 0.9), min: sorted[0], reps: sorted.length, batch };
 }
 
 /**
