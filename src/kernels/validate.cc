@@ -347,43 +347,58 @@ Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& gri
   return CheckChannelsLastY(kOp, x, x_count, y_shape, y, grid, grid_count, geometry);
 }
 
-Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                          ChannelsLastGeometry* geometry) {
-  constexpr const char* kOp = "WarpAffine";
+namespace {
+
+// A fused warp's X, matrix (N, rows, 3) float32 or float64 named `name`, and Y (N, Ho, Wo, C)
+// of X's dtype, whose Ho and Wo are free (the output size).
+Status ValidateWarp(const char* op, const char* name, int rows, const TensorView& x,
+                    const TensorView& m, const MutableTensorView& y,
+                    ChannelsLastGeometry* geometry) {
   int64_t x_count = 0;
-  Status s = CheckChannelsLastX(kOp, x, &x_count);
+  Status s = CheckChannelsLastX(op, x, &x_count);
   if (!s.ok()) return s;
-  if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) {
-    return Invalid(kOp,
-                   "theta: expected dtype float32 or float64, got " + DTypeString(theta.dtype));
+  const std::string what = name;
+  if (m.dtype != DType::kFloat32 && m.dtype != DType::kFloat64) {
+    return Invalid(op, what + ": expected dtype float32 or float64, got " + DTypeString(m.dtype));
   }
-  int64_t theta_count = 0;
-  s = CheckTensor(kOp, "theta", theta.data, theta.dtype, theta.shape, theta.rank, &theta_count);
+  int64_t m_count = 0;
+  s = CheckTensor(op, name, m.data, m.dtype, m.shape, m.rank, &m_count);
   if (!s.ok()) return s;
-  const int64_t want_theta[3] = {x.shape[0], 2, 3};
-  bool theta_ok = theta.rank == 3;
-  for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
-  if (!theta_ok) {
-    return Invalid(kOp, "theta: expected shape " + ShapeString(want_theta, 3) + " for X of shape " +
-                            ShapeString(x.shape, 4) + ", got " +
-                            ShapeString(theta.shape, theta.rank));
+  const int64_t want_m[3] = {x.shape[0], rows, 3};
+  bool m_ok = m.rank == 3;
+  for (size_t i = 0; m_ok && i < 3; ++i) m_ok = m.shape[i] == want_m[i];
+  if (!m_ok) {
+    return Invalid(op, what + ": expected shape " + ShapeString(want_m, 3) + " for X of shape " +
+                           ShapeString(x.shape, 4) + ", got " + ShapeString(m.shape, m.rank));
   }
   // The output size is Y's own (Ho, Wo): check those two before anything is derived from them.
   if (y.rank != 4 || y.shape == nullptr) {
-    return Invalid(kOp, "Y: expected shape [" + std::to_string(x.shape[0]) + ", Ho, Wo, " +
-                            std::to_string(x.shape[3]) + "] (rank 4), got rank " +
-                            std::to_string(y.rank) +
-                            (y.shape ? " shape " + ShapeString(y.shape, y.rank)
-                                     : std::string(" with a null shape pointer")));
+    return Invalid(op, "Y: expected shape [" + std::to_string(x.shape[0]) + ", Ho, Wo, " +
+                           std::to_string(x.shape[3]) + "] (rank 4), got rank " +
+                           std::to_string(y.rank) +
+                           (y.shape ? " shape " + ShapeString(y.shape, y.rank)
+                                    : std::string(" with a null shape pointer")));
   }
   for (int i = 1; i < 3; ++i) {
     if (y.shape[i] < 0) {
-      return Invalid(kOp, "Y: dimension " + std::to_string(i) + " must be >= 0, got " +
-                              std::to_string(y.shape[i]) + " in shape " + ShapeString(y.shape, 4));
+      return Invalid(op, "Y: dimension " + std::to_string(i) + " must be >= 0, got " +
+                             std::to_string(y.shape[i]) + " in shape " + ShapeString(y.shape, 4));
     }
   }
   const int64_t y_shape[4] = {x.shape[0], y.shape[1], y.shape[2], x.shape[3]};
-  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, theta, theta_count, geometry);
+  return CheckChannelsLastY(op, x, x_count, y_shape, y, m, m_count, geometry);
+}
+
+}  // namespace
+
+Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
+                          ChannelsLastGeometry* geometry) {
+  return ValidateWarp("WarpAffine", "theta", 2, x, theta, y, geometry);
+}
+
+Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                               ChannelsLastGeometry* geometry) {
+  return ValidateWarp("WarpPerspective", "H", 3, x, h, y, geometry);
 }
 
 }  // namespace gridsample

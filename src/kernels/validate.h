@@ -59,6 +59,10 @@ Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& gri
 Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                           ChannelsLastGeometry* geometry);
 
+// WarpPerspective: the same with H (N, 3, 3) float32 or float64 in theta's place.
+Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                               ChannelsLastGeometry* geometry);
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_VALIDATE_H_

@@ -1,5 +1,5 @@
-// Public channels-last entry points (GridSampleChannelsLast, WarpAffine): validate once, then
-// the fast path, else the generic scalar path (reference/channels_last_ref.cc).
+// Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective):
+// validate once, then the fast path, else the generic scalar path (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
 #include "fast/fast.h"
@@ -28,6 +28,18 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
   if (!s.ok()) return s;
   if (!fast::TryWarpAffine(geo, x, theta, y, options)) {
     reference::RunWarpAffine(geo, x, theta, y, options);
+  }
+  return Status::Ok();
+}
+
+Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                       const GridSampleOptions& options) {
+  ChannelsLastGeometry geo;
+  Status s = ValidateGridSampleOptions(options, "WarpPerspective");
+  if (s.ok()) s = ValidateWarpPerspective(x, h, y, &geo);
+  if (!s.ok()) return s;
+  if (!fast::TryWarpPerspective(geo, x, h, y, options)) {
+    reference::RunWarpPerspective(geo, x, h, y, options);
   }
   return Status::Ok();
 }

@@ -1,6 +1,7 @@
 // Fuzz target: AffineGrid (2-D, 3-D, every theta dtype) against the reference bit for bit, and
-// the fused WarpAffine against reference AffineGrid + GridSample (GridSample's contract), on
-// every compiled Highway target, with sizes, options and theta values chosen by the input.
+// the fused WarpAffine and WarpPerspective against reference GridSample on their grids
+// (AffineGrid's; perspective_rule.h's), on every compiled Highway target, with sizes, options
+// and matrix values chosen by the input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -151,16 +152,49 @@ void CheckAffineGrid(FuzzInput& in) {
   });
 }
 
-// WarpAffine's meaning: reference AffineGrid (N, C, Ho, Wo) + reference GridSample on X
-// transposed to NCHW, transposed back.
-Status OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_t wo,
-                        const GridSampleOptions& o, Tensor* want) {
+// H (N, 3, 3): maps around the scaling of the output onto X with perspective terms from the
+// input (horizons inside the output among them), affine ones, or nine entries of ThetaValue.
+void FillHomography(FuzzInput& in, int64_t h, int64_t w, int64_t ho, int64_t wo, Tensor* m) {
+  for (int64_t b = 0; b < m->shape()[0]; ++b) {
+    double v[9];
+    const int kind = in.Below(4);
+    if (kind == 0) {
+      for (double& e : v) e = ThetaValue(in);
+    } else {
+      const double sx = static_cast<double>(w) / std::max<int64_t>(wo, 1);
+      const double sy = static_cast<double>(h) / std::max<int64_t>(ho, 1);
+      const double p[9] = {sx * in.Uniform(0.5, 1.5),
+                           in.Uniform(-0.5, 0.5),
+                           in.Uniform(-3, 3),
+                           in.Uniform(-0.5, 0.5),
+                           sy * in.Uniform(0.5, 1.5),
+                           in.Uniform(-3, 3),
+                           kind == 1 ? 0.0 : in.Uniform(-2.0, 2.0) / std::max<int64_t>(wo, 1),
+                           kind == 1 ? 0.0 : in.Uniform(-2.0, 2.0) / std::max<int64_t>(ho, 1),
+                           kind == 3 ? ThetaValue(in) : 1.0};
+      std::copy(p, p + 9, v);
+    }
+    for (int k = 0; k < 9; ++k) m->Set(b * 9 + k, v[k]);
+  }
+}
+
+// A fused warp's meaning: reference GridSample on X transposed to NCHW, with the grid of
+// reference AffineGrid (N, C, Ho, Wo) for theta (N, 2, 3), or perspective_rule.h's for H
+// (N, 3, 3); transposed back.
+Status OracleWarp(const Tensor& x, const Tensor& m, int64_t ho, int64_t wo,
+                  const GridSampleOptions& o, Tensor* want) {
   const int64_t n = x.shape()[0], c = x.shape()[3];
   const int64_t size[4] = {n, c, ho, wo};
-  Tensor grid(theta.dtype(), {n, ho, wo, 2});
-  Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
-                                               gridsample::AffineGridOptions{o.align_corners});
-  if (!s.ok()) return s;
+  const bool perspective = m.shape()[1] == 3;
+  Tensor grid(perspective ? DType::kFloat32 : m.dtype(), {n, ho, wo, 2});
+  if (perspective) {
+    grid = gridsample_test::PerspectiveGrid(m, x.shape()[1], x.shape()[2], ho, wo, o.align_corners);
+  } else {
+    const Status s = gridsample::reference::AffineGrid(
+        m.View(), size, 4, grid.MutableView(), gridsample::AffineGridOptions{o.align_corners});
+    if (!s.ok()) return s;
+  }
+  Status s;
   const Tensor x_first = MoveChannels(x, /*to_last=*/false);
   Tensor y_first = Output(x.dtype(), {n, c, ho, wo});
   s = gridsample::reference::GridSample(x_first.View(), grid.View(), y_first.MutableView(), o);
@@ -168,7 +202,7 @@ Status OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_
   return s;
 }
 
-void CheckWarpAffine(FuzzInput& in) {
+void CheckWarp(FuzzInput& in, bool perspective) {
   static constexpr int64_t kBatch[] = {1, 1, 1, 2, 0};
   const int64_t n = in.Pick(kBatch);
   int64_t h = Size(in), w = Size(in), ho = Size(in), wo = MaybeWide(in, Size(in));
@@ -186,30 +220,39 @@ void CheckWarpAffine(FuzzInput& in) {
 
   Tensor x(dtype, {n, h, w, c});
   FillX(in, &x);
-  Tensor theta(theta_dtype, {n, 2, 3});
-  FillTheta(in, 2, &theta);
+  const int rows = perspective ? 3 : 2;
+  Tensor theta(theta_dtype, {n, rows, 3});
+  if (perspective) {
+    FillHomography(in, h, w, ho, wo, &theta);
+  } else {
+    FillTheta(in, 2, &theta);
+  }
+  const char* op = perspective ? "WarpPerspective" : "WarpAffine";
   Tensor want;
-  const Status want_status = OracleWarpAffine(x, theta, ho, wo, options, &want);
+  const Status want_status = OracleWarp(x, theta, ho, wo, options, &want);
   const bool may_be_fast = (dtype == DType::kUint8 || dtype == DType::kFloat32) && c >= 1 && c <= 4;
   const ChannelMagnitudes magnitudes = MagnitudesNhwc(x);
   ForEachTarget(may_be_fast, [&](const char* target) {
     Tensor got = Output(dtype, {n, ho, wo, c});
     std::ostringstream what;
-    what << "WarpAffine X " << Name(dtype) << ToString(x.shape()) << " theta " << Name(theta_dtype)
-         << " -> " << ToString(got.shape()) << ' ' << gridsample_test::Describe(options)
-         << " target " << target;
+    what << op << " X " << Name(dtype) << ToString(x.shape()) << (perspective ? " H " : " theta ")
+         << Name(theta_dtype) << " -> " << ToString(got.shape()) << ' '
+         << gridsample_test::Describe(options) << " target " << target;
     Trace(what.str());
-    const Status s = gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
+    const Status s =
+        perspective
+            ? gridsample::WarpPerspective(x.View(), theta.View(), got.MutableView(), options)
+            : gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
     CheckSameStatus(s, want_status, got, what.str());
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {
       if (!ChannelsLastAgree(got, want, i, options, magnitudes)) {
         const int64_t batch = i / (ho * wo * c);
         std::string t;
-        for (int k = 0; k < 6; ++k) t += ValueString(theta, batch * 6 + k) + ' ';
+        for (int k = 0; k < rows * 3; ++k) t += ValueString(theta, batch * rows * 3 + k) + ' ';
         Fail(what.str() + ": output (n, row, col, channel) " +
              ToString(gridsample_test::Unravel(i, got.shape())) + ": got " + ValueString(got, i) +
-             ", AffineGrid + GridSample reference " + ValueString(want, i) + "; theta = " + t);
+             ", GridSample reference on its grid " + ValueString(want, i) + "; matrix = " + t);
       }
     }
   });
@@ -217,10 +260,11 @@ void CheckWarpAffine(FuzzInput& in) {
 
 void TestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
-  if (in.Flag()) {
+  const int op = in.Byte();  // bit 0: AffineGrid; else bit 1: the perspective warp
+  if (op & 1) {
     CheckAffineGrid(in);
   } else {
-    CheckWarpAffine(in);
+    CheckWarp(in, (op & 2) != 0);
   }
 }
 

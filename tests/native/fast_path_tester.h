@@ -73,6 +73,13 @@ inline Tensor OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho,
   return OracleGridSample(x, OracleAffineGrid(theta, x.shape()[3], ho, wo, o.align_corners), o);
 }
 
+// WarpPerspective's meaning: GridSample on that grid.
+inline Tensor OracleWarpPerspective(const Tensor& x, const Tensor& h, int64_t ho, int64_t wo,
+                                    const GridSampleOptions& o) {
+  return OracleGridSample(
+      x, PerspectiveGrid(h, x.shape()[1], x.shape()[2], ho, wo, o.align_corners), o);
+}
+
 // ---------------------------------------------------------------------------
 // What one FastPathTester::Test() did: whether the fast path ran (false when the public entry
 // point was tested), how many values it compared and how many of those differ from the
@@ -100,6 +107,7 @@ class FastPathTester {
     kGridSample,              // NCHW X, any rank; fast::TryGridSample
     kGridSampleChannelsLast,  // NHWC X, 2-D grid; fast::TryGridSampleChannelsLast
     kWarpAffine,              // NHWC X, theta (N, 2, 3), Y (N, out[0], out[1], C)
+    kWarpPerspective,         // NHWC X, H (N, 3, 3) given as theta(), Y as WarpAffine's
     kAffineGrid,              // theta (N, r, r+1), size (N, channels, out...)
   };
 
@@ -154,7 +162,8 @@ class FastPathTester {
   }
 
   bool channels_last() const {
-    return op_ == Op::kGridSampleChannelsLast || op_ == Op::kWarpAffine;
+    return op_ == Op::kGridSampleChannelsLast || op_ == Op::kWarpAffine ||
+           op_ == Op::kWarpPerspective;
   }
   bool has_grid() const { return op_ == Op::kGridSample || op_ == Op::kGridSampleChannelsLast; }
 
@@ -189,6 +198,8 @@ class FastPathTester {
       }
       case Op::kGridSampleChannelsLast: return OracleGridSample(x, grid, options_);
       case Op::kWarpAffine: return OracleWarpAffine(x, *theta_, out_.at(0), out_.at(1), options_);
+      case Op::kWarpPerspective:
+        return OracleWarpPerspective(x, *theta_, out_.at(0), out_.at(1), options_);
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         Tensor g(theta_->dtype(), GridShape(size[0], out_));
@@ -226,6 +237,14 @@ class FastPathTester {
         return gridsample::fast::TryWarpAffine(geo, x.View(), theta_->View(), y->MutableView(),
                                                options_);
       }
+      case Op::kWarpPerspective: {
+        gridsample::ChannelsLastGeometry geo;
+        EXPECT_TRUE(
+            gridsample::ValidateWarpPerspective(x.View(), theta_->View(), y->MutableView(), &geo)
+                .ok());
+        return gridsample::fast::TryWarpPerspective(geo, x.View(), theta_->View(), y->MutableView(),
+                                                    options_);
+      }
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         gridsample::AffineGridGeometry geo;
@@ -249,18 +268,23 @@ class FastPathTester {
         return fast::CoversGridSample(geo, x.dtype(), grid.dtype(), options_);
       }
       case Op::kGridSampleChannelsLast:
-      case Op::kWarpAffine: {
+      case Op::kWarpAffine:
+      case Op::kWarpPerspective: {
         gridsample::ChannelsLastGeometry geo;
         const Status s =
             op_ == Op::kWarpAffine
                 ? gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo)
-                : gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(),
-                                                             y->MutableView(), &geo);
+            : op_ == Op::kWarpPerspective ? gridsample::ValidateWarpPerspective(
+                                                x.View(), theta_->View(), y->MutableView(), &geo)
+                                          : gridsample::ValidateGridSampleChannelsLast(
+                                                x.View(), grid.View(), y->MutableView(), &geo);
         EXPECT_TRUE(s.ok()) << s.message();
-        const DType coords = op_ == Op::kWarpAffine ? theta_->dtype() : grid.dtype();
-        const bool coords_ok =
-            coords == DType::kFloat32 || (op_ == Op::kWarpAffine && coords == DType::kFloat64);
-        return coords_ok && fast::TargetHasChannelsLast() &&
+        const bool matrix = op_ != Op::kGridSampleChannelsLast;
+        const DType coords = matrix ? theta_->dtype() : grid.dtype();
+        const bool coords_ok = coords == DType::kFloat32 || (matrix && coords == DType::kFloat64);
+        const bool width_ok =
+            op_ != Op::kWarpPerspective || geo.out_w <= fast::kMaxPerspectiveWidth;
+        return coords_ok && width_ok && fast::TargetHasChannelsLast() &&
                fast::CoversChannelsLast(geo, x.dtype(), options_);
       }
       case Op::kAffineGrid:
@@ -278,6 +302,8 @@ class FastPathTester {
                                                   options_);
       case Op::kWarpAffine:
         return gridsample::WarpAffine(x.View(), theta_->View(), y->MutableView(), options_);
+      case Op::kWarpPerspective:
+        return gridsample::WarpPerspective(x.View(), theta_->View(), y->MutableView(), options_);
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         return gridsample::AffineGrid(theta_->View(), size.data(), size.size(), y->MutableView(),
@@ -292,6 +318,7 @@ class FastPathTester {
       case Op::kGridSample: return "GridSample";
       case Op::kGridSampleChannelsLast: return "GridSampleChannelsLast";
       case Op::kWarpAffine: return "WarpAffine";
+      case Op::kWarpPerspective: return "WarpPerspective";
       case Op::kAffineGrid: return "AffineGrid";
     }
     return "?";
@@ -347,7 +374,7 @@ class FastPathTester {
     }
     if (theta_) {
       const int64_t per_batch = theta_->size() / theta_->shape()[0];
-      s << " theta[" << idx[0] << "] = (";
+      s << (op_ == Op::kWarpPerspective ? " H[" : " theta[") << idx[0] << "] = (";
       for (int64_t k = 0; k < per_batch; ++k) {
         s << (k ? ", " : "") << theta_->Get(idx[0] * per_batch + k);
       }
@@ -362,8 +389,8 @@ class FastPathTester {
     if (has_grid()) {
       s << "grid " << Name(grid.dtype()) << ' ' << ToString(grid.shape());
     } else {
-      s << "theta " << Name(theta_->dtype()) << ' ' << ToString(theta_->shape()) << ", output "
-        << ToString(out_);
+      s << (op_ == Op::kWarpPerspective ? "H " : "theta ") << Name(theta_->dtype()) << ' '
+        << ToString(theta_->shape()) << ", output " << ToString(out_);
     }
     return s.str();
   }

@@ -17,6 +17,7 @@
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
 #include "gtest/gtest.h"
+#include "perspective_rule.h"
 #include "reference/reference.h"
 
 namespace gridsample_test {
@@ -487,6 +488,31 @@ inline std::string TargetParamName(const ::testing::TestParamInfo<std::string>& 
 #define GRIDSAMPLE_INSTANTIATE_PER_TARGET(suite)                                                  \
   INSTANTIATE_TEST_SUITE_P(PerTarget, suite, ::testing::ValuesIn(gridsample::AvailableTargets()), \
                            ::gridsample_test::TargetParamName)
+
+// The (N, Ho, Wo, 2) float32 grid of WarpPerspective's coordinates for H (N, 3, 3) on an X of
+// in_h x in_w pixels: perspective_rule.h's values, stored (that rule is tested against the
+// exact projection in warp_affine_test.cc).
+inline Tensor PerspectiveGrid(const Tensor& h, int64_t in_h, int64_t in_w, int64_t ho, int64_t wo,
+                              bool align) {
+  const int64_t n = h.shape()[0];
+  Tensor grid(DType::kFloat32, {n, ho, wo, 2});
+  for (int64_t b = 0; b < n; ++b) {
+    double m[9];
+    for (int k = 0; k < 9; ++k) m[k] = h.Get(b * 9 + k);
+    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, in_w, in_h, align);
+    for (int64_t i = 0; i < ho; ++i) {
+      const gridsample::PerspectiveTerms terms = gridsample::PerspectiveRowTerms(map, i);
+      for (int64_t j = 0; j < wo; ++j) {
+        float gx, gy;
+        gridsample::PerspectiveCoordinates(terms, j, &gx, &gy);
+        const int64_t at = ((b * ho + i) * wo + j) * 2;
+        grid.Set(at, gx);
+        grid.Set(at + 1, gy);
+      }
+    }
+  }
+  return grid;
+}
 
 }  // namespace gridsample_test
 

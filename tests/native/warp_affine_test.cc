@@ -1,12 +1,15 @@
-// Channels-last GridSample and WarpAffine against the reference on every target; validation.
+// Channels-last GridSample, WarpAffine and WarpPerspective against the reference on every target;
+// validation.
 //
-// The oracle is X transposed to NCHW + reference::AffineGrid + reference::GridSample
-// (fast_path_tester.h). The channels-last fast paths share NCHW's planner and its accuracy
-// contract (README, "Accuracy"): bit for bit (the reference's taps, weights, summation order
-// and rounding; the generic path calls the reference's own per-axis code), except where border
-// or reflection padding adds the weights of taps on one pixel, and uint8 bilinear, whose
-// fixed-point blend is within 1 level by construction (src/kernels/fast/fixed_point_u8-inl.h):
-// there the tests allow 1 and also bound how often it is used.
+// The oracle is X transposed to NCHW + reference::AffineGrid (or WarpPerspective's grid) +
+// reference::GridSample (fast_path_tester.h); WarpPerspective's coordinate rule is tested
+// against the exact projection in double here. The channels-last fast paths share NCHW's planner
+// and its accuracy contract (README, "Accuracy"): bit for bit (the reference's taps, weights,
+// summation order and rounding; the generic path calls the reference's own per-axis code), except
+// where border or reflection padding adds the weights of taps on one pixel, and uint8 bilinear,
+// whose fixed-point blend is within 1 level by construction
+// (src/kernels/fast/fixed_point_u8-inl.h): there the tests allow 1 and also bound how often it is
+// used.
 #include "gridsample/warp_affine.h"
 
 #include <cmath>
@@ -146,6 +149,58 @@ Tensor HostileTheta(std::mt19937& rng, DType dtype, int64_t n) {
   return theta;
 }
 
+// H (N, 3, 3) of `dtype`: projective maps of an output of ho x wo pixels onto X of h x w
+// pixels (many with a horizon inside the output, so some points lie behind the camera),
+// affine ones, exact scalings (ties for nearest), huge and non-finite entries.
+Tensor HostileHomography(std::mt19937& rng, DType dtype, int64_t n, int64_t h, int64_t w,
+                         int64_t ho, int64_t wo) {
+  Tensor out(dtype, {n, 3, 3});
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int64_t b = 0; b < n; ++b) {
+    double m[9];
+    const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+    const double sx = static_cast<double>(w) / static_cast<double>(wo);
+    const double sy = static_cast<double>(h) / static_cast<double>(ho);
+    if (kind < 4) {  // around the scaling of the output onto X, a perspective row of its own
+      const double p[9] = {sx * (1 + 0.3 * u(rng)),
+                           0.3 * u(rng),
+                           2 * u(rng),
+                           0.3 * u(rng),
+                           sy * (1 + 0.3 * u(rng)),
+                           2 * u(rng),
+                           0.15 * u(rng) / static_cast<double>(wo),
+                           0.15 * u(rng) / static_cast<double>(ho),
+                           1 + 0.1 * u(rng)};
+      std::copy(p, p + 9, m);
+    } else if (kind < 6) {  // a horizon across the output: w = 1 - j / j0 changes sign
+      const double j0 = 1 + static_cast<double>(wo) * (0.2 + 0.8 * (u(rng) + 1) / 2);
+      const double p[9] = {sx,     0.2 * u(rng), u(rng),        0.2 * u(rng), sy,
+                           u(rng), -1.0 / j0,    0.05 * u(rng), 1.0};
+      std::copy(p, p + 9, m);
+    } else if (kind < 7) {  // dyadic entries, affine: exact positions, nearest ties
+      for (int k = 0; k < 6; ++k) m[k] = RandomDyadic(rng, -2.0, 2.0, 2);
+      m[6] = m[7] = 0;
+      m[8] = 1;
+    } else if (kind < 8) {  // a whole map times a factor: w constant, maybe negative
+      const double f = u(rng) * 3;
+      const double p[9] = {sx * f, 0, 0.5 * f, 0, sy * f, 0.5 * f, 0, 0, f};
+      std::copy(p, p + 9, m);
+    } else if (kind < 9) {
+      for (double& v : m) v = u(rng);
+      const double huge[] = {1e30, -1e30, 3.3e38, -3.3e38, 1e300};
+      m[std::uniform_int_distribution<int>(0, 8)(rng)] =
+          huge[std::uniform_int_distribution<int>(0, 4)(rng)];
+    } else {
+      for (double& v : m) v = u(rng);
+      const double odd[] = {std::nan(""), HUGE_VAL, -HUGE_VAL};
+      m[std::uniform_int_distribution<int>(0, 8)(rng)] =
+          odd[std::uniform_int_distribution<int>(0, 2)(rng)];
+    }
+    for (int k = 0; k < 9; ++k) out.Set(b * 9 + k, m[k]);
+  }
+  return out;
+}
+
 struct Shape {
   int64_t n, h, w, c, ho, wo;
 };
@@ -210,6 +265,32 @@ TEST_P(ChannelsLastFast, WarpAffineMatchesAffineGridPlusGridSample) {
       static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
+TEST_P(ChannelsLastFast, WarpPerspectiveMatchesGridSampleOnItsGrid) {
+  Tally tally;
+  std::mt19937 rng(1789);
+  for (int iter = 0; iter < 40; ++iter) {
+    const Shape s = RandomShape(rng, 4);
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      for (DType h_dtype : {DType::kFloat32, DType::kFloat64}) {
+        const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
+        const Tensor h = HostileHomography(rng, h_dtype, s.n, s.h, s.w, s.ho, s.wo);
+        TestEveryOption(
+            Op::kWarpPerspective, dtype,
+            [&](FastPathTester& t) {
+              t.x(x).theta(h).out({s.ho, s.wo});
+            },
+            true, &tally);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  EXPECT_EQ(tally.runs, 40 * 4 * 18);
+  std::printf(
+      "WarpPerspective: %lld runs as promised against GridSample on its grid on %s (%lld "
+      "uint8 bilinear runs with some value 1 level off)\n",
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
+}
+
 // Wide outputs cross the kernels' column tiles (512 pixels); three channels end rows exactly.
 TEST_P(ChannelsLastFast, WideOutputsCrossColumnTiles) {
   std::mt19937 rng(5);
@@ -218,10 +299,19 @@ TEST_P(ChannelsLastFast, WideOutputsCrossColumnTiles) {
       const Tensor x = RandomTensor(rng, dtype, {1, 7, 23, c});
       const Tensor theta =
           MakeTensor(DType::kFloat32, {1, 2, 3}, {1.1, 0.2, -0.05, -0.15, 0.9, 0.1});
+      const Tensor h = MakeTensor(DType::kFloat64, {1, 3, 3},
+                                  {0.02, 0.001, 0.5, 0.0005, 0.9, 0.2, 0.0001, 0.0003, 1.0});
       for (Mode m : kModes) {
         ChannelsLastTester(Op::kWarpAffine, dtype, m, Padding::kBorder)
             .x(x)
             .theta(theta)
+            .out({3, 1100})
+            .align(false)
+            .Test();
+        if (HasFatalFailure()) return;
+        ChannelsLastTester(Op::kWarpPerspective, dtype, m, Padding::kReflection)
+            .x(x)
+            .theta(h)
             .out({3, 1100})
             .align(false)
             .Test();
@@ -334,9 +424,18 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
           },
           false, &tally);
       if (HasFatalFailure()) return;
+      const Tensor h = HostileHomography(rng, iter % 2 ? DType::kFloat32 : DType::kFloat64, s.n,
+                                         s.h, s.w, s.ho, s.wo);
+      TestEveryOption(
+          Op::kWarpPerspective, dtype,
+          [&](FastPathTester& t) {
+            t.x(x).theta(h).out({s.ho, s.wo});
+          },
+          false, &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 2);
+  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 3);
 }
 
 // The documented meaning on a case worked by hand: a 2x2 RGBA image, identity theta with
@@ -370,6 +469,166 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
   EXPECT_EQ(
       warp({1, 0, 0, 0, 1, 1}, border),
       (std::vector<double>{50, 60, 70, 128, 90, 100, 110, 128, 90, 100, 110, 0, 130, 140, 151, 0}));
+}
+
+// --- WarpPerspective's coordinate rule against the exact projection -------------------------
+
+// Input pixel of the normalised coordinate g on an axis of `size` (DESIGN.md section 2).
+double PixelOf(double g, int64_t size, bool align) {
+  return align ? (g + 1) / 2 * static_cast<double>(size - 1)
+               : ((g + 1) * static_cast<double>(size) - 1) / 2;
+}
+
+// perspective_rule.h's float32 coordinates, taken back to pixels in double, are the exact
+// projection (X / W, Y / W) of H * (j, i, 1) computed in double, within the rounding error of
+// its float32 steps: a few units in the last place of the terms summed, divided by |w|.
+TEST(WarpPerspectiveRule, CoordinatesFollowTheExactProjection) {
+  std::mt19937 rng(404);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int64_t checked = 0, behind = 0;
+  double worst = 0;  // largest error / bound
+  for (int iter = 0; iter < 300; ++iter) {
+    const int64_t w = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
+    const int64_t h = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
+    const int64_t wo = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
+    const int64_t ho = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
+    const bool align = iter % 2 == 1;
+    const double m[9] = {static_cast<double>(w) / wo * (1 + 0.3 * u(rng)),
+                         0.3 * u(rng),
+                         20 * u(rng),
+                         0.3 * u(rng),
+                         static_cast<double>(h) / ho * (1 + 0.3 * u(rng)),
+                         20 * u(rng),
+                         1.5 * u(rng) / wo,
+                         1.5 * u(rng) / ho,
+                         1 + 0.2 * u(rng)};
+    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, w, h, align);
+    for (int k = 0; k < 40; ++k) {
+      const int64_t i = std::uniform_int_distribution<int64_t>(0, ho - 1)(rng);
+      const int64_t j = std::uniform_int_distribution<int64_t>(0, wo - 1)(rng);
+      float gx, gy;
+      gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &gx, &gy);
+      const double p[3] = {static_cast<double>(j), static_cast<double>(i), 1.0};
+      const double X = m[0] * p[0] + m[1] * p[1] + m[2];
+      const double Y = m[3] * p[0] + m[4] * p[1] + m[5];
+      const double W = m[6] * p[0] + m[7] * p[1] + m[8];
+      if (!(W > 0)) {
+        EXPECT_TRUE(std::isnan(gx) && std::isnan(gy))
+            << "W = " << W << " at (" << j << ", " << i << ")";
+        ++behind;
+        continue;
+      }
+      // Each float32 step rounds by at most 2^-24 relative: the numerators' and w's terms
+      // (three roundings each) and the quotient; in pixels, times the axis's scale.
+      const double eps = std::ldexp(1.0, -24);
+      const double aw =
+          std::fabs(map.w[0] * p[0]) + std::fabs(map.w[1] * p[1]) + std::fabs(map.w[2]);
+      const auto bound = [&](const double* r, double g, int64_t size) {
+        const double a = std::fabs(r[0] * p[0]) + std::fabs(r[1] * p[1]) + std::fabs(r[2]);
+        const double per_g = 4 * eps * (a + std::fabs(g) * aw) / W + 2 * eps * std::fabs(g);
+        return per_g * (align ? (size - 1) / 2.0 : size / 2.0) + 1e-12;
+      };
+      const double ex = X / W, ey = Y / W;
+      if (!(w == 1 && align)) {
+        const double err = std::fabs(PixelOf(gx, w, align) - ex), b = bound(map.x, gx, w);
+        ASSERT_LE(err, b) << "x at (" << j << ", " << i << ") of " << wo << "x" << ho << " onto "
+                          << w << "x" << h;
+        worst = std::max(worst, err / b);
+      }
+      if (!(h == 1 && align)) {
+        const double err = std::fabs(PixelOf(gy, h, align) - ey), b = bound(map.y, gy, h);
+        ASSERT_LE(err, b) << "y at (" << j << ", " << i << ") of " << wo << "x" << ho << " onto "
+                          << w << "x" << h;
+        worst = std::max(worst, err / b);
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 5000);
+  EXPECT_GT(behind, 10);
+  std::printf(
+      "perspective rule: %lld points within their bound (largest error %.2f of it), %lld behind "
+      "the camera\n",
+      static_cast<long long>(checked), worst, static_cast<long long>(behind));
+}
+
+// Points at infinity or of non-finite H sample nothing.
+TEST(WarpPerspectiveRule, InfiniteAndNonFiniteWSampleNothing) {
+  const double cases[][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 0},         // W = 0 everywhere
+                             {1, 0, 0, 0, 1, 0, 0, 0, -1},        // behind the camera
+                             {1, 0, 0, 0, 1, 0, 0, 0, HUGE_VAL},  // at infinity
+                             {1, 0, 0, 0, 1, 0, 0, 0, 1e300},     // w beyond float
+                             {1, 0, 0, 0, 1, 0, 0, std::nan(""), 1}};
+  for (const double* m : cases) {
+    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, 8, 8, false);
+    for (int64_t i : {0, 3}) {
+      for (int64_t j : {0, 5}) {
+        float gx, gy;
+        gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &gx, &gy);
+        EXPECT_TRUE(std::isnan(gx) && std::isnan(gy))
+            << "w = " << m[8] << " got " << gx << ", " << gy;
+      }
+    }
+  }
+}
+
+// Worked by hand: the identity reproduces X in every mode and padding; an integer translation
+// shifts it (border padding repeats the edge); a map whose w grows along the row puts output
+// pixels 16 and 48 exactly on input columns 8 and 12 (x = j / w, w = 1 + j / 16); H = -I puts every
+// point behind the camera: all 0. Sides are powers of two (plus one with align_corners),
+// where normalising a pixel position and back is exact (elsewhere it may move a point by a
+// float32 rounding: a weight of about 1e-7 on a neighbour).
+TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
+  std::mt19937 rng(8);
+  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 8, 64, 3});
+  const Tensor x_align = RandomTensor(rng, DType::kFloat32, {1, 9, 65, 3});
+  auto warp = [&](std::vector<double> m, int64_t ho, int64_t wo, const GridSampleOptions& o) {
+    const Tensor h = MakeTensor(DType::kFloat64, {1, 3, 3}, m);
+    Tensor y(DType::kFloat32, {1, ho, wo, 3});
+    const Tensor& from = o.align_corners ? x_align : x;
+    const Status s = gridsample::WarpPerspective(from.View(), h.View(), y.MutableView(), o);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return y;
+  };
+  const auto at = [](const Tensor& t, int64_t i, int64_t j, int64_t c) {
+    return t.Get((i * t.shape()[2] + j) * 3 + c);
+  };
+  for (Mode m : kModes) {
+    for (Padding pad : kPaddings) {
+      for (bool align : kAligns) {
+        const GridSampleOptions o{m, pad, align};
+        const Tensor& from = align ? x_align : x;
+        const int64_t ho = from.shape()[1], wo = from.shape()[2];
+        const Tensor same = warp({1, 0, 0, 0, 1, 0, 0, 0, 1}, ho, wo, o);
+        for (int64_t k = 0; k < from.size(); ++k) {
+          ASSERT_EQ(same.Get(k), from.Get(k)) << Describe(o);
+        }
+        const Tensor zero = warp({-1, 0, 0, 0, -1, 0, 0, 0, -1}, ho, wo, o);
+        for (int64_t k = 0; k < zero.size(); ++k) ASSERT_EQ(zero.Get(k), 0.0) << Describe(o);
+      }
+    }
+  }
+  const Tensor shifted =
+      warp({1, 0, 3, 0, 1, -2, 0, 0, 1}, 8, 64, {Mode::kLinear, Padding::kBorder, false});
+  for (int64_t i = 0; i < 8; ++i) {
+    for (int64_t j = 0; j < 64; ++j) {
+      for (int64_t c = 0; c < 3; ++c) {
+        const int64_t si = std::clamp<int64_t>(i - 2, 0, 7), sj = std::clamp<int64_t>(j + 3, 0, 63);
+        ASSERT_EQ(at(shifted, i, j, c), at(x, si, sj, c)) << "(" << i << ", " << j << ")";
+      }
+    }
+  }
+  const Tensor bent =
+      warp({1, 0, 0, 0, 1, 0, 1.0 / 16, 0, 1}, 6, 64, {Mode::kNearest, Padding::kZeros, false});
+  for (int64_t i = 0; i < 6; ++i) {
+    for (int64_t c = 0; c < 3; ++c) {
+      EXPECT_EQ(at(bent, i, 0, c), at(x, i, 0, c));
+      // y = i / w too: rows i / 2 and i / 4, rounded half to even (nearest's rule).
+      const auto row = [](double y) { return static_cast<int64_t>(std::nearbyint(y)); };
+      EXPECT_EQ(at(bent, i, 16, c), at(x, row(i / 2.0), 8, c));
+      EXPECT_EQ(at(bent, i, 48, c), at(x, row(i / 4.0), 12, c));
+    }
+  }
 }
 
 TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {
@@ -468,6 +727,34 @@ TEST(ChannelsLastValidation, WarpAffineRejectsBadArguments) {
   EXPECT_NE(s.message().find("overlaps an input"), std::string::npos) << s.message();
   // Still usable.
   EXPECT_TRUE(call(x.View(), theta.View(), y.MutableView()).ok());
+}
+
+TEST(ChannelsLastValidation, WarpPerspectiveRejectsBadArguments) {
+  const Tensor x(DType::kFloat32, {2, 4, 5, 3});
+  const Tensor h = MakeTensor(DType::kFloat64, {2, 3, 3},
+                              {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1});
+  Tensor y(DType::kFloat32, {2, 6, 7, 3});
+  y.FillBytes(kSentinel);
+  auto call = [&](const TensorView& hv, const MutableTensorView& yv) {
+    return gridsample::WarpPerspective(x.View(), hv, yv, {});
+  };
+  const Tensor h_i(DType::kInt32, {2, 3, 3});
+  ExpectRejected(call(h_i.View(), y.MutableView()), y, "WarpPerspective", "H",
+                 {"expected dtype float32 or float64", "int32"});
+  const Tensor h23(DType::kFloat32, {2, 2, 3});
+  ExpectRejected(call(h23.View(), y.MutableView()), y, "WarpPerspective", "H",
+                 {"expected shape [2, 3, 3]", "[2, 4, 5, 3]", "got [2, 2, 3]"});
+  const Tensor h1(DType::kFloat32, {1, 3, 3});
+  ExpectRejected(call(h1.View(), y.MutableView()), y, "WarpPerspective", "H",
+                 {"expected shape [2, 3, 3]", "got [1, 3, 3]"});
+  TensorView hv = h.View();
+  hv.data = nullptr;
+  ExpectRejected(call(hv, y.MutableView()), y, "WarpPerspective", "H", {"data pointer is null"});
+  Tensor y3(DType::kFloat32, {2, 6, 7});
+  y3.FillBytes(kSentinel);
+  ExpectRejected(call(h.View(), y3.MutableView()), y3, "WarpPerspective", "Y",
+                 {"expected shape [2, Ho, Wo, 3] (rank 4)", "got rank 3"});
+  EXPECT_TRUE(call(h.View(), y.MutableView()).ok());
 }
 
 TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {

@@ -1,5 +1,6 @@
 // Coordinate sources of the fast paths: where the normalised sampling coordinates of a vector
-// of output pixels come from (a grid tensor; an affine map, whose grid is never materialised),
+// of output pixels come from (a grid tensor; an affine or perspective map, whose grid is never
+// materialised),
 // for the planner (plan-inl.h). A new warp is a new source here.
 //
 // Every source fills TileCoords (plan-inl.h): per axis a (outermost first) an array of the
@@ -15,9 +16,11 @@
 #define GRIDSAMPLE_FAST_COORDS_INL_H_
 #endif
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "fast/affine-inl.h"
@@ -25,6 +28,7 @@
 #include "fast/fast.h"
 #include "fast/plan-inl.h"
 #include "hwy/highway.h"
+#include "perspective_rule.h"
 #include "reference/reference.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -69,6 +73,24 @@ struct GridSource {
   }
 };
 
+// A row's pixel positions denormalised from its filled coordinates (for sources with
+// kPositionsFromCoords), as a value the fixed-point loop keeps in registers (the bytes it
+// stores could alias a source's members, which the compiler would then reload).
+struct CoordPositions {
+  const float* gx;
+  const float* gy;
+  int32_t w, h;
+  bool align, reflect;
+  static HWY_INLINE CoordPositions Of(const ImageAxes& axes, const TileCoords<2>& coords) {
+    return CoordPositions{coords.g[1], coords.g[0], axes.in_w, axes.in_h, axes.align, axes.reflect};
+  }
+  HWY_INLINE void At(int v, VF* x, VF* y) const {
+    const DF d;
+    *x = Denormalise(d, hn::Load(d, gx + v), w, align, reflect);
+    *y = Denormalise(d, hn::Load(d, gy + v), h, align, reflect);
+  }
+};
+
 // GridSampleChannelsLast's (N, Ho, Wo, 2) float32 grid, row by row.
 class GridRows {
  public:
@@ -84,22 +106,8 @@ class GridRows {
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     item_.Fill(row_, begin, end, coords);
   }
-  // The row's pixel positions, as a value the fixed-point loop keeps in registers (the bytes
-  // it stores could alias a source's members, which the compiler would then reload).
-  struct RowPositions {
-    const float* gx;
-    const float* gy;
-    int32_t w, h;
-    bool align, reflect;
-    HWY_INLINE void At(int v, VF* x, VF* y) const {
-      const DF d;
-      *x = Denormalise(d, hn::Load(d, gx + v), w, align, reflect);
-      *y = Denormalise(d, hn::Load(d, gy + v), h, align, reflect);
-    }
-  };
-  HWY_INLINE RowPositions Positions(const TileCoords<2>& coords) const {
-    return RowPositions{coords.g[1], coords.g[0], axes_.in_w,
-                        axes_.in_h,  axes_.align, axes_.reflect};
+  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
+    return CoordPositions::Of(axes_, coords);
   }
 
  private:
@@ -167,7 +175,7 @@ class AffineRows {
     }
   }
   // Positions of pixels [v, v + Lanes) from the row's line, the vector's first in double; a
-  // value the fixed-point loop keeps in registers (see GridRows::RowPositions).
+  // value the fixed-point loop keeps in registers (see CoordPositions).
   struct RowPositions {
     double x0, y0, dx, dy;
     int64_t j0;
@@ -244,6 +252,59 @@ class AffineRows {
   VF lanes_dx_, lanes_dy_;
   HWY_ALIGN double ax_[kAffineTile + kMaxLanes];
   HWY_ALIGN double ay_[kAffineTile + kMaxLanes];
+};
+
+// WarpPerspective's H (N, 3, 3), float32 or float64: each pixel's coordinates by the rule of
+// perspective_rule.h (the row's float terms, then per lane the products, sums and quotients
+// the scalar PerspectiveCoordinates computes, in its order).
+class PerspectiveRows {
+ public:
+  PerspectiveRows(const ImageAxes& axes, const void* h, bool h_f64)
+      : axes_(axes), h_(h), f64_(h_f64) {}
+  static constexpr bool kPositionsFromCoords = true;
+  static constexpr bool kKnowsInterior = false;
+
+  HWY_INLINE void Item(int64_t n) {
+    double h[9];
+    for (int k = 0; k < 9; ++k) {
+      h[k] = f64_ ? static_cast<const double*>(h_)[n * 9 + k]
+                  : static_cast<double>(static_cast<const float*>(h_)[n * 9 + k]);
+    }
+    map_ = FoldPerspective(h, axes_.in_w, axes_.in_h, axes_.align);
+  }
+  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = static_cast<int32_t>(j0); }
+  HWY_INLINE void Row(int64_t i) { terms_ = PerspectiveRowTerms(map_, i); }
+  HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
+    const DF d;
+    const DI di;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    const VF col_x = hn::Set(d, terms_.col_x), col_y = hn::Set(d, terms_.col_y);
+    const VF col_w = hn::Set(d, terms_.col_w);
+    const VF row_x = hn::Set(d, terms_.row_x), row_y = hn::Set(d, terms_.row_y);
+    const VF row_w = hn::Set(d, terms_.row_w);
+    const VF zero = hn::Zero(d), max = hn::Set(d, FLT_MAX);
+    const VF nan = hn::Set(d, std::numeric_limits<float>::quiet_NaN());
+    for (int v = begin; v < end; v += lanes) {
+      const VF j = hn::ConvertTo(d, hn::Iota(di, j0_ + v));
+      const VF nx = hn::Add(hn::Mul(col_x, j), row_x);
+      const VF ny = hn::Add(hn::Mul(col_y, j), row_y);
+      const VF nw = hn::Add(hn::Mul(col_w, j), row_w);
+      const auto visible = hn::And(hn::Gt(nw, zero), hn::Le(nw, max));
+      hn::Store(hn::IfThenElse(visible, hn::Div(nx, nw), nan), d, coords->g[1] + v);
+      hn::Store(hn::IfThenElse(visible, hn::Div(ny, nw), nan), d, coords->g[0] + v);
+    }
+  }
+  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
+    return CoordPositions::Of(axes_, coords);
+  }
+
+ private:
+  ImageAxes axes_;
+  const void* h_;
+  bool f64_;
+  PerspectiveMap map_{};
+  PerspectiveTerms terms_{};
+  int32_t j0_ = 0;
 };
 
 }  // namespace HWY_NAMESPACE

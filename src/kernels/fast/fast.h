@@ -44,6 +44,11 @@ bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
 bool TryWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options);
+// X as above, H float32 or float64, output width at most kMaxPerspectiveWidth.
+bool TryWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
+                        const TensorView& h, const MutableTensorView& y,
+                        const GridSampleOptions& options);
+constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
 // float32 and float64 theta, equal to the reference bit for bit.
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);

@@ -248,10 +248,16 @@ bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, bool the
   return DriveMode(pb, source);
 }
 
+bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, bool h_f64) {
+  PerspectiveRows source(pb.axes, h, h_f64);
+  return DriveMode(pb, source);
+}
+
 #else  // HWY_TARGET == HWY_SCALAR: the generic path serves
 
 bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
 bool InterleavedAffine(const InterleavedProblem&, const void*, bool) { return false; }
+bool InterleavedPerspective(const InterleavedProblem&, const void*, bool) { return false; }
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -266,6 +272,7 @@ namespace fast {
 
 HWY_EXPORT(InterleavedGrid);
 HWY_EXPORT(InterleavedAffine);
+HWY_EXPORT(InterleavedPerspective);
 
 namespace {
 
@@ -329,6 +336,17 @@ bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const T
   if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, &pb)) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
+}
+
+bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& h,
+                        const MutableTensorView& y, const GridSampleOptions& options) {
+  InterleavedProblem pb;
+  const bool f64 = h.dtype == DType::kFloat64;
+  if ((h.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, &pb)) return false;
+  // Column indices as exact int32 lanes (a wider output is left to the generic path).
+  if (geo.out_w > kMaxPerspectiveWidth) return false;
+  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, f64);
 }
 
 }  // namespace fast

@@ -1,10 +1,11 @@
-// Channels-last (NHWC) GridSample and the affine warp for every dtype and channel count,
-// scalar: per output pixel the reference's per-axis taps and, per channel, the reference's sum
-// in its order. What the fast paths do not cover runs here.
+// Channels-last (NHWC) GridSample and the affine and perspective warps for every dtype and channel
+// count, scalar: per output pixel the reference's per-axis taps and, per channel, the reference's
+// sum in its order. What the fast paths do not cover runs here.
 #include <cmath>
 #include <cstdint>
 
 #include "dtype_traits.h"
+#include "perspective_rule.h"
 #include "reference/reference.h"
 #include "validate.h"
 
@@ -14,15 +15,25 @@ namespace {
 // Output pixels per chunk whose coordinates are made at once (two double arrays on the stack).
 constexpr int64_t kChunk = 256;
 
-// Where the normalised coordinates of output pixels come from: a grid of any float dtype, or
-// AffineGrid's values for theta. Fill() writes those of pixels (n, i, j0 .. j0 + count) as
-// GridSample reads them (doubles). Not a template: RunGeneric is instantiated once per compute
-// type.
+// Where the normalised coordinates of output pixels come from: a grid of any float dtype,
+// AffineGrid's values for theta, or WarpPerspective's for H (perspective_rule.h). Fill() writes
+// those of pixels (n, i, j0 .. j0 + count) as GridSample reads them (doubles). Not a template:
+// RunGeneric is instantiated once per compute type.
 struct Coordinates {
   const ChannelsLastGeometry* geo;
   const TensorView* grid;   // or null
   const TensorView* theta;  // when grid is null
+  const TensorView* h;      // when grid and theta are null
   bool align;
+
+  // The matrix of batch item n (count entries, float32 or float64) as doubles.
+  static void Load(const TensorView& m, int64_t n, int count, double* out) {
+    for (int k = 0; k < count; ++k) {
+      out[k] = m.dtype == DType::kFloat64
+                   ? static_cast<const double*>(m.data)[n * count + k]
+                   : static_cast<double>(static_cast<const float*>(m.data)[n * count + k]);
+    }
+  }
 
   void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
     if (grid != nullptr) {
@@ -40,13 +51,23 @@ struct Coordinates {
           /*floats_only=*/true);
       return;
     }
+    if (h != nullptr) {
+      double m[9];
+      Load(*h, n, 9, m);
+      const PerspectiveTerms terms =
+          PerspectiveRowTerms(FoldPerspective(m, geo->in_w, geo->in_h, align), i);
+      for (int64_t j = 0; j < count; ++j) {
+        float x, y;
+        PerspectiveCoordinates(terms, j0 + j, &x, &y);
+        gx[j] = static_cast<double>(x);
+        gy[j] = static_cast<double>(y);
+      }
+      return;
+    }
     // AffineGrid's value for pixel (i, j), computed and rounded as the reference does.
     const bool f64 = theta->dtype == DType::kFloat64;
     double t[6];
-    for (int k = 0; k < 6; ++k) {
-      t[k] = f64 ? static_cast<const double*>(theta->data)[n * 6 + k]
-                 : static_cast<double>(static_cast<const float*>(theta->data)[n * 6 + k]);
-    }
+    Load(*theta, n, 6, t);
     double base[3] = {0.0, AffineBaseCoordinate(i, geo->out_h, align), 1.0};  // (x, y, 1)
     for (int64_t j = 0; j < count; ++j) {
       base[0] = AffineBaseCoordinate(j0 + j, geo->out_w, align);
@@ -123,14 +144,21 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options) {
   RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, &grid, nullptr, options.align_corners});
+                     Coordinates{&geometry, &grid, nullptr, nullptr, options.align_corners});
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options) {
   RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, &theta, options.align_corners});
+                     Coordinates{&geometry, nullptr, &theta, nullptr, options.align_corners});
+}
+
+void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
+                        const TensorView& h, const MutableTensorView& y,
+                        const GridSampleOptions& options) {
+  RunGenericAnyDType(geometry, x, y, options,
+                     Coordinates{&geometry, nullptr, nullptr, &h, options.align_corners});
 }
 
 }  // namespace reference

@@ -25,6 +25,9 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options);
+void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
+                        const TensorView& h, const MutableTensorView& y,
+                        const GridSampleOptions& options);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,

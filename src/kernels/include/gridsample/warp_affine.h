@@ -1,4 +1,5 @@
-// Public C++ API for channels-last (NHWC) images: 2-D GridSample and the fused affine warp.
+// Public C++ API for channels-last (NHWC) images: 2-D GridSample and the fused affine and
+// perspective warps.
 #ifndef GRIDSAMPLE_WARP_AFFINE_H_
 #define GRIDSAMPLE_WARP_AFFINE_H_
 
@@ -35,6 +36,24 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
 // Validates everything first; on error nothing is written.
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                   const GridSampleOptions& options = {});
+
+// Y = X warped by the homography H on interleaved images, without materialising a grid:
+// output pixel (j, i) samples X at input pixel (X / W, Y / W), (X, Y, W) = H * [j, i, 1]
+// (pixel space, pixel centres at integer coordinates: OpenCV's warpPerspective with
+// WARP_INVERSE_MAP; invert a source-to-destination matrix first). A point with W <= 0 (behind
+// the camera), W infinite, or a non-finite coordinate samples 0, in every mode and padding.
+// options.align_corners does not move any point; it only chooses reflection's lines: the
+// pixel edges (0, OpenCV's BORDER_REFLECT) or the outer pixels' centres (1, BORDER_REFLECT_101).
+//   x: (N, H, W, C), any C >= 0; every dtype GridSample takes.
+//   h: (N, 3, 3), float32 or float64, row-major.
+//   y: (N, Ho, Wo, C), same dtype as x; its Ho and Wo are the output size.
+// Coordinates are computed in float32 (src/kernels/perspective_rule.h): the normalised
+// coordinate as a quotient of two float sums, so positions are within a few float32 ulps of
+// the exact map's (about 1e-4 pixel on a 1000-pixel axis). Results equal GridSample on the
+// grid of those coordinates, bit for bit, except uint8 bilinear: its fixed-point blend (inside
+// the image) may differ by 1 level. Validates everything first; on error nothing is written.
+Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                       const GridSampleOptions& options = {});
 
 }  // namespace gridsample
 
