@@ -242,6 +242,29 @@ export interface Image<A extends ImageDataArray = ImageDataArray> {
  */
 export type Theta = readonly number[] | Float32Array | Float64Array;
 
+/**
+ * A 3x3 homography for one image, nine numbers row-major `[h0, ..., h8]`: in normalised space
+ * the output point `(x, y)` samples the input at `((h0 x + h1 y + h2) / w, (h3 x + h4 y + h5) / w)`,
+ * `w = h6 x + h7 y + h8`; in pixel space (OpenCV's `warpPerspective`) it maps source pixels to
+ * destination pixels unless `inverse: true`. A `Float32Array` computes as float32; an `Array`
+ * or a `Float64Array` as float64.
+ */
+export type Homography = readonly number[] | Float32Array | Float64Array;
+
+/** A point `[x, y]` in pixels (pixel centres at integer coordinates). */
+export type Point = readonly [number, number];
+
+/** Four points, e.g. the corners of a document: top-left, top-right, bottom-right, bottom-left. */
+export type Quad = readonly [Point, Point, Point, Point];
+
+/**
+ * The space a warp's matrix is written in: `normalized` (the default: AffineGrid's -1..1 per
+ * axis, output to input) or `pixel` (OpenCV's: pixel centres at integer coordinates, origin at
+ * the top-left pixel, source to destination unless `inverse: true`). Never guessed from the
+ * values.
+ */
+export type Space = 'normalized' | 'pixel';
+
 /** Where warpAffine writes its result instead of a new array. */
 export type ImageOut = ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
 
@@ -266,10 +289,21 @@ export interface WarpAffineOptions<O extends ImageOut | undefined = ImageOut | u
   paddingMode?: PaddingMode;
   /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
   padding_mode?: PaddingMode;
-  /** align_corners of both AffineGrid and GridSample (default false). */
+  /**
+   * align_corners of both AffineGrid and GridSample (default false). Normalised space only:
+   * with `space: 'pixel'` it is an error (pixel centres sit at integer coordinates).
+   */
   alignCorners?: AlignCorners;
   /** The ONNX attribute spelling of `alignCorners`; give one or the other. */
   align_corners?: AlignCorners;
+  /** The matrix's space (see {@link Space}); default `normalized`. */
+  space?: Space;
+  /**
+   * Pixel space only: the matrix already maps output pixels to input pixels (OpenCV's
+   * `WARP_INVERSE_MAP`); by default it maps source to destination and is inverted (an error
+   * when it is singular or has a non-finite entry).
+   */
+  inverse?: boolean;
   /** Output width in pixels (default: `out`'s, else the input's). */
   width?: number;
   /** Output height in pixels (default: `out`'s, else the input's). */
@@ -399,6 +433,50 @@ export interface GridSample {
     theta: Theta,
     options?: WarpAffineOptions<O>,
   ): ImageResult<I, NotInferred<O>>;
+
+  /**
+   * Warps an interleaved image by a homography without building a grid: each output pixel
+   * divides by its own `w`. A point with `w <= 0` (behind the camera) or a non-finite
+   * coordinate gives 0 (transparent) in every padding. Coordinates are computed in float32
+   * (within a few float32 roundings of the exact map's), then sampled as `gridSample` samples.
+   *
+   * @param image - as for {@link GridSample.warpAffine}.
+   * @param h - the 3x3 matrix (see {@link Homography}), in `options.space`.
+   * @param options - as for {@link GridSample.warpAffine}: mode, padding, space, inverse,
+   *   align corners (normalised space), output size, `out`. In pixel space reflection mirrors
+   *   about the pixel edges (OpenCV's `BORDER_REFLECT`).
+   * @returns as {@link GridSample.warpAffine}.
+   * @throws TypeError / RangeError as {@link GridSample.warpAffine}; RangeError for a singular
+   *   pixel-space matrix to invert.
+   *
+   * @example
+   * // Rectify a photographed page: the page's corners in the photo onto a 600x800 output.
+   * const page = [[112, 80], [530, 95], [560, 700], [90, 690]];
+   * const h = gs.perspectiveTransform(page, [[0, 0], [599, 0], [599, 799], [0, 799]]);
+   * const flat = gs.warpPerspective(photo, h, { space: 'pixel', width: 600, height: 800 });
+   */
+  warpPerspective<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
+    image: I,
+    h: Homography,
+    options?: WarpAffineOptions<O>,
+  ): ImageResult<I, NotInferred<O>>;
+
+  /**
+   * The pixel-space 2x3 matrix rotating by `angleDeg` degrees about `center` and scaling by
+   * `scale` (default 1), exactly as OpenCV's `getRotationMatrix2D`: a positive angle turns the
+   * picture counter-clockwise on screen. For `warpAffine(image, m, { space: 'pixel' })`.
+   * @throws TypeError / RangeError for a centre that is not two finite numbers, or a
+   *   non-finite angle or scale.
+   */
+  rotationMatrix(center: Point, angleDeg: number, scale?: number): number[];
+
+  /**
+   * The homography (nine numbers, `h8 = 1`) taking the points `src` onto `dst`, as OpenCV's
+   * `getPerspectiveTransform` (an exact solve). For `warpPerspective(image, h, { space: 'pixel' })`.
+   * @throws RangeError for a degenerate quad (three of its points on a line) or non-finite
+   *   coordinates; TypeError for anything but four `[x, y]` points.
+   */
+  perspectiveTransform(src: Quad, dst: Quad): number[];
 
   /**
    * GridSample (2-D) on channels-last tensors: the same semantics as

@@ -1,8 +1,9 @@
-// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, warpAffine and heap tensors; load_wasm.mjs loads the module.
+// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { warpAffine } from './images.mjs';
+import { warpImage } from './images.mjs';
 import { affineGridOutputShape, gridSampleOutputShape, readSampling } from './library_rules.mjs';
+import { perspectiveTransform, rotationMatrix } from './matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './read_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
@@ -162,7 +163,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     dtypes: DTYPE_NAMES,
     gridSample,
     affineGrid,
-    warpAffine: (image, theta, options) => warpAffine(heap, image, theta, options),
+    warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options),
+    warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options),
+    rotationMatrix,
+    perspectiveTransform,
     gridSampleChannelsLast,
     tensor,
     tensorFrom,

@@ -1,9 +1,10 @@
-// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and warpAffine, the fused AffineGrid + GridSample over them.
+// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective).
 import { checkArrayClass, elementSize } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
 import { readSampling } from './library_rules.mjs';
-import { countElements, readChannels, readOptions, readSide, readTheta } from './read_args.mjs';
+import { affineTheta, perspectivePixelMap, SPACES } from './matrices.mjs';
+import { countElements, readChannels, readMatrix, readOptions, readSide } from './read_args.mjs';
 import { overlaps } from './tensor_args.mjs';
 
 /**
@@ -65,7 +66,7 @@ function readImage(heap, fn, what, image, want) {
   return { dtype, width, height, channels, size, bytes: size * elementSize(dtype), data, image };
 }
 
-// options.out of warpAffine: a typed array ({target}) or an image read as above, which must
+// options.out of a warp: a typed array ({target}) or an image read as above, which must
 // match the input's dtype and channels and fixes the output size.
 function readImageOut(heap, fn, out, I, size) {
   if (isView(out)) {
@@ -91,13 +92,47 @@ function readImageOut(heap, fn, out, I, size) {
   return O;
 }
 
-/** gs.warpAffine(image, theta, options) over `heap` (api.d.cts documents it). */
-export function warpAffine(heap, image, theta, options) {
-  const fn = 'warpAffine';
+// The two fused warps: the name of their matrix argument in each space, its entries, and
+// the binding.
+const WARPS = {
+  warpAffine: { count: 6, name: { normalized: 'theta', pixel: 'matrix' }, binding: 'warpAffine', rows: 2 },
+  warpPerspective: { count: 9, name: { normalized: 'h', pixel: 'h' }, binding: 'warpPerspective', rows: 3 },
+};
+
+// options.space and options.inverse: the space ('normalized' unless given) and whether a
+// pixel-space matrix already maps output to input. alignCorners belongs to normalised space.
+function readSpace(fn, opts) {
+  const space = opts.space ?? 'normalized';
+  if (!SPACES.includes(space)) {
+    throw new RangeError(`${fn}: options.space: expected ${SPACES.map((s) => `'${s}'`).join(' or ')}, got ${describe(space)}`);
+  }
+  if (opts.inverse !== undefined && typeof opts.inverse !== 'boolean') {
+    throw new TypeError(`${fn}: options.inverse: expected a boolean, got ${describe(opts.inverse)}`);
+  }
+  if (space === 'normalized' && opts.inverse !== undefined) {
+    throw new RangeError(`${fn}: options.inverse applies to space 'pixel' only (a normalized matrix always maps output to input)`);
+  }
+  if (space === 'pixel') {
+    for (const name of ['alignCorners', 'align_corners']) {
+      if (opts[name] !== undefined) {
+        throw new RangeError(`${fn}: options.${name} does not apply to space 'pixel' (pixel centres sit at integer coordinates)`);
+      }
+    }
+  }
+  return { space, inverse: opts.inverse === true };
+}
+
+/**
+ * gs.warpAffine(image, theta, options) and gs.warpPerspective(image, h, options) over `heap`
+ * (api.d.cts documents them): `fn` names the warp.
+ */
+export function warpImage(heap, fn, image, matrix, options) {
+  const warp = WARPS[fn];
   const opts = readOptions(fn, options,
-    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out']);
+    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse']);
+  const { space, inverse } = readSpace(fn, opts);
   const I = readImage(heap, fn, 'image', image, null);
-  const T = readTheta(fn, theta);
+  const M = readMatrix(fn, warp.name[space], matrix, warp.count);
   const { mode, padding, align } = readSampling(heap, fn, opts);
   const size = {
     width: opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width),
@@ -114,14 +149,26 @@ export function warpAffine(heap, image, theta, options) {
   if (ySize > 0 && I.size === 0) {
     throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
   }
-  const inputs = [['image', I], ['theta', T]];
+  // What the kernel takes: theta, or H from output pixels to input pixels (float64 when
+  // converted here).
+  const sizes = [[I.width, I.height], [width, height]];
+  let kernelMatrix = M;
+  if (fn === 'warpAffine' && space === 'pixel') {
+    kernelMatrix = float64Matrix(affineTheta(fn, warp.name[space], M.data, inverse, ...sizes));
+  } else if (fn === 'warpPerspective') {
+    kernelMatrix = float64Matrix(perspectivePixelMap(fn, warp.name[space], M.data, space, inverse, ...sizes, align));
+  }
+  const inputs = [['image', I], [warp.name[space], kernelMatrix]];
   const yBytes = ySize * elementSize(I.dtype);
-  return heap.withHeap(fn, inputs, yBytes, O, ([ip, tp], yp) => {
+  // Pixel space fixes the points; align_corners then only picks reflection's lines: the pixel
+  // edges, as OpenCV's BORDER_REFLECT.
+  const kernelAlign = space === 'pixel' ? false : align;
+  return heap.withHeap(fn, inputs, yBytes, O, ([ip, mp], yp) => {
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ts = heap.writeInt64s(1, [1, 2, 3]);
+    const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module.warpAffine(ip, heap.dtypeCodes[I.dtype], xs, tp, heap.dtypeCodes[T.dtype], ts, yp, ys,
-      mode, padding, align));
+    heap.check(fn, heap.Module[warp.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernelMatrix.dtype], ms, yp, ys,
+      mode, padding, kernelAlign));
     const result = (data) => ({ data, width, height, channels: I.channels });
     if (O && O.ptr) return result(O.heap.data);
     const target = O ? (O.target || O.data) : null;
@@ -129,4 +176,10 @@ export function warpAffine(heap, image, theta, options) {
       I.data && I.data.constructor);
     return O && O.image ? O.image : result(data);
   });
+}
+
+// A matrix computed here, as readMatrix describes one.
+function float64Matrix(values) {
+  const data = Float64Array.from(values);
+  return { dtype: 'float64', data, bytes: data.byteLength };
 }

@@ -130,29 +130,31 @@ export function readSize(fn, size) {
 }
 
 /**
- * theta of warpAffine: 6 numbers, the 2x3 matrix row-major. A Float32Array computes as float32
- * theta, an Array or a Float64Array as float64 (what JavaScript numbers are).
+ * The matrix of a warp (`name`): `count` numbers, 6 (the 2x3 matrix row-major) or 9 (3x3). A
+ * Float32Array computes as float32, an Array or a Float64Array as float64 (what JavaScript
+ * numbers are).
  */
-export function readTheta(fn, theta) {
-  const expected = 'expected 6 numbers [a, b, c, d, e, f] (the 2x3 matrix, row-major)';
+export function readMatrix(fn, name, value, count) {
+  const entries = count === 6 ? '[a, b, c, d, e, f]' : '[h0, h1, ..., h8]';
+  const expected = `expected ${count} numbers ${entries} (the ${count === 6 ? '2x3' : '3x3'} matrix, row-major)`;
   let data;
-  if (isView(theta) && (theta instanceof Float32Array || theta instanceof Float64Array)) {
-    if (isDetached(theta.buffer)) throw detachedError(fn, 'theta');
-    data = theta;
-  } else if (Array.isArray(theta)) {
-    if (theta.length !== 6) throw new RangeError(`${fn}: theta: ${expected}, got ${theta.length}`);
-    data = new Float64Array(6);
-    for (let i = 0; i < 6; ++i) {
-      const v = theta[i]; // read once: holes and getters included
+  if (isView(value) && (value instanceof Float32Array || value instanceof Float64Array)) {
+    if (isDetached(value.buffer)) throw detachedError(fn, name);
+    data = value;
+  } else if (Array.isArray(value)) {
+    if (value.length !== count) throw new RangeError(`${fn}: ${name}: ${expected}, got ${value.length}`);
+    data = new Float64Array(count);
+    for (let i = 0; i < count; ++i) {
+      const v = value[i]; // read once: holes and getters included
       if (typeof v !== 'number') {
-        throw new TypeError(`${fn}: theta[${i}]: expected a number, got ${describe(v)}`);
+        throw new TypeError(`${fn}: ${name}[${i}]: expected a number, got ${describe(v)}`);
       }
       data[i] = v;
     }
   } else {
-    throw new TypeError(`${fn}: theta: expected 6 numbers [a, b, c, d, e, f] as an Array, Float32Array or Float64Array, got ${describe(theta)}`);
+    throw new TypeError(`${fn}: ${name}: expected ${count} numbers ${entries} as an Array, Float32Array or Float64Array, got ${describe(value)}`);
   }
-  if (data.length !== 6) throw new RangeError(`${fn}: theta: ${expected}, got ${data.length}`);
+  if (data.length !== count) throw new RangeError(`${fn}: ${name}: ${expected}, got ${data.length}`);
   const dtype = data instanceof Float32Array ? 'float32' : 'float64';
   return { dtype, data, bytes: data.byteLength };
 }

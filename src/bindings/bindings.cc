@@ -79,16 +79,18 @@ int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, u
       Options(mode, padding, align_corners)));
 }
 
-// x and y (N, H, W, C) / (N, Ho, Wo, C), theta (N, 2, 3).
-int WarpAffineAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t theta, int theta_dtype,
-                      uintptr_t theta_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                      bool align_corners) {
+// A fused warp of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C), the matrix
+// (theta (N, 2, 3) or H (N, 3, 3)) of rank 3.
+template <Status (*kWarp)(const TensorView&, const TensorView&, const MutableTensorView&,
+                          const GridSampleOptions&)>
+int WarpAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t m, int m_dtype,
+                uintptr_t m_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                bool align_corners) {
   return ToCallStatus(
-      WarpAffine({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
-                 {reinterpret_cast<const void*>(theta), static_cast<DType>(theta_dtype),
-                  Shape(theta_shape), 3},
-                 {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
-                 Options(mode, padding, align_corners)));
+      kWarp({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
+            {reinterpret_cast<const void*>(m), static_cast<DType>(m_dtype), Shape(m_shape), 3},
+            {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
+            Options(mode, padding, align_corners)));
 }
 
 // The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data
@@ -160,7 +162,8 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("gridSample", &GridSampleAdapter);
   function("affineGrid", &AffineGridAdapter);
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
-  function("warpAffine", &WarpAffineAdapter);
+  function("warpAffine", &WarpAdapter<&WarpAffine>);
+  function("warpPerspective", &WarpAdapter<&WarpPerspective>);
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
   function("parseMode", &ParseModeAdapter);

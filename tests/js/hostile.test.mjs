@@ -31,6 +31,7 @@ const THETA = () => ({ data: Float32Array.from([1, 0, 0, 0, 1, 0]), shape: [1, 2
 const OUT = () => ({ data: new Float32Array(36), shape: [1, 1, 6, 6] });
 const IMG = () => ({ data: Uint8ClampedArray.from({ length: 16 }, (_, i) => 16 * i), width: 2, height: 2 });
 const I6 = [1, 0, 0, 0, 1, 0];
+const I9 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 const f32 = (n, v = 0) => new Float32Array(n).fill(v);
 const lazy = (n) => new Float32Array(n); // never written: the OS commits no memory for it
 const nearBasic = (data) => assertClose(data, BASIC.y, PRINTED_ATOL, 'result');
@@ -179,7 +180,8 @@ function optionCases() {
   const calls = {
     gridSample: [(gs, o) => gs.gridSample(X(), G(), o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, out'],
     gridSampleChannelsLast: [(gs, o) => gs.gridSampleChannelsLast(XCL(), G(), o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, out'],
-    warpAffine: [(gs, o) => gs.warpAffine(IMG(), I6, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out'],
+    warpAffine: [(gs, o) => gs.warpAffine(IMG(), I6, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse'],
+    warpPerspective: [(gs, o) => gs.warpPerspective(IMG(), I9, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse'],
     affineGrid: [(gs, o) => gs.affineGrid(THETA(), [1, 1, 2, 2], o), 'alignCorners, align_corners, out'],
   };
   const modes = "'linear', 'bilinear', 'nearest', 'cubic' or 'bicubic'";
@@ -299,6 +301,16 @@ function shapeCases() {
     [TypeError, /^warpAffine: theta\[1\]: expected a number, got undefined$/]);
   wa('theta with a bigint', (gs) => gs.warpAffine(IMG(), [1, 0, 0n, 0, 1, 0]), [TypeError, /^warpAffine: theta\[2\]: expected a number, got 0n$/]);
   wa('theta with a getter that throws', (gs) => gs.warpAffine(IMG(), Object.defineProperty([1, 0, 0, 0, 1, 0], 3, { get() { throw GETTER; } })), { rethrows: GETTER });
+  const wp = (what, call, expect) => add(`warpPerspective: ${what}`, call, expect);
+  wp('h a sparse array', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, , 1]), // eslint-disable-line no-sparse-arrays
+    [TypeError, /^warpPerspective: h\[7\]: expected a number, got undefined$/]);
+  wp('h with a getter that throws', (gs) => gs.warpPerspective(IMG(), Object.defineProperty([...I9], 8, { get() { throw GETTER; } })), { rethrows: GETTER });
+  wp('h of 2^32 - 1 holes', (gs) => gs.warpPerspective(IMG(), new Array(2 ** 32 - 1)),
+    [RangeError, /^warpPerspective: h: expected 9 numbers \[h0, h1, \.\.\., h8\] \(the 3x3 matrix, row-major\), got 4294967295$/]);
+  wp('h a Proxy of a Float64Array', (gs) => gs.warpPerspective(IMG(), new Proxy(new Float64Array(9), {})), [TypeError, /^warpPerspective: h: expected 9 numbers .*, got an object posing as a Float64Array/]);
+  wp('h a Float32Array of 6', (gs) => gs.warpPerspective(IMG(), new Float32Array(6)), [RangeError, /^warpPerspective: h: expected 9 numbers .*, got 6$/]);
+  wp('a pixel-space matrix of non-finite entries to invert', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, 0, -Infinity], { space: 'pixel' }),
+    [RangeError, /^warpPerspective: h\[8\]: expected a finite number to invert the matrix, got -Infinity/]);
   wa('theta of 2^32 - 1 holes', (gs) => gs.warpAffine(IMG(), new Array(2 ** 32 - 1)),
     [RangeError, /^warpAffine: theta: expected 6 numbers \[a, b, c, d, e, f\] \(the 2x3 matrix, row-major\), got 4294967295$/]);
   wa('theta a Float32Array of 7', (gs) => gs.warpAffine(IMG(), new Float32Array(7)), [RangeError, /^warpAffine: theta: expected 6 numbers .*, got 7$/]);

@@ -23,7 +23,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
   'cli_args.mjs', 'cli_png.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
-  'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs',
+  'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs', 'matrices.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',

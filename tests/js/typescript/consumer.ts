@@ -78,6 +78,20 @@ const warpedHeap = gs.warpAffine(gs.tensor('uint8', [4, 4, 4]), theta);
 assert<Equal<typeof warpedHeap.data, Uint8Array<ArrayBuffer>>>();
 const warpedFloats = gs.warpAffine({ data: new Float32Array(16), width: 4, height: 4 }, new Float32Array(6));
 assert<Equal<typeof warpedFloats.data, Float32Array<ArrayBuffer>>>();
+// Pixel space: OpenCV's matrices, a perspective warp of a quad.
+const turn: number[] = gs.rotationMatrix([1.5, 1.5], 30, 0.5);
+const turned = gs.warpAffine(image, turn, { space: 'pixel', paddingMode: 'border' });
+assert<Equal<typeof turned, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+const quad: gridsample.Quad = [[0, 0], [3, 0.5], [3, 3], [0.5, 3]];
+const homography: number[] = gs.perspectiveTransform(quad, [[0, 0], [3, 0], [3, 3], [0, 3]]);
+const rectified = gs.warpPerspective(image, homography, { space: 'pixel', width: 4, height: 4, out: new ImageData(4, 4) });
+assert<Equal<typeof rectified, ImageData>>();
+const inverted = gs.warpPerspective({ data: new Float32Array(16), width: 4, height: 4 }, new Float64Array(9), { space: 'pixel', inverse: true });
+assert<Equal<typeof inverted.data, Float32Array<ArrayBuffer>>>();
+// @ts-expect-error: the space is 'normalized' or 'pixel'
+gs.warpPerspective(image, homography, { space: 'pixels' });
+// @ts-expect-error: a quad has four points
+gs.perspectiveTransform([[0, 0], [1, 0], [1, 1]], quad);
 
 // options.out: a typed array comes back as the result's data; a tensor object, a heap tensor
 // or (for warpAffine) an image object such as an ImageData comes back itself; warpAffine gives

@@ -1,0 +1,307 @@
+// Pixel-space warps (warpAffine and warpPerspective with space 'pixel'), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective against gridSample on its grid; hostile input.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, test } from 'node:test';
+
+import { load, simdSupported } from '../../js/node.mjs';
+import { diskImage, moments } from './lib/disk.mjs';
+
+const require = createRequire(import.meta.url);
+const variants = ['simd', 'scalar'].filter((v) => v === 'scalar' || simdSupported());
+
+// The module is a thenable (Emscripten's Module.then) that resolves to itself: it must not be
+// awaited or returned from an async function, hence the wrapper object.
+async function loadOpenCv() {
+  const cv = require('@techstark/opencv-js');
+  if (!cv.Mat) await new Promise((resolve) => { cv.onRuntimeInitialized = resolve; });
+  return { cv };
+}
+const { cv } = await loadOpenCv();
+
+// OpenCV's names of our modes and paddings (DESIGN.md section 9).
+const CV_MODE = { bilinear: cv.INTER_LINEAR, nearest: cv.INTER_NEAREST, bicubic: cv.INTER_CUBIC };
+const CV_BORDER = { zeros: cv.BORDER_CONSTANT, border: cv.BORDER_REPLICATE, reflection: cv.BORDER_REFLECT };
+
+// A smooth float32 picture (one channel): OpenCV.js quantises positions to 1/32 pixel, so
+// its results differ from exact ones by at most the gradient times 1/64 per axis.
+const SMOOTH = { fx: 6, fy: 4 };
+function smoothImage(width, height) {
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) data[y * width + x] = 0.5 + 0.25 * Math.sin(x / SMOOTH.fx) + 0.25 * Math.cos(y / SMOOTH.fy);
+  }
+  return { data, width, height, channels: 1 };
+}
+// That bound (with a fifth to spare), twice it for cubic (Keys weights sum to 1.5 in
+// magnitude), and with zeros padding next to the edges, where the picture falls from up to 1
+// to 0 within a pixel, 1/32 (the bench's bound for OpenCV.js on data in [0, 1)). The mean
+// difference must stay within QUANTUM everywhere: half a pixel off would be about 10 times it.
+const QUANTUM = (0.25 / SMOOTH.fx + 0.25 / SMOOTH.fy) / 64;
+const TOLERANCE = { bilinear: 1.2 * QUANTUM, bicubic: 2.4 * QUANTUM, zeros: 1 / 32 };
+function checkAgainstOpenCv(got, want, mode, paddingMode, what) {
+  const d = difference(got, want);
+  const tolerance = paddingMode === 'zeros' ? TOLERANCE.zeros : TOLERANCE[mode];
+  assert.ok(d.max <= tolerance, `${what}: max |ours - OpenCV| ${d.max} > ${tolerance} (mean ${d.mean})`);
+  assert.ok(d.mean <= QUANTUM, `${what}: mean |ours - OpenCV| ${d.mean} > ${QUANTUM}`);
+}
+
+function cvWarp(kind, image, m, { width, height, mode, paddingMode, inverse }) {
+  const src = cv.matFromArray(image.height, image.width, cv.CV_32FC1, Array.from(image.data));
+  const dst = new cv.Mat();
+  const M = cv.matFromArray(kind === 'affine' ? 2 : 3, 3, cv.CV_64FC1, m);
+  const flags = CV_MODE[mode] | (inverse ? cv.WARP_INVERSE_MAP : 0);
+  const size = new cv.Size(width, height);
+  try {
+    if (kind === 'affine') cv.warpAffine(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(0));
+    else cv.warpPerspective(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(0));
+    return Float32Array.from(dst.data32F);
+  } finally {
+    src.delete();
+    dst.delete();
+    M.delete();
+  }
+}
+
+// Largest and mean |a - b|.
+function difference(a, b) {
+  let max = 0;
+  let sum = 0;
+  for (let i = 0; i < a.length; ++i) {
+    const d = Math.abs(a[i] - b[i]);
+    max = Math.max(max, d);
+    sum += d;
+  }
+  return { max, mean: sum / a.length };
+}
+
+describe('pixel space against OpenCV.js', () => {
+  test('rotationMatrix is cv.getRotationMatrix2D', async () => {
+    const gs = await load();
+    for (const [center, angle, scale] of [[[30.5, 17], 30, 0.9], [[0, 0], -135, 2], [[99, 3.25], 90, 1], [[5, 7], 1e-3, 1]]) {
+      const want = cv.getRotationMatrix2D(new cv.Point(...center), angle, scale);
+      const got = gs.rotationMatrix(center, angle, scale);
+      for (let k = 0; k < 6; ++k) assert.ok(Math.abs(got[k] - want.data64F[k]) <= 1e-12 * (1 + Math.abs(want.data64F[k])), `${center} ${angle} ${scale}: entry ${k}: ${got[k]} vs ${want.data64F[k]}`);
+      want.delete();
+    }
+  });
+
+  test('perspectiveTransform is cv.getPerspectiveTransform', async () => {
+    const gs = await load();
+    const quads = [
+      [[[0, 0], [99, 0], [99, 59], [0, 59]], [[12.5, 7], [80, 3], [95, 55], [4, 50]]],
+      [[[3, 4], [40, 2], [44, 30], [1, 33]], [[0, 0], [63, 0], [63, 47], [0, 47]]],
+      [[[-5, -5], [5, -5], [5, 5], [-5, 5]], [[-1, -2], [8, -3], [6, 9], [-2, 4]]],
+    ];
+    for (const [src, dst] of quads) {
+      const s = cv.matFromArray(4, 1, cv.CV_32FC2, src.flat());
+      const d = cv.matFromArray(4, 1, cv.CV_32FC2, dst.flat());
+      const want = cv.getPerspectiveTransform(s, d);
+      const got = gs.perspectiveTransform(src, dst);
+      for (let k = 0; k < 9; ++k) assert.ok(Math.abs(got[k] - want.data64F[k]) <= 1e-9 * (1 + Math.abs(want.data64F[k])), `entry ${k}: ${got[k]} vs ${want.data64F[k]}`);
+      [s, d, want].forEach((m) => m.delete());
+    }
+  });
+
+  for (const variant of variants) {
+    test(`${variant}: warpAffine with space 'pixel' is cv.warpAffine (non-square, both directions, every padding)`, async () => {
+      const gs = await load({ variant });
+      const image = smoothImage(61, 37);
+      const m = gs.rotationMatrix([30, 18], 30, 0.9);
+      m[2] += 3.5;
+      m[5] -= 2.25;
+      const inv = cv.matFromArray(2, 3, cv.CV_64FC1, m);
+      const back = new cv.Mat();
+      cv.invertAffineTransform(inv, back);
+      const mInverse = Array.from(back.data64F);
+      inv.delete();
+      back.delete();
+      for (const mode of ['bilinear', 'bicubic']) {
+        for (const paddingMode of ['zeros', 'border', 'reflection']) {
+          for (const [matrix, inverse] of [[m, false], [mInverse, true]]) {
+            const options = { width: 50, height: 44, mode, paddingMode };
+            const want = cvWarp('affine', image, matrix, { ...options, inverse });
+            const got = gs.warpAffine(image, matrix, { ...options, space: 'pixel', inverse });
+            checkAgainstOpenCv(got.data, want, mode, paddingMode, `${mode} ${paddingMode} inverse ${inverse}`);
+          }
+        }
+      }
+    });
+
+    test(`${variant}: warpPerspective with space 'pixel' is cv.warpPerspective (rectifying a quad, every padding)`, async () => {
+      const gs = await load({ variant });
+      const image = smoothImage(70, 45);
+      const quad = [[8, 5], [60, 2], [66, 40], [3, 36]];
+      const h = gs.perspectiveTransform(quad, [[0, 0], [47, 0], [47, 31], [0, 31]]);
+      for (const mode of ['bilinear', 'bicubic']) {
+        for (const paddingMode of ['zeros', 'border', 'reflection']) {
+          // A wider output than the rectangle: its right part maps outside the source.
+          const options = { width: 64, height: 40, mode, paddingMode };
+          const want = cvWarp('perspective', image, h, { ...options, inverse: false });
+          const got = gs.warpPerspective(image, h, { ...options, space: 'pixel' });
+          checkAgainstOpenCv(got.data, want, mode, paddingMode, `${mode} ${paddingMode}`);
+        }
+      }
+    });
+  }
+
+  test('a half-pixel mistake would fail these comparisons (the tolerance discriminates)', async () => {
+    const gs = await load();
+    const image = smoothImage(61, 37);
+    const m = gs.rotationMatrix([30, 18], 30, 0.9);
+    const shifted = [...m];
+    shifted[2] += 0.5;
+    const options = { width: 50, height: 44, mode: 'bilinear', paddingMode: 'border' };
+    const want = cvWarp('affine', image, m, { ...options, inverse: false });
+    const got = gs.warpAffine(image, shifted, { ...options, space: 'pixel' });
+    const d = difference(got.data, want);
+    assert.ok(d.max > 4 * TOLERANCE.bilinear && d.mean > 4 * QUANTUM, `max ${d.max}, mean ${d.mean}`);
+  });
+});
+
+describe('pixel space: hand-solved maps and measured shapes', () => {
+  test('perspectiveTransform solves hand-solved homographies', async () => {
+    const gs = await load();
+    const square = [[0, 0], [1, 0], [1, 1], [0, 1]];
+    // (x, y) -> (2x, 2y) / (x + 1): (0,0), (1,0), (1,1), (0,2).
+    const cases = [
+      [[[0, 0], [1, 0], [1, 1], [0, 2]], [2, 0, 0, 0, 2, 0, 1, 0, 1]],
+      [[[3, -2], [5, -2], [5, 0], [3, 0]], [2, 0, 3, 0, 2, -2, 0, 0, 1]], // scale 2, then shift
+    ];
+    for (const [dst, want] of cases) {
+      const got = gs.perspectiveTransform(square, dst);
+      for (let k = 0; k < 9; ++k) assert.ok(Math.abs(got[k] - want[k]) <= 1e-12, `${JSON.stringify(dst)}: entry ${k}: ${got[k]} vs ${want[k]}`);
+    }
+  });
+
+  test('a quad whose corners are pixel centres lands exactly on the output corners (nearest)', async () => {
+    const gs = await load();
+    const width = 40;
+    const height = 30;
+    const data = new Uint8ClampedArray(width * height).map((_, i) => (i * 37) % 251);
+    const image = { data, width, height, channels: 1 };
+    const quad = [[5, 3], [33, 6], [36, 27], [2, 22]];
+    const [ow, oh] = [25, 17];
+    const h = gs.perspectiveTransform(quad, [[0, 0], [ow - 1, 0], [ow - 1, oh - 1], [0, oh - 1]]);
+    const y = gs.warpPerspective(image, h, { space: 'pixel', width: ow, height: oh, mode: 'nearest' });
+    const corners = [[0, 0], [ow - 1, 0], [ow - 1, oh - 1], [0, oh - 1]];
+    corners.forEach(([x, yy], k) => {
+      assert.equal(y.data[yy * ow + x], data[quad[k][1] * width + quad[k][0]], `corner ${k}`);
+    });
+  });
+
+  test('a rotation of a non-square picture keeps a disk round (pixel space), where a normalised theta stretches it', async () => {
+    const gs = await load();
+    const [width, height] = [160, 96];
+    const image = diskImage(width, height, 80, 48, 30);
+    const before = moments(image);
+    const m = gs.rotationMatrix([(width - 1) / 2, (height - 1) / 2], 35, 1);
+    const after = moments(gs.warpAffine(image, m, { space: 'pixel', paddingMode: 'border' }));
+    assert.ok(Math.abs(before.ratio - 1) < 0.01, `before: ${before.ratio}`);
+    assert.ok(Math.abs(after.ratio - 1) < 0.01, `after: ${after.ratio}`);
+    const a = (35 * Math.PI) / 180;
+    const stretched = moments(gs.warpAffine(image, [Math.cos(a), Math.sin(a), 0, -Math.sin(a), Math.cos(a), 0], { paddingMode: 'border' }));
+    assert.ok(stretched.ratio > 1.2, `a normalised rotation of ${width}x${height}: ratio ${stretched.ratio}`);
+  });
+
+  for (const variant of variants) {
+    test(`${variant}: warpPerspective is gridSample on the grid of its map, every mode, padding and alignCorners`, async () => {
+      const gs = await load({ variant });
+      const [width, height, ow, oh] = [23, 17, 19, 13];
+      const data = Float32Array.from({ length: width * height * 3 }, (_, i) => Math.sin(i * 0.37) * 2);
+      const image = { data, width, height, channels: 3 };
+      // A normalised homography with a horizon inside the output (w changes sign).
+      const h = [0.9, 0.15, 0.05, -0.1, 1.1, 0.02, 0.6, 0.1, 0.53]; // no pixel exactly on the horizon
+      for (const alignCorners of [false, true]) {
+        // Its grid in double: AffineGrid's base coordinates through h.
+        const base = (i, n) => (n === 1 ? 0 : alignCorners ? (2 * i) / (n - 1) - 1 : (2 * i + 1) / n - 1);
+        const grid = new Float32Array(oh * ow * 2);
+        const allowed = new Float64Array(oh * ow); // per output pixel, see below
+        for (let i = 0; i < oh; ++i) {
+          for (let j = 0; j < ow; ++j) {
+            const [x, y] = [base(j, ow), base(i, oh)];
+            const w = h[6] * x + h[7] * y + h[8];
+            const k = 2 * (i * ow + j);
+            grid[k] = w > 0 ? (h[0] * x + h[1] * y + h[2]) / w : NaN;
+            grid[k + 1] = w > 0 ? (h[3] * x + h[4] * y + h[5]) / w : NaN;
+            // The kernel's coordinates are float32 quotients: a few float32 roundings of terms
+            // of magnitude up to |g| + 2, divided by w, in pixels (half the side per unit).
+            // The data changes by up to 2.3 per pixel.
+            const err = (g, side) => (8 * 2 ** -24 * (Math.abs(g) + 2) / w) * (side / 2);
+            allowed[i * ow + j] = w > 0 ? 2.3 * 2 * (err(grid[k], width) + err(grid[k + 1], height)) + 1e-5 : 0;
+          }
+        }
+        for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+          for (const paddingMode of ['zeros', 'border', 'reflection']) {
+            const options = { mode, paddingMode, alignCorners };
+            const planar = { data: new Float32Array(data.length), shape: [1, 3, height, width] };
+            for (let p = 0; p < width * height; ++p) for (let c = 0; c < 3; ++c) planar.data[c * width * height + p] = data[p * 3 + c];
+            const want = gs.gridSample(planar, { data: grid, shape: [1, oh, ow, 2] }, options).data;
+            const got = gs.warpPerspective(image, h, { ...options, width: ow, height: oh }).data;
+            // (Nearest could pick the other pixel at an exact tie, which this map's entries
+            // do not make.)
+            for (let p = 0; p < ow * oh; ++p) {
+              for (let c = 0; c < 3; ++c) {
+                const g = got[p * 3 + c];
+                const wv = want[c * ow * oh + p];
+                assert.ok(Math.abs(g - wv) <= allowed[p], `${JSON.stringify(options)} pixel ${p} channel ${c}: ${g} vs ${wv} (allowed ${allowed[p]})`);
+              }
+            }
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('pixel space: hostile input', () => {
+  const IMG = () => ({ data: new Uint8ClampedArray(4 * 6 * 5), width: 6, height: 5 });
+  const cases = [
+    ['space unknown', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixels' }), RangeError, /^warpAffine: options\.space: expected 'normalized' or 'pixel', got "pixels"$/],
+    ['inverse not a boolean', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixel', inverse: 1 }), TypeError, /^warpAffine: options\.inverse: expected a boolean, got 1$/],
+    ['inverse in normalised space', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, 0, 1], { inverse: false }), RangeError, /^warpPerspective: options\.inverse applies to space 'pixel' only/],
+    ['alignCorners in pixel space', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixel', alignCorners: true }), RangeError, /^warpAffine: options\.alignCorners does not apply to space 'pixel'/],
+    ['singular affine matrix', (gs) => gs.warpAffine(IMG(), [1, 2, 0, 2, 4, 0], { space: 'pixel' }), RangeError, /^warpAffine: matrix: it is singular \(determinant 0\)/],
+    ['NaN in a matrix to invert', (gs) => gs.warpAffine(IMG(), [1, 0, NaN, 0, 1, 0], { space: 'pixel' }), RangeError, /^warpAffine: matrix\[2\]: expected a finite number to invert the matrix, got NaN/],
+    ['singular homography', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 1, 0, 0], { space: 'pixel' }), RangeError, /^warpPerspective: h: it is singular/],
+    ['homography of 6 numbers', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0]), RangeError, /^warpPerspective: h: expected 9 numbers \[h0, h1, \.\.\., h8\] \(the 3x3 matrix, row-major\), got 6$/],
+    ['homography as a string', (gs) => gs.warpPerspective(IMG(), 'identity'), TypeError, /^warpPerspective: h: expected 9 numbers .* as an Array, Float32Array or Float64Array, got "identity"$/],
+    ['homography with a BigInt', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, 0, 1n]), TypeError, /^warpPerspective: h\[8\]: expected a number, got 1n$/],
+    ['huge output', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, 0, 1], { width: 1e6, height: 1e6 }), RangeError, /^warpPerspective: /],
+    ['rotationMatrix centre of 3 numbers', (gs) => gs.rotationMatrix([1, 2, 3], 10), RangeError, /^rotationMatrix: center: expected a point \[x, y\] of 2 numbers, got 3$/],
+    ['rotationMatrix angle NaN', (gs) => gs.rotationMatrix([1, 2], NaN), RangeError, /^rotationMatrix: angleDeg: expected a finite number, got NaN$/],
+    ['rotationMatrix scale a string', (gs) => gs.rotationMatrix([1, 2], 10, '2'), TypeError, /^rotationMatrix: scale: expected a number, got "2"$/],
+    ['quad of 3 points', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src: expected 4 points \[\[x, y\], x4\], got 3$/],
+    ['quad with collinear points', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, 1], [0, 1]], [[0, 0], [1, 1], [2, 2], [0, 1]]), RangeError, /^perspectiveTransform: dst: points 0, 1 and 2 lie on one line/],
+    ['quad with a repeated point', (gs) => gs.perspectiveTransform([[0, 0], [0, 0], [1, 1], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src: points 0, 1 and 2 lie on one line/],
+    ['quad with Infinity', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, Infinity], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src\[2\]\[1\]: expected a finite number, got Infinity$/],
+    ['quad not an array', (gs) => gs.perspectiveTransform('square', [[0, 0], [1, 0], [1, 1], [0, 1]]), TypeError, /^perspectiveTransform: src: expected 4 points/],
+  ];
+  for (const variant of variants) {
+    test(`${variant}: each a specific error, the module usable afterwards`, async () => {
+      const gs = await load({ variant });
+      for (const [name, call, type, message] of cases) {
+        assert.throws(() => call(gs), (e) => e instanceof type && message.test(e.message), name);
+        const y = gs.warpPerspective(IMG(), [1, 0, 1, 0, 1, 0, 0, 0, 1], { space: 'pixel', inverse: true, mode: 'nearest' });
+        assert.equal(y.width, 6, `after ${name}`);
+      }
+    });
+  }
+
+  test('1x1 images, points behind the camera and non-finite maps give their documented values', async () => {
+    const gs = await load();
+    const one = { data: Uint8ClampedArray.from([10, 20, 30, 255]), width: 1, height: 1 };
+    for (const paddingMode of ['zeros', 'border', 'reflection']) {
+      const y = gs.warpPerspective(one, [1, 0, 0, 0, 1, 0, 0, 0, 1], { space: 'pixel', width: 3, height: 2, mode: 'bicubic', paddingMode });
+      assert.equal(y.data.length, 3 * 2 * 4);
+    }
+    const image = { data: new Float32Array(8 * 6).fill(7), width: 8, height: 6, channels: 1 };
+    // w = -1 everywhere: every point behind the camera samples 0 (in every padding).
+    for (const paddingMode of ['zeros', 'border', 'reflection']) {
+      const y = gs.warpPerspective(image, [1, 0, 0, 0, 1, 0, 0, 0, -1], { space: 'pixel', inverse: true, paddingMode });
+      assert.ok(y.data.every((v) => v === 0), paddingMode);
+    }
+    // A NaN entry with inverse: true: transparent pixels, as a non-finite theta gives.
+    const nan = gs.warpPerspective(image, [1, 0, NaN, 0, 1, 0, 0, 0, 1], { space: 'pixel', inverse: true, paddingMode: 'border' });
+    assert.ok(nan.data.every((v) => v === 0));
+  });
+});
