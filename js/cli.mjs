@@ -34,6 +34,15 @@ Transform:
   --translate TX,TY         shift of the sampled window in pixels (default 0,0)
   --theta A,B,C,D,E,F       θ itself, row-major, in normalised coordinates, as AffineGrid
                             takes it (instead of the four above; not converted)
+  --matrix A,B,C,D,E,F      a pixel-space 2x3 matrix as OpenCV's warpAffine takes it: from
+                            source to destination pixels, origin at the top-left pixel's
+                            centre (instead of the transforms above)
+  --inverse                 --matrix maps output pixels to input pixels instead
+                            (OpenCV's WARP_INVERSE_MAP)
+  --perspective X1,Y1,...,X4,Y4
+                            rectify: the quad with these corners in the input (pixels;
+                            top-left, top-right, bottom-right, bottom-left) onto the whole
+                            output, its corners onto the output's corner pixels
   --flow swirl|lens|wave    a non-affine flow field, applied to the output grid before θ
   --strength S              strength of --flow, -1..1 (default 0.6; lens: + barrel,
                             - pincushion; swirl: the sign sets the direction)
@@ -44,14 +53,18 @@ Sampling (the GridSample attributes):
   --align-corners                      align_corners = 1 (default 0)
   --size WxH                           output size in pixels (default: the input's)
 
+  --json                    print one JSON line instead of the summary: files, sizes,
+                            sampling, backend, milliseconds and the matrix used
+
   -h, --help                this text
   -v, --version             the version
 
 Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage
 (GRIDSAMPLE_DEBUG=1 adds the PNG codec's own words to a decoding error).
 
-Example:
-  npx gridsample warp photo.png out.png --rotate 30 --scale 0.8 --mode bicubic --padding border`;
+Examples:
+  npx gridsample warp photo.png out.png --rotate 30 --scale 0.8 --mode bicubic --padding border
+  npx gridsample warp page.png flat.png --perspective 112,80,530,95,560,700,90,690 --size 600x800`;
 
 // --- the warp ----------------------------------------------------------------------------
 
@@ -65,10 +78,21 @@ function warp(gs, image, options) {
   const { width, height } = image;
   const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
   const [ow, oh] = options.size || [width, height];
+  const rgba = { data, width, height, channels: 4 };
+  if (options.matrix || options.perspective) {
+    const pixel = { mode: options.mode, paddingMode: options.padding, space: 'pixel', width: ow, height: oh };
+    if (options.matrix) {
+      const y = gs.warpAffine(rgba, options.matrix, { ...pixel, inverse: options.inverse });
+      return { ...y, matrix: { space: 'pixel', inverse: options.inverse, values: options.matrix } };
+    }
+    const h = gs.perspectiveTransform(options.perspective, [[0, 0], [ow - 1, 0], [ow - 1, oh - 1], [0, oh - 1]]);
+    return { ...gs.warpPerspective(rgba, h, pixel), matrix: { space: 'pixel', inverse: false, values: h } };
+  }
   const sampling = { mode: options.mode, paddingMode: options.padding, alignCorners: options.alignCorners };
   const theta = Float32Array.from(options.theta || thetaFromParams(options.transform, [width, height], options.alignCorners));
+  const used = { space: 'normalized', values: Array.from(theta) };
   if (!options.flow && typeof gs.warpAffine === 'function') {
-    return gs.warpAffine({ data, width, height, channels: 4 }, theta, { ...sampling, width: ow, height: oh });
+    return { ...gs.warpAffine(rgba, theta, { ...sampling, width: ow, height: oh }), matrix: used };
   }
   const grid = {
     data: options.flow
@@ -78,7 +102,7 @@ function warp(gs, image, options) {
   };
   if (typeof gs.gridSampleChannelsLast === 'function') {
     const y = gs.gridSampleChannelsLast({ data, shape: [1, height, width, 4] }, grid, sampling);
-    return { width: ow, height: oh, data: y.data };
+    return { width: ow, height: oh, data: y.data, matrix: used };
   }
   // Interleaved (H, W, 4) as planar (1, 4, H, W), GridSample's NCHW layout, and back.
   const plane = width * height;
@@ -86,9 +110,9 @@ function warp(gs, image, options) {
   for (let i = 0; i < plane; ++i) for (let c = 0; c < 4; ++c) x[c * plane + i] = data[4 * i + c];
   const y = gs.gridSample({ data: x, shape: [1, 4, height, width] }, grid, sampling).data;
   const outPlane = ow * oh;
-  const rgba = new Uint8Array(4 * outPlane);
-  for (let i = 0; i < outPlane; ++i) for (let c = 0; c < 4; ++c) rgba[4 * i + c] = y[c * outPlane + i];
-  return { width: ow, height: oh, data: rgba };
+  const out = new Uint8Array(4 * outPlane);
+  for (let i = 0; i < outPlane; ++i) for (let c = 0; c < 4; ++c) out[4 * i + c] = y[c * outPlane + i];
+  return { width: ow, height: oh, data: out, matrix: used };
 }
 
 async function main(argv) {
@@ -125,8 +149,17 @@ async function main(argv) {
     const ms = performance.now() - t0;
     writePng(args.output, result);
     const o = args.options;
+    if (o.json) {
+      process.stdout.write(`${JSON.stringify({
+        input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
+        warp: o.perspective ? 'perspective' : 'affine', flow: o.flow, mode: o.mode, padding: o.padding, alignCorners: o.alignCorners,
+        matrix: result.matrix, backend: gs.backend, ms: Number(ms.toFixed(3)),
+      })}\n`);
+      return 0;
+    }
+    const what = o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
     process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
-      `${o.flow ? `${o.flow} flow, ` : ''}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
+      `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
       `${gs.backend}, ${ms.toFixed(1)} ms\n`);
     return 0;
   } catch (e) {

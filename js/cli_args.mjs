@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import process from 'node:process';
 
 import { FLOW_NAMES } from './flows.mjs';
+import { perspectiveTransform } from './matrices.mjs';
 
 /** Bad usage: reported with a pointer to --help and exit status 2. */
 export class UsageError extends Error {}
@@ -20,8 +21,8 @@ export function parseOrReport(parse, argv, help) {
 
 const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
 const PADDINGS = ['zeros', 'border', 'reflection'];
-const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'flow', 'strength', 'mode', 'padding', 'size'];
-const FLAG_OPTIONS = ['align-corners', 'help', 'version'];
+const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength', 'mode', 'padding', 'size'];
+const FLAG_OPTIONS = ['align-corners', 'inverse', 'json', 'help', 'version'];
 const SHORT = { '-h': 'help', '-v': 'version' };
 const MAX_SIDE = 32768;
 const OUTPUT_EXTENSIONS = ['.png']; // what writePng writes, lower case
@@ -92,11 +93,39 @@ export function parseArgs(argv) {
   if (files.length < 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length ? `only "${files[0]}"` : 'neither'}`);
   if (files.length > 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length} files: ${files.join(' ')}`);
 
-  const options = { mode: 'bilinear', padding: 'zeros', alignCorners: !!values['align-corners'], flow: null, strength: 0.6, size: null };
+  const options = {
+    mode: 'bilinear', padding: 'zeros', alignCorners: !!values['align-corners'], flow: null, strength: 0.6, size: null,
+    inverse: !!values.inverse, json: !!values.json,
+  };
   const transform = ['rotate', 'scale', 'shear', 'translate'].filter((k) => k in values);
-  if ('theta' in values) {
-    if (transform.length) throw new UsageError(`--theta gives the whole matrix; it cannot be combined with --${transform.join(', --')}`);
+  const matrices = ['theta', 'matrix', 'perspective'].filter((k) => k in values);
+  if (matrices.length > 1) throw new UsageError(`--${matrices[0]} and --${matrices[1]} each give the whole matrix; give one`);
+  const [whole] = matrices;
+  if (whole && transform.length) {
+    throw new UsageError(`--${whole} gives the whole matrix; it cannot be combined with --${transform.join(', --')}`);
+  }
+  if (options.inverse && whole !== 'matrix') throw new UsageError('--inverse applies to --matrix only');
+  if (whole === 'matrix' || whole === 'perspective') {
+    // Pixel space: OpenCV's conventions, where align_corners has no meaning; no flow on top.
+    if (options.alignCorners) throw new UsageError(`--align-corners does not apply to --${whole} (pixel centres sit at whole numbers)`);
+    if ('flow' in values) throw new UsageError(`--flow works with the θ transforms only, not with --${whole}`);
+  }
+  if (whole === 'theta') {
     options.theta = numbers('theta', values.theta, [6], 'six numbers A,B,C,D,E,F');
+  } else if (whole === 'matrix') {
+    const m = numbers('matrix', values.matrix, [6], 'six numbers A,B,C,D,E,F');
+    if (!options.inverse && m[0] * m[4] - m[1] * m[3] === 0) {
+      throw new UsageError('--matrix: it is singular (determinant 0), so it cannot be inverted; give the output-to-input map with --inverse');
+    }
+    options.matrix = m;
+  } else if (whole === 'perspective') {
+    const v = numbers('perspective', values.perspective, [8], 'eight numbers X1,Y1,...,X4,Y4 (four corners)');
+    options.perspective = [[v[0], v[1]], [v[2], v[3]], [v[4], v[5]], [v[6], v[7]]];
+    try {
+      perspectiveTransform(options.perspective, [[0, 0], [1, 0], [1, 1], [0, 1]]);
+    } catch (e) {
+      throw new UsageError(`--perspective: ${e.message.replace(/^perspectiveTransform: src: /, '')}`);
+    }
   } else {
     const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
     const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];

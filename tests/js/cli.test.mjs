@@ -155,8 +155,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
 
   test('--help (also through npx), help, warp --help and --version', async () => {
     const npx = await sh('npx', ['gridsample', '--help'], { cwd: join(work, 'app'), env: { ...process.env, npm_config_offline: 'true' } });
-    for (const option of ['--rotate', '--scale', '--shear', '--translate', '--theta', '--flow', '--strength', '--mode',
-      '--padding', '--align-corners', '--size', '--help', 'Exit status']) {
+    for (const option of ['--rotate', '--scale', '--shear', '--translate', '--theta', '--matrix', '--inverse', '--perspective',
+      '--flow', '--strength', '--mode', '--padding', '--align-corners', '--size', '--json', '--help', 'Exit status']) {
       assert.ok(npx.stdout.includes(option), `--help lacks ${option}`);
     }
     for (const args of [['help'], ['warp', '--help'], ['-h']]) {
@@ -186,6 +186,46 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     assert.equal(r.code, 0, r.stderr);
     assertPixels(out, libraryWarp(image, [40, 30], affine(theta, true), { mode: 'nearest', paddingMode: 'reflection', alignCorners: true }, theta),
       [40, 30], 'theta');
+  });
+
+  test('--matrix (OpenCV pixel space, source to destination) and --inverse: equal the library, --json reports the matrix', async () => {
+    const m = gs.rotationMatrix([33, 22], 25, 0.85);
+    const out = join(work, 'matrix.png');
+    const r = await cli(['warp', input, out, '--matrix', m.join(','), '--size', '50x40', '--mode', 'bicubic', '--padding', 'reflection']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /matrix\.png: 50x40 from 67x45, pixel matrix, bicubic\/reflection, wasm-simd128/);
+    const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
+    const want = gs.warpAffine({ data, width: 67, height: 45 }, m, { space: 'pixel', width: 50, height: 40, mode: 'bicubic', paddingMode: 'reflection' });
+    assertPixels(out, want.data, [50, 40], 'matrix');
+    const inverse = [1, 0.1, 2.5, -0.05, 1, 1.5];
+    const outInverse = join(work, 'matrix-inverse.png');
+    const j = await cli(['warp', input, outInverse, '--matrix', inverse.join(','), '--inverse', '--json']);
+    assert.equal(j.code, 0, j.stderr);
+    const report = JSON.parse(j.stdout);
+    assert.deepEqual(report.matrix, { space: 'pixel', inverse: true, values: inverse });
+    assert.deepEqual([report.inputSize, report.outputSize, report.warp, report.mode], [[67, 45], [67, 45], 'affine', 'bilinear']);
+    assert.ok(report.ms >= 0 && report.backend === 'wasm-simd128', j.stdout);
+    assertPixels(outInverse, gs.warpAffine({ data, width: 67, height: 45 }, inverse, { space: 'pixel', inverse: true }).data, [67, 45], 'inverse');
+  });
+
+  test('--perspective rectifies a quad: equals the library, its corners land on the output corners', async () => {
+    const quad = [[6, 4], [60, 9], [63, 41], [2, 37]];
+    const out = join(work, 'perspective.png');
+    const r = await cli(['warp', input, out, '--perspective', quad.flat().join(','), '--size', '30x20', '--mode', 'nearest', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    const h = gs.perspectiveTransform(quad, [[0, 0], [29, 0], [29, 19], [0, 19]]);
+    assert.equal(report.warp, 'perspective');
+    assert.deepEqual(report.matrix, { space: 'pixel', inverse: false, values: h });
+    const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
+    const want = gs.warpPerspective({ data, width: 67, height: 45 }, h, { space: 'pixel', width: 30, height: 20, mode: 'nearest' });
+    assertPixels(out, want.data, [30, 20], 'perspective');
+    const got = PNG.sync.read(readFileSync(out));
+    [[0, 0], [29, 0], [29, 19], [0, 19]].forEach(([x, y], k) => {
+      const [sx, sy] = quad[k];
+      assert.deepEqual([...got.data.subarray(4 * (y * 30 + x), 4 * (y * 30 + x) + 4)],
+        [...image.data.subarray(4 * (sy * 67 + sx), 4 * (sy * 67 + sx) + 4)], `corner ${k}`);
+    });
   });
 
   test('defaults: no transform is the identity warp (bilinear, zeros)', async () => {
@@ -273,6 +313,18 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         near(m.cy, CY, 0.02, 'centroid y');
       });
     }
+
+    // OpenCV's matrix about the image centre through --matrix: the off-centre disk turns about
+    // it (its centroid moves as the rotation says: source to destination, y down) and stays round.
+    test('--matrix of rotationMatrix (OpenCV pixel space): the disk stays round and moves where the rotation takes it', async () => {
+      const before = moments(PNG.sync.read(readFileSync(offCentre)));
+      const rot = gs.rotationMatrix([CX, CY], 40, 1);
+      const m = await warped(offCentre, 'disk-matrix.png', ['--matrix', rot.join(','), '--padding', 'border']);
+      near(before.ratio, 1, 0.01, 'axis ratio before');
+      near(m.ratio, 1, 0.01, 'axis ratio after');
+      near(m.cx, rot[0] * before.cx + rot[1] * before.cy + rot[2], 0.05, 'centroid x');
+      near(m.cy, rot[3] * before.cx + rot[4] * before.cy + rot[5], 0.05, 'centroid y');
+    });
 
     test('--scale 0.5 --rotate 30: twice the radius, still round', async () => {
       const m = await warped(centred, 'disk-zoom.png', ['--scale', '0.5', '--rotate', '30']);
@@ -471,6 +523,17 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       [['warp', 'IN', 'OUT', '--shear', '0.1x'], /--shear: expected a number, got "0.1x"/],
       [['warp', 'IN', 'OUT', '--theta', '1,0,0,0,1'], /--theta: expected six numbers A,B,C,D,E,F, got "1,0,0,0,1"/],
       [['warp', 'IN', 'OUT', '--theta', '1,0,0,0,1,0', '--rotate', '3'], /--theta gives the whole matrix; it cannot be combined with --rotate/],
+      [['warp', 'IN', 'OUT', '--matrix', '1,0,0,0,1'], /--matrix: expected six numbers A,B,C,D,E,F, got "1,0,0,0,1"/],
+      [['warp', 'IN', 'OUT', '--matrix', '1,0,0,0,1,0', '--theta', '1,0,0,0,1,0'], /--theta and --matrix each give the whole matrix; give one/],
+      [['warp', 'IN', 'OUT', '--matrix', '1,0,0,0,1,0', '--scale', '2'], /--matrix gives the whole matrix; it cannot be combined with --scale/],
+      [['warp', 'IN', 'OUT', '--inverse'], /--inverse applies to --matrix only/],
+      [['warp', 'IN', 'OUT', '--matrix', '1,2,0,2,4,0'], /--matrix: it is singular \(determinant 0\)/],
+      [['warp', 'IN', 'OUT', '--matrix', '1,0,0,0,1,0', '--align-corners'], /--align-corners does not apply to --matrix/],
+      [['warp', 'IN', 'OUT', '--perspective', '0,0,9,0,9,9,0,9', '--flow', 'lens'], /--flow works with the θ transforms only, not with --perspective/],
+      [['warp', 'IN', 'OUT', '--perspective', '0,0,9,0,9,9'], /--perspective: expected eight numbers X1,Y1,\.\.\.,X4,Y4 \(four corners\), got "0,0,9,0,9,9"/],
+      [['warp', 'IN', 'OUT', '--perspective', '0,0,5,5,9,9,0,9'], /--perspective: points 0, 1 and 2 lie on one line \(a degenerate quad\)/],
+      [['warp', 'IN', 'OUT', '--perspective', '0,0,9,0,9,9,0,9', '--inverse'], /--inverse applies to --matrix only/],
+      [['warp', 'IN', 'OUT', '--json=1'], /--json takes no value/],
       [['warp', 'IN', 'OUT', '--flow', 'spiral'], /--flow: expected swirl, lens or wave, got "spiral"/],
       [['warp', 'IN', 'OUT', '--flow', 'lens', '--strength', '2'], /--strength: expected a number from -1 to 1, got "2"/],
       [['warp', 'IN', 'OUT', '--strength', '0.5'], /--strength needs --flow/],
