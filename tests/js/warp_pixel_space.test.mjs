@@ -1,12 +1,16 @@
 // Pixel-space warps (warpAffine and warpPerspective with space 'pixel'), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective against gridSample on its grid; hostile input.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
 import { load, simdSupported } from '../../js/node.mjs';
 import { diskImage, moments } from './lib/disk.mjs';
 
 const require = createRequire(import.meta.url);
+const HERE = dirname(fileURLToPath(import.meta.url));
 const variants = ['simd', 'scalar'].filter((v) => v === 'scalar' || simdSupported());
 
 // The module is a thenable (Emscripten's Module.then) that resolves to itself: it must not be
@@ -303,5 +307,23 @@ describe('pixel space: hostile input', () => {
     // A NaN entry with inverse: true: transparent pixels, as a non-finite theta gives.
     const nan = gs.warpPerspective(image, [1, 0, NaN, 0, 1, 0, 0, 0, 1], { space: 'pixel', inverse: true, paddingMode: 'border' });
     assert.ok(nan.data.every((v) => v === 0));
+  });
+});
+
+describe('js/README.md', () => {
+  test('the pixel-space example runs as written: the disk stays round, the page comes out 600x800', async () => {
+    const readme = readFileSync(join(HERE, '..', '..', 'js', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Pixel space'));
+    const start = section.indexOf('```js\n') + 6;
+    const code = section.slice(start, section.indexOf('\n```', start));
+    assert.match(code, /gs\.rotationMatrix/);
+    const image = diskImage(96, 64, 47.5, 31.5, 14);
+    // A "photo" of 700x800 whose page (the quad in the example) is white on black.
+    const photo = { width: 700, height: 800, data: new Uint8ClampedArray(4 * 700 * 800) };
+    const { turned, flat } = new Function('gs', 'image', 'photo', `${code}\nreturn { turned, flat };`)(await load(), image, photo);
+    const m = moments(turned);
+    assert.ok(Math.abs(m.ratio - 1) < 0.01, `axis ratio ${m.ratio}`);
+    assert.ok(Math.abs(m.cx - 47.5) < 0.05 && Math.abs(m.cy - 31.5) < 0.05, `centroid (${m.cx}, ${m.cy})`);
+    assert.deepEqual([flat.width, flat.height, flat.data.length], [600, 800, 4 * 600 * 800]);
   });
 });
