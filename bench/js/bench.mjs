@@ -11,6 +11,7 @@
 // for the targets comparing two settings. Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
+// the image warps are timed against OpenCV.js (image_warps.mjs),
 // a frame loop's p50 / p90 per call is taken (loop_latency.mjs), the first calls after load()
 // are timed in fresh processes and fresh Chromium pages (first_calls.mjs), and the instructions per output element of
 // our wasm kernels in V8's two tiers are counted under valgrind (instruction_counts.mjs).
@@ -35,6 +36,7 @@ import { load } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
+import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import * as peers from './peers.mjs';
@@ -618,6 +620,8 @@ async function main() {
   // Node processes and Chromium pages, warm-up on and off, then instruction counts.
   let extra = '';
   if (!args.only) {
+    log('\n== image warps');
+    extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== loops');
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== first calls in fresh processes');

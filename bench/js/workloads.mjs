@@ -112,7 +112,8 @@ export function pixelMatrix(theta, srcW, srcH, dstW, dstH) {
 }
 
 /** A smooth RGBA test picture (gradients and waves, opaque): what a canvas warp sees. */
-function rgbaImage(width, height) {
+/** The rgba8 workload's picture: RGBA uint8, every channel varying, opaque. */
+export function rgbaImage(width, height) {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let y = 0; y < height; ++y) {
     for (let x = 0; x < width; ++x) {
@@ -185,6 +186,9 @@ function affineGridWorkload(name, summary, theta, size) {
   };
 }
 
+/** rgba8's theta: rotation 0.3 rad, scale 0.9, a small shift. */
+export const RGBA_THETA = theta2d(0.3, 0.9, 0.02, -0.03);
+
 /**
  * Builds every workload (about 60 MB of inputs).
  * @returns {object[]} in report order
@@ -198,7 +202,6 @@ export function makeWorkloads() {
   const vol = randomTensor([1, 32, 16, 64, 64], 3);
   const volGrid = affineGrid3d(VOL_THETA, 1, 16, 64, 64);
   const image = rgbaImage(1024, 1024);
-  const rgbaTheta = theta2d(0.3, 0.9, 0.02, -0.03);
 
   return [
     gridSampleWorkload('img2d', '1x3x512x512 -> 512x512, rotation 0.3 rad + scale 0.9, linear/zeros', img, imgGrid, 'linear', 'zeros'),
@@ -217,8 +220,8 @@ export function makeWorkloads() {
       summary: '1024x1024 RGBA uint8 image, affine warp (rotation 0.3 rad + scale 0.9), bilinear, transparent-black outside',
       op: 'WarpAffineRGBA8',
       image,
-      theta: Float32Array.from(rgbaTheta),
-      matrix: pixelMatrix(rgbaTheta, 1024, 1024, 1024, 1024),
+      theta: Float32Array.from(RGBA_THETA),
+      matrix: pixelMatrix(RGBA_THETA, 1024, 1024, 1024, 1024),
       outElems: 1024 * 1024 * 4,
       inBytes: 1024 * 1024 * 4,
       outBytes: 1024 * 1024 * 4,
