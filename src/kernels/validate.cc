@@ -3,8 +3,10 @@
 #include "validate.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtype_traits.h"
@@ -294,10 +296,11 @@ Status CheckChannelsLastX(const char* op, const TensorView& x, int64_t* x_count)
   return CheckTensor(op, "X", x.data, x.dtype, x.shape, x.rank, x_count);
 }
 
-// Y (N, Ho, Wo, C) against X: sizes fit, X is not empty when Y is not, Y is usable.
+// Y (N, Ho, Wo, C) against X: sizes fit, X is not empty when Y is not, Y is usable and
+// overlaps neither X nor the other inputs (`others`, up to two, with their element counts).
 Status CheckChannelsLastY(const char* op, const TensorView& x, int64_t x_count,
                           const int64_t* y_shape, const MutableTensorView& y,
-                          const TensorView& other, int64_t other_count,
+                          std::initializer_list<std::pair<TensorView, int64_t>> others,
                           ChannelsLastGeometry* geometry) {
   int64_t y_count = 0;
   Status s = CountElements(op, "Y", y_shape, 4, DTypeSize(x.dtype), &y_count);
@@ -307,9 +310,14 @@ Status CheckChannelsLastY(const char* op, const TensorView& x, int64_t x_count,
                            " but the output " + ShapeString(y_shape, 4) +
                            " asks for samples from it");
   }
-  const TensorView inputs[2] = {x, other};
-  const int64_t counts[2] = {x_count, other_count};
-  s = CheckOutput(op, "Y", y, x.dtype, y_shape, 4, inputs, 2, counts);
+  TensorView inputs[3] = {x};
+  int64_t counts[3] = {x_count};
+  size_t num_inputs = 1;
+  for (const auto& [view, count] : others) {
+    inputs[num_inputs] = view;
+    counts[num_inputs++] = count;
+  }
+  s = CheckOutput(op, "Y", y, x.dtype, y_shape, 4, inputs, num_inputs, counts);
   if (!s.ok()) return s;
   geometry->n = x.shape[0];
   geometry->in_h = x.shape[1];
@@ -344,7 +352,7 @@ Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& gri
                             " (X's), got shape " + ShapeString(grid.shape, grid.rank));
   }
   const int64_t y_shape[4] = {x.shape[0], grid.shape[1], grid.shape[2], x.shape[3]};
-  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, grid, grid_count, geometry);
+  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, {{grid, grid_count}}, geometry);
 }
 
 namespace {
@@ -386,7 +394,7 @@ Status ValidateWarp(const char* op, const char* name, int rows, const TensorView
     }
   }
   const int64_t y_shape[4] = {x.shape[0], y.shape[1], y.shape[2], x.shape[3]};
-  return CheckChannelsLastY(op, x, x_count, y_shape, y, m, m_count, geometry);
+  return CheckChannelsLastY(op, x, x_count, y_shape, y, {{m, m_count}}, geometry);
 }
 
 }  // namespace
@@ -399,6 +407,49 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
 Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                                ChannelsLastGeometry* geometry) {
   return ValidateWarp("WarpPerspective", "H", 3, x, h, y, geometry);
+}
+
+Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+                     const MutableTensorView& y, ChannelsLastGeometry* geometry) {
+  constexpr const char* kOp = "Remap";
+  int64_t x_count = 0;
+  Status s = CheckChannelsLastX(kOp, x, &x_count);
+  if (!s.ok()) return s;
+  // One interleaved map (N, Ho, Wo, 2), or the planes map_x and map_y (N, Ho, Wo) each.
+  const size_t rank = map_y ? 3 : 4;
+  const std::string expected = map_y ? "[N, Ho, Wo]" : "[N, Ho, Wo, 2]";
+  int64_t counts[2] = {0, 0};
+  const TensorView* maps[2] = {&map_x, map_y};
+  const char* names[2] = {map_y ? "map_x" : "map", "map_y"};
+  for (int k = 0; k < (map_y ? 2 : 1); ++k) {
+    const TensorView& m = *maps[k];
+    if (m.dtype != DType::kFloat32) {
+      return Invalid(kOp, std::string(names[k]) +
+                              ": expected dtype float32 (pixel coordinates), got " +
+                              DTypeString(m.dtype));
+    }
+    s = CheckTensor(kOp, names[k], m.data, m.dtype, m.shape, m.rank, &counts[k]);
+    if (!s.ok()) return s;
+    if (m.rank != rank || (!map_y && m.shape[3] != 2) || m.shape[0] != x.shape[0]) {
+      return Invalid(kOp, std::string(names[k]) + ": expected shape " + expected +
+                              " with N = " + std::to_string(x.shape[0]) + " (X's), got " +
+                              ShapeString(m.shape, m.rank));
+    }
+  }
+  if (map_y) {
+    for (size_t i = 0; i < 3; ++i) {
+      if (map_y->shape[i] != map_x.shape[i]) {
+        return Invalid(kOp, "map_y: expected map_x's shape " + ShapeString(map_x.shape, 3) +
+                                ", got " + ShapeString(map_y->shape, 3));
+      }
+    }
+  }
+  const int64_t y_shape[4] = {x.shape[0], map_x.shape[1], map_x.shape[2], x.shape[3]};
+  if (map_y) {
+    return CheckChannelsLastY(kOp, x, x_count, y_shape, y,
+                              {{map_x, counts[0]}, {*map_y, counts[1]}}, geometry);
+  }
+  return CheckChannelsLastY(kOp, x, x_count, y_shape, y, {{map_x, counts[0]}}, geometry);
 }
 
 }  // namespace gridsample

@@ -63,6 +63,11 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
 Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                                ChannelsLastGeometry* geometry);
 
+// Remap: x (N, H, W, C), float32 pixel maps: map_x (N, Ho, Wo, 2) interleaved when map_y is
+// null, else planes map_x and map_y (N, Ho, Wo); y (N, Ho, Wo, C) of x's dtype; no overlaps.
+Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+                     const MutableTensorView& y, ChannelsLastGeometry* geometry);
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_VALIDATE_H_

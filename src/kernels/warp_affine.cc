@@ -1,5 +1,6 @@
-// Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective):
-// validate once, then the fast path, else the generic scalar path (reference/channels_last_ref.cc).
+// Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective,
+// Remap): validate once, then the fast path, else the generic scalar path
+// (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
 #include "fast/fast.h"
@@ -42,6 +43,33 @@ Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTe
     reference::RunWarpPerspective(geo, x, h, y, options);
   }
   return Status::Ok();
+}
+
+namespace {
+
+// Both Remap signatures: map_y null for one interleaved map.
+Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+                const MutableTensorView& y, const GridSampleOptions& options) {
+  ChannelsLastGeometry geo;
+  Status s = ValidateGridSampleOptions(options, "Remap");
+  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geo);
+  if (!s.ok()) return s;
+  if (!fast::TryRemap(geo, x, map_x, map_y, y, options)) {
+    reference::RunRemap(geo, x, map_x, map_y, y, options);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
+             const GridSampleOptions& options) {
+  return RemapAny(x, map, nullptr, y, options);
+}
+
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+             const MutableTensorView& y, const GridSampleOptions& options) {
+  return RemapAny(x, map_x, &map_y, y, options);
 }
 
 }  // namespace gridsample

@@ -1,7 +1,7 @@
 // Fuzz target: AffineGrid (2-D, 3-D, every theta dtype) against the reference bit for bit, and
-// the fused WarpAffine and WarpPerspective against reference GridSample on their grids
-// (AffineGrid's; perspective_rule.h's), on every compiled Highway target, with sizes, options
-// and matrix values chosen by the input.
+// the fused WarpAffine, WarpPerspective and Remap against reference GridSample on their grids
+// (AffineGrid's; perspective_rule.h's; remap_rule.h's), on every compiled Highway target, with
+// sizes, options and matrix values chosen by the input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -178,31 +178,34 @@ void FillHomography(FuzzInput& in, int64_t h, int64_t w, int64_t ho, int64_t wo,
   }
 }
 
-// A fused warp's meaning: reference GridSample on X transposed to NCHW, with the grid of
-// reference AffineGrid (N, C, Ho, Wo) for theta (N, 2, 3), or perspective_rule.h's for H
-// (N, 3, 3); transposed back.
-Status OracleWarp(const Tensor& x, const Tensor& m, int64_t ho, int64_t wo,
-                  const GridSampleOptions& o, Tensor* want) {
-  const int64_t n = x.shape()[0], c = x.shape()[3];
-  const int64_t size[4] = {n, c, ho, wo};
-  const bool perspective = m.shape()[1] == 3;
-  Tensor grid(perspective ? DType::kFloat32 : m.dtype(), {n, ho, wo, 2});
-  if (perspective) {
-    grid = gridsample_test::PerspectiveGrid(m, x.shape()[1], x.shape()[2], ho, wo, o.align_corners);
-  } else {
-    const Status s = gridsample::reference::AffineGrid(
-        m.View(), size, 4, grid.MutableView(), gridsample::AffineGridOptions{o.align_corners});
-    if (!s.ok()) return s;
-  }
-  Status s;
+// The fused warps this target checks: each a coordinate source on the shared planner.
+enum class Warp { kAffine, kPerspective, kRemap };
+
+// What Remap reads: pixel positions inside and around X, exact centres and half-pixel ties,
+// far away, and the special values.
+float MapValue(FuzzInput& in, int64_t size) {
+  const int kind = in.Byte();
+  const double s = static_cast<double>(size);
+  if (kind < 150) return static_cast<float>(in.Uniform(-3.0, s + 2.0));
+  if (kind < 190)
+    return static_cast<float>(std::floor(in.Uniform(-3.0, s + 2.0)) + (kind % 2 ? 0.5 : 0.0));
+  if (kind < 210) return static_cast<float>(in.Uniform(-50.0 * s, 50.0 * s));
+  return static_cast<float>(SpecialValue(in));
+}
+
+// A fused warp's meaning: reference GridSample on X transposed to NCHW, on `grid` (N, Ho, Wo, 2);
+// transposed back.
+Status OracleOnGrid(const Tensor& x, const Tensor& grid, const GridSampleOptions& o, Tensor* want) {
+  const int64_t n = x.shape()[0], c = x.shape()[3], ho = grid.shape()[1], wo = grid.shape()[2];
   const Tensor x_first = MoveChannels(x, /*to_last=*/false);
   Tensor y_first = Output(x.dtype(), {n, c, ho, wo});
-  s = gridsample::reference::GridSample(x_first.View(), grid.View(), y_first.MutableView(), o);
+  const Status s =
+      gridsample::reference::GridSample(x_first.View(), grid.View(), y_first.MutableView(), o);
   if (s.ok()) *want = MoveChannels(y_first, /*to_last=*/true);
   return s;
 }
 
-void CheckWarp(FuzzInput& in, bool perspective) {
+void CheckWarp(FuzzInput& in, Warp warp) {
   static constexpr int64_t kBatch[] = {1, 1, 1, 2, 0};
   const int64_t n = in.Pick(kBatch);
   int64_t h = Size(in), w = Size(in), ho = Size(in), wo = MaybeWide(in, Size(in));
@@ -220,39 +223,73 @@ void CheckWarp(FuzzInput& in, bool perspective) {
 
   Tensor x(dtype, {n, h, w, c});
   FillX(in, &x);
-  const int rows = perspective ? 3 : 2;
+  // The matrix (theta or H) or the maps, and the grid of the coordinates they give.
+  const int rows = warp == Warp::kPerspective ? 3 : 2;
   Tensor theta(theta_dtype, {n, rows, 3});
-  if (perspective) {
-    FillHomography(in, h, w, ho, wo, &theta);
-  } else {
+  const bool planes = warp == Warp::kRemap && in.Flag();
+  Tensor map_x(DType::kFloat32,
+               planes ? std::vector<int64_t>{n, ho, wo} : std::vector<int64_t>{n, ho, wo, 2});
+  Tensor map_y(DType::kFloat32, {n, ho, wo});
+  Tensor grid(warp == Warp::kAffine ? theta_dtype : DType::kFloat32, {n, ho, wo, 2});
+  Status want_status;
+  if (warp == Warp::kAffine) {
     FillTheta(in, 2, &theta);
+    const int64_t size[4] = {n, c, ho, wo};
+    want_status =
+        gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
+                                          gridsample::AffineGridOptions{options.align_corners});
+  } else if (warp == Warp::kPerspective) {
+    FillHomography(in, h, w, ho, wo, &theta);
+    grid = gridsample_test::PerspectiveGrid(theta, h, w, ho, wo, options.align_corners);
+  } else {
+    for (int64_t p = 0; p < n * ho * wo; ++p) {
+      map_x.Set(planes ? p : 2 * p, MapValue(in, w));
+      (planes ? map_y : map_x).Set(planes ? p : 2 * p + 1, MapValue(in, h));
+    }
+    grid =
+        gridsample_test::RemapGrid(map_x, planes ? &map_y : nullptr, h, w, options.align_corners);
   }
-  const char* op = perspective ? "WarpPerspective" : "WarpAffine";
+  static constexpr const char* kNames[] = {"WarpAffine", "WarpPerspective", "Remap"};
+  const char* op = kNames[static_cast<int>(warp)];
   Tensor want;
-  const Status want_status = OracleWarp(x, theta, ho, wo, options, &want);
+  if (want_status.ok()) want_status = OracleOnGrid(x, grid, options, &want);
   const bool may_be_fast = (dtype == DType::kUint8 || dtype == DType::kFloat32) && c >= 1 && c <= 4;
   const ChannelMagnitudes magnitudes = MagnitudesNhwc(x);
   ForEachTarget(may_be_fast, [&](const char* target) {
     Tensor got = Output(dtype, {n, ho, wo, c});
     std::ostringstream what;
-    what << op << " X " << Name(dtype) << ToString(x.shape()) << (perspective ? " H " : " theta ")
-         << Name(theta_dtype) << " -> " << ToString(got.shape()) << ' '
-         << gridsample_test::Describe(options) << " target " << target;
+    what << op << " X " << Name(dtype) << ToString(x.shape());
+    if (warp == Warp::kRemap) {
+      what << (planes ? " map_x, map_y " : " map ") << ToString(map_x.shape());
+    } else {
+      what << (warp == Warp::kPerspective ? " H " : " theta ") << Name(theta_dtype);
+    }
+    what << " -> " << ToString(got.shape()) << ' ' << gridsample_test::Describe(options)
+         << " target " << target;
     Trace(what.str());
-    const Status s =
-        perspective
-            ? gridsample::WarpPerspective(x.View(), theta.View(), got.MutableView(), options)
-            : gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
+    Status s;
+    switch (warp) {
+      case Warp::kAffine:
+        s = gridsample::WarpAffine(x.View(), theta.View(), got.MutableView(), options);
+        break;
+      case Warp::kPerspective:
+        s = gridsample::WarpPerspective(x.View(), theta.View(), got.MutableView(), options);
+        break;
+      case Warp::kRemap:
+        s = planes ? gridsample::Remap(x.View(), map_x.View(), map_y.View(), got.MutableView(),
+                                       options)
+                   : gridsample::Remap(x.View(), map_x.View(), got.MutableView(), options);
+        break;
+    }
     CheckSameStatus(s, want_status, got, what.str());
     if (!s.ok()) return;
     for (int64_t i = 0; i < got.size(); ++i) {
       if (!ChannelsLastAgree(got, want, i, options, magnitudes)) {
-        const int64_t batch = i / (ho * wo * c);
-        std::string t;
-        for (int k = 0; k < rows * 3; ++k) t += ValueString(theta, batch * rows * 3 + k) + ' ';
+        const int64_t point = i / std::max<int64_t>(c, 1);
         Fail(what.str() + ": output (n, row, col, channel) " +
              ToString(gridsample_test::Unravel(i, got.shape())) + ": got " + ValueString(got, i) +
-             ", GridSample reference on its grid " + ValueString(want, i) + "; matrix = " + t);
+             ", GridSample reference on its grid " + ValueString(want, i) + "; grid (" +
+             ValueString(grid, 2 * point) + ", " + ValueString(grid, 2 * point + 1) + ")");
       }
     }
   });
@@ -260,11 +297,12 @@ void CheckWarp(FuzzInput& in, bool perspective) {
 
 void TestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
-  const int op = in.Byte();  // bit 0: AffineGrid; else bit 1: the perspective warp
+  const int op =
+      in.Byte();  // bit 0: AffineGrid; else bit 1: the perspective warp; else bit 2: remap
   if (op & 1) {
     CheckAffineGrid(in);
   } else {
-    CheckWarp(in, (op & 2) != 0);
+    CheckWarp(in, (op & 2) ? Warp::kPerspective : (op & 4) ? Warp::kRemap : Warp::kAffine);
   }
 }
 

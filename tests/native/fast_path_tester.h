@@ -108,6 +108,7 @@ class FastPathTester {
     kGridSampleChannelsLast,  // NHWC X, 2-D grid; fast::TryGridSampleChannelsLast
     kWarpAffine,              // NHWC X, theta (N, 2, 3), Y (N, out[0], out[1], C)
     kWarpPerspective,         // NHWC X, H (N, 3, 3) given as theta(), Y as WarpAffine's
+    kRemap,                   // NHWC X, maps(): (N, Ho, Wo, 2) or two planes (N, Ho, Wo)
     kAffineGrid,              // theta (N, r, r+1), size (N, channels, out...)
   };
 
@@ -124,6 +125,12 @@ class FastPathTester {
   FastPathTester& x(Tensor t) { return Set(&x_, std::move(t)); }
   FastPathTester& grid(Tensor t) { return Set(&grid_, std::move(t)); }
   FastPathTester& theta(Tensor t) { return Set(&theta_, std::move(t)); }
+  // Remap's pixel maps: one interleaved (N, Ho, Wo, 2), or map_x and map_y (N, Ho, Wo).
+  FastPathTester& maps(Tensor map_x, std::optional<Tensor> map_y = std::nullopt) {
+    map_x_ = std::move(map_x);
+    map_y_ = std::move(map_y);
+    return *this;
+  }
 
   FastPathTester& mode(Mode m) { return Set(&options_.mode, m); }
   FastPathTester& padding(Padding p) { return Set(&options_.padding, p); }
@@ -163,7 +170,7 @@ class FastPathTester {
 
   bool channels_last() const {
     return op_ == Op::kGridSampleChannelsLast || op_ == Op::kWarpAffine ||
-           op_ == Op::kWarpPerspective;
+           op_ == Op::kWarpPerspective || op_ == Op::kRemap;
   }
   bool has_grid() const { return op_ == Op::kGridSample || op_ == Op::kGridSampleChannelsLast; }
 
@@ -200,6 +207,11 @@ class FastPathTester {
       case Op::kWarpAffine: return OracleWarpAffine(x, *theta_, out_.at(0), out_.at(1), options_);
       case Op::kWarpPerspective:
         return OracleWarpPerspective(x, *theta_, out_.at(0), out_.at(1), options_);
+      case Op::kRemap:
+        return OracleGridSample(x,
+                                RemapGrid(*map_x_, map_y_ ? &*map_y_ : nullptr, x.shape()[1],
+                                          x.shape()[2], options_.align_corners),
+                                options_);
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         Tensor g(theta_->dtype(), GridShape(size[0], out_));
@@ -245,6 +257,15 @@ class FastPathTester {
         return gridsample::fast::TryWarpPerspective(geo, x.View(), theta_->View(), y->MutableView(),
                                                     options_);
       }
+      case Op::kRemap: {
+        gridsample::ChannelsLastGeometry geo;
+        const TensorView my = map_y_ ? map_y_->View() : TensorView{};
+        EXPECT_TRUE(gridsample::ValidateRemap(x.View(), map_x_->View(), map_y_ ? &my : nullptr,
+                                              y->MutableView(), &geo)
+                        .ok());
+        return gridsample::fast::TryRemap(geo, x.View(), map_x_->View(), map_y_ ? &my : nullptr,
+                                          y->MutableView(), options_);
+      }
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         gridsample::AffineGridGeometry geo;
@@ -287,6 +308,14 @@ class FastPathTester {
         return coords_ok && width_ok && fast::TargetHasChannelsLast() &&
                fast::CoversChannelsLast(geo, x.dtype(), options_);
       }
+      case Op::kRemap: {
+        gridsample::ChannelsLastGeometry geo;
+        const TensorView my = map_y_ ? map_y_->View() : TensorView{};
+        const Status s = gridsample::ValidateRemap(x.View(), map_x_->View(), map_y_ ? &my : nullptr,
+                                                   y->MutableView(), &geo);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, x.dtype(), options_);
+      }
       case Op::kAffineGrid:
         return theta_->dtype() == DType::kFloat32 || theta_->dtype() == DType::kFloat64;
     }
@@ -304,6 +333,10 @@ class FastPathTester {
         return gridsample::WarpAffine(x.View(), theta_->View(), y->MutableView(), options_);
       case Op::kWarpPerspective:
         return gridsample::WarpPerspective(x.View(), theta_->View(), y->MutableView(), options_);
+      case Op::kRemap:
+        return map_y_ ? gridsample::Remap(x.View(), map_x_->View(), map_y_->View(),
+                                          y->MutableView(), options_)
+                      : gridsample::Remap(x.View(), map_x_->View(), y->MutableView(), options_);
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         return gridsample::AffineGrid(theta_->View(), size.data(), size.size(), y->MutableView(),
@@ -319,6 +352,7 @@ class FastPathTester {
       case Op::kGridSampleChannelsLast: return "GridSampleChannelsLast";
       case Op::kWarpAffine: return "WarpAffine";
       case Op::kWarpPerspective: return "WarpPerspective";
+      case Op::kRemap: return "Remap";
       case Op::kAffineGrid: return "AffineGrid";
     }
     return "?";
@@ -372,6 +406,11 @@ class FastPathTester {
       }
       s << ')';
     }
+    if (op_ == Op::kRemap) {
+      const int64_t p = flat / y.shape().back();  // the output pixel (n, i, j) as one index
+      s << " map (x=" << (map_y_ ? map_x_->Get(p) : map_x_->Get(2 * p))
+        << ", y=" << (map_y_ ? map_y_->Get(p) : map_x_->Get(2 * p + 1)) << ')';
+    }
     if (theta_) {
       const int64_t per_batch = theta_->size() / theta_->shape()[0];
       s << (op_ == Op::kWarpPerspective ? " H[" : " theta[") << idx[0] << "] = (";
@@ -388,6 +427,8 @@ class FastPathTester {
     if (op_ != Op::kAffineGrid) s << "X " << Name(x.dtype()) << ' ' << ToString(x.shape()) << ", ";
     if (has_grid()) {
       s << "grid " << Name(grid.dtype()) << ' ' << ToString(grid.shape());
+    } else if (op_ == Op::kRemap) {
+      s << (map_y_ ? "map_x, map_y " : "map ") << ToString(map_x_->shape());
     } else {
       s << (op_ == Op::kWarpPerspective ? "H " : "theta ") << Name(theta_->dtype()) << ' '
         << ToString(theta_->shape()) << ", output " << ToString(out_);
@@ -401,7 +442,9 @@ class FastPathTester {
   }
 
   void Check(FastPathRun* run) const {
-    if (!has_grid()) {
+    if (op_ == Op::kRemap) {
+      ASSERT_TRUE(map_x_.has_value()) << "Remap needs maps()";
+    } else if (!has_grid()) {
       ASSERT_TRUE(theta_.has_value()) << OpName(op_) << " needs theta()";
     }
     const Tensor x = op_ == Op::kAffineGrid ? Tensor() : MakeX();
@@ -457,7 +500,7 @@ class FastPathTester {
   DType grid_dtype_ = DType::kFloat32;
   double grid_range_ = 1.25;
   uint32_t seed_ = 1;
-  std::optional<Tensor> x_, grid_, theta_;
+  std::optional<Tensor> x_, grid_, theta_, map_x_, map_y_;
   GridSampleOptions options_;
   std::optional<bool> fast_path_;
   bool covers_ = false;

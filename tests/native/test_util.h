@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "perspective_rule.h"
 #include "reference/reference.h"
+#include "remap_rule.h"
 
 namespace gridsample_test {
 
@@ -510,6 +511,25 @@ inline Tensor PerspectiveGrid(const Tensor& h, int64_t in_h, int64_t in_w, int64
         grid.Set(at + 1, gy);
       }
     }
+  }
+  return grid;
+}
+
+// The (N, Ho, Wo, 2) float32 grid of Remap's coordinates on an X of in_h x in_w pixels, for
+// an interleaved map (N, Ho, Wo, 2), or planes map_x and map_y (N, Ho, Wo) when map_y is
+// given: remap_rule.h's values, stored (that rule is tested against exact arithmetic in
+// warp_affine_test.cc).
+inline Tensor RemapGrid(const Tensor& map_x, const Tensor* map_y, int64_t in_h, int64_t in_w,
+                        bool align) {
+  const std::vector<int64_t>& s = map_x.shape();
+  Tensor grid(DType::kFloat32, {s[0], s[1], s[2], 2});
+  const gridsample::PixelAxis ax = gridsample::PixelAxisOf(in_w, align);
+  const gridsample::PixelAxis ay = gridsample::PixelAxisOf(in_h, align);
+  for (int64_t p = 0; p < s[0] * s[1] * s[2]; ++p) {
+    const float u = static_cast<float>(map_y ? map_x.Get(p) : map_x.Get(2 * p));
+    const float v = static_cast<float>(map_y ? map_y->Get(p) : map_x.Get(2 * p + 1));
+    grid.Set(2 * p, gridsample::NormalisePixel(ax, u));
+    grid.Set(2 * p + 1, gridsample::NormalisePixel(ay, v));
   }
   return grid;
 }

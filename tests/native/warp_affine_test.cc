@@ -1,5 +1,5 @@
-// Channels-last GridSample, WarpAffine and WarpPerspective against the reference on every target;
-// validation.
+// Channels-last GridSample, WarpAffine, WarpPerspective and Remap against the reference on every
+// target; validation.
 //
 // The oracle is X transposed to NCHW + reference::AffineGrid (or WarpPerspective's grid) +
 // reference::GridSample (fast_path_tester.h); WarpPerspective's coordinate rule is tested
@@ -21,6 +21,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fast_path_tester.h"
@@ -201,6 +202,44 @@ Tensor HostileHomography(std::mt19937& rng, DType dtype, int64_t n, int64_t h, i
   return out;
 }
 
+// A pixel coordinate on an axis of `size` pixels for Remap's maps: inside and around the
+// image, exact pixel centres and half-pixel ties, far outside, huge (beyond float's product
+// range) and non-finite.
+float HostilePixel(std::mt19937& rng, int64_t size) {
+  const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
+  const float s = static_cast<float>(size);
+  std::uniform_real_distribution<float> u(-3.0f, s + 2.0f);
+  if (kind < 60) return u(rng);
+  if (kind < 70) return std::floor(u(rng));
+  if (kind < 78) return std::floor(u(rng)) + 0.5f;
+  if (kind < 86) return u(rng) * 7.0f - 3.0f * s;
+  if (kind < 89) return kNaN;
+  if (kind < 92) return kind % 2 ? kInf : -kInf;
+  if (kind < 95) return kind % 2 ? 1e30f : -1e30f;
+  if (kind < 98) return kind % 2 ? std::numeric_limits<float>::max() : -3e38f;
+  return kind % 2 ? 0x1p127f : -0x1.8p127f;
+}
+
+// Remap's maps for an output of ho x wo onto X of h x w: one interleaved (N, Ho, Wo, 2), or
+// two planes (N, Ho, Wo).
+std::pair<Tensor, std::optional<Tensor>> HostileMaps(std::mt19937& rng, bool planes, int64_t n,
+                                                     int64_t h, int64_t w, int64_t ho, int64_t wo) {
+  if (!planes) {
+    Tensor map(DType::kFloat32, {n, ho, wo, 2});
+    for (int64_t p = 0; p < n * ho * wo; ++p) {
+      map.Set(2 * p, HostilePixel(rng, w));
+      map.Set(2 * p + 1, HostilePixel(rng, h));
+    }
+    return {map, std::nullopt};
+  }
+  Tensor mx(DType::kFloat32, {n, ho, wo}), my(DType::kFloat32, {n, ho, wo});
+  for (int64_t p = 0; p < n * ho * wo; ++p) {
+    mx.Set(p, HostilePixel(rng, w));
+    my.Set(p, HostilePixel(rng, h));
+  }
+  return {mx, my};
+}
+
 struct Shape {
   int64_t n, h, w, c, ho, wo;
 };
@@ -288,6 +327,28 @@ TEST_P(ChannelsLastFast, WarpPerspectiveMatchesGridSampleOnItsGrid) {
   std::printf(
       "WarpPerspective: %lld runs as promised against GridSample on its grid on %s (%lld "
       "uint8 bilinear runs with some value 1 level off)\n",
+      static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
+}
+
+TEST_P(ChannelsLastFast, RemapMatchesGridSampleOnItsGrid) {
+  Tally tally;
+  std::mt19937 rng(1808);
+  for (int iter = 0; iter < 40; ++iter) {
+    const Shape s = RandomShape(rng, 4);
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      for (bool planes : {false, true}) {
+        const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
+        const auto [map_x, map_y] = HostileMaps(rng, planes, s.n, s.h, s.w, s.ho, s.wo);
+        TestEveryOption(
+            Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, true, &tally);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  EXPECT_EQ(tally.runs, 40 * 4 * 18);
+  std::printf(
+      "Remap: %lld runs as promised against GridSample on its grid on %s (%lld uint8 bilinear "
+      "runs with some value 1 level off)\n",
       static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
@@ -433,9 +494,13 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
           },
           false, &tally);
       if (HasFatalFailure()) return;
+      const auto [map_x, map_y] = HostileMaps(rng, iter % 2 == 0, s.n, s.h, s.w, s.ho, s.wo);
+      TestEveryOption(
+          Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, false, &tally);
+      if (HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 3);
+  EXPECT_EQ(tally.runs, 10 * 6 * 18 * 4);
 }
 
 // The documented meaning on a case worked by hand: a 2x2 RGBA image, identity theta with
@@ -631,6 +696,85 @@ TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
   }
 }
 
+// --- Remap's coordinate rule against exact arithmetic ---------------------------------------
+
+// NormalisePixel's float32 coordinate, taken back to pixels in double, is the position within
+// the rounding of its two float32 steps (and the scale's own): a few units in the last place
+// of |u| * scale + |offset|, in pixels. Huge finite positions stay finite; non-finite ones stay
+// non-finite.
+TEST(RemapRule, CoordinatesFollowThePositions) {
+  std::mt19937 rng(55);
+  double worst = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    const int64_t size = std::uniform_int_distribution<int64_t>(1, 5000)(rng);
+    const bool align = iter % 2 == 1;
+    const gridsample::PixelAxis axis = gridsample::PixelAxisOf(size, align);
+    for (int k = 0; k < 50; ++k) {
+      const float u = HostilePixel(rng, size);
+      const float g = gridsample::NormalisePixel(axis, u);
+      if (!std::isfinite(u)) {
+        EXPECT_FALSE(std::isfinite(g)) << u;
+        continue;
+      }
+      ASSERT_TRUE(std::isfinite(g)) << "a finite position " << u << " on " << size << " pixels";
+      if (std::fabs(u) > 1e7f || (align && size == 1)) continue;  // far outside: any far value
+      const double eps = std::ldexp(1.0, -24);
+      const double per_g =
+          3 * eps * (std::fabs(static_cast<double>(u) * axis.scale) + std::fabs(axis.offset));
+      const double bound = per_g * (align ? (size - 1) / 2.0 : size / 2.0) + 1e-12;
+      const double err = std::fabs(PixelOf(g, size, align) - u);
+      ASSERT_LE(err, bound) << "u = " << u << " on " << size << " pixels, align " << align;
+      worst = std::max(worst, err / bound);
+    }
+  }
+  std::printf("remap rule: largest error %.2f of its bound\n", worst);
+}
+
+// Worked by hand: an identity map reproduces X in every mode and padding (power-of-two sides,
+// where normalising is exact); planes shifted by whole pixels with border padding repeat the
+// edge; a huge finite position follows the padding rule (border: the edge pixel), an infinite
+// one samples 0.
+TEST(ChannelsLastPublic, RemapHandWorked) {
+  std::mt19937 rng(12);
+  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 8, 16, 2});
+  Tensor map(DType::kFloat32, {1, 8, 16, 2}), mx(DType::kFloat32, {1, 8, 16}),
+      my(DType::kFloat32, {1, 8, 16});
+  for (int64_t i = 0; i < 8; ++i) {
+    for (int64_t j = 0; j < 16; ++j) {
+      map.Set(2 * (i * 16 + j), j);
+      map.Set(2 * (i * 16 + j) + 1, i);
+      mx.Set(i * 16 + j, j + 2);
+      my.Set(i * 16 + j, i - 3);
+    }
+  }
+  for (Mode m : kModes) {
+    for (Padding pad : kPaddings) {
+      const GridSampleOptions o{m, pad, false};
+      Tensor y(DType::kFloat32, {1, 8, 16, 2});
+      ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), y.MutableView(), o).ok());
+      for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
+    }
+  }
+  Tensor y(DType::kFloat32, {1, 8, 16, 2});
+  const GridSampleOptions border{Mode::kLinear, Padding::kBorder, false};
+  ASSERT_TRUE(gridsample::Remap(x.View(), mx.View(), my.View(), y.MutableView(), border).ok());
+  for (int64_t i = 0; i < 8; ++i) {
+    for (int64_t j = 0; j < 16; ++j) {
+      for (int64_t c = 0; c < 2; ++c) {
+        const int64_t si = std::clamp<int64_t>(i - 3, 0, 7), sj = std::clamp<int64_t>(j + 2, 0, 15);
+        ASSERT_EQ(y.Get((i * 16 + j) * 2 + c), x.Get((si * 16 + sj) * 2 + c)) << i << ", " << j;
+      }
+    }
+  }
+  const Tensor far = MakeTensor(DType::kFloat32, {1, 1, 3, 2},
+                                {std::numeric_limits<float>::max(), 0, -3e38, 7, kInf, 0});
+  Tensor yf(DType::kFloat32, {1, 1, 3, 2});
+  ASSERT_TRUE(gridsample::Remap(x.View(), far.View(), yf.MutableView(), border).ok());
+  EXPECT_EQ(yf.Get(0), x.Get(15 * 2));            // row 0, last column
+  EXPECT_EQ(yf.Get(2), x.Get((7 * 16 + 0) * 2));  // row 7, first column
+  EXPECT_EQ(yf.Get(4), 0.0);                      // infinite: 0
+}
+
 TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {
   std::mt19937 rng(3);
   const Tensor x = RandomTensor(rng, DType::kUint8, {1, 4, 4, 4});
@@ -641,6 +785,13 @@ TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {
     Tensor grid(DType::kFloat32, {1, out[0], out[1], 2});
     EXPECT_TRUE(gridsample::GridSampleChannelsLast(x.View(), grid.View(), y.MutableView()).ok());
   }
+  // Empty maps, their data pointer null (a fuzz finding: the interleaved map's y pointer was
+  // made by adding to it).
+  const int64_t empty_map_shape[4] = {1, 0, 5, 2};
+  Tensor y_empty(DType::kUint8, {1, 0, 5, 4});
+  EXPECT_TRUE(gridsample::Remap(x.View(), {nullptr, DType::kFloat32, empty_map_shape, 4},
+                                y_empty.MutableView())
+                  .ok());
   // C = 0: Y has no elements, nothing is read or written.
   const Tensor x0(DType::kFloat32, {1, 3, 3, 0});
   Tensor y0(DType::kFloat32, {1, 4, 4, 0});
@@ -755,6 +906,52 @@ TEST(ChannelsLastValidation, WarpPerspectiveRejectsBadArguments) {
   ExpectRejected(call(h.View(), y3.MutableView()), y3, "WarpPerspective", "Y",
                  {"expected shape [2, Ho, Wo, 3] (rank 4)", "got rank 3"});
   EXPECT_TRUE(call(h.View(), y.MutableView()).ok());
+}
+
+TEST(ChannelsLastValidation, RemapRejectsBadArguments) {
+  const Tensor x(DType::kUint8, {2, 4, 5, 3});
+  const Tensor map(DType::kFloat32, {2, 6, 7, 2});
+  const Tensor mx(DType::kFloat32, {2, 6, 7}), my(DType::kFloat32, {2, 6, 7});
+  Tensor y(DType::kUint8, {2, 6, 7, 3});
+  y.FillBytes(kSentinel);
+  const auto one = [&](const TensorView& m, const MutableTensorView& yv) {
+    return gridsample::Remap(x.View(), m, yv, {});
+  };
+  const auto two = [&](const TensorView& a, const TensorView& b, const MutableTensorView& yv) {
+    return gridsample::Remap(x.View(), a, b, yv, {});
+  };
+  const Tensor map_d(DType::kFloat64, {2, 6, 7, 2});
+  ExpectRejected(one(map_d.View(), y.MutableView()), y, "Remap", "map",
+                 {"expected dtype float32 (pixel coordinates)", "float64"});
+  const Tensor map3(DType::kFloat32, {2, 6, 7, 3});
+  ExpectRejected(one(map3.View(), y.MutableView()), y, "Remap", "map",
+                 {"expected shape [N, Ho, Wo, 2] with N = 2 (X's)", "got [2, 6, 7, 3]"});
+  const Tensor map_n(DType::kFloat32, {1, 6, 7, 2});
+  ExpectRejected(one(map_n.View(), y.MutableView()), y, "Remap", "map", {"got [1, 6, 7, 2]"});
+  ExpectRejected(one(mx.View(), y.MutableView()), y, "Remap", "map",
+                 {"expected shape [N, Ho, Wo, 2]", "got [2, 6, 7]"});
+  const Tensor my_wrong(DType::kFloat32, {2, 7, 6});
+  ExpectRejected(two(mx.View(), my_wrong.View(), y.MutableView()), y, "Remap", "map_y",
+                 {"expected map_x's shape [2, 6, 7]", "got [2, 7, 6]"});
+  const Tensor mx_i(DType::kInt32, {2, 6, 7});
+  ExpectRejected(two(mx_i.View(), my.View(), y.MutableView()), y, "Remap", "map_x",
+                 {"expected dtype float32", "int32"});
+  ExpectRejected(two(map.View(), my.View(), y.MutableView()), y, "Remap", "map_x",
+                 {"expected shape [N, Ho, Wo] with N = 2", "got [2, 6, 7, 2]"});
+  Tensor y_wrong(DType::kUint8, {2, 7, 6, 3});
+  y_wrong.FillBytes(kSentinel);
+  ExpectRejected(one(map.View(), y_wrong.MutableView()), y_wrong, "Remap", "Y",
+                 {"expected shape [2, 6, 7, 3]", "got [2, 7, 6, 3]"});
+  // Y on top of map_y.
+  Tensor big(DType::kFloat32, {2, 6, 7, 3});
+  MutableTensorView alias{big.data(), DType::kUint8, y.shape().data(), 4};
+  const int64_t plane_shape[3] = {2, 6, 7};
+  const TensorView my_alias{big.data(), DType::kFloat32, plane_shape, 3};
+  const Status s = two(mx.View(), my_alias, alias);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("overlaps an input"), std::string::npos) << s.message();
+  EXPECT_TRUE(one(map.View(), y.MutableView()).ok());
+  EXPECT_TRUE(two(mx.View(), my.View(), y.MutableView()).ok());
 }
 
 TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {

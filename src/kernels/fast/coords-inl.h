@@ -1,6 +1,6 @@
 // Coordinate sources of the fast paths: where the normalised sampling coordinates of a vector
-// of output pixels come from (a grid tensor; an affine or perspective map, whose grid is never
-// materialised),
+// of output pixels come from (a grid tensor; an affine or perspective map or pixel maps, whose
+// grid is never materialised),
 // for the planner (plan-inl.h). A new warp is a new source here.
 //
 // Every source fills TileCoords (plan-inl.h): per axis a (outermost first) an array of the
@@ -30,6 +30,7 @@
 #include "hwy/highway.h"
 #include "perspective_rule.h"
 #include "reference/reference.h"
+#include "remap_rule.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -305,6 +306,75 @@ class PerspectiveRows {
   PerspectiveMap map_{};
   PerspectiveTerms terms_{};
   int32_t j0_ = 0;
+};
+
+// Remap's float32 pixel maps, row by row: map_x[p * stride] and map_y[p * stride] for output
+// pixel p of the batch (stride 2: one interleaved map), each normalised by remap_rule.h's
+// NormalisePixel, per lane in its order.
+class RemapRows {
+ public:
+  RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride)
+      : axes_(axes),
+        map_x_(map_x),
+        map_y_(map_y),
+        stride_(stride),
+        ax_(PixelAxisOf(axes.in_w, axes.align)),
+        ay_(PixelAxisOf(axes.in_h, axes.align)) {}
+  static constexpr bool kPositionsFromCoords = true;
+  static constexpr bool kKnowsInterior = false;
+
+  HWY_INLINE void Item(int64_t n) { item_ = n * axes_.out_h * axes_.out_w; }
+  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }
+  HWY_INLINE void Row(int64_t i) { row_ = item_ + i * axes_.out_w + j0_; }
+  HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
+    const DF d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    for (int v = begin; v < end; v += lanes) {
+      const int64_t p = row_ + v;
+      const int valid = end - v < lanes ? end - v : lanes;
+      VF u, w;
+      if (stride_ == 2) {
+        const float* src = map_x_ + p * 2;
+        HWY_ALIGN float tail[kMaxLanes * 2];
+        if (valid < lanes) {
+          std::memset(tail, 0, sizeof(tail));
+          std::memcpy(tail, src, sizeof(float) * valid * 2);
+          src = tail;
+        }
+        hn::LoadInterleaved2(d, src, u, w);
+      } else if (valid < lanes) {
+        HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
+        std::memcpy(tx, map_x_ + p, sizeof(float) * valid);
+        std::memcpy(ty, map_y_ + p, sizeof(float) * valid);
+        u = hn::Load(d, tx);
+        w = hn::Load(d, ty);
+      } else {
+        u = hn::LoadU(d, map_x_ + p);
+        w = hn::LoadU(d, map_y_ + p);
+      }
+      hn::Store(Normalise(d, ax_, u), d, coords->g[1] + v);
+      hn::Store(Normalise(d, ay_, w), d, coords->g[0] + v);
+    }
+  }
+  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
+    return CoordPositions::Of(axes_, coords);
+  }
+
+ private:
+  // NormalisePixel per lane: finite positions beyond kPixelLimit limited, product, sum.
+  static HWY_INLINE VF Normalise(DF d, const PixelAxis& axis, VF u) {
+    const VF limit = hn::Set(d, kPixelLimit);
+    const auto huge = hn::And(hn::Gt(hn::Abs(u), limit), hn::Le(hn::Abs(u), hn::Set(d, FLT_MAX)));
+    u = hn::IfThenElse(huge, hn::CopySign(limit, u), u);
+    return hn::Add(hn::Mul(u, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
+  }
+
+  ImageAxes axes_;
+  const float* map_x_;
+  const float* map_y_;
+  int stride_;
+  PixelAxis ax_, ay_;
+  int64_t item_ = 0, j0_ = 0, row_ = 0;
 };
 
 }  // namespace HWY_NAMESPACE

@@ -49,6 +49,10 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& 
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options);
 constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
+// X as above, float32 pixel maps (map_y null: map_x interleaved).
+bool TryRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
+              const TensorView* map_y, const MutableTensorView& y,
+              const GridSampleOptions& options);
 // float32 and float64 theta, equal to the reference bit for bit.
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);

@@ -253,11 +253,18 @@ bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, bool h_
   return DriveMode(pb, source);
 }
 
+bool InterleavedRemap(const InterleavedProblem& pb, const float* map_x, const float* map_y,
+                      int stride) {
+  RemapRows source(pb.axes, map_x, map_y, stride);
+  return DriveMode(pb, source);
+}
+
 #else  // HWY_TARGET == HWY_SCALAR: the generic path serves
 
 bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
 bool InterleavedAffine(const InterleavedProblem&, const void*, bool) { return false; }
 bool InterleavedPerspective(const InterleavedProblem&, const void*, bool) { return false; }
+bool InterleavedRemap(const InterleavedProblem&, const float*, const float*, int) { return false; }
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -273,6 +280,7 @@ namespace fast {
 HWY_EXPORT(InterleavedGrid);
 HWY_EXPORT(InterleavedAffine);
 HWY_EXPORT(InterleavedPerspective);
+HWY_EXPORT(InterleavedRemap);
 
 namespace {
 
@@ -347,6 +355,17 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, co
   if (geo.out_w > kMaxPerspectiveWidth) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, f64);
+}
+
+bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& map_x,
+              const TensorView* map_y, const MutableTensorView& y,
+              const GridSampleOptions& options) {
+  InterleavedProblem pb;
+  if (!Prepare(geo, x, y, options, &pb)) return false;
+  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  const float* mx = static_cast<const float*>(map_x.data);
+  const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
+  return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2);
 }
 
 }  // namespace fast

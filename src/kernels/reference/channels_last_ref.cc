@@ -1,12 +1,13 @@
-// Channels-last (NHWC) GridSample and the affine and perspective warps for every dtype and channel
-// count, scalar: per output pixel the reference's per-axis taps and, per channel, the reference's
-// sum in its order. What the fast paths do not cover runs here.
+// Channels-last (NHWC) GridSample, the affine and perspective warps and remap for every dtype and
+// channel count, scalar: per output pixel the reference's per-axis taps and, per channel, the
+// reference's sum in its order. What the fast paths do not cover runs here.
 #include <cmath>
 #include <cstdint>
 
 #include "dtype_traits.h"
 #include "perspective_rule.h"
 #include "reference/reference.h"
+#include "remap_rule.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -16,7 +17,8 @@ namespace {
 constexpr int64_t kChunk = 256;
 
 // Where the normalised coordinates of output pixels come from: a grid of any float dtype,
-// AffineGrid's values for theta, or WarpPerspective's for H (perspective_rule.h). Fill() writes
+// AffineGrid's values for theta, WarpPerspective's for H (perspective_rule.h), or Remap's
+// pixel maps (remap_rule.h). Fill() writes
 // those of pixels (n, i, j0 .. j0 + count) as GridSample reads them (doubles). Not a template:
 // RunGeneric is instantiated once per compute type.
 struct Coordinates {
@@ -24,6 +26,9 @@ struct Coordinates {
   const TensorView* grid;   // or null
   const TensorView* theta;  // when grid is null
   const TensorView* h;      // when grid and theta are null
+  const float* map_x;       // when all three are null: pixel x of each output pixel, at
+  const float* map_y;       //   map_x[p * stride] (map_y[p * stride] its y)
+  int64_t stride;
   bool align;
 
   // The matrix of batch item n (count entries, float32 or float64) as doubles.
@@ -49,6 +54,15 @@ struct Coordinates {
             }
           },
           /*floats_only=*/true);
+      return;
+    }
+    if (map_x != nullptr) {
+      const PixelAxis ax = PixelAxisOf(geo->in_w, align), ay = PixelAxisOf(geo->in_h, align);
+      const int64_t p0 = (n * geo->out_h + i) * geo->out_w + j0;
+      for (int64_t j = 0; j < count; ++j) {
+        gx[j] = static_cast<double>(NormalisePixel(ax, map_x[(p0 + j) * stride]));
+        gy[j] = static_cast<double>(NormalisePixel(ay, map_y[(p0 + j) * stride]));
+      }
       return;
     }
     if (h != nullptr) {
@@ -143,22 +157,35 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
 void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options) {
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, &grid, nullptr, nullptr, options.align_corners});
+  RunGenericAnyDType(
+      geometry, x, y, options,
+      Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0, options.align_corners});
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options) {
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, &theta, nullptr, options.align_corners});
+  RunGenericAnyDType(
+      geometry, x, y, options,
+      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0, options.align_corners});
 }
 
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options) {
+  RunGenericAnyDType(
+      geometry, x, y, options,
+      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0, options.align_corners});
+}
+
+void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
+              const TensorView* map_y, const MutableTensorView& y,
+              const GridSampleOptions& options) {
+  const float* mx = static_cast<const float*>(map_x.data);
+  const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, nullptr, &h, options.align_corners});
+                     Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
+                                 options.align_corners});
 }
 
 }  // namespace reference

@@ -28,6 +28,10 @@ void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options);
+// map_y null: map_x is one interleaved (N, Ho, Wo, 2) map.
+void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
+              const TensorView* map_y, const MutableTensorView& y,
+              const GridSampleOptions& options);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,

@@ -1,5 +1,5 @@
-// Public C++ API for channels-last (NHWC) images: 2-D GridSample and the fused affine and
-// perspective warps.
+// Public C++ API for channels-last (NHWC) images: 2-D GridSample, the fused affine and
+// perspective warps, and remap with pixel-coordinate maps.
 #ifndef GRIDSAMPLE_WARP_AFFINE_H_
 #define GRIDSAMPLE_WARP_AFFINE_H_
 
@@ -54,6 +54,24 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 // the image) may differ by 1 level. Validates everything first; on error nothing is written.
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options = {});
+
+// Y = X sampled at pixel coordinates given per output pixel, as OpenCV's remap with float
+// maps: output pixel (i, j) samples X at (map_x(i, j), map_y(i, j)), pixel centres at integer
+// coordinates; every mode and padding (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
+// reflection: BORDER_REFLECT, or BORDER_REFLECT_101 with options.align_corners, which moves
+// no point). A non-finite coordinate samples 0. No normalised grid is built: each coordinate
+// is normalised on the fly in float32 (src/kernels/remap_rule.h), within a float32 rounding of
+// its position; results equal GridSample on the grid of those coordinates, bit for bit, except
+// uint8 bilinear: its fixed-point blend (inside the image) may differ by 1 level.
+//   x:   (N, H, W, C), any C >= 0; every dtype GridSample takes.
+//   map: (N, Ho, Wo, 2) float32, (x, y) per output pixel (OpenCV's CV_32FC2 map), or
+//   map_x, map_y: (N, Ho, Wo) float32 each (CV_32FC1 maps).
+//   y:   (N, Ho, Wo, C), same dtype as x.
+// Validates everything first; on error nothing is written.
+Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
+             const GridSampleOptions& options = {});
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+             const MutableTensorView& y, const GridSampleOptions& options = {});
 
 }  // namespace gridsample
 
