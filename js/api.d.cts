@@ -265,6 +265,26 @@ export type Quad = readonly [Point, Point, Point, Point];
  */
 export type Space = 'normalized' | 'pixel';
 
+/**
+ * A map of remap: float32 pixel coordinates, `width * height` values (a plane) or twice that
+ * (interleaved `(x, y)`), or a float32 {@link HeapTensor} `[height, width, 1 | 2]`.
+ */
+export type PixelMap =
+  | { readonly data: Float32Array; readonly width: number; readonly height: number; readonly channels?: 1 | 2 }
+  | HeapTensor<'float32'>;
+
+/** Options of {@link GridSample.remap}. */
+export interface RemapOptions<O extends ImageOut | undefined = ImageOut | undefined> {
+  /** Interpolation: `linear`/`bilinear` (default), `nearest` or `cubic`/`bicubic`. */
+  mode?: Mode;
+  /** Samples outside the image: `zeros` (default: transparent black), `border` or `reflection`. */
+  paddingMode?: PaddingMode;
+  /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
+  padding_mode?: PaddingMode;
+  /** Write the result here (as for warpAffine); its size must be the maps'. */
+  out?: O;
+}
+
 /** Where warpAffine writes its result instead of a new array. */
 export type ImageOut = ImageDataArray | ImageLike | HeapTensor<'uint8' | 'float32'>;
 
@@ -459,6 +479,32 @@ export interface GridSample {
     image: I,
     h: Homography,
     options?: WarpAffineOptions<O>,
+  ): ImageResult<I, NotInferred<O>>;
+
+  /**
+   * Samples an interleaved image at pixel coordinates given per output pixel, as OpenCV's
+   * `remap` with float maps: output pixel `(i, j)` takes the input at `(mapX(i, j), mapY(i, j))`,
+   * pixel centres at integer coordinates. The output has the maps' size. Fused: no normalised
+   * grid is built (each coordinate is normalised in float32, within a float32 rounding of its
+   * position, where OpenCV.js quantises to 1/32 pixel). A non-finite coordinate gives 0.
+   *
+   * @param image - as for {@link GridSample.warpAffine}.
+   * @param mapX - x of each output pixel: `{data: Float32Array, width, height}` or a float32
+   *   heap tensor `[height, width, 1]`; or, with `mapY` null or omitted, both coordinates
+   *   interleaved (`(x, y)` per pixel, OpenCV's CV_32FC2 map; heap tensor `[height, width, 2]`).
+   * @param mapY - y of each output pixel, the same size as `mapX`.
+   * @param options - `mode`, `paddingMode` (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
+   *   reflection: BORDER_REFLECT), `out` (the maps' size).
+   * @returns as {@link GridSample.warpAffine}.
+   * @throws TypeError / RangeError for maps that are not float32, of another size than each
+   *   other or than `out`, or of the wrong number of values per pixel; otherwise as
+   *   {@link GridSample.warpAffine}.
+   */
+  remap<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
+    image: I,
+    mapX: PixelMap,
+    mapY?: PixelMap | null,
+    options?: RemapOptions<O>,
   ): ImageResult<I, NotInferred<O>>;
 
   /**

@@ -1,7 +1,7 @@
 // The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { warpImage } from './images.mjs';
+import { remap, warpImage } from './images.mjs';
 import { affineGridOutputShape, gridSampleOutputShape, readSampling } from './library_rules.mjs';
 import { perspectiveTransform, rotationMatrix } from './matrices.mjs';
 import { shapeString } from './messages.mjs';
@@ -165,6 +165,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     affineGrid,
     warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options),
     warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options),
+    remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options),
     rotationMatrix,
     perspectiveTransform,
     gridSampleChannelsLast,

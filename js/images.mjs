@@ -1,4 +1,4 @@
-// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective).
+// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective; remap).
 import { checkArrayClass, elementSize } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
@@ -10,7 +10,8 @@ import { overlaps } from './tensor_args.mjs';
 /**
  * An interleaved image: a HeapTensor of shape [H, W, C] (zero copy), or {data, width, height,
  * channels?} with data a Uint8ClampedArray / Uint8Array (uint8) or Float32Array (float32).
- * `what` names the argument; for an output, `want.channels` is the default channel count.
+ * `what` names the argument; for an output, `want.channels` is the default channel count
+ * (`want.example` says what else the argument may be).
  */
 function readImage(heap, fn, what, image, want) {
   const address = HeapTensor.addressIn(image, heap, fn, what);
@@ -30,7 +31,7 @@ function readImage(heap, fn, what, image, want) {
     // A heap tensor of another loaded module is read (or written) by copy, as in gridSample.
     return address > 0 ? { ...record, ptr: address, heap: image } : { ...record, data: image.data };
   }
-  const example = want ? 'a typed array or an image {data, width, height}' : 'an image {data, width, height} (e.g. ImageData) or a heap tensor';
+  const example = want?.example ?? (want ? 'a typed array or an image {data, width, height}' : 'an image {data, width, height} (e.g. ImageData) or a heap tensor');
   if (image === null || typeof image !== 'object' || isView(image) || Array.isArray(image) || posesAsView(image)) {
     throw new TypeError(`${fn}: ${what}: expected ${example}, got ${describe(image)}`);
   }
@@ -138,17 +139,7 @@ export function warpImage(heap, fn, image, matrix, options) {
     width: opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width),
     height: opts.height === undefined ? undefined : readSide(fn, 'options.height', opts.height),
   };
-  const O = opts.out === undefined ? null : readImageOut(heap, fn, opts.out, I, size);
-  const width = O && !O.target ? O.width : size.width ?? I.width;
-  const height = O && !O.target ? O.height : size.height ?? I.height;
-  const yDims = [1, height, width, I.channels];
-  const ySize = countElements(fn, 'the output', yDims, I.dtype);
-  if (O && O.target && O.target.length !== ySize) {
-    throw new RangeError(`${fn}: options.out: expected ${ySize} elements for a ${width}x${height} image of ${I.channels} channels, got ${O.target.length}`);
-  }
-  if (ySize > 0 && I.size === 0) {
-    throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
-  }
+  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, size);
   // What the kernel takes: theta, or H from output pixels to input pixels (float64 when
   // converted here).
   const sizes = [[I.width, I.height], [width, height]];
@@ -159,7 +150,6 @@ export function warpImage(heap, fn, image, matrix, options) {
     kernelMatrix = float64Matrix(perspectivePixelMap(fn, warp.name[space], M.data, space, inverse, ...sizes, align));
   }
   const inputs = [['image', I], [warp.name[space], kernelMatrix]];
-  const yBytes = ySize * elementSize(I.dtype);
   // Pixel space fixes the points; align_corners then only picks reflection's lines: the pixel
   // edges, as OpenCV's BORDER_REFLECT.
   const kernelAlign = space === 'pixel' ? false : align;
@@ -169,12 +159,87 @@ export function warpImage(heap, fn, image, matrix, options) {
     const ys = heap.writeInt64s(2, yDims);
     heap.check(fn, heap.Module[warp.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernelMatrix.dtype], ms, yp, ys,
       mode, padding, kernelAlign));
-    const result = (data) => ({ data, width, height, channels: I.channels });
-    if (O && O.ptr) return result(O.heap.data);
-    const target = O ? (O.target || O.data) : null;
-    const data = heap.copyOut(fn, O && O.target ? 'options.out' : 'options.out.data', yp, yBytes, target, I.dtype,
-      I.data && I.data.constructor);
-    return O && O.image ? O.image : result(data);
+    return imageResult(heap, fn, I, O, yp, yBytes, width, height);
+  });
+}
+
+// The output of an image call: options.out (read as readImageOut does) or a new image of
+// `size` (options.width and options.height, each undefined for `fallback`'s: [width, height],
+// by default the input's) with the input's channels and dtype, checked to fit.
+function readOutput(heap, fn, opts, I, size, fallback = [I.width, I.height]) {
+  const O = opts.out === undefined ? null : readImageOut(heap, fn, opts.out, I, size);
+  const width = O && !O.target ? O.width : size.width ?? fallback[0];
+  const height = O && !O.target ? O.height : size.height ?? fallback[1];
+  const yDims = [1, height, width, I.channels];
+  const ySize = countElements(fn, 'the output', yDims, I.dtype);
+  if (O && O.target && O.target.length !== ySize) {
+    throw new RangeError(`${fn}: options.out: expected ${ySize} elements for a ${width}x${height} image of ${I.channels} channels, got ${O.target.length}`);
+  }
+  if (ySize > 0 && I.size === 0) {
+    throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
+  }
+  return { O, width, height, yDims, yBytes: ySize * elementSize(I.dtype) };
+}
+
+// What an image call returns once the kernel wrote the output at yp: the out image itself, an
+// image over a heap tensor's view or over `out`'s array, or a new image.
+function imageResult(heap, fn, I, O, yp, yBytes, width, height) {
+  const result = (data) => ({ data, width, height, channels: I.channels });
+  if (O && O.ptr) return result(O.heap.data);
+  const target = O ? (O.target || O.data) : null;
+  const data = heap.copyOut(fn, O && O.target ? 'options.out' : 'options.out.data', yp, yBytes, target, I.dtype,
+    I.data && I.data.constructor);
+  return O && O.image ? O.image : result(data);
+}
+
+// A remap map: float32 pixel coordinates, `channels` per pixel (2: an interleaved (x, y) map;
+// 1: one plane), as an {data, width, height} object or a float32 heap tensor [h, w, channels].
+function readMap(heap, fn, what, map, channels) {
+  let M;
+  try {
+    M = readImage(heap, fn, what, map, { channels, example: 'a map {data: Float32Array, width, height} or a float32 heap tensor' });
+  } catch (e) {
+    // readImage speaks of images: say what the map was read as.
+    if (e instanceof RangeError && / needs \d+$/.test(e.message)) {
+      throw new RangeError(`${e.message.replace(/image of (\d) channels/, 'map of $1 value(s) per pixel')} (${channels === 2 ? 'an interleaved (x, y) map, as mapY is not given' : 'a plane of x or y'})`, { cause: e });
+    }
+    throw e;
+  }
+  if (M.dtype !== 'float32') {
+    throw new TypeError(`${fn}: ${what}: expected float32 pixel coordinates (a Float32Array or a float32 heap tensor), got ${M.dtype} data`);
+  }
+  if (M.channels !== channels) {
+    throw new RangeError(`${fn}: ${what}: expected ${channels === 2 ? 'an interleaved map: 2 values (x, y) per pixel, as mapY is not given' : '1 value per pixel (a plane)'}, got ${M.channels}`);
+  }
+  return M;
+}
+
+/**
+ * gs.remap(image, mapX, mapY, options) over `heap` (api.d.cts documents it): OpenCV's remap
+ * with float maps, the output the maps' size.
+ */
+export function remap(heap, image, mapX, mapY, options) {
+  const fn = 'remap';
+  const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'out']);
+  const I = readImage(heap, fn, 'image', image, null);
+  const interleaved = mapY === undefined || mapY === null;
+  const MX = readMap(heap, fn, 'mapX', mapX, interleaved ? 2 : 1);
+  const MY = interleaved ? null : readMap(heap, fn, 'mapY', mapY, 1);
+  if (MY && (MY.width !== MX.width || MY.height !== MX.height)) {
+    throw new RangeError(`${fn}: mapY: expected mapX's size ${MX.width}x${MX.height}, got ${MY.width}x${MY.height}`);
+  }
+  const { mode, padding } = readSampling(heap, fn, opts);
+  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, {}, [MX.width, MX.height]);
+  if (O && !O.target && (O.width !== MX.width || O.height !== MX.height)) {
+    throw new RangeError(`${fn}: options.out: expected the maps' size ${MX.width}x${MX.height}, got ${O.width}x${O.height}`);
+  }
+  const inputs = [['image', I], ['mapX', MX], ...(MY ? [['mapY', MY]] : [])];
+  return heap.withHeap(fn, inputs, yBytes, O, ([ip, mxp, myp], yp) => {
+    const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
+    const ms = heap.writeInt64s(1, MY ? [1, MX.height, MX.width] : [1, MX.height, MX.width, 2]);
+    const ys = heap.writeInt64s(2, yDims);
+    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, MY ? myp : 0, ms, yp, ys, mode, padding, false));
+    return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }
 

@@ -93,6 +93,23 @@ int WarpAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t m, int m_
             Options(mode, padding, align_corners)));
 }
 
+// Remap of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C); map_x (N, Ho, Wo, 2)
+// interleaved when map_y is 0, else map_x and map_y (N, Ho, Wo) of the same shape.
+int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, uintptr_t map_y,
+                 uintptr_t map_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                 bool align_corners) {
+  const TensorView xv{reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape),
+                      4};
+  const MutableTensorView yv{reinterpret_cast<void*>(y), static_cast<DType>(x_dtype),
+                             Shape(y_shape), 4};
+  const GridSampleOptions options = Options(mode, padding, align_corners);
+  const size_t rank = map_y ? 3 : 4;
+  const TensorView mx{reinterpret_cast<const void*>(map_x), DType::kFloat32, Shape(map_shape), rank};
+  if (!map_y) return ToCallStatus(Remap(xv, mx, yv, options));
+  const TensorView my{reinterpret_cast<const void*>(map_y), DType::kFloat32, Shape(map_shape), rank};
+  return ToCallStatus(Remap(xv, mx, my, yv, options));
+}
+
 // The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data
 // are checked by the call itself) and the enum codes of mode, padding and dtype names.
 
@@ -164,6 +181,7 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
   function("warpAffine", &WarpAdapter<&WarpAffine>);
   function("warpPerspective", &WarpAdapter<&WarpPerspective>);
+  function("remap", &RemapAdapter);
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
   function("parseMode", &ParseModeAdapter);

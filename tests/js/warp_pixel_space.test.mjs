@@ -1,4 +1,4 @@
-// Pixel-space warps (warpAffine and warpPerspective with space 'pixel'), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective against gridSample on its grid; hostile input.
+// Pixel-space warps (warpAffine and warpPerspective with space 'pixel', remap), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective and remap against gridSample on their grids; hostile input.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -148,6 +148,81 @@ describe('pixel space against OpenCV.js', () => {
     });
   }
 
+  // Maps that bend the picture (a swirl about a point off the centre, partly outside).
+  function swirlMaps(width, height, ow, oh) {
+    const mapX = new Float32Array(ow * oh);
+    const mapY = new Float32Array(ow * oh);
+    for (let i = 0; i < oh; ++i) {
+      for (let j = 0; j < ow; ++j) {
+        const [dx, dy] = [j - 0.45 * ow, i - 0.55 * oh];
+        const a = 0.6 * Math.exp(-(dx * dx + dy * dy) / (0.1 * ow * oh));
+        mapX[i * ow + j] = 0.5 * width + Math.cos(a) * dx - Math.sin(a) * dy + 1.7;
+        mapY[i * ow + j] = 0.5 * height + Math.sin(a) * dx + Math.cos(a) * dy - 2.3;
+      }
+    }
+    return { mapX: { data: mapX, width: ow, height: oh }, mapY: { data: mapY, width: ow, height: oh } };
+  }
+
+  for (const variant of variants) {
+    test(`${variant}: remap is cv.remap with float maps (planes and interleaved, every padding)`, async () => {
+      const gs = await load({ variant });
+      const image = smoothImage(66, 41);
+      const [ow, oh] = [52, 47];
+      const { mapX, mapY } = swirlMaps(66, 41, ow, oh);
+      const interleaved = new Float32Array(2 * ow * oh);
+      for (let p = 0; p < ow * oh; ++p) [interleaved[2 * p], interleaved[2 * p + 1]] = [mapX.data[p], mapY.data[p]];
+      const src = cv.matFromArray(41, 66, cv.CV_32FC1, Array.from(image.data));
+      const mx = cv.matFromArray(oh, ow, cv.CV_32FC1, Array.from(mapX.data));
+      const my = cv.matFromArray(oh, ow, cv.CV_32FC1, Array.from(mapY.data));
+      const dst = new cv.Mat();
+      try {
+        for (const mode of ['bilinear', 'bicubic']) {
+          for (const paddingMode of ['zeros', 'border', 'reflection']) {
+            cv.remap(src, dst, mx, my, CV_MODE[mode], CV_BORDER[paddingMode], new cv.Scalar(0));
+            const want = Float32Array.from(dst.data32F);
+            const planes = gs.remap(image, mapX, mapY, { mode, paddingMode });
+            checkAgainstOpenCv(planes.data, want, mode, paddingMode, `${mode} ${paddingMode} planes`);
+            const one = gs.remap(image, { data: interleaved, width: ow, height: oh }, null, { mode, paddingMode });
+            assert.deepEqual(one.data, planes.data, `${mode} ${paddingMode}: interleaved and planes agree`);
+          }
+        }
+      } finally {
+        [src, mx, my, dst].forEach((m) => m.delete());
+      }
+    });
+
+    test(`${variant}: remap is gridSample on the normalised grid of its maps, every mode and padding`, async () => {
+      const gs = await load({ variant });
+      const [width, height, ow, oh] = [21, 15, 17, 12];
+      const data = Float32Array.from({ length: width * height * 2 }, (_, i) => Math.sin(i * 0.37) * 2);
+      const image = { data, width, height, channels: 2 };
+      const { mapX, mapY } = swirlMaps(width, height, ow, oh);
+      mapX.data[5] = NaN;
+      mapY.data[9] = Infinity;
+      mapX.data[12] = 1e30; // far outside: the padding rule
+      const grid = new Float32Array(2 * ow * oh);
+      for (let p = 0; p < ow * oh; ++p) {
+        grid[2 * p] = (2 * mapX.data[p] + 1) / width - 1;
+        grid[2 * p + 1] = (2 * mapY.data[p] + 1) / height - 1;
+      }
+      const planar = { data: new Float32Array(data.length), shape: [1, 2, height, width] };
+      for (let p = 0; p < width * height; ++p) for (let c = 0; c < 2; ++c) planar.data[c * width * height + p] = data[p * 2 + c];
+      for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+        for (const paddingMode of ['zeros', 'border', 'reflection']) {
+          const want = gs.gridSample(planar, { data: grid, shape: [1, oh, ow, 2] }, { mode, paddingMode }).data;
+          const got = gs.remap(image, mapX, mapY, { mode, paddingMode }).data;
+          // The coordinates agree to a float32 rounding of the normalised value (a few 1e-6
+          // pixel here); the data change by up to 2.3 per pixel.
+          for (let p = 0; p < ow * oh; ++p) {
+            for (let c = 0; c < 2; ++c) {
+              assert.ok(Math.abs(got[2 * p + c] - want[c * ow * oh + p]) <= 1e-4, `${mode} ${paddingMode} pixel ${p} channel ${c}: ${got[2 * p + c]} vs ${want[c * ow * oh + p]}`);
+            }
+          }
+        }
+      }
+    });
+  }
+
   test('a half-pixel mistake would fail these comparisons (the tolerance discriminates)', async () => {
     const gs = await load();
     const image = smoothImage(61, 37);
@@ -259,6 +334,7 @@ describe('pixel space: hand-solved maps and measured shapes', () => {
 
 describe('pixel space: hostile input', () => {
   const IMG = () => ({ data: new Uint8ClampedArray(4 * 6 * 5), width: 6, height: 5 });
+  const MAP = () => ({ data: new Float32Array(6).fill(1.5), width: 3, height: 2 });
   const cases = [
     ['space unknown', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixels' }), RangeError, /^warpAffine: options\.space: expected 'normalized' or 'pixel', got "pixels"$/],
     ['inverse not a boolean', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixel', inverse: 1 }), TypeError, /^warpAffine: options\.inverse: expected a boolean, got 1$/],
@@ -279,6 +355,16 @@ describe('pixel space: hostile input', () => {
     ['quad with a repeated point', (gs) => gs.perspectiveTransform([[0, 0], [0, 0], [1, 1], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src: points 0, 1 and 2 lie on one line/],
     ['quad with Infinity', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, Infinity], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src\[2\]\[1\]: expected a finite number, got Infinity$/],
     ['quad not an array', (gs) => gs.perspectiveTransform('square', [[0, 0], [1, 0], [1, 1], [0, 1]]), TypeError, /^perspectiveTransform: src: expected 4 points/],
+    ['remap map of bytes', (gs) => gs.remap(IMG(), { data: new Uint8Array(6), width: 3, height: 2 }, MAP()), TypeError, /^remap: mapX: expected float32 pixel coordinates .*, got uint8 data$/],
+    ['remap planes of different sizes', (gs) => gs.remap(IMG(), MAP(), { data: new Float32Array(6), width: 2, height: 3 }), RangeError, /^remap: mapY: expected mapX's size 3x2, got 2x3$/],
+    ['remap one plane without mapY', (gs) => gs.remap(IMG(), MAP()), RangeError, /^remap: mapX: data has 6 elements but a 3x2 map of 2 value\(s\) per pixel needs 12 \(an interleaved \(x, y\) map, as mapY is not given\)$/],
+    ['remap interleaved map with mapY', (gs) => gs.remap(IMG(), { data: new Float32Array(12), width: 3, height: 2 }, MAP()), RangeError, /^remap: mapX: data has 12 elements but a 3x2 map of 1 value\(s\) per pixel needs 6/],
+    ['remap map not an object', (gs) => gs.remap(IMG(), new Float32Array(6), MAP()), TypeError, /^remap: mapX: expected a map \{data: Float32Array, width, height\} or a float32 heap tensor, got Float32Array\(6\)$/],
+    ['remap map of a float64 heap tensor', (gs) => gs.remap(IMG(), gs.tensor('float64', [2, 3, 1]), MAP()), TypeError, /^remap: mapX: expected a uint8 or float32 heap tensor, got float64$/],
+    ['remap out of another size', (gs) => gs.remap(IMG(), MAP(), MAP(), { out: { data: new Uint8ClampedArray(16), width: 2, height: 2 } }), RangeError, /^remap: options\.out: expected the maps' size 3x2, got 2x2$/],
+    ['remap with alignCorners', (gs) => gs.remap(IMG(), MAP(), MAP(), { alignCorners: false }), TypeError, /^remap: options\.alignCorners: unknown option; expected mode, paddingMode, padding_mode, out$/],
+    ['remap with a width', (gs) => gs.remap(IMG(), MAP(), MAP(), { width: 3 }), TypeError, /^remap: options\.width: unknown option/],
+    ['remap of a huge map', (gs) => gs.remap(IMG(), { data: new Float32Array(4), width: 2 ** 26, height: 2 ** 26 }, MAP()), RangeError, /^remap: mapX would need 18014398509481984 bytes \(16 PiB\)/],
   ];
   for (const variant of variants) {
     test(`${variant}: each a specific error, the module usable afterwards`, async () => {
@@ -303,6 +389,14 @@ describe('pixel space: hostile input', () => {
     for (const paddingMode of ['zeros', 'border', 'reflection']) {
       const y = gs.warpPerspective(image, [1, 0, 0, 0, 1, 0, 0, 0, -1], { space: 'pixel', inverse: true, paddingMode });
       assert.ok(y.data.every((v) => v === 0), paddingMode);
+    }
+    // remap of a 1x1 picture (every padding and mode) and non-finite map values: 0 there.
+    for (const paddingMode of ['zeros', 'border', 'reflection']) {
+      for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+        const y = gs.remap(one, { data: Float32Array.from([0.3, NaN]), width: 2, height: 1 }, { data: Float32Array.from([-0.2, Infinity]), width: 2, height: 1 }, { mode, paddingMode });
+        assert.deepEqual([...y.data.subarray(4)], [0, 0, 0, 0], `${mode} ${paddingMode}: the non-finite pixel`);
+        if (paddingMode !== 'zeros') assert.deepEqual([...y.data.subarray(0, 4)], [10, 20, 30, 255], `${mode} ${paddingMode}`);
+      }
     }
     // A NaN entry with inverse: true: transparent pixels, as a non-finite theta gives.
     const nan = gs.warpPerspective(image, [1, 0, NaN, 0, 1, 0, 0, 0, 1], { space: 'pixel', inverse: true, paddingMode: 'border' });

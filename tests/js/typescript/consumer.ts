@@ -88,6 +88,16 @@ const rectified = gs.warpPerspective(image, homography, { space: 'pixel', width:
 assert<Equal<typeof rectified, ImageData>>();
 const inverted = gs.warpPerspective({ data: new Float32Array(16), width: 4, height: 4 }, new Float64Array(9), { space: 'pixel', inverse: true });
 assert<Equal<typeof inverted.data, Float32Array<ArrayBuffer>>>();
+// remap: two float planes, or one interleaved map.
+const mapX = { data: new Float32Array(16), width: 4, height: 4 };
+const remapped = gs.remap(image, mapX, mapX, { mode: 'bicubic', paddingMode: 'reflection' });
+assert<Equal<typeof remapped, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+const remappedHeap = gs.remap(gs.tensor('float32', [4, 4, 1]), gs.tensor('float32', [4, 4, 2]), null, { out: gs.tensor('float32', [4, 4, 1]) });
+assert<Equal<typeof remappedHeap.data, Float32Array<ArrayBuffer>>>();
+// @ts-expect-error: maps are float32
+gs.remap(image, { data: new Uint8Array(16), width: 4, height: 4 });
+// @ts-expect-error: remap's output size is the maps'
+gs.remap(image, mapX, mapX, { width: 4 });
 // @ts-expect-error: the space is 'normalized' or 'pixel'
 gs.warpPerspective(image, homography, { space: 'pixels' });
 // @ts-expect-error: a quad has four points
