@@ -104,9 +104,11 @@ int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, u
                              Shape(y_shape), 4};
   const GridSampleOptions options = Options(mode, padding, align_corners);
   const size_t rank = map_y ? 3 : 4;
-  const TensorView mx{reinterpret_cast<const void*>(map_x), DType::kFloat32, Shape(map_shape), rank};
+  const TensorView mx{reinterpret_cast<const void*>(map_x), DType::kFloat32, Shape(map_shape),
+                      rank};
   if (!map_y) return ToCallStatus(Remap(xv, mx, yv, options));
-  const TensorView my{reinterpret_cast<const void*>(map_y), DType::kFloat32, Shape(map_shape), rank};
+  const TensorView my{reinterpret_cast<const void*>(map_y), DType::kFloat32, Shape(map_shape),
+                      rank};
   return ToCallStatus(Remap(xv, mx, my, yv, options));
 }
 

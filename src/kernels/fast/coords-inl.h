@@ -310,7 +310,8 @@ class PerspectiveRows {
 
 // Remap's float32 pixel maps, row by row: map_x[p * stride] and map_y[p * stride] for output
 // pixel p of the batch (stride 2: one interleaved map), each normalised by remap_rule.h's
-// NormalisePixel, per lane in its order.
+// NormalisePixel, per lane in its order. The fixed-point blend reads the maps' positions as
+// they are (they are pixel positions already).
 class RemapRows {
  public:
   RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride)
@@ -320,44 +321,63 @@ class RemapRows {
         stride_(stride),
         ax_(PixelAxisOf(axes.in_w, axes.align)),
         ay_(PixelAxisOf(axes.in_h, axes.align)) {}
-  static constexpr bool kPositionsFromCoords = true;
+  static constexpr bool kPositionsFromCoords = false;
   static constexpr bool kKnowsInterior = false;
 
   HWY_INLINE void Item(int64_t n) { item_ = n * axes_.out_h * axes_.out_w; }
-  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }
+  HWY_INLINE void Columns(int64_t j0, int count) {
+    j0_ = j0;
+    count_ = count;
+  }
   HWY_INLINE void Row(int64_t i) { row_ = item_ + i * axes_.out_w + j0_; }
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     const DF d;
     const int lanes = static_cast<int>(hn::Lanes(d));
+    const MapRow map = Positions(*coords);
     for (int v = begin; v < end; v += lanes) {
-      const int64_t p = row_ + v;
-      const int valid = end - v < lanes ? end - v : lanes;
       VF u, w;
-      if (stride_ == 2) {
-        const float* src = map_x_ + p * 2;
+      map.Read(v, end - v < lanes ? end - v : lanes, &u, &w);
+      hn::Store(Normalise(d, ax_, u), d, coords->g[1] + v);
+      hn::Store(Normalise(d, ay_, w), d, coords->g[0] + v);
+    }
+  }
+
+  // The row segment's positions as the maps hold them, a value the fixed-point loop keeps in
+  // registers (see CoordPositions); lanes past the segment read as 0.
+  struct MapRow {
+    const float* x;
+    const float* y;
+    int stride, count;
+    HWY_INLINE void Read(int v, int valid, VF* u, VF* w) const {
+      const DF d;
+      const int lanes = static_cast<int>(hn::Lanes(d));
+      if (stride == 2) {
+        const float* src = x + v * 2;
         HWY_ALIGN float tail[kMaxLanes * 2];
         if (valid < lanes) {
           std::memset(tail, 0, sizeof(tail));
           std::memcpy(tail, src, sizeof(float) * valid * 2);
           src = tail;
         }
-        hn::LoadInterleaved2(d, src, u, w);
+        hn::LoadInterleaved2(d, src, *u, *w);
       } else if (valid < lanes) {
         HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
-        std::memcpy(tx, map_x_ + p, sizeof(float) * valid);
-        std::memcpy(ty, map_y_ + p, sizeof(float) * valid);
-        u = hn::Load(d, tx);
-        w = hn::Load(d, ty);
+        std::memcpy(tx, x + v, sizeof(float) * valid);
+        std::memcpy(ty, y + v, sizeof(float) * valid);
+        *u = hn::Load(d, tx);
+        *w = hn::Load(d, ty);
       } else {
-        u = hn::LoadU(d, map_x_ + p);
-        w = hn::LoadU(d, map_y_ + p);
+        *u = hn::LoadU(d, x + v);
+        *w = hn::LoadU(d, y + v);
       }
-      hn::Store(Normalise(d, ax_, u), d, coords->g[1] + v);
-      hn::Store(Normalise(d, ay_, w), d, coords->g[0] + v);
     }
-  }
-  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
-    return CoordPositions::Of(axes_, coords);
+    HWY_INLINE void At(int v, VF* u, VF* w) const {
+      const int lanes = static_cast<int>(hn::Lanes(DF()));
+      Read(v, count - v < lanes ? count - v : lanes, u, w);
+    }
+  };
+  HWY_INLINE MapRow Positions(const TileCoords<2>& /*coords*/) const {
+    return MapRow{map_x_ + row_ * stride_, map_y_ + row_ * stride_, stride_, count_};
   }
 
  private:
@@ -375,6 +395,7 @@ class RemapRows {
   int stride_;
   PixelAxis ax_, ay_;
   int64_t item_ = 0, j0_ = 0, row_ = 0;
+  int count_ = 0;
 };
 
 }  // namespace HWY_NAMESPACE
