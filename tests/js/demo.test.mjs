@@ -289,6 +289,55 @@ describe('web/demo in headless Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the perspective panel: dragging a corner re-rectifies the page, which equals the package\'s warpPerspective for those corners', async () => {
+    const { page, problems } = await openDemo();
+    await page.waitForFunction(() => window.__demo.perspective?.frames > 0, null, { timeout: 20000 });
+    const panel = () => page.evaluate(() => ({ quad: window.__demo.perspective.quad, mode: window.__demo.perspective.mode, frames: window.__demo.perspective.frames }));
+    const source = decode(await page.evaluate(() => window.__demo.perspective.sourcePixels()));
+    assert.deepEqual([source.width, source.height], [640, 480]);
+    const corners = [[0, 0], [359, 0], [359, 479], [0, 479]];
+    const check = async (what) => {
+      const { quad, mode } = await panel();
+      const want = gs.warpPerspective(source, gs.perspectiveTransform(quad, corners), { space: 'pixel', width: 360, height: 480, mode });
+      const got = decode(await page.evaluate(() => window.__demo.perspective.readOutput()));
+      await assertCanvasEquals(page, got, want, what);
+      return { quad, got };
+    };
+    const first = await check('first frame');
+    // The photo was made by laying a page at these corners: rectified, the output is paper
+    // (light) right to its corners, not the dark desk.
+    for (const [x, y] of [[3, 3], [356, 3], [356, 476], [3, 476]]) {
+      const i = 4 * (y * 360 + x);
+      assert.ok(first.got.data[i] > 200 && first.got.data[i + 1] > 200, `rectified corner (${x}, ${y}) is not paper: ${first.got.data.subarray(i, i + 3)}`);
+    }
+    // Drag the top-right handle 40 px right and 25 px down (in photo pixels) with the mouse.
+    await page.locator('#persp-overlay').scrollIntoViewIfNeeded();
+    const box = await page.locator('#persp-overlay').boundingBox();
+    const scale = box.width / 640;
+    const [x, y] = first.quad[1];
+    const before = (await panel()).frames;
+    await page.mouse.move(box.x + x * scale, box.y + y * scale);
+    await page.mouse.down();
+    await page.mouse.move(box.x + (x + 40) * scale, box.y + (y + 25) * scale, { steps: 6 });
+    await page.mouse.up();
+    await page.waitForFunction((f) => window.__demo.perspective.frames > f, before);
+    await page.waitForTimeout(100); // the last pointer move's frame
+    const dragged = await check('after dragging a corner');
+    assert.ok(Math.abs(dragged.quad[1][0] - (x + 40)) < 1.5 && Math.abs(dragged.quad[1][1] - (y + 25)) < 1.5,
+      `the corner moved to ${dragged.quad[1]}, expected about ${[x + 40, y + 25]}`);
+    assert.deepEqual(dragged.quad[0], first.quad[0], 'the other corners stay');
+    const modeFrames = (await panel()).frames;
+    await page.locator('#persp-mode').selectOption('bicubic');
+    await page.waitForFunction((f) => window.__demo.perspective.frames > f, modeFrames);
+    await check('bicubic');
+    mkdirSync(OUTPUT, { recursive: true });
+    const shot = join(OUTPUT, 'demo-perspective.png');
+    await page.locator('.perspective').screenshot({ path: shot });
+    console.log(`# screenshot ${shot}`);
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
   test('the batch view is one N = 8 affineGrid + gridSample call: every thumbnail equals the package', async () => {
     const { page, problems } = await openDemo();
     await page.getByRole('button', { name: 'new random θs' }).click();

@@ -1,6 +1,7 @@
-// The demo page's main thread: source picture, controls, sampling-grid overlay and live figures; the warping itself runs in worker.mjs.
+// The demo page's main thread: source picture, controls, sampling-grid overlay and live figures; the warping itself runs in worker.mjs (the perspective panel: perspective.mjs).
 import { FLOWS } from '../../js/flows.mjs';
 import { paramsFromTheta, thetaFromParams } from '../../js/pixel_space.mjs';
+import { startPerspectivePanel } from './perspective.mjs';
 import { drawTestImage } from './test_image.mjs';
 import { DEFAULT_PARAMS, randomThetas, toPixel } from './transforms.mjs';
 
@@ -106,6 +107,19 @@ const hook = {
   },
 };
 window.__demo = hook; // for the browser test; the page never reads it
+
+// The perspective panel, on the main thread with its own instance of the package; its state
+// for the browser test as window.__demo.perspective.
+const image64 = (im) => ({ width: im.width, height: im.height, base64: toBase64(im.data) });
+startPerspectivePanel().then((panel) => {
+  hook.perspective = {
+    get frames() { return panel.frames; },
+    get quad() { return panel.quad.map((p) => [...p]); },
+    get mode() { return panel.mode; },
+    sourcePixels: () => image64(panel.source()),
+    readOutput: () => image64(panel.output()),
+  };
+}, (e) => showError(`The perspective panel failed: ${e && e.message ? e.message : e}`));
 
 function isSettled() {
   const f = hook.lastFrame;
