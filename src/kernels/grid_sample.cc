@@ -1,7 +1,9 @@
-// Public GridSample entry points: validate once, then run the best available kernel.
+// Public NCHW entry points (GridSample, WarpFlow): validate once, then run the best available
+// kernel.
 #include "gridsample/grid_sample.h"
 
 #include "fast/fast.h"
+#include "gridsample/warp_flow.h"
 #include "reference/reference.h"
 #include "validate.h"
 
@@ -26,6 +28,18 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   if (!s.ok()) return s;
   if (!fast::TryGridSample(geometry, x, grid, y, options)) {
     reference::RunGridSample(geometry, x, grid, y, options);
+  }
+  return Status::Ok();
+}
+
+Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                const GridSampleOptions& options) {
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleOptions(options, "WarpFlow");
+  if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
+  if (!s.ok()) return s;
+  if (!fast::TryWarpFlow(geometry, x, flow, y, options)) {
+    reference::RunWarpFlow(geometry, x, flow, y, options);
   }
   return Status::Ok();
 }

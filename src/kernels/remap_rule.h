@@ -1,5 +1,6 @@
-// Remap's coordinate rule, in one place for the reference and the fast source: a pixel coordinate
-// (pixel centres at integers) to the normalised coordinate the samplers take, in float32.
+// The pixel-coordinate rule of Remap and WarpFlow, in one place for the references and the fast
+// sources: a pixel coordinate (pixel centres at integers) to the normalised coordinate the
+// samplers take, in float32.
 #ifndef GRIDSAMPLE_REMAP_RULE_H_
 #define GRIDSAMPLE_REMAP_RULE_H_
 
@@ -40,6 +41,10 @@ inline float NormalisePixel(const PixelAxis& axis, float u) {
   const float scaled = u * axis.scale;
   return scaled + axis.offset;
 }
+
+// WarpFlow's position of output column (or row) k displaced by d pixels: float(k) + d, one
+// rounding (k below 2^24, exact as a float).
+inline float FlowPosition(int64_t k, float d) { return static_cast<float>(k) + d; }
 
 }  // namespace gridsample
 

@@ -231,6 +231,53 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid, const Mut
   return Status::Ok();
 }
 
+Status ValidateWarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                        GridSampleGeometry* geometry) {
+  constexpr const char* kOp = "WarpFlow";
+  if (x.rank != 4) {
+    return Invalid(kOp, "X: expected rank 4 (N, C, H, W), got rank " + std::to_string(x.rank) +
+                            (x.shape ? " shape " + ShapeString(x.shape, x.rank) : std::string()));
+  }
+  int64_t x_count = 0;
+  Status s = CheckTensor(kOp, "X", x.data, x.dtype, x.shape, x.rank, &x_count);
+  if (!s.ok()) return s;
+  if (flow.dtype != DType::kFloat32) {
+    return Invalid(kOp, "flow: expected dtype float32 (displacements in pixels), got " +
+                            DTypeString(flow.dtype));
+  }
+  int64_t flow_count = 0;
+  s = CheckTensor(kOp, "flow", flow.data, flow.dtype, flow.shape, flow.rank, &flow_count);
+  if (!s.ok()) return s;
+  if (flow.rank != 4 || flow.shape[1] != 2 || flow.shape[0] != x.shape[0]) {
+    return Invalid(kOp, "flow: expected shape [" + std::to_string(x.shape[0]) +
+                            ", 2, Ho, Wo] (dx and dy for X of shape " + ShapeString(x.shape, 4) +
+                            "), got " + ShapeString(flow.shape, flow.rank));
+  }
+  const int64_t y_shape[4] = {x.shape[0], x.shape[1], flow.shape[2], flow.shape[3]};
+  int64_t y_count = 0;
+  s = CountElements(kOp, "Y", y_shape, 4, DTypeSize(x.dtype), &y_count);
+  if (!s.ok()) return s;
+  if (y_count > 0 && x_count == 0) {
+    return Invalid(kOp, "X: a dimension is 0 in shape " + ShapeString(x.shape, 4) +
+                            " but the output " + ShapeString(y_shape, 4) +
+                            " asks for samples from it");
+  }
+  const TensorView inputs[2] = {x, flow};
+  const int64_t counts[2] = {x_count, flow_count};
+  s = CheckOutput(kOp, "Y", y, x.dtype, y_shape, 4, inputs, 2, counts);
+  if (!s.ok()) return s;
+  geometry->rank = 2;
+  geometry->n = x.shape[0];
+  geometry->c = x.shape[1];
+  geometry->in[0] = x.shape[2];
+  geometry->in[1] = x.shape[3];
+  geometry->out[0] = flow.shape[2];
+  geometry->out[1] = flow.shape[3];
+  geometry->in_spatial = x.shape[2] * x.shape[3];
+  geometry->out_spatial = flow.shape[2] * flow.shape[3];
+  return Status::Ok();
+}
+
 Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op) {
   const int mode = static_cast<int>(options.mode);
   const int padding = static_cast<int>(options.padding);

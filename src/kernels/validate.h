@@ -30,6 +30,11 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid, const Mut
 // with `op`.
 Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op = "GridSample");
 
+// WarpFlow: x (N, C, H, W), flow (N, 2, Ho, Wo) float32, y (N, C, Ho, Wo) of x's dtype, no
+// overlaps. Fills `geometry` as for GridSample of rank 2.
+Status ValidateWarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                        GridSampleGeometry* geometry);
+
 // A validated AffineGrid problem.
 struct AffineGridGeometry {
   int rank = 0;  // 2 or 3 spatial axes

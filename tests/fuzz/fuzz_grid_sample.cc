@@ -1,6 +1,6 @@
-// Fuzz target: GridSample (NCHW, ranks 1-4, every dtype) and GridSampleChannelsLast against the
-// scalar reference on every compiled Highway target, with shapes, options and hostile grid and
-// X values chosen by the input.
+// Fuzz target: GridSample (NCHW, ranks 1-4, every dtype), GridSampleChannelsLast and WarpFlow
+// (2-D) against the scalar reference on every compiled Highway target, with shapes, options and
+// hostile grid (flow) and X values chosen by the input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -171,6 +171,51 @@ void CheckNchw(const Problem& p, const Tensor& x, const Tensor& grid, const Tens
   });
 }
 
+// 2-D: WarpFlow with the grid read as a flow (N, 2, Ho, Wo) in pixels (each coordinate times
+// half its axis, special values as they are) against reference GridSample on the flow's grid.
+void CheckWarpFlow(const Problem& p, const Tensor& x, const Tensor& grid) {
+  const int64_t ho = p.out[0], wo = p.out[1], plane = ho * wo;
+  Tensor flow(DType::kFloat32, {p.n, 2, ho, wo});
+  for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t q = 0; q < plane; ++q) {
+      for (int a = 0; a < 2; ++a) {  // a = 0: x (W), 1: y (H)
+        const double half = static_cast<double>(p.in[1 - a]) / 2;
+        flow.Set((n * 2 + a) * plane + q, grid.Get((n * plane + q) * 2 + a) * half);
+      }
+    }
+  }
+  Tensor want = Output(p.x_dtype, {p.n, p.c, ho, wo});
+  const Tensor flow_grid =
+      gridsample_test::FlowGrid(flow, p.in[0], p.in[1], p.options.align_corners);
+  const Status want_status =
+      gridsample::reference::GridSample(x.View(), flow_grid.View(), want.MutableView(), p.options);
+  const int64_t in_spatial = Product(p.in);
+  std::vector<double> scale(p.n * p.c);
+  std::vector<char> nonfinite(p.n * p.c);
+  for (int64_t k = 0; k < p.n * p.c; ++k) {
+    bool nf = false;
+    Magnitude(x, k * in_spatial, in_spatial, &scale[k], &nf);
+    nonfinite[k] = nf;
+  }
+  ForEachTarget(p.x_dtype == DType::kFloat32, [&](const char* target) {
+    const std::string what = Describe("WarpFlow", x, flow, p.options, target);
+    Trace(what);
+    Tensor got = Output(p.x_dtype, want.shape());
+    const Status s = gridsample::WarpFlow(x.View(), flow.View(), got.MutableView(), p.options);
+    CheckSameStatus(s, want_status, got, what);
+    if (!s.ok()) return;
+    for (int64_t i = 0; i < got.size(); ++i) {
+      const int64_t k = i / plane;
+      const Tolerance tol =
+          GridSampleTolerance(p.x_dtype, p.options, scale[k], nonfinite[k], want.Get(i));
+      if (!Agree(got.Get(i), want.Get(i), tol)) {
+        Fail(what + ": output " + gridsample_test::WhereInY(want, i) + ": got " +
+             ValueString(got, i) + ", reference on the flow's grid " + ValueString(want, i));
+      }
+    }
+  });
+}
+
 // 2-D: GridSampleChannelsLast on X transposed to (N, H, W, C) against the NCHW reference.
 void CheckChannelsLast(const Problem& p, const Tensor& x, const Tensor& grid, const Tensor& want,
                        const Status& want_status) {
@@ -209,7 +254,10 @@ void TestOneInput(const uint8_t* data, size_t size) {
   const Status want_status =
       gridsample::reference::GridSample(x.View(), grid.View(), want.MutableView(), p.options);
   CheckNchw(p, x, grid, want, want_status);
-  if (p.rank == 2) CheckChannelsLast(p, x, grid, want, want_status);
+  if (p.rank == 2) {
+    CheckChannelsLast(p, x, grid, want, want_status);
+    if (p.grid_dtype == DType::kFloat32) CheckWarpFlow(p, x, grid);
+  }
 }
 
 }  // namespace

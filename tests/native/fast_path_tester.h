@@ -14,6 +14,7 @@
 
 #include "fast/fast.h"
 #include "gridsample/warp_affine.h"
+#include "gridsample/warp_flow.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
 #include "test_util.h"
@@ -109,6 +110,7 @@ class FastPathTester {
     kWarpAffine,              // NHWC X, theta (N, 2, 3), Y (N, out[0], out[1], C)
     kWarpPerspective,         // NHWC X, H (N, 3, 3) given as theta(), Y as WarpAffine's
     kRemap,                   // NHWC X, maps(): (N, Ho, Wo, 2) or two planes (N, Ho, Wo)
+    kWarpFlow,                // NCHW X (N, C, H, W), flow() (N, 2, Ho, Wo)
     kAffineGrid,              // theta (N, r, r+1), size (N, channels, out...)
   };
 
@@ -125,6 +127,8 @@ class FastPathTester {
   FastPathTester& x(Tensor t) { return Set(&x_, std::move(t)); }
   FastPathTester& grid(Tensor t) { return Set(&grid_, std::move(t)); }
   FastPathTester& theta(Tensor t) { return Set(&theta_, std::move(t)); }
+  // WarpFlow's flow (N, 2, Ho, Wo), float32 pixels.
+  FastPathTester& flow(Tensor f) { return Set(&flow_, std::move(f)); }
   // Remap's pixel maps: one interleaved (N, Ho, Wo, 2), or map_x and map_y (N, Ho, Wo).
   FastPathTester& maps(Tensor map_x, std::optional<Tensor> map_y = std::nullopt) {
     map_x_ = std::move(map_x);
@@ -207,6 +211,13 @@ class FastPathTester {
       case Op::kWarpAffine: return OracleWarpAffine(x, *theta_, out_.at(0), out_.at(1), options_);
       case Op::kWarpPerspective:
         return OracleWarpPerspective(x, *theta_, out_.at(0), out_.at(1), options_);
+      case Op::kWarpFlow: {
+        Tensor y;
+        const Tensor g = FlowGrid(*flow_, x.shape()[2], x.shape()[3], options_.align_corners);
+        const Status s = RunGridSample(&gridsample::reference::GridSample, x, g, options_, &y);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return y;
+      }
       case Op::kRemap:
         return OracleGridSample(x,
                                 RemapGrid(*map_x_, map_y_ ? &*map_y_ : nullptr, x.shape()[1],
@@ -256,6 +267,13 @@ class FastPathTester {
                 .ok());
         return gridsample::fast::TryWarpPerspective(geo, x.View(), theta_->View(), y->MutableView(),
                                                     options_);
+      }
+      case Op::kWarpFlow: {
+        gridsample::GridSampleGeometry geo;
+        EXPECT_TRUE(
+            gridsample::ValidateWarpFlow(x.View(), flow_->View(), y->MutableView(), &geo).ok());
+        return gridsample::fast::TryWarpFlow(geo, x.View(), flow_->View(), y->MutableView(),
+                                             options_);
       }
       case Op::kRemap: {
         gridsample::ChannelsLastGeometry geo;
@@ -308,6 +326,14 @@ class FastPathTester {
         return coords_ok && width_ok && fast::TargetHasChannelsLast() &&
                fast::CoversChannelsLast(geo, x.dtype(), options_);
       }
+      case Op::kWarpFlow: {
+        gridsample::GridSampleGeometry geo;
+        const Status s =
+            gridsample::ValidateWarpFlow(x.View(), flow_->View(), y->MutableView(), &geo);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return fast::CoversGridSample(geo, x.dtype(), DType::kFloat32, options_) &&
+               geo.out[0] < fast::kMaxFlowSide && geo.out[1] < fast::kMaxFlowSide;
+      }
       case Op::kRemap: {
         gridsample::ChannelsLastGeometry geo;
         const TensorView my = map_y_ ? map_y_->View() : TensorView{};
@@ -333,6 +359,8 @@ class FastPathTester {
         return gridsample::WarpAffine(x.View(), theta_->View(), y->MutableView(), options_);
       case Op::kWarpPerspective:
         return gridsample::WarpPerspective(x.View(), theta_->View(), y->MutableView(), options_);
+      case Op::kWarpFlow:
+        return gridsample::WarpFlow(x.View(), flow_->View(), y->MutableView(), options_);
       case Op::kRemap:
         return map_y_ ? gridsample::Remap(x.View(), map_x_->View(), map_y_->View(),
                                           y->MutableView(), options_)
@@ -353,6 +381,7 @@ class FastPathTester {
       case Op::kWarpAffine: return "WarpAffine";
       case Op::kWarpPerspective: return "WarpPerspective";
       case Op::kRemap: return "Remap";
+      case Op::kWarpFlow: return "WarpFlow";
       case Op::kAffineGrid: return "AffineGrid";
     }
     return "?";
@@ -378,7 +407,7 @@ class FastPathTester {
     static const char* const kAxes[] = {"t", "z", "y", "x"};
     std::vector<int64_t> pixel;  // spatial index, outermost first
     int64_t channel = 0;
-    if (op_ == Op::kGridSample) {
+    if (op_ == Op::kGridSample || op_ == Op::kWarpFlow) {
       pixel.assign(idx.begin() + 2, idx.end());
       channel = idx[1];
     } else {
@@ -406,6 +435,12 @@ class FastPathTester {
       }
       s << ')';
     }
+    if (op_ == Op::kWarpFlow) {
+      const int64_t plane = pixel[0] * y.shape()[3] + pixel[1];
+      const int64_t at = idx[0] * 2 * y.shape()[2] * y.shape()[3] + plane;
+      s << " flow (dx=" << flow_->Get(at) << ", dy=" << flow_->Get(at + y.shape()[2] * y.shape()[3])
+        << ')';
+    }
     if (op_ == Op::kRemap) {
       const int64_t p = flat / y.shape().back();  // the output pixel (n, i, j) as one index
       s << " map (x=" << (map_y_ ? map_x_->Get(p) : map_x_->Get(2 * p))
@@ -429,6 +464,8 @@ class FastPathTester {
       s << "grid " << Name(grid.dtype()) << ' ' << ToString(grid.shape());
     } else if (op_ == Op::kRemap) {
       s << (map_y_ ? "map_x, map_y " : "map ") << ToString(map_x_->shape());
+    } else if (op_ == Op::kWarpFlow) {
+      s << "flow " << ToString(flow_->shape());
     } else {
       s << (op_ == Op::kWarpPerspective ? "H " : "theta ") << Name(theta_->dtype()) << ' '
         << ToString(theta_->shape()) << ", output " << ToString(out_);
@@ -442,7 +479,9 @@ class FastPathTester {
   }
 
   void Check(FastPathRun* run) const {
-    if (op_ == Op::kRemap) {
+    if (op_ == Op::kWarpFlow) {
+      ASSERT_TRUE(flow_.has_value()) << "WarpFlow needs flow()";
+    } else if (op_ == Op::kRemap) {
       ASSERT_TRUE(map_x_.has_value()) << "Remap needs maps()";
     } else if (!has_grid()) {
       ASSERT_TRUE(theta_.has_value()) << OpName(op_) << " needs theta()";
@@ -500,7 +539,7 @@ class FastPathTester {
   DType grid_dtype_ = DType::kFloat32;
   double grid_range_ = 1.25;
   uint32_t seed_ = 1;
-  std::optional<Tensor> x_, grid_, theta_, map_x_, map_y_;
+  std::optional<Tensor> x_, grid_, theta_, map_x_, map_y_, flow_;
   GridSampleOptions options_;
   std::optional<bool> fast_path_;
   bool covers_ = false;

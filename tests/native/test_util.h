@@ -534,6 +534,28 @@ inline Tensor RemapGrid(const Tensor& map_x, const Tensor* map_y, int64_t in_h, 
   return grid;
 }
 
+// The (N, Ho, Wo, 2) float32 grid of WarpFlow's coordinates for a flow (N, 2, Ho, Wo) on an X
+// of in_h x in_w pixels: remap_rule.h's values, stored.
+inline Tensor FlowGrid(const Tensor& flow, int64_t in_h, int64_t in_w, bool align) {
+  const std::vector<int64_t>& s = flow.shape();
+  const int64_t n = s[0], ho = s[2], wo = s[3];
+  Tensor grid(DType::kFloat32, {n, ho, wo, 2});
+  const gridsample::PixelAxis ax = gridsample::PixelAxisOf(in_w, align);
+  const gridsample::PixelAxis ay = gridsample::PixelAxisOf(in_h, align);
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t i = 0; i < ho; ++i) {
+      for (int64_t j = 0; j < wo; ++j) {
+        const int64_t p = i * wo + j;
+        const float dx = static_cast<float>(flow.Get((b * 2) * ho * wo + p));
+        const float dy = static_cast<float>(flow.Get((b * 2 + 1) * ho * wo + p));
+        grid.Set(2 * (b * ho * wo + p), NormalisePixel(ax, gridsample::FlowPosition(j, dx)));
+        grid.Set(2 * (b * ho * wo + p) + 1, NormalisePixel(ay, gridsample::FlowPosition(i, dy)));
+      }
+    }
+  }
+  return grid;
+}
+
 }  // namespace gridsample_test
 
 #endif  // GRIDSAMPLE_TESTS_NATIVE_TEST_UTIL_H_

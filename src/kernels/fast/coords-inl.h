@@ -92,6 +92,53 @@ struct CoordPositions {
   }
 };
 
+// remap_rule.h's NormalisePixel per lane: finite positions beyond kPixelLimit limited, then
+// the product and the sum, in its order.
+HWY_INLINE VF NormalisePixels(DF d, const PixelAxis& axis, VF u) {
+  const VF limit = hn::Set(d, kPixelLimit);
+  const auto huge = hn::And(hn::Gt(hn::Abs(u), limit), hn::Le(hn::Abs(u), hn::Set(d, FLT_MAX)));
+  u = hn::IfThenElse(huge, hn::CopySign(limit, u), u);
+  return hn::Add(hn::Mul(u, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
+}
+
+// WarpFlow's (N, 2, Ho, Wo) float32 flow, for one batch item of the NCHW driver: the pixels
+// [p, p + Lanes) of the output as (j + dx, i + dy), each normalised (remap_rule.h, per lane in
+// its order); when `valid` < Lanes only the first `valid` are read.
+struct FlowSource {
+  const float* dx;  // the item's flow planes
+  const float* dy;
+  int32_t width;  // output columns, below 2^24
+  PixelAxis ax, ay;
+
+  HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
+    const DF d;
+    const DI di;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    VF u, w;
+    if (valid < lanes) {
+      HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
+      std::memcpy(tx, dx + p, sizeof(float) * valid);
+      std::memcpy(ty, dy + p, sizeof(float) * valid);
+      u = hn::Load(d, tx);
+      w = hn::Load(d, ty);
+    } else {
+      u = hn::LoadU(d, dx + p);
+      w = hn::LoadU(d, dy + p);
+    }
+    // Column and row of each lane: the vector may wrap past row ends (several, for rows
+    // shorter than a vector).
+    const VI cols = hn::Set(di, width), last = hn::Set(di, width - 1);
+    VI j = hn::Iota(di, static_cast<int32_t>(p % width));
+    VI i = hn::Set(di, static_cast<int32_t>(p / width));
+    for (auto wrap = hn::Gt(j, last); !hn::AllFalse(di, wrap); wrap = hn::Gt(j, last)) {
+      j = hn::IfThenElse(wrap, hn::Sub(j, cols), j);
+      i = hn::IfThenElse(wrap, hn::Add(i, hn::Set(di, 1)), i);
+    }
+    g[1] = NormalisePixels(d, ax, hn::Add(hn::ConvertTo(d, j), u));
+    g[0] = NormalisePixels(d, ay, hn::Add(hn::ConvertTo(d, i), w));
+  }
+};
+
 // GridSampleChannelsLast's (N, Ho, Wo, 2) float32 grid, row by row.
 class GridRows {
  public:
@@ -337,8 +384,8 @@ class RemapRows {
     for (int v = begin; v < end; v += lanes) {
       VF u, w;
       map.Read(v, end - v < lanes ? end - v : lanes, &u, &w);
-      hn::Store(Normalise(d, ax_, u), d, coords->g[1] + v);
-      hn::Store(Normalise(d, ay_, w), d, coords->g[0] + v);
+      hn::Store(NormalisePixels(d, ax_, u), d, coords->g[1] + v);
+      hn::Store(NormalisePixels(d, ay_, w), d, coords->g[0] + v);
     }
   }
 
@@ -381,14 +428,6 @@ class RemapRows {
   }
 
  private:
-  // NormalisePixel per lane: finite positions beyond kPixelLimit limited, product, sum.
-  static HWY_INLINE VF Normalise(DF d, const PixelAxis& axis, VF u) {
-    const VF limit = hn::Set(d, kPixelLimit);
-    const auto huge = hn::And(hn::Gt(hn::Abs(u), limit), hn::Le(hn::Abs(u), hn::Set(d, FLT_MAX)));
-    u = hn::IfThenElse(huge, hn::CopySign(limit, u), u);
-    return hn::Add(hn::Mul(u, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
-  }
-
   ImageAxes axes_;
   const float* map_x_;
   const float* map_y_;

@@ -53,6 +53,10 @@ constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
 bool TryRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
               const TensorView* map_y, const MutableTensorView& y,
               const GridSampleOptions& options);
+// WarpFlow: X as TryGridSample's of rank 2, flow float32, output sides below kMaxFlowSide.
+bool TryWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
+                 const MutableTensorView& y, const GridSampleOptions& options);
+constexpr int64_t kMaxFlowSide = int64_t{1} << 24;
 // float32 and float64 theta, equal to the reference bit for bit.
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);

@@ -1,6 +1,7 @@
-// NCHW GridSample on the fast path, 2-D and 3-D, every mode and padding: schedules tiles of
-// output pixels (coordinates from the grid source, plans from the planner, then every channel
-// blended from them) and dispatches; other dtypes convert around the float32 kernels.
+// NCHW GridSample (2-D and 3-D) and WarpFlow on the fast path, every mode and padding: schedules
+// tiles of output pixels (coordinates from the grid or flow source, plans from the planner,
+// then every channel blended from them) and dispatches; other dtypes convert around the
+// float32 kernels.
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -42,10 +43,11 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Plans one tile of a batch item's output pixels, [p0, p0 + count), from the grid.
-template <Mode M, Padding P, int kRank>
-HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const GridSource<kRank>& source,
-                             int64_t p0, int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
+// Plans one tile of a batch item's output pixels, [p0, p0 + count), from its coordinate source
+// (GridSource, FlowSource).
+template <Mode M, Padding P, int kRank, class Source>
+HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const Source& source, int64_t p0,
+                             int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
   const int lanes = static_cast<int>(hn::Lanes(DF()));
   for (int p = 0; p < count; p += lanes) {
     VF g[kRank];
@@ -84,12 +86,32 @@ HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int c
 // The padding as a template argument of Run, or kPaddingPerTile: chosen per tile by a switch.
 constexpr int kPaddingPerTile = -1;
 
+// Each batch item's coordinate source: GridSample's grid, or WarpFlow's flow planes.
+template <int kRank>
+struct GridSources {
+  const float* grid;
+  int64_t out_spatial;
+  HWY_INLINE GridSource<kRank> Item(int64_t n) const {
+    return GridSource<kRank>{grid + n * out_spatial * kRank};
+  }
+};
+struct FlowSources {
+  const float* flow;
+  int64_t out_spatial;
+  int32_t width;
+  PixelAxis ax, ay;
+  HWY_INLINE FlowSource Item(int64_t n) const {
+    const float* dx = flow + n * 2 * out_spatial;
+    return FlowSource{dx, dx + out_spatial, width, ax, ay};
+  }
+};
+
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
 // mode and rank, its three planners chosen per tile).
-template <Mode M, int kRank, int kP>
-void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, const float* grid,
-         float* y) {
+template <Mode M, int kRank, int kP, class Sources>
+void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
+         const Sources& sources, float* y) {
   PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
   axes.align = align;
   axes.stride[kRank - 1] = 1;
@@ -104,7 +126,7 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, 
   for (int64_t n = 0; n < shape.n; ++n) {
     const float* x_n = x + n * shape.c * in_spatial;
     float* y_n = y + n * shape.c * out_spatial;
-    const GridSource<kRank> source{grid + n * out_spatial * kRank};
+    const auto source = sources.Item(n);
     for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
       if constexpr (kP != kPaddingPerTile) {
@@ -130,42 +152,49 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x, 
 // Run for mode M with the padding as a template argument natively, and per tile in wasm:
 // natively the per-tile choice made the blend-bound workloads slower, in wasm it made the
 // module smaller (bench/README.md).
-template <Mode M, int kRank>
+template <Mode M, int kRank, class Sources>
 void RunPadding(const PlanarShape& shape, Padding padding, bool align, const float* x,
-                const float* grid, float* y) {
+                const Sources& s, float* y) {
 #if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
-  Run<M, kRank, kPaddingPerTile>(shape, padding, align, x, grid, y);
+  Run<M, kRank, kPaddingPerTile>(shape, padding, align, x, s, y);
 #else
   constexpr int kZeros = static_cast<int>(Padding::kZeros);
   constexpr int kBorder = static_cast<int>(Padding::kBorder);
   constexpr int kReflection = static_cast<int>(Padding::kReflection);
   switch (padding) {
-    case Padding::kZeros: return Run<M, kRank, kZeros>(shape, padding, align, x, grid, y);
-    case Padding::kBorder: return Run<M, kRank, kBorder>(shape, padding, align, x, grid, y);
-    case Padding::kReflection: return Run<M, kRank, kReflection>(shape, padding, align, x, grid, y);
+    case Padding::kZeros: return Run<M, kRank, kZeros>(shape, padding, align, x, s, y);
+    case Padding::kBorder: return Run<M, kRank, kBorder>(shape, padding, align, x, s, y);
+    case Padding::kReflection: return Run<M, kRank, kReflection>(shape, padding, align, x, s, y);
   }
 #endif
 }
 
-template <int kRank>
+template <int kRank, class Sources>
 void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
-             const float* grid, float* y) {
+             const Sources& s, float* y) {
   switch (mode) {
-    case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(shape, padding, align, x, grid, y);
-    case Mode::kNearest:
-      return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, grid, y);
-    case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(shape, padding, align, x, grid, y);
+    case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(shape, padding, align, x, s, y);
+    case Mode::kNearest: return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, s, y);
+    case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(shape, padding, align, x, s, y);
   }
 }
 
-// Entry for one target: resolves the runtime options into template parameters once.
+// Entries for one target: resolve the runtime options into template parameters once.
 void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
                    const float* grid, float* y) {
   if (shape.rank == 2) {
-    RunMode<2>(shape, mode, padding, align, x, grid, y);
+    RunMode<2>(shape, mode, padding, align, x, GridSources<2>{grid, shape.out_spatial}, y);
   } else {
-    RunMode<3>(shape, mode, padding, align, x, grid, y);
+    RunMode<3>(shape, mode, padding, align, x, GridSources<3>{grid, shape.out_spatial}, y);
   }
+}
+
+// WarpFlow: rank 2, `width` output columns; the flow (N, 2, Ho, Wo).
+void WarpFlowF32(const PlanarShape& shape, int32_t width, Mode mode, Padding padding, bool align,
+                 const float* x, const float* flow, float* y) {
+  const FlowSources sources{flow, shape.out_spatial, width, PixelAxisOf(shape.in[1], align),
+                            PixelAxisOf(shape.in[0], align)};
+  RunMode<2>(shape, mode, padding, align, x, sources, y);
 }
 
 int64_t TargetBits() { return HWY_TARGET; }
@@ -180,14 +209,25 @@ namespace gridsample {
 namespace fast {
 
 HWY_EXPORT(GridSampleF32);
+HWY_EXPORT(WarpFlowF32);
 HWY_EXPORT(TargetBits);
 
 namespace {
 
-void RunF32(const PlanarShape& shape, const GridSampleOptions& o, const float* x, const float* grid,
-            float* y) {
-  GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, grid, y);
-}
+// The float32 kernel of one operator: GridSample on a grid, or WarpFlow on a flow of
+// `flow_width` columns (0: a grid). `coords` is the grid or flow of the batch items given.
+struct KernelF32 {
+  int32_t flow_width;
+  void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
+                  const float* coords, float* y) const {
+    if (flow_width > 0) {
+      GRIDSAMPLE_DISPATCH(WarpFlowF32)
+      (shape, flow_width, o.mode, o.padding, o.align_corners, x, coords, y);
+    } else {
+      GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, coords, y);
+    }
+  }
+};
 
 // A float scratch buffer, or null when memory is short (the caller falls back).
 std::unique_ptr<float[]> Scratch(int64_t count) {
@@ -200,10 +240,14 @@ std::unique_ptr<float[]> Scratch(int64_t count) {
 // float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
 // Same plans, same arithmetic, so the same results as the float32 path.
 bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorView& grid,
-                  const MutableTensorView& y, const GridSampleOptions& o) {
+                  const MutableTensorView& y, const GridSampleOptions& o,
+                  const KernelF32& run = {0}) {
   const int64_t in_spatial =
       static_cast<int64_t>(shape.in[0]) * shape.in[1] * (shape.rank == 3 ? shape.in[2] : 1);
-  const int64_t grid_count = shape.n * shape.out_spatial * shape.rank;
+  // Per batch item: the grid's coordinates, or the flow's two planes (float32 already).
+  const int64_t per_item =
+      run.flow_width > 0 ? 2 * shape.out_spatial : shape.out_spatial * shape.rank;
+  const int64_t grid_count = shape.n * per_item;
   std::unique_ptr<float[]> grid_f32;
   const float* g = static_cast<const float*>(grid.data);
   if (grid.dtype != DType::kFloat32) {
@@ -214,7 +258,7 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
     g = grid_f32.get();
   }
   if (x.dtype == DType::kFloat32) {
-    RunF32(shape, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
+    run(shape, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
     return true;
   }
   const int64_t x_count = shape.c * in_spatial, y_count = shape.c * shape.out_spatial;
@@ -226,7 +270,7 @@ bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorVie
   for (int64_t n = 0; n < shape.n; ++n) {
     LoadFloats(x.dtype, static_cast<const uint8_t*>(x.data) + n * x_count * elem, x_count,
                x_f32.get());
-    RunF32(one, o, x_f32.get(), g + n * shape.out_spatial * shape.rank, y_f32.get());
+    run(one, o, x_f32.get(), g + n * per_item, y_f32.get());
     StoreFloats(x.dtype, y_f32.get(), y_count, static_cast<uint8_t*>(y.data) + n * y_count * elem);
   }
   return true;
@@ -268,9 +312,19 @@ bool TryGridSample(const GridSampleGeometry& geo, const TensorView& x, const Ten
   if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
     return RunConverted(shape, x, grid, y, options);
   }
-  RunF32(shape, options, static_cast<const float*>(x.data), static_cast<const float*>(grid.data),
-         static_cast<float*>(y.data));
+  KernelF32{0}(shape, options, static_cast<const float*>(x.data),
+               static_cast<const float*>(grid.data), static_cast<float*>(y.data));
   return true;
+}
+
+bool TryWarpFlow(const GridSampleGeometry& geo, const TensorView& x, const TensorView& flow,
+                 const MutableTensorView& y, const GridSampleOptions& options) {
+  PlanarShape shape;
+  if (!MakeShape(geo, x.dtype, options, &shape)) return false;
+  // Rows and columns as exact int32 lanes and floats (a larger output is left to the reference).
+  if (geo.out[0] >= kMaxFlowSide || geo.out[1] >= kMaxFlowSide) return false;
+  if (geo.n * geo.c * geo.out_spatial == 0) return true;  // nothing to write
+  return RunConverted(shape, x, flow, y, options, KernelF32{static_cast<int32_t>(geo.out[1])});
 }
 
 const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }

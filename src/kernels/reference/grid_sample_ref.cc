@@ -1,11 +1,13 @@
 // Scalar reference GridSample for any rank, mode, padding and dtype, written line by
-// line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths.
+// line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths. WarpFlow
+// runs the same sampler on its coordinates (remap_rule.h).
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "dtype_traits.h"
 #include "reference/reference.h"
+#include "remap_rule.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -137,9 +139,11 @@ double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   return v;
 }
 
-// Every dtype whose values are computed in Acc (one instance per compute type).
-template <typename Acc>
-void Run(const GridSampleGeometry& geo, const TensorView& x, const TensorView& grid,
+// Every dtype whose values are computed in Acc (one instance per compute type and coordinate
+// source). coordinate(n, p, a): the normalised coordinate of output point p of batch item n on
+// spatial axis a (outermost first), as a double.
+template <typename Acc, class Coordinate>
+void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinate& coordinate,
          const MutableTensorView& y, const GridSampleOptions& o) {
   const int r = geo.rank;
   int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
@@ -148,13 +152,10 @@ void Run(const GridSampleGeometry& geo, const TensorView& x, const TensorView& g
 
   for (int64_t n = 0; n < geo.n; ++n) {
     for (int64_t p = 0; p < geo.out_spatial; ++p) {
-      // The grid's last axis lists coordinates innermost first: axis a (outermost
-      // first) reads component r - 1 - a.
-      const int64_t g = (n * geo.out_spatial + p) * r;
       AxisTaps<Acc> taps[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
-        const double coord = LoadCoordinate(grid.data, grid.dtype, g + (r - 1 - a));
+        const double coord = coordinate(n, p, a);
         if (!std::isfinite(coord)) {
           finite = false;
           break;
@@ -211,17 +212,46 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options,
   AxisTapsOf<double>(g, s, options, taps);
 }
 
-void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
-                   const MutableTensorView& y, const GridSampleOptions& options) {
-  // An empty Y (N, C or an output size 0) has nothing to compute. The taps must not be
-  // computed either: with C = 0, X's spatial sizes may be 0, and reflection about an empty
-  // axis divides by zero (tests/fuzz/corpus/*/regress-*-empty-axis*).
+// Run in the compute type of X's dtype, unless Y is empty (N, C or an output size 0): then
+// there is nothing to compute, and the taps must not be computed either: with C = 0, X's
+// spatial sizes may be 0, and reflection about an empty axis divides by zero
+// (tests/fuzz/corpus/*/regress-*-empty-axis*).
+template <class Coordinate>
+void RunAnyDType(const GridSampleGeometry& geometry, const TensorView& x,
+                 const Coordinate& coordinate, const MutableTensorView& y,
+                 const GridSampleOptions& options) {
   if (geometry.n * geometry.c * geometry.out_spatial == 0) return;
   if (ComputesInDouble(x.dtype)) {
-    Run<double>(geometry, x, grid, y, options);
+    Run<double>(geometry, x, coordinate, y, options);
   } else {
-    Run<float>(geometry, x, grid, y, options);
+    Run<float>(geometry, x, coordinate, y, options);
   }
+}
+
+void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const GridSampleOptions& options) {
+  // The grid's last axis lists coordinates innermost first: axis a (outermost first) reads
+  // component r - 1 - a.
+  const int r = geometry.rank;
+  const auto coordinate = [&](int64_t n, int64_t p, int a) {
+    return LoadCoordinate(grid.data, grid.dtype, (n * geometry.out_spatial + p) * r + (r - 1 - a));
+  };
+  RunAnyDType(geometry, x, coordinate, y, options);
+}
+
+void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
+                 const MutableTensorView& y, const GridSampleOptions& options) {
+  // remap_rule.h: point p at row i, column j takes (j + dx, i + dy), normalised per axis.
+  const float* f = static_cast<const float*>(flow.data);
+  const int64_t width = geometry.out[1];
+  const PixelAxis axes[2] = {PixelAxisOf(geometry.in[0], options.align_corners),
+                             PixelAxisOf(geometry.in[1], options.align_corners)};
+  const auto coordinate = [&](int64_t n, int64_t p, int a) {
+    const int64_t k = a == 1 ? p % width : p / width;  // column, or row
+    const float d = f[(n * 2 + (a == 1 ? 0 : 1)) * geometry.out_spatial + p];
+    return static_cast<double>(NormalisePixel(axes[a], FlowPosition(k, d)));
+  };
+  RunAnyDType(geometry, x, coordinate, y, options);
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,

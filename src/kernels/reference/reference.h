@@ -34,6 +34,8 @@ void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const T
               const GridSampleOptions& options);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
+void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
+                 const MutableTensorView& y, const GridSampleOptions& options);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 

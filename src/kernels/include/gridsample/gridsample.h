@@ -6,5 +6,6 @@
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
 #include "gridsample/warp_affine.h"
+#include "gridsample/warp_flow.h"
 
 #endif  // GRIDSAMPLE_GRIDSAMPLE_H_

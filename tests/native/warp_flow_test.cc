@@ -1,0 +1,231 @@
+// WarpFlow (a backward warp by an optical-flow field, NCHW) against GridSample on its grid on every
+// target, its coordinate rule against exact arithmetic, hand-worked flows and validation.
+#include "gridsample/warp_flow.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fast_path_tester.h"
+#include "gtest/gtest.h"
+#include "test_util.h"
+
+namespace gridsample_test {
+namespace {
+
+using Op = FastPathTester::Op;
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// A displacement: small (a flow's usual), whole and half pixels (exact positions, ties), large
+// (far outside), huge and non-finite.
+float HostileDisplacement(std::mt19937& rng, int64_t size) {
+  const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
+  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
+  if (kind < 60) return u(rng);
+  if (kind < 72) return std::round(u(rng));
+  if (kind < 80) return std::round(u(rng)) + 0.5f;
+  if (kind < 88) return u(rng) * static_cast<float>(size);
+  if (kind < 91) return kNaN;
+  if (kind < 94) return kind % 2 ? kInf : -kInf;
+  if (kind < 97) return kind % 2 ? 1e30f : -3e38f;
+  return std::numeric_limits<float>::max();
+}
+
+Tensor HostileFlow(std::mt19937& rng, int64_t n, int64_t ho, int64_t wo, int64_t h, int64_t w) {
+  Tensor flow(DType::kFloat32, {n, 2, ho, wo});
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t p = 0; p < ho * wo; ++p) {
+      flow.Set((b * 2) * ho * wo + p, HostileDisplacement(rng, w));
+      flow.Set((b * 2 + 1) * ho * wo + p, HostileDisplacement(rng, h));
+    }
+  }
+  return flow;
+}
+
+class WarpFlowFast : public PerTargetTest {};
+GRIDSAMPLE_INSTANTIATE_PER_TARGET(WarpFlowFast);
+
+// The fast path takes what GridSample's NCHW path takes (rank 2) and equals GridSample on the
+// flow's grid: the same values, except where border or reflection padding adds the weights of
+// taps on one pixel (the NCHW path's accuracy contract, README "Accuracy"); output rows shorter
+// than a vector wrap inside it.
+TEST_P(WarpFlowFast, MatchesGridSampleOnItsGrid) {
+  std::mt19937 rng(99);
+  int64_t runs = 0;
+  for (int iter = 0; iter < 30; ++iter) {
+    auto dim = [&](int lo, int hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    const int64_t n = dim(1, 2), c = dim(1, 5), h = dim(1, 19), w = dim(1, 19);
+    const int64_t ho = iter % 3 == 0 ? h : dim(1, 19), wo = iter % 3 == 0 ? w : dim(1, 23);
+    const Tensor flow = HostileFlow(rng, n, ho, wo, h, w);
+    for (DType dtype : {DType::kFloat32, DType::kUint8, DType::kFloat16}) {
+      const Tensor x = RandomTensor(rng, dtype, {n, c, h, w});
+      for (Mode m : kModes) {
+        for (Padding pad : kPaddings) {
+          for (bool align : kAligns) {
+            FastPathTester t;
+            t.op(Op::kWarpFlow).x(x).flow(flow).mode(m).padding(pad).align(align).fast_path();
+            // Equal values (the sign of a zero may differ: the blends add zero-weighted taps
+            // the reference skips), and the folded weights' rounding.
+            const bool folded = m != Mode::kNearest && pad != Padding::kZeros;
+            if (!folded) {
+              t.tolerance(0.0).nan_equal(true);
+            } else {
+              t.tolerance(dtype == DType::kUint8 ? 1.0 : 4e-6 * 4.0, 0.0,
+                          dtype == DType::kFloat16 ? 1.0 : 0.0)
+                  .nan_equal(true);
+            }
+            t.Test();
+            if (HasFatalFailure()) return;
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 30 * 3 * 18);
+  std::printf("WarpFlow: %lld runs against GridSample on its grid on %s\n",
+              static_cast<long long>(runs), target().c_str());
+}
+
+// The public entry point over every dtype (float64, int32 and uint32 on the reference, the rest
+// through the fast path's conversions): GridSample's values on the flow's grid.
+TEST(WarpFlowPublic, EveryDTypeMatchesGridSampleOnItsGrid) {
+  std::mt19937 rng(5);
+  for (DType dtype : kAllDTypes) {
+    const Tensor x = RandomTensor(rng, dtype, {2, 3, 7, 9});
+    const Tensor flow = HostileFlow(rng, 2, 5, 11, 7, 9);
+    for (Mode m : kModes) {
+      for (Padding pad : kPaddings) {
+        FastPathTester t;
+        t.op(Op::kWarpFlow).x(x).flow(flow).mode(m).padding(pad).align(pad == Padding::kBorder);
+        const bool integer = dtype != DType::kFloat32 && dtype != DType::kFloat64 &&
+                             dtype != DType::kFloat16 && dtype != DType::kBFloat16;
+        t.tolerance(integer ? 1.0 : 4e-6 * 4.0, 0.0, 1.0).nan_equal(true);
+        t.Test();
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The coordinate rule: j + dx in float32, normalised, back in pixels in double, is the
+// position within the roundings of the sum and of NormalisePixel's steps.
+TEST(WarpFlowRule, PositionsFollowTheDisplacements) {
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 2000; ++iter) {
+    const int64_t size = std::uniform_int_distribution<int64_t>(2, 4000)(rng);
+    const int64_t k = std::uniform_int_distribution<int64_t>(0, size - 1)(rng);
+    const float d = std::uniform_real_distribution<float>(-40.0f, 40.0f)(rng);
+    const bool align = iter % 2 == 1;
+    const gridsample::PixelAxis axis = gridsample::PixelAxisOf(size, align);
+    const float g = gridsample::NormalisePixel(axis, gridsample::FlowPosition(k, d));
+    const double pixel = align ? (g + 1.0) / 2 * static_cast<double>(size - 1)
+                               : ((g + 1.0) * static_cast<double>(size) - 1) / 2;
+    const double exact = static_cast<double>(k) + d;
+    const double eps = std::ldexp(1.0, -24);
+    const double bound = eps * std::fabs(exact) +
+                         3 * eps * (std::fabs(exact) * axis.scale + std::fabs(axis.offset)) *
+                             (align ? (size - 1) / 2.0 : size / 2.0) +
+                         1e-12;
+    ASSERT_LE(std::fabs(pixel - exact), bound) << k << " + " << d << " on " << size;
+  }
+}
+
+// Worked by hand: zero flow reproduces X (every mode and padding; power-of-two sides, where
+// normalising is exact); a whole-pixel flow with border padding shifts it and repeats the
+// edge (out(p) = in(p + flow)); a huge finite displacement follows the padding rule, an infinite
+// one gives 0.
+TEST(WarpFlowPublic, HandWorked) {
+  std::mt19937 rng(4);
+  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 3, 8, 16});
+  Tensor zero(DType::kFloat32, {1, 2, 8, 16});
+  for (Mode m : kModes) {
+    for (Padding pad : kPaddings) {
+      Tensor y(DType::kFloat32, {1, 3, 8, 16});
+      const GridSampleOptions o{m, pad, false};
+      ASSERT_TRUE(gridsample::WarpFlow(x.View(), zero.View(), y.MutableView(), o).ok());
+      for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
+    }
+  }
+  Tensor shift(DType::kFloat32, {1, 2, 8, 16});
+  for (int64_t p = 0; p < 8 * 16; ++p) {
+    shift.Set(p, 3);            // dx
+    shift.Set(8 * 16 + p, -2);  // dy
+  }
+  shift.Set(0, std::numeric_limits<float>::max());  // pixel (0, 0): far right
+  shift.Set(1, kInf);                               // pixel (0, 1): infinite
+  Tensor y(DType::kFloat32, {1, 3, 8, 16});
+  ASSERT_TRUE(gridsample::WarpFlow(x.View(), shift.View(), y.MutableView(),
+                                   {Mode::kLinear, Padding::kBorder, false})
+                  .ok());
+  for (int64_t c = 0; c < 3; ++c) {
+    for (int64_t i = 0; i < 8; ++i) {
+      for (int64_t j = 0; j < 16; ++j) {
+        const int64_t at = (c * 8 + i) * 16 + j;
+        if (i == 0 && j == 0) {
+          EXPECT_EQ(y.Get(at), x.Get((c * 8 + 0) * 16 + 15));  // the edge, clamped
+        } else if (i == 0 && j == 1) {
+          EXPECT_EQ(y.Get(at), 0.0);
+        } else {
+          const int64_t si = std::clamp<int64_t>(i - 2, 0, 7),
+                        sj = std::clamp<int64_t>(j + 3, 0, 15);
+          ASSERT_EQ(y.Get(at), x.Get((c * 8 + si) * 16 + sj)) << c << ", " << i << ", " << j;
+        }
+      }
+    }
+  }
+}
+
+constexpr uint8_t kSentinel = 0xCD;
+
+TEST(WarpFlowValidation, RejectsBadArguments) {
+  const Tensor x(DType::kFloat32, {2, 3, 4, 5});
+  const Tensor flow(DType::kFloat32, {2, 2, 6, 7});
+  Tensor y(DType::kFloat32, {2, 3, 6, 7});
+  y.FillBytes(kSentinel);
+  const auto expect = [&](const Status& s, const Tensor& out, const std::string& head,
+                          const std::vector<std::string>& parts) {
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.message().rfind("WarpFlow: " + head, 0), 0u) << s.message();
+    for (const std::string& p : parts) {
+      EXPECT_NE(s.message().find(p), std::string::npos) << "'" << p << "' not in: " << s.message();
+    }
+    EXPECT_TRUE(out.AllBytesAre(kSentinel)) << "output written on error: " << s.message();
+  };
+  const auto call = [&](const Tensor& xv, const Tensor& fv, Tensor& yv, GridSampleOptions o = {}) {
+    return gridsample::WarpFlow(xv.View(), fv.View(), yv.MutableView(), o);
+  };
+  const Tensor x5(DType::kFloat32, {2, 3, 1, 4, 5});
+  expect(call(x5, flow, y), y, "X", {"expected rank 4 (N, C, H, W)", "got rank 5"});
+  const Tensor flow_d(DType::kFloat64, {2, 2, 6, 7});
+  expect(call(x, flow_d, y), y, "flow",
+         {"expected dtype float32 (displacements in pixels)", "float64"});
+  const Tensor flow3(DType::kFloat32, {2, 3, 6, 7});
+  expect(call(x, flow3, y), y, "flow",
+         {"expected shape [2, 2, Ho, Wo]", "[2, 3, 4, 5]", "got [2, 3, 6, 7]"});
+  const Tensor flow_n(DType::kFloat32, {1, 2, 6, 7});
+  expect(call(x, flow_n, y), y, "flow", {"got [1, 2, 6, 7]"});
+  const Tensor flow_nhwc(DType::kFloat32, {2, 6, 7, 2});
+  expect(call(x, flow_nhwc, y), y, "flow", {"got [2, 6, 7, 2]"});
+  Tensor y_wrong(DType::kFloat32, {2, 3, 7, 6});
+  y_wrong.FillBytes(kSentinel);
+  expect(call(x, flow, y_wrong), y_wrong, "Y", {"expected shape [2, 3, 6, 7]", "got [2, 3, 7, 6]"});
+  const Tensor x_empty(DType::kFloat32, {2, 3, 0, 5});
+  expect(call(x_empty, flow, y), y, "X", {"a dimension is 0", "[2, 3, 6, 7]"});
+  expect(call(x, flow, y, {static_cast<Mode>(9), Padding::kZeros, false}), y, "mode",
+         {"got value 9"});
+  EXPECT_TRUE(call(x, flow, y).ok());
+  // Empty outputs succeed and write nothing.
+  const Tensor flow0(DType::kFloat32, {2, 2, 0, 7});
+  Tensor y0(DType::kFloat32, {2, 3, 0, 7});
+  EXPECT_TRUE(call(x, flow0, y0).ok());
+}
+
+}  // namespace
+}  // namespace gridsample_test
