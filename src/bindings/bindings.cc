@@ -55,6 +55,19 @@ int GridSampleAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int rank, uin
       Options(mode, padding, align_corners)));
 }
 
+// x (N, C, H, W) and flow (N, 2, Ho, Wo) of the ranks given (the library checks them), y of x's.
+int WarpFlowAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int x_rank, uintptr_t flow,
+                    uintptr_t flow_shape, int flow_rank, uintptr_t y, uintptr_t y_shape, int mode,
+                    int padding, bool align_corners) {
+  return ToCallStatus(
+      WarpFlow({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape),
+                static_cast<size_t>(x_rank)},
+               {reinterpret_cast<const void*>(flow), DType::kFloat32, Shape(flow_shape),
+                static_cast<size_t>(flow_rank)},
+               {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
+               Options(mode, padding, align_corners)));
+}
+
 int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, int theta_rank,
                       uintptr_t size, int size_len, uintptr_t grid, uintptr_t grid_shape,
                       bool align_corners) {
@@ -180,6 +193,7 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   using namespace gridsample;
   function("gridSample", &GridSampleAdapter);
   function("affineGrid", &AffineGridAdapter);
+  function("warpFlow", &WarpFlowAdapter);
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
   function("warpAffine", &WarpAdapter<&WarpAffine>);
   function("warpPerspective", &WarpAdapter<&WarpPerspective>);

@@ -139,11 +139,17 @@ double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   return v;
 }
 
-// Every dtype whose values are computed in Acc (one instance per compute type and coordinate
-// source). coordinate(n, p, a): the normalised coordinate of output point p of batch item n on
-// spatial axis a (outermost first), as a double.
-template <typename Acc, class Coordinate>
-void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinate& coordinate,
+// Where the sampler's coordinates come from: coordinate(source, n, p, a) is the normalised
+// coordinate of output point p of batch item n on spatial axis a (outermost first), as a
+// double. A function pointer, not a template: one Run per compute type (code size in wasm).
+struct Coordinates {
+  double (*coordinate)(const void* source, int64_t n, int64_t p, int a);
+  const void* source;
+};
+
+// Every dtype whose values are computed in Acc (one instance per compute type).
+template <typename Acc>
+void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& coords,
          const MutableTensorView& y, const GridSampleOptions& o) {
   const int r = geo.rank;
   int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
@@ -155,7 +161,7 @@ void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinate& c
       AxisTaps<Acc> taps[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
-        const double coord = coordinate(n, p, a);
+        const double coord = coords.coordinate(coords.source, n, p, a);
         if (!std::isfinite(coord)) {
           finite = false;
           break;
@@ -212,46 +218,65 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options,
   AxisTapsOf<double>(g, s, options, taps);
 }
 
+namespace {
+
 // Run in the compute type of X's dtype, unless Y is empty (N, C or an output size 0): then
 // there is nothing to compute, and the taps must not be computed either: with C = 0, X's
 // spatial sizes may be 0, and reflection about an empty axis divides by zero
 // (tests/fuzz/corpus/*/regress-*-empty-axis*).
-template <class Coordinate>
-void RunAnyDType(const GridSampleGeometry& geometry, const TensorView& x,
-                 const Coordinate& coordinate, const MutableTensorView& y,
-                 const GridSampleOptions& options) {
+void RunAnyDType(const GridSampleGeometry& geometry, const TensorView& x, const Coordinates& coords,
+                 const MutableTensorView& y, const GridSampleOptions& options) {
   if (geometry.n * geometry.c * geometry.out_spatial == 0) return;
   if (ComputesInDouble(x.dtype)) {
-    Run<double>(geometry, x, coordinate, y, options);
+    Run<double>(geometry, x, coords, y, options);
   } else {
-    Run<float>(geometry, x, coordinate, y, options);
+    Run<float>(geometry, x, coords, y, options);
   }
 }
 
+// GridSample's grid: its last axis lists coordinates innermost first, so axis a (outermost
+// first) reads component r - 1 - a.
+struct GridCoordinates {
+  const TensorView* grid;
+  const GridSampleGeometry* geo;
+  static double Of(const void* self, int64_t n, int64_t p, int a) {
+    const auto& s = *static_cast<const GridCoordinates*>(self);
+    const int r = s.geo->rank;
+    return LoadCoordinate(s.grid->data, s.grid->dtype,
+                          (n * s.geo->out_spatial + p) * r + (r - 1 - a));
+  }
+};
+
+// WarpFlow's flow (remap_rule.h): point p at row i, column j takes (j + dx, i + dy), normalised
+// per axis.
+struct FlowCoordinates {
+  const float* flow;
+  const GridSampleGeometry* geo;
+  PixelAxis axes[2];  // y, x
+  static double Of(const void* self, int64_t n, int64_t p, int a) {
+    const auto& s = *static_cast<const FlowCoordinates*>(self);
+    const int64_t width = s.geo->out[1];
+    const int64_t k = a == 1 ? p % width : p / width;  // column, or row
+    const float d = s.flow[(n * 2 + (a == 1 ? 0 : 1)) * s.geo->out_spatial + p];
+    return static_cast<double>(NormalisePixel(s.axes[a], FlowPosition(k, d)));
+  }
+};
+
+}  // namespace
+
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options) {
-  // The grid's last axis lists coordinates innermost first: axis a (outermost first) reads
-  // component r - 1 - a.
-  const int r = geometry.rank;
-  const auto coordinate = [&](int64_t n, int64_t p, int a) {
-    return LoadCoordinate(grid.data, grid.dtype, (n * geometry.out_spatial + p) * r + (r - 1 - a));
-  };
-  RunAnyDType(geometry, x, coordinate, y, options);
+  const GridCoordinates source{&grid, &geometry};
+  RunAnyDType(geometry, x, Coordinates{&GridCoordinates::Of, &source}, y, options);
 }
 
 void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
                  const MutableTensorView& y, const GridSampleOptions& options) {
-  // remap_rule.h: point p at row i, column j takes (j + dx, i + dy), normalised per axis.
-  const float* f = static_cast<const float*>(flow.data);
-  const int64_t width = geometry.out[1];
-  const PixelAxis axes[2] = {PixelAxisOf(geometry.in[0], options.align_corners),
-                             PixelAxisOf(geometry.in[1], options.align_corners)};
-  const auto coordinate = [&](int64_t n, int64_t p, int a) {
-    const int64_t k = a == 1 ? p % width : p / width;  // column, or row
-    const float d = f[(n * 2 + (a == 1 ? 0 : 1)) * geometry.out_spatial + p];
-    return static_cast<double>(NormalisePixel(axes[a], FlowPosition(k, d)));
-  };
-  RunAnyDType(geometry, x, coordinate, y, options);
+  const FlowCoordinates source{static_cast<const float*>(flow.data),
+                               &geometry,
+                               {PixelAxisOf(geometry.in[0], options.align_corners),
+                                PixelAxisOf(geometry.in[1], options.align_corners)}};
+  RunAnyDType(geometry, x, Coordinates{&FlowCoordinates::Of, &source}, y, options);
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
