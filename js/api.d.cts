@@ -525,6 +525,26 @@ export interface GridSample {
   perspectiveTransform(src: Quad, dst: Quad): number[];
 
   /**
+   * Warps NCHW tensors backward by an optical-flow field in pixels (RAFT / RIFE's convention):
+   * `y[n, c, i, j] = x[n, c]` sampled at `(j + flow[n, 0, i, j], i + flow[n, 1, i, j])`,
+   * `out(p) = in(p + flow(p))`. Fused: no normalised grid is built (each position is
+   * normalised in float32, within a float32 rounding); a non-finite position gives 0.
+   * `alignCorners` moves no point; it only chooses reflection's lines.
+   *
+   * @param x - (N, C, H, W), any {@link DType}.
+   * @param flow - (N, 2, Ho, Wo) float32: dx, then dy, in pixels.
+   * @param options - mode, padding, align corners and an optional `out`.
+   * @returns Y (N, C, Ho, Wo) of X's dtype; `options.out` itself when that is a tensor object.
+   * @throws TypeError / RangeError as {@link GridSample.gridSample}; a flow that is not
+   *   float32 (N, 2, Ho, Wo) is one.
+   */
+  warpFlow<X extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
+    x: X,
+    flow: TensorLike | HeapTensor<'float32'>,
+    options?: GridSampleOptions<O>,
+  ): TensorResult<X, NotInferred<O>>;
+
+  /**
    * GridSample (2-D) on channels-last tensors: the same semantics as
    * {@link GridSample.gridSample} with the channel axis last.
    *

@@ -106,6 +106,28 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       Module.gridSampleChannelsLast(xp, code[X.dtype], xs, gp, code[G.dtype], gs, yp, ys, mode, padding, align));
   }
 
+  // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels; the shape checks that
+  // size the output are made here (the library checks the rest in the call).
+  function warpFlow(x, flow, options) {
+    const fn = 'warpFlow';
+    const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
+    const X = readTensor(heap, fn, 'x', x);
+    const F = readTensor(heap, fn, 'flow', flow);
+    const { mode, padding, align } = readSampling(heap, fn, opts);
+    if (X.dims.length !== 4) {
+      throw new RangeError(`${fn}: x: expected rank 4 (N, C, H, W), got rank ${X.dims.length} shape ${shapeString(X.dims)}`);
+    }
+    if (F.dtype !== 'float32') {
+      throw new TypeError(`${fn}: flow: expected dtype float32 (displacements in pixels), got ${F.dtype}`);
+    }
+    if (F.dims.length !== 4 || F.dims[1] !== 2 || F.dims[0] !== X.dims[0]) {
+      throw new RangeError(`${fn}: flow: expected shape [${X.dims[0]}, 2, Ho, Wo] (dx then dy for x of shape ${shapeString(X.dims)}), got ${shapeString(F.dims)}`);
+    }
+    const yDims = [X.dims[0], X.dims[1], F.dims[2], F.dims[3]];
+    return run(heap, fn, [['x', X], ['flow', F]], [X.dtype, yDims, 'the output'], opts, ([xp, fp], [xs, fs], yp, ys) =>
+      Module.warpFlow(xp, code[X.dtype], xs, 4, fp, fs, 4, yp, ys, mode, padding, align));
+  }
+
   function affineGrid(theta, size, options) {
     const fn = 'affineGrid';
     const opts = readOptions(fn, options, ['alignCorners', 'align_corners', 'out']);
@@ -169,6 +191,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     rotationMatrix,
     perspectiveTransform,
     gridSampleChannelsLast,
+    warpFlow,
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),

@@ -1,4 +1,4 @@
-// Pixel-space warps (warpAffine and warpPerspective with space 'pixel', remap), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective and remap against gridSample on their grids; hostile input.
+// Pixel-space warps (warpAffine and warpPerspective with space 'pixel', remap, warpFlow), rotationMatrix and perspectiveTransform against OpenCV.js, hand-solved maps and shape measurements; warpPerspective and remap against gridSample on their grids; hostile input.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -420,4 +420,52 @@ describe('js/README.md', () => {
     assert.ok(Math.abs(m.cx - 47.5) < 0.05 && Math.abs(m.cy - 31.5) < 0.05, `centroid (${m.cx}, ${m.cy})`);
     assert.deepEqual([flat.width, flat.height, flat.data.length], [600, 800, 4 * 600 * 800]);
   });
+});
+
+describe('warpFlow (NCHW, flows in pixels)', () => {
+  for (const variant of variants) {
+    test(`${variant}: warpFlow is gridSample on the normalised grid of p + flow(p), every mode and padding; bad flows are specific errors`, async () => {
+      const gs = await load({ variant });
+      const [N, C, H, W, Ho, Wo] = [2, 3, 9, 13, 7, 11];
+      const x = { data: Float32Array.from({ length: N * C * H * W }, (_, i) => Math.sin(i * 0.31) * 2), shape: [N, C, H, W] };
+      const flow = { data: Float32Array.from({ length: N * 2 * Ho * Wo }, (_, i) => 3 * Math.sin(i * 0.7) + (i % 5 === 0 ? 0.5 : 0)), shape: [N, 2, Ho, Wo] };
+      flow.data[3] = NaN;
+      flow.data[17] = 1e30;
+      for (const alignCorners of [false, true]) {
+        const norm = (u, s) => (alignCorners ? (2 * u) / (s - 1) - 1 : (2 * u + 1) / s - 1);
+        const grid = new Float32Array(N * Ho * Wo * 2);
+        for (let n = 0; n < N; ++n) {
+          for (let p = 0; p < Ho * Wo; ++p) {
+            const [i, j] = [Math.floor(p / Wo), p % Wo];
+            grid[2 * (n * Ho * Wo + p)] = norm(j + flow.data[(2 * n) * Ho * Wo + p], W);
+            grid[2 * (n * Ho * Wo + p) + 1] = norm(i + flow.data[(2 * n + 1) * Ho * Wo + p], H);
+          }
+        }
+        for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+          for (const paddingMode of ['zeros', 'border', 'reflection']) {
+            const options = { mode, paddingMode, alignCorners };
+            const want = gs.gridSample(x, { data: grid, shape: [N, Ho, Wo, 2] }, options).data;
+            const got = gs.warpFlow(x, flow, options);
+            assert.deepEqual(got.shape, [N, C, Ho, Wo]);
+            for (let k = 0; k < want.length; ++k) {
+              assert.ok(Math.abs(got.data[k] - want[k]) <= 1e-4, `${JSON.stringify(options)} value ${k}: ${got.data[k]} vs ${want[k]}`);
+            }
+          }
+        }
+      }
+      const bad = [
+        [() => gs.warpFlow(x, { data: new Float64Array(N * 2 * 4), shape: [N, 2, 2, 2] }), TypeError, /^warpFlow: flow: expected dtype float32 \(displacements in pixels\), got float64$/],
+        [() => gs.warpFlow(x, { data: new Float32Array(N * 3 * 4), shape: [N, 3, 2, 2] }), RangeError, /^warpFlow: flow: expected shape \[2, 2, Ho, Wo\] \(dx then dy for x of shape \[2, 3, 9, 13\]\), got \[2, 3, 2, 2\]$/],
+        [() => gs.warpFlow(x, { data: new Float32Array(8), shape: [1, 2, 2, 2] }), RangeError, /got \[1, 2, 2, 2\]$/],
+        [() => gs.warpFlow({ data: new Float32Array(8), shape: [2, 4] }, flow), RangeError, /^warpFlow: x: expected rank 4 \(N, C, H, W\), got rank 2 shape \[2, 4\]$/],
+        [() => gs.warpFlow(x, flow, { out: new Float32Array(3) }), RangeError, /^warpFlow: options\.out/],
+        [() => gs.warpFlow(x, flow, { space: 'pixel' }), TypeError, /^warpFlow: options\.space: unknown option/],
+        [() => gs.warpFlow(x, new Float32Array(8)), TypeError, /^warpFlow: flow: expected a tensor/],
+      ];
+      for (const [call, type, message] of bad) {
+        assert.throws(call, (e) => e instanceof type && message.test(e.message), String(message));
+        assert.equal(gs.warpFlow(x, flow).data.length, N * C * Ho * Wo);
+      }
+    });
+  }
 });

@@ -98,6 +98,9 @@ assert<Equal<typeof remappedHeap.data, Float32Array<ArrayBuffer>>>();
 gs.remap(image, { data: new Uint8Array(16), width: 4, height: 4 });
 // @ts-expect-error: remap's output size is the maps'
 gs.remap(image, mapX, mapX, { width: 4 });
+// warpFlow: NCHW tensors and a float32 flow.
+const flowed = gs.warpFlow({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, { data: new Float32Array(32), shape: [1, 2, 4, 4] }, { mode: 'bilinear', paddingMode: 'border' });
+assert<Equal<typeof flowed.data, Float32Array<ArrayBuffer>>>();
 // @ts-expect-error: the space is 'normalized' or 'pixel'
 gs.warpPerspective(image, homography, { space: 'pixels' });
 // @ts-expect-error: a quad has four points
