@@ -6,21 +6,10 @@
 // WARP_INVERSE_MAP). Normalised space is AffineGrid's: theta or a 3x3 homography from the
 // output's normalised coordinates to the input's. All arithmetic here is in double.
 import { describe } from './messages.mjs';
-import { thetaFromPixelMap } from './pixel_space.mjs';
+import { cosSin, thetaFromPixelMap } from './pixel_space.mjs';
 
 /** The spaces a matrix may be written in; `normalized` is the default and never guessed. */
 export const SPACES = ['normalized', 'pixel'];
-
-// cos and sin of degrees, exact at multiples of 90 (a quarter turn stays a permutation).
-function cosSinDegrees(degrees) {
-  const d = ((degrees % 360) + 360) % 360;
-  if (d === 0) return [1, 0];
-  if (d === 90) return [0, 1];
-  if (d === 180) return [-1, 0];
-  if (d === 270) return [0, -1];
-  const r = (degrees * Math.PI) / 180;
-  return [Math.cos(r), Math.sin(r)];
-}
 
 function readNumber(fn, what, v) {
   if (typeof v !== 'number') throw new TypeError(`${fn}: ${what}: expected a number, got ${describe(v)}`);
@@ -46,7 +35,7 @@ export function rotationMatrix(center, angleDeg, scale = 1) {
   const [cx, cy] = readPoint(fn, 'center', center);
   readNumber(fn, 'angleDeg', angleDeg);
   readNumber(fn, 'scale', scale);
-  const [cos, sin] = cosSinDegrees(angleDeg);
+  const [cos, sin] = cosSin(angleDeg);
   const a = scale * cos;
   const b = scale * sin;
   return [a, b, (1 - a) * cx - b * cy, -b, a, b * cx + (1 - a) * cy];

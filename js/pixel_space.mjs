@@ -34,9 +34,11 @@ export function unitsPerPixel(size, alignCorners) {
   return alignCorners && size > 1 ? 2 / (size - 1) : 2 / size;
 }
 
-// cos and sin of an angle in degrees, exact at multiples of 90° (a quarter turn is then a
-// pure permutation of pixels where the centre allows it).
-function cosSin(degrees) {
+/**
+ * cos and sin of an angle in degrees, exact at multiples of 90° (a quarter turn is then a
+ * pure permutation of pixels where the centre allows it).
+ */
+export function cosSin(degrees) {
   const d = ((degrees % 360) + 360) % 360;
   if (d === 0) return [1, 0];
   if (d === 90) return [0, 1];
