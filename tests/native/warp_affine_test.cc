@@ -338,7 +338,10 @@ TEST_P(ChannelsLastFast, RemapMatchesGridSampleOnItsGrid) {
     for (DType dtype : {DType::kUint8, DType::kFloat32}) {
       for (bool planes : {false, true}) {
         const Tensor x = RandomTensor(rng, dtype, {s.n, s.h, s.w, s.c});
-        const auto [map_x, map_y] = HostileMaps(rng, planes, s.n, s.h, s.w, s.ho, s.wo);
+        // Named copies: C++17 lambdas cannot capture structured bindings (clang).
+        const auto maps = HostileMaps(rng, planes, s.n, s.h, s.w, s.ho, s.wo);
+        const Tensor& map_x = maps.first;
+        const std::optional<Tensor>& map_y = maps.second;
         TestEveryOption(
             Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, true, &tally);
         if (HasFatalFailure()) return;
@@ -494,7 +497,9 @@ TEST(ChannelsLastPublic, EveryDTypeAndChannelCountMatchesReference) {
           },
           false, &tally);
       if (HasFatalFailure()) return;
-      const auto [map_x, map_y] = HostileMaps(rng, iter % 2 == 0, s.n, s.h, s.w, s.ho, s.wo);
+      const auto maps = HostileMaps(rng, iter % 2 == 0, s.n, s.h, s.w, s.ho, s.wo);
+      const Tensor& map_x = maps.first;
+      const std::optional<Tensor>& map_y = maps.second;
       TestEveryOption(
           Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, false, &tally);
       if (HasFatalFailure()) return;
