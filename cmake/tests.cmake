@@ -44,6 +44,10 @@ add_executable(gridsample_tests ${GRIDSAMPLE_TEST_SOURCES})
 target_link_libraries(gridsample_tests PRIVATE gridsample_case_loader GTest::gtest_main)
 target_compile_definitions(gridsample_tests PRIVATE
   GRIDSAMPLE_CASES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/tests/cases")
+# The tests compute oracle grids with the library's inline coordinate rules
+# (perspective_rule.h, remap_rule.h): they must round as the library does, without FMA
+# contraction (g++ contracts across statements by default where FMA is baseline, e.g. aarch64).
+target_compile_options(gridsample_tests PRIVATE -ffp-contract=off)
 if(CMAKE_CROSSCOMPILING)
   # One process: every start under qemu re-reads the golden cases (11 s in one process,
   # 145 s as one process per test).
