@@ -281,6 +281,13 @@ export interface RemapOptions<O extends ImageOut | undefined = ImageOut | undefi
   paddingMode?: PaddingMode;
   /** The ONNX attribute spelling of `paddingMode`; give one or the other. */
   padding_mode?: PaddingMode;
+  /**
+   * With `paddingMode: 'zeros'` only: the colour read outside the image, per tap (OpenCV's
+   * `BORDER_CONSTANT` border value; default 0): one number for every channel, or one per
+   * channel (e.g. `[255, 255, 255, 255]` for opaque white RGBA). Finite; uint8 images
+   * saturate the result to 0..255 as usual.
+   */
+  fill?: number | ArrayLike<number>;
   /** Write the result here (as for warpAffine); its size must be the maps'. */
   out?: O;
 }
@@ -324,6 +331,13 @@ export interface WarpAffineOptions<O extends ImageOut | undefined = ImageOut | u
    * when it is singular or has a non-finite entry).
    */
   inverse?: boolean;
+  /**
+   * With `paddingMode: 'zeros'` only: the colour read outside the image, per tap (OpenCV's
+   * `BORDER_CONSTANT` border value; default 0): one number for every channel, or one per
+   * channel (e.g. `[255, 255, 255, 255]` for opaque white RGBA). Finite; uint8 images
+   * saturate the result to 0..255 as usual.
+   */
+  fill?: number | ArrayLike<number>;
   /** Output width in pixels (default: `out`'s, else the input's). */
   width?: number;
   /** Output height in pixels (default: `out`'s, else the input's). */

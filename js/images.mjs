@@ -93,6 +93,23 @@ function readImageOut(heap, fn, out, I, size) {
   return O;
 }
 
+// options.fill, the colour zeros padding reads outside the image (BORDER_CONSTANT): a number for
+// every channel, or one number per channel. As the bindings take it: [count, f0, f1, f2, f3],
+// count 0 without fill. The library checks that the values are finite and the padding zeros.
+function readFill(fn, fill, channels) {
+  if (fill === undefined) return [0, 0, 0, 0, 0];
+  const expected = `a number or ${channels} number${channels > 1 ? 's' : ''} (one per channel of the image)`;
+  const values = typeof fill === 'number' ? new Array(channels).fill(fill)
+    : Array.isArray(fill) || (ArrayBuffer.isView(fill) && !(fill instanceof DataView)) ? Array.from(fill) : null;
+  if (values === null || values.some((v) => typeof v !== 'number')) {
+    throw new TypeError(`${fn}: options.fill: expected ${expected}, got ${describe(fill)}`);
+  }
+  if (values.length !== channels) {
+    throw new RangeError(`${fn}: options.fill: expected ${expected}, got ${values.length} numbers`);
+  }
+  return [channels, ...values, ...new Array(4 - channels).fill(0)];
+}
+
 // The two fused warps: the name of their matrix argument in each space, its entries, and
 // the binding.
 const WARPS = {
@@ -130,11 +147,12 @@ function readSpace(fn, opts) {
 export function warpImage(heap, fn, image, matrix, options) {
   const warp = WARPS[fn];
   const opts = readOptions(fn, options,
-    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse']);
+    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse', 'fill']);
   const { space, inverse } = readSpace(fn, opts);
   const I = readImage(heap, fn, 'image', image, null);
   const M = readMatrix(fn, warp.name[space], matrix, warp.count);
   const { mode, padding, align } = readSampling(heap, fn, opts);
+  const fill = readFill(fn, opts.fill, I.channels);
   const size = {
     width: opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width),
     height: opts.height === undefined ? undefined : readSide(fn, 'options.height', opts.height),
@@ -158,7 +176,7 @@ export function warpImage(heap, fn, image, matrix, options) {
     const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
     heap.check(fn, heap.Module[warp.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernelMatrix.dtype], ms, yp, ys,
-      mode, padding, kernelAlign));
+      mode, padding, kernelAlign, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }
@@ -220,7 +238,7 @@ function readMap(heap, fn, what, map, channels) {
  */
 export function remap(heap, image, mapX, mapY, options) {
   const fn = 'remap';
-  const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'out']);
+  const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'out', 'fill']);
   const I = readImage(heap, fn, 'image', image, null);
   const interleaved = mapY === undefined || mapY === null;
   const MX = readMap(heap, fn, 'mapX', mapX, interleaved ? 2 : 1);
@@ -229,6 +247,7 @@ export function remap(heap, image, mapX, mapY, options) {
     throw new RangeError(`${fn}: mapY: expected mapX's size ${MX.width}x${MX.height}, got ${MY.width}x${MY.height}`);
   }
   const { mode, padding } = readSampling(heap, fn, opts);
+  const fill = readFill(fn, opts.fill, I.channels);
   const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, {}, [MX.width, MX.height]);
   if (O && !O.target && (O.width !== MX.width || O.height !== MX.height)) {
     throw new RangeError(`${fn}: options.out: expected the maps' size ${MX.width}x${MX.height}, got ${O.width}x${O.height}`);
@@ -238,7 +257,7 @@ export function remap(heap, image, mapX, mapY, options) {
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
     const ms = heap.writeInt64s(1, MY ? [1, MX.height, MX.width] : [1, MX.height, MX.width, 2]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, MY ? myp : 0, ms, yp, ys, mode, padding, false));
+    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, MY ? myp : 0, ms, yp, ys, mode, padding, false, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }

@@ -92,25 +92,36 @@ int GridSampleChannelsLastAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, u
       Options(mode, padding, align_corners)));
 }
 
+// The image warps' fill colour (channels 1 to 4, as the image helpers take): `count` values
+// of f, or none when count is 0.
+struct FillArg {
+  double values[4];
+  int count;
+  const double* get() const { return count ? values : nullptr; }
+};
+
 // A fused warp of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C), the matrix
-// (theta (N, 2, 3) or H (N, 3, 3)) of rank 3.
+// (theta (N, 2, 3) or H (N, 3, 3)) of rank 3; fill_count 0 or C values f0..f3.
 template <Status (*kWarp)(const TensorView&, const TensorView&, const MutableTensorView&,
-                          const GridSampleOptions&)>
+                          const GridSampleOptions&, const double*)>
 int WarpAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t m, int m_dtype,
                 uintptr_t m_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                bool align_corners) {
+                bool align_corners, int fill_count, double f0, double f1, double f2, double f3) {
+  const FillArg fill{{f0, f1, f2, f3}, fill_count};
   return ToCallStatus(
       kWarp({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
             {reinterpret_cast<const void*>(m), static_cast<DType>(m_dtype), Shape(m_shape), 3},
             {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
-            Options(mode, padding, align_corners)));
+            Options(mode, padding, align_corners), fill.get()));
 }
 
 // Remap of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C); map_x (N, Ho, Wo, 2)
-// interleaved when map_y is 0, else map_x and map_y (N, Ho, Wo) of the same shape.
+// interleaved when map_y is 0, else map_x and map_y (N, Ho, Wo) of the same shape; fill as
+// WarpAdapter's.
 int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, uintptr_t map_y,
                  uintptr_t map_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                 bool align_corners) {
+                 bool align_corners, int fill_count, double f0, double f1, double f2, double f3) {
+  const FillArg fill{{f0, f1, f2, f3}, fill_count};
   const TensorView xv{reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape),
                       4};
   const MutableTensorView yv{reinterpret_cast<void*>(y), static_cast<DType>(x_dtype),
@@ -119,10 +130,10 @@ int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, u
   const size_t rank = map_y ? 3 : 4;
   const TensorView mx{reinterpret_cast<const void*>(map_x), DType::kFloat32, Shape(map_shape),
                       rank};
-  if (!map_y) return ToCallStatus(Remap(xv, mx, yv, options));
+  if (!map_y) return ToCallStatus(Remap(xv, mx, yv, options, fill.get()));
   const TensorView my{reinterpret_cast<const void*>(map_y), DType::kFloat32, Shape(map_shape),
                       rank};
-  return ToCallStatus(Remap(xv, mx, my, yv, options));
+  return ToCallStatus(Remap(xv, mx, my, yv, options, fill.get()));
 }
 
 // The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data

@@ -2,6 +2,7 @@
 // the expectation and what was given.
 #include "validate.h"
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -288,6 +289,30 @@ Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* o
   if (padding < 0 || padding > static_cast<int>(Padding::kReflection)) {
     return Invalid(op, "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
                            std::to_string(padding));
+  }
+  return Status::Ok();
+}
+
+Status ValidateFill(const GridSampleOptions& options, const double* fill, DType x, int64_t channels,
+                    const char* op) {
+  if (fill == nullptr) return Status::Ok();
+  if (options.padding != Padding::kZeros) {
+    return Invalid(op, std::string("fill: applies to zeros padding only, got padding ") +
+                           PaddingName(options.padding));
+  }
+  // X's compute type holds every value (in float, no infinity times a zero weight).
+  const bool f64 = ComputesInDouble(x);
+  const double limit = f64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+  for (int64_t c = 0; c < channels; ++c) {
+    if (!(std::abs(fill[c]) <= limit)) {
+      // Named, not formatted: printf's float formatting would add 26 KB to the wasm.
+      const char* value = std::isnan(fill[c])   ? "NaN"
+                          : std::isinf(fill[c]) ? (fill[c] > 0 ? "inf" : "-inf")
+                                                : "a value beyond 3.4e38";
+      return Invalid(op, std::string("fill: expected finite values") +
+                             (f64 ? "" : " within float32's range") + ", got " + value +
+                             " for channel " + std::to_string(c));
+    }
   }
   return Status::Ok();
 }

@@ -30,6 +30,11 @@ Status ValidateGridSample(const TensorView& x, const TensorView& grid, const Mut
 // with `op`.
 Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op = "GridSample");
 
+// The image warps' fill (warp_affine.h): null, or with zeros padding `channels` finite values
+// that X's compute type holds.
+Status ValidateFill(const GridSampleOptions& options, const double* fill, DType x, int64_t channels,
+                    const char* op);
+
 // WarpFlow: x (N, C, H, W), flow (N, 2, Ho, Wo) float32, y (N, C, Ho, Wo) of x's dtype, no
 // overlaps. Fills `geometry` as for GridSample of rank 2.
 Status ValidateWarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,

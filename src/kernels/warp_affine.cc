@@ -22,25 +22,27 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
 }
 
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                  const GridSampleOptions& options) {
+                  const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   Status s = ValidateGridSampleOptions(options, "WarpAffine");
   if (s.ok()) s = ValidateWarpAffine(x, theta, y, &geo);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "WarpAffine");
   if (!s.ok()) return s;
-  if (!fast::TryWarpAffine(geo, x, theta, y, options)) {
-    reference::RunWarpAffine(geo, x, theta, y, options);
+  if (!fast::TryWarpAffine(geo, x, theta, y, options, fill)) {
+    reference::RunWarpAffine(geo, x, theta, y, options, fill);
   }
   return Status::Ok();
 }
 
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
-                       const GridSampleOptions& options) {
+                       const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   Status s = ValidateGridSampleOptions(options, "WarpPerspective");
   if (s.ok()) s = ValidateWarpPerspective(x, h, y, &geo);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "WarpPerspective");
   if (!s.ok()) return s;
-  if (!fast::TryWarpPerspective(geo, x, h, y, options)) {
-    reference::RunWarpPerspective(geo, x, h, y, options);
+  if (!fast::TryWarpPerspective(geo, x, h, y, options, fill)) {
+    reference::RunWarpPerspective(geo, x, h, y, options, fill);
   }
   return Status::Ok();
 }
@@ -49,13 +51,14 @@ namespace {
 
 // Both Remap signatures: map_y null for one interleaved map.
 Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
-                const MutableTensorView& y, const GridSampleOptions& options) {
+                const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   Status s = ValidateGridSampleOptions(options, "Remap");
   if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geo);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "Remap");
   if (!s.ok()) return s;
-  if (!fast::TryRemap(geo, x, map_x, map_y, y, options)) {
-    reference::RunRemap(geo, x, map_x, map_y, y, options);
+  if (!fast::TryRemap(geo, x, map_x, map_y, y, options, fill)) {
+    reference::RunRemap(geo, x, map_x, map_y, y, options, fill);
   }
   return Status::Ok();
 }
@@ -63,13 +66,13 @@ Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* 
 }  // namespace
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
-             const GridSampleOptions& options) {
-  return RemapAny(x, map, nullptr, y, options);
+             const GridSampleOptions& options, const double* fill) {
+  return RemapAny(x, map, nullptr, y, options, fill);
 }
 
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
-             const MutableTensorView& y, const GridSampleOptions& options) {
-  return RemapAny(x, map_x, &map_y, y, options);
+             const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
+  return RemapAny(x, map_x, &map_y, y, options, fill);
 }
 
 }  // namespace gridsample

@@ -49,15 +49,15 @@ function checkAgainstOpenCv(got, want, mode, paddingMode, what) {
   assert.ok(d.mean <= QUANTUM, `${what}: mean |ours - OpenCV| ${d.mean} > ${QUANTUM}`);
 }
 
-function cvWarp(kind, image, m, { width, height, mode, paddingMode, inverse }) {
+function cvWarp(kind, image, m, { width, height, mode, paddingMode, inverse, fill = 0 }) {
   const src = cv.matFromArray(image.height, image.width, cv.CV_32FC1, Array.from(image.data));
   const dst = new cv.Mat();
   const M = cv.matFromArray(kind === 'affine' ? 2 : 3, 3, cv.CV_64FC1, m);
   const flags = CV_MODE[mode] | (inverse ? cv.WARP_INVERSE_MAP : 0);
   const size = new cv.Size(width, height);
   try {
-    if (kind === 'affine') cv.warpAffine(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(0));
-    else cv.warpPerspective(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(0));
+    if (kind === 'affine') cv.warpAffine(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(fill));
+    else cv.warpPerspective(src, dst, M, size, flags, CV_BORDER[paddingMode], new cv.Scalar(fill));
     return Float32Array.from(dst.data32F);
   } finally {
     src.delete();
@@ -223,6 +223,48 @@ describe('pixel space against OpenCV.js', () => {
     });
   }
 
+  for (const variant of variants) {
+    test(`${variant}: fill is BORDER_CONSTANT's border value (warpAffine, warpPerspective, remap; float32 and RGBA)`, async () => {
+      const gs = await load({ variant });
+      const image = smoothImage(61, 37);
+      const m = gs.rotationMatrix([30, 18], 30, 0.9);
+      const h = gs.perspectiveTransform([[8, 5], [60, 2], [66, 40], [3, 36]], [[0, 0], [47, 0], [47, 31], [0, 31]]);
+      const { mapX, mapY } = swirlMaps(61, 37, 52, 47);
+      for (const mode of ['bilinear', 'bicubic', 'nearest']) {
+        // The picture lies in [0, 1]; a fill of 0.8 gives edges of the size zeros padding's.
+        const options = { width: 64, height: 44, mode, paddingMode: 'zeros', fill: 0.8 };
+        const affine = gs.warpAffine(image, m, { ...options, space: 'pixel' }).data;
+        const perspective = gs.warpPerspective(image, h, { ...options, space: 'pixel' }).data;
+        if (mode !== 'nearest') { // OpenCV rounds nearest's ties its own way
+          checkAgainstOpenCv(affine, cvWarp('affine', image, m, { ...options, inverse: false }), mode, 'zeros', `affine ${mode}`);
+          checkAgainstOpenCv(perspective, cvWarp('perspective', image, h, { ...options, inverse: false }), mode, 'zeros', `perspective ${mode}`);
+        }
+        const mapped = gs.remap(image, mapX, mapY, { mode, fill: [0.8] }).data;
+        const src = cv.matFromArray(37, 61, cv.CV_32FC1, Array.from(image.data));
+        const [mx, my] = [mapX, mapY].map((map) => cv.matFromArray(47, 52, cv.CV_32FC1, Array.from(map.data)));
+        const dst = new cv.Mat();
+        cv.remap(src, dst, mx, my, CV_MODE[mode], cv.BORDER_CONSTANT, new cv.Scalar(0.8));
+        if (mode !== 'nearest') checkAgainstOpenCv(mapped, Float32Array.from(dst.data32F), mode, 'zeros', `remap ${mode}`);
+        [src, mx, my, dst].forEach((mat) => mat.delete());
+        // Output corners far outside the picture are the fill exactly, in every mode.
+        for (const data of [affine, perspective]) assert.equal(data[data.length - 1], Math.fround(0.8), `${mode}: far corner`);
+      }
+      // RGBA bytes, one value per channel, against OpenCV's CV_8UC4 (fixed point: a level or two).
+      const rgba = { data: new Uint8ClampedArray(61 * 37 * 4), width: 61, height: 37 };
+      for (let p = 0; p < 61 * 37; ++p) rgba.data.set([image.data[p] * 255, 255 - image.data[p] * 200, 90, 255], 4 * p);
+      const fill = [30, 200, 250, 128];
+      const got = gs.warpAffine(rgba, m, { width: 64, height: 44, space: 'pixel', fill }).data;
+      const src = cv.matFromArray(37, 61, cv.CV_8UC4, Array.from(rgba.data));
+      const M = cv.matFromArray(2, 3, cv.CV_64FC1, m);
+      const dst = new cv.Mat();
+      cv.warpAffine(src, dst, M, new cv.Size(64, 44), cv.INTER_LINEAR, cv.BORDER_CONSTANT, new cv.Scalar(...fill));
+      const d = difference(got, dst.data);
+      [src, M, dst].forEach((mat) => mat.delete());
+      assert.ok(d.max <= 4 && d.mean <= 0.1, `RGBA: max ${d.max}, mean ${d.mean}`);
+      assert.deepEqual(Array.from(got.subarray(0, 4)), fill, 'the top-left output pixel lies outside: the fill');
+    });
+  }
+
   test('a half-pixel mistake would fail these comparisons (the tolerance discriminates)', async () => {
     const gs = await load();
     const image = smoothImage(61, 37);
@@ -362,8 +404,14 @@ describe('pixel space: hostile input', () => {
     ['remap map not an object', (gs) => gs.remap(IMG(), new Float32Array(6), MAP()), TypeError, /^remap: mapX: expected a map \{data: Float32Array, width, height\} or a float32 heap tensor, got Float32Array\(6\)$/],
     ['remap map of a float64 heap tensor', (gs) => gs.remap(IMG(), gs.tensor('float64', [2, 3, 1]), MAP()), TypeError, /^remap: mapX: expected a uint8 or float32 heap tensor, got float64$/],
     ['remap out of another size', (gs) => gs.remap(IMG(), MAP(), MAP(), { out: { data: new Uint8ClampedArray(16), width: 2, height: 2 } }), RangeError, /^remap: options\.out: expected the maps' size 3x2, got 2x2$/],
-    ['remap with alignCorners', (gs) => gs.remap(IMG(), MAP(), MAP(), { alignCorners: false }), TypeError, /^remap: options\.alignCorners: unknown option; expected mode, paddingMode, padding_mode, out$/],
+    ['remap with alignCorners', (gs) => gs.remap(IMG(), MAP(), MAP(), { alignCorners: false }), TypeError, /^remap: options\.alignCorners: unknown option; expected mode, paddingMode, padding_mode, out, fill$/],
     ['remap with a width', (gs) => gs.remap(IMG(), MAP(), MAP(), { width: 3 }), TypeError, /^remap: options\.width: unknown option/],
+    ['fill with border padding', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { paddingMode: 'border', fill: 255 }), RangeError, /^warpAffine: fill: applies to zeros padding only, got padding border$/],
+    ['fill NaN', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 0, 0, 1], { fill: [0, NaN, 0, 0] }), RangeError, /^warpPerspective: fill: expected finite values within float32's range, got NaN for channel 1$/],
+    ['fill beyond float32', (gs) => gs.remap(IMG(), MAP(), MAP(), { fill: 1e39 }), RangeError, /^remap: fill: expected finite values within float32's range, got a value beyond 3\.4e38 for channel 0$/],
+    ['fill of 3 numbers for 4 channels', (gs) => gs.remap(IMG(), MAP(), MAP(), { fill: [1, 2, 3] }), RangeError, /^remap: options\.fill: expected a number or 4 numbers \(one per channel of the image\), got 3 numbers$/],
+    ['fill a string', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { fill: 'white' }), TypeError, /^warpAffine: options\.fill: expected a number or 4 numbers \(one per channel of the image\), got "white"$/],
+    ['fill with a BigInt', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { fill: [1, 2, 3, 4n] }), TypeError, /^warpAffine: options\.fill: expected a number or 4 numbers/],
     ['remap of a huge map', (gs) => gs.remap(IMG(), { data: new Float32Array(4), width: 2 ** 26, height: 2 ** 26 }, MAP()), RangeError, /^remap: mapX would need 18014398509481984 bytes \(16 PiB\)/],
   ];
   for (const variant of variants) {

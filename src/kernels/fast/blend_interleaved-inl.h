@@ -123,10 +123,32 @@ HWY_INLINE void CopyPixel(const uint8_t* src, uint8_t* out) {
 template <typename T>
 struct Image {
   const T* x;
-  const T* tail;       // C = 3: X's last pixel and one zero, read instead of X's last pixel
-  int32_t row;         // elements per row
-  int32_t end_window;  // C = 3: offset of the only window that holds X's last pixel
+  const T* tail;        // C = 3: X's last pixel and one zero, read instead of X's last pixel
+  int32_t row;          // elements per row
+  int32_t end_window;   // C = 3: offset of the only window that holds X's last pixel
+  const float* fill;    // zeros padding's colour outside X (4 lanes), or null for 0
+  const T* fill_pixel;  // fill stored as a pixel of T, or null for 0
 };
+
+// acc plus fill times the weight of the taps outside X, 1 - the plan's weights (the tap
+// weights sum to 1): the per-tap sum's value within float32 rounding.
+template <int C, Mode M>
+HWY_INLINE VP<C> AddFill(const TilePlan<M, 2>& plan, int p, const float* fill, VP<C> acc) {
+  float outside = 1.0f;
+  for (int t = 0; t < kTaps<M> * kTaps<M>; ++t) outside -= plan.weight[t][p];
+  return hn::Add(acc, hn::Mul(hn::Set(PixelTag<C>(), outside), LoadPixel<C>(fill)));
+}
+
+// Pixels [begin, end) of out, `bytes` each, that no tap reaches: 0, or fill_pixel when set.
+inline HWY_NOINLINE void StoreOutside(const void* fill_pixel, size_t bytes, int begin, int end,
+                                      void* out) {
+  uint8_t* o = static_cast<uint8_t*>(out) + begin * bytes;
+  if (fill_pixel == nullptr) {
+    std::memset(o, 0, bytes * (end - begin));
+    return;
+  }
+  for (int p = begin; p < end; ++p, o += bytes) std::memcpy(o, fill_pixel, bytes);
+}
 
 // Pixel p of a plan whose window holds X's last pixel (C = 3 only): as BlendPixels, but that
 // pixel is read from `tail`, since four lanes from it would run past X.
@@ -154,6 +176,7 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
                               int exact_end, T* out) {
   const PixelTag<C> dp;
   constexpr int kT = kTaps<M>;
+  const float* const fill = im.fill;  // a local: the stores below may alias `im` (uint8)
   for (int p = begin; p < end; ++p) {
     const T* src = im.x + plan.offset[p];
     T* o = out + p * C;
@@ -161,7 +184,7 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
       if (plan.weight[0][p] != 0.0f) {
         CopyPixel<C>(src, o);
       } else {
-        std::memset(o, 0, sizeof(T) * C);
+        StoreOutside(im.fill_pixel, sizeof(T) * C, p, p + 1, out);
       }
       continue;
     }
@@ -179,6 +202,7 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
         }
       }
     }
+    if (fill != nullptr) acc = AddFill<C, M>(plan, p, fill, acc);
     if (C == 3 && p == exact_end) {
       StorePixelExact<C>(acc, o);
     } else {

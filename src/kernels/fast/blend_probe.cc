@@ -106,7 +106,8 @@ bool ProbeBlendPlanarOnTarget(Mode mode, int rank, const int32_t* size, int chan
 template <Mode M, typename T, int C>
 void Interleaved(const TilePlan<M, 2>& plan, const void* x, int32_t row, const void* tail,
                  int32_t end_window, int begin, int end, int exact_end, void* out) {
-  const Image<T> im{static_cast<const T*>(x), static_cast<const T*>(tail), row, end_window};
+  const Image<T> im{
+      static_cast<const T*>(x), static_cast<const T*>(tail), row, end_window, nullptr, nullptr};
   BlendPixels<T, C, M>(plan, im, begin, end, exact_end, static_cast<T*>(out));
 }
 

@@ -33,7 +33,7 @@ bool TargetHasChannelsLast();
 
 // Each Try* runs its operator on a fast path when one covers the problem and returns true;
 // else it returns false, having written nothing, and the caller runs the reference (or the
-// generic channels-last path).
+// generic channels-last path). fill: as in warp_affine.h (validated).
 bool TryGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 // X uint8 or float32 with 1 to 4 channels, each side at least the mode's window; grid float32.
@@ -43,16 +43,16 @@ bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
 // X as above, theta float32 or float64.
 bool TryWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options);
+                   const GridSampleOptions& options, const double* fill = nullptr);
 // X as above, H float32 or float64, output width at most kMaxPerspectiveWidth.
 bool TryWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options);
+                        const GridSampleOptions& options, const double* fill = nullptr);
 constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
 // X as above, float32 pixel maps (map_y null: map_x interleaved).
 bool TryRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y,
-              const GridSampleOptions& options);
+              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill = nullptr);
 // WarpFlow: X as TryGridSample's of rank 2, flow float32, output sides below kMaxFlowSide.
 bool TryWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
                  const MutableTensorView& y, const GridSampleOptions& options);
@@ -77,6 +77,7 @@ struct InterleavedProblem {
   void* y;
   Mode mode;
   Padding padding;
+  const double* fill;  // zeros padding's colour (c values), or null for 0
 };
 
 // For tests: the planner's window start and slot weights (4 per coordinate, kT used) for the

@@ -36,14 +36,20 @@ struct ImageBytes {
   const void* x;
   const void* tail;
   int32_t row, end_window;
+  const float* fill;
+  const void* fill_pixel;
 };
 
 // Pixels [begin, end) of the plans with the blend of X's dtype and channel count.
 template <Mode M, typename T, int C>
 HWY_INLINE void BlendTyped(const TilePlan<M, 2>& plan, const ImageBytes& im, int begin, int end,
                            int exact_end, void* out) {
-  const Image<T> image{static_cast<const T*>(im.x), static_cast<const T*>(im.tail), im.row,
-                       im.end_window};
+  const Image<T> image{static_cast<const T*>(im.x),
+                       static_cast<const T*>(im.tail),
+                       im.row,
+                       im.end_window,
+                       im.fill,
+                       static_cast<const T*>(im.fill_pixel)};
   BlendPixels<T, C, M>(plan, image, begin, end, exact_end, static_cast<T*>(out));
 }
 
@@ -144,6 +150,17 @@ HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2
   }
 }
 
+// The fill colour as floats for the blend and as a pixel of Y's dtype, stored as the blend
+// stores a value (uint8: rounded half to even and saturated).
+HWY_NOINLINE void MakeFill(const InterleavedProblem& pb, float* fill, uint8_t* pixel) {
+  for (int c = 0; c < pb.c; ++c) fill[c] = static_cast<float>(pb.fill[c]);
+  if (pb.uint8) {
+    StorePixel<4>(LoadPixel<4>(fill), pixel);
+  } else {
+    std::memcpy(pixel, fill, sizeof(float) * pb.c);
+  }
+}
+
 // Every batch item, column tile and row: coordinates of a row segment from the source, plans,
 // blend. uint8 bilinear takes the fixed-point blend where it can and plans the other vectors.
 template <Mode M, class Source>
@@ -172,7 +189,17 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
   (void)fs;
 
   HWY_ALIGN uint8_t tail[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
-  ImageBytes im{nullptr, tail, row, (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c};
+  HWY_ALIGN float fill[4] = {};     // the fill colour as the blend adds it
+  HWY_ALIGN uint8_t fill_pixel[16] = {};
+  const bool has_fill = pb.fill != nullptr;
+  if (has_fill) MakeFill(pb, fill, fill_pixel);
+  ImageBytes im{nullptr,
+                tail,
+                row,
+                (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c,
+                has_fill ? fill : nullptr,
+                has_fill ? fill_pixel : nullptr};
+  const size_t pixel_bytes = c * elem;
   for (int64_t n = 0; n < pb.n; ++n) {
     const uint8_t* x_n = static_cast<const uint8_t*>(pb.x) + n * in_count * elem;
     uint8_t* y_n = static_cast<uint8_t*>(pb.y) + n * out_count * elem;
@@ -200,8 +227,8 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
               PlanTileFor<M, 2>(pb.padding, axes, coords, v, end, &plan, nonempty);
               if (nonempty[v / lanes]) {
                 BlendSegment<M>(plan, pb.uint8, c, im, v, end, exact_end, out);
-              } else {  // zeros padding, every tap outside: 0
-                std::memset(out + v * c * elem, 0, (end - v) * c * elem);
+              } else {  // zeros padding, every tap outside
+                StoreOutside(im.fill_pixel, pixel_bytes, v, end, out);
               }
             }
             continue;
@@ -210,7 +237,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
         source.Fill(0, count, &coords);
         PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
         // Runs of vectors with some weight are blended; the others (zeros padding, every
-        // tap outside) are 0.
+        // tap outside) are 0 or the fill colour.
         for (int v = 0; v < count;) {
           const int first = v;
           const bool blend = nonempty[v / lanes];
@@ -219,7 +246,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
           if (blend) {
             BlendSegment<M>(plan, pb.uint8, c, im, first, end, exact_end, out);
           } else {
-            std::memset(out + first * c * elem, 0, (end - first) * c * elem);
+            StoreOutside(im.fill_pixel, pixel_bytes, first, end, out);
           }
         }
       }
@@ -306,15 +333,17 @@ bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptio
   pb->uint8 = x == DType::kUint8;
   pb->mode = options.mode;
   pb->padding = options.padding;
+  pb->fill = nullptr;
   return true;
 }
 
 // The problem for X and Y, or false (then nothing is to be run or written).
 bool Prepare(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
-             const GridSampleOptions& options, InterleavedProblem* pb) {
+             const GridSampleOptions& options, const double* fill, InterleavedProblem* pb) {
   if (!TargetHasChannelsLast() || !MakeProblem(geo, x.dtype, options, pb)) return false;
   pb->x = x.data;
   pb->y = y.data;
+  pb->fill = fill;
   return true;
 }
 
@@ -332,25 +361,31 @@ bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geo, const TensorView
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options) {
   InterleavedProblem pb;
-  if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, &pb)) return false;
+  if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, nullptr, &pb)) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, static_cast<const float*>(grid.data));
 }
 
 bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& theta,
-                   const MutableTensorView& y, const GridSampleOptions& options) {
+                   const MutableTensorView& y, const GridSampleOptions& options,
+                   const double* fill) {
   InterleavedProblem pb;
   const bool f64 = theta.dtype == DType::kFloat64;
-  if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, &pb)) return false;
+  if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
+    return false;
+  }
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
 }
 
 bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& h,
-                        const MutableTensorView& y, const GridSampleOptions& options) {
+                        const MutableTensorView& y, const GridSampleOptions& options,
+                        const double* fill) {
   InterleavedProblem pb;
   const bool f64 = h.dtype == DType::kFloat64;
-  if ((h.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, &pb)) return false;
+  if ((h.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
+    return false;
+  }
   // Column indices as exact int32 lanes (a wider output is left to the generic path).
   if (geo.out_w > kMaxPerspectiveWidth) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
@@ -358,10 +393,10 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, co
 }
 
 bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y,
-              const GridSampleOptions& options) {
+              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill) {
   InterleavedProblem pb;
-  if (!Prepare(geo, x, y, options, &pb)) return false;
+  if (!Prepare(geo, x, y, options, fill, &pb)) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);

@@ -98,10 +98,12 @@ struct Coordinates {
 
 // Every dtype computed in Acc, any C: per output pixel the reference's taps on each axis and,
 // per channel, the reference's sum in its order (taps innermost axis fastest, weight
-// (1 * w_x) * w_y, dropped taps skipped, from 0) and integer store.
+// (1 * w_x) * w_y, dropped taps skipped or, with fill, reading fill[c], from 0) and integer
+// store. A non-finite coordinate gives 0, or fill.
 template <typename Acc>
 void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
-                const GridSampleOptions& o, const Coordinates& coords) {
+                const GridSampleOptions& o, const Coordinates& coords, const double* fill) {
+  const auto outside = [fill](int64_t c) { return fill ? static_cast<Acc>(fill[c]) : Acc(0); };
   const int64_t h = geo.in_h, w = geo.in_w, c_count = geo.c;
   double gx[kChunk], gy[kChunk];
   for (int64_t n = 0; n < geo.n; ++n) {
@@ -113,7 +115,9 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
         for (int64_t j = 0; j < count; ++j) {
           const int64_t out = ((n * geo.out_h + i) * geo.out_w + j0 + j) * c_count;
           if (!std::isfinite(gx[j]) || !std::isfinite(gy[j])) {
-            for (int64_t c = 0; c < c_count; ++c) StoreAs<Acc>(x.dtype, y.data, out + c, Acc(0));
+            for (int64_t c = 0; c < c_count; ++c) {
+              StoreAs<Acc>(x.dtype, y.data, out + c, Acc(0) + outside(c));
+            }
             continue;
           }
           AxisTaps<Acc> ty, tx;
@@ -122,10 +126,14 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
           for (int64_t c = 0; c < c_count; ++c) {
             Acc acc = 0;
             for (int a = 0; a < ty.count; ++a) {
-              if (ty.index[a] < 0) continue;
+              if (ty.index[a] < 0 && fill == nullptr) continue;
               for (int b = 0; b < tx.count; ++b) {
-                if (tx.index[b] < 0) continue;
+                if (tx.index[b] < 0 && fill == nullptr) continue;
                 const Acc weight = (Acc(1) * tx.weight[b]) * ty.weight[a];
+                if (ty.index[a] < 0 || tx.index[b] < 0) {
+                  acc += weight * outside(c);
+                  continue;
+                }
                 const int64_t at = x_n + (ty.index[a] * w + tx.index[b]) * c_count + c;
                 acc += weight * LoadAs<Acc>(x.dtype, x.data, at);
               }
@@ -140,15 +148,15 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
 
 void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
                         const MutableTensorView& y, const GridSampleOptions& o,
-                        const Coordinates& coords) {
+                        const Coordinates& coords, const double* fill = nullptr) {
   // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return;
   if (ComputesInDouble(x.dtype)) {
-    RunGeneric<double>(geo, x, y, o, coords);
+    RunGeneric<double>(geo, x, y, o, coords, fill);
   } else {
-    RunGeneric<float>(geo, x, y, o, coords);
+    RunGeneric<float>(geo, x, y, o, coords, fill);
   }
 }
 
@@ -164,28 +172,31 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options) {
+                   const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(
       geometry, x, y, options,
-      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0, options.align_corners});
+      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0, options.align_corners},
+      fill);
 }
 
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options) {
+                        const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(
       geometry, x, y, options,
-      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0, options.align_corners});
+      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0, options.align_corners},
+      fill);
 }
 
 void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y,
-              const GridSampleOptions& options) {
+              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill) {
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
-                                 options.align_corners});
+                                 options.align_corners},
+                     fill);
 }
 
 }  // namespace reference

@@ -18,20 +18,21 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options = {});
 
-// The kernels behind those calls, for an already validated problem.
+// The kernels behind those calls, for an already validated problem (fill: as in warp_affine.h,
+// each tap outside X contributing fill[c] with its weight).
 void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options);
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options);
+                   const GridSampleOptions& options, const double* fill = nullptr);
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options);
+                        const GridSampleOptions& options, const double* fill = nullptr);
 // map_y null: map_x is one interleaved (N, Ho, Wo, 2) map.
 void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y,
-              const GridSampleOptions& options);
+              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill = nullptr);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,

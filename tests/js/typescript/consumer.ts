@@ -96,6 +96,11 @@ const remappedHeap = gs.remap(gs.tensor('float32', [4, 4, 1]), gs.tensor('float3
 assert<Equal<typeof remappedHeap.data, Float32Array<ArrayBuffer>>>();
 // @ts-expect-error: maps are float32
 gs.remap(image, { data: new Uint8Array(16), width: 4, height: 4 });
+// fill: BORDER_CONSTANT's colour, one number or one per channel.
+gs.warpAffine(image, turn, { space: 'pixel', fill: [255, 255, 255, 255] });
+gs.remap(image, mapX, mapX, { fill: 128 });
+// @ts-expect-error: fill is numbers
+gs.warpPerspective(image, homography, { fill: 'white' });
 // @ts-expect-error: remap's output size is the maps'
 gs.remap(image, mapX, mapX, { width: 4 });
 // warpFlow: NCHW tensors and a float32 flow.

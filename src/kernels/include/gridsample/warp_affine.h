@@ -8,6 +8,14 @@
 
 namespace gridsample {
 
+// The warps below take an optional `fill`: null, or x's C values (one per channel), the colour
+// that zeros padding reads outside X (OpenCV's BORDER_CONSTANT value), per tap: a tap outside X
+// contributes fill[c] with its weight, and a point that samples 0 without fill (non-finite, or
+// behind the camera) gives fill. Only with Padding::kZeros; every value finite (within
+// float32's range unless x is float64); it must not overlap y. The result is within float32
+// rounding of that per-tap sum (the fast paths add fill * (1 - the weights inside X)); integer
+// outputs within 1 level.
+
 // Y = GridSample(X, grid) on interleaved images, e.g. RGBA pixels: the same semantics as
 // GridSample (DESIGN.md section 2) with the channel axis last.
 //   x:    (N, H, W, C), any C >= 0; every dtype GridSample takes.
@@ -35,14 +43,14 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
 // bilinear: its fixed-point blend (inside the image) may differ by 1 level.
 // Validates everything first; on error nothing is written.
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                  const GridSampleOptions& options = {});
+                  const GridSampleOptions& options = {}, const double* fill = nullptr);
 
 // Y = X warped by the homography H on interleaved images, without materialising a grid:
 // output pixel (j, i) samples X at input pixel (X / W, Y / W), (X, Y, W) = H * [j, i, 1]
 // (pixel space, pixel centres at integer coordinates: OpenCV's warpPerspective with
 // WARP_INVERSE_MAP; invert a source-to-destination matrix first). A point with W <= 0 (behind
-// the camera), W infinite, or a non-finite coordinate samples 0, in every mode and padding.
-// options.align_corners does not move any point; it only chooses reflection's lines: the
+// the camera), W infinite, or a non-finite coordinate samples 0 (or fill), in every mode and
+// padding. options.align_corners does not move any point; it only chooses reflection's lines: the
 // pixel edges (0, OpenCV's BORDER_REFLECT) or the outer pixels' centres (1, BORDER_REFLECT_101).
 //   x: (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   h: (N, 3, 3), float32 or float64, row-major.
@@ -53,25 +61,26 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 // grid of those coordinates, bit for bit, except uint8 bilinear: its fixed-point blend (inside
 // the image) may differ by 1 level. Validates everything first; on error nothing is written.
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
-                       const GridSampleOptions& options = {});
+                       const GridSampleOptions& options = {}, const double* fill = nullptr);
 
 // Y = X sampled at pixel coordinates given per output pixel, as OpenCV's remap with float
 // maps: output pixel (i, j) samples X at (map_x(i, j), map_y(i, j)), pixel centres at integer
 // coordinates; every mode and padding (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
 // reflection: BORDER_REFLECT, or BORDER_REFLECT_101 with options.align_corners, which moves
-// no point). A non-finite coordinate samples 0. No normalised grid is built: each coordinate
-// is normalised on the fly in float32 (src/kernels/remap_rule.h), within a float32 rounding of
-// its position; results equal GridSample on the grid of those coordinates, bit for bit, except
-// uint8 bilinear: its fixed-point blend (inside the image) may differ by 1 level.
+// no point). A non-finite coordinate samples 0 (or fill). No normalised grid is built: each
+// coordinate is normalised on the fly in float32 (src/kernels/remap_rule.h), within a float32
+// rounding of its position; results equal GridSample on the grid of those coordinates, bit for bit,
+// except uint8 bilinear: its fixed-point blend (inside the image) may differ by 1 level.
 //   x:   (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   map: (N, Ho, Wo, 2) float32, (x, y) per output pixel (OpenCV's CV_32FC2 map), or
 //   map_x, map_y: (N, Ho, Wo) float32 each (CV_32FC1 maps).
 //   y:   (N, Ho, Wo, C), same dtype as x.
 // Validates everything first; on error nothing is written.
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
-             const GridSampleOptions& options = {});
+             const GridSampleOptions& options = {}, const double* fill = nullptr);
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
-             const MutableTensorView& y, const GridSampleOptions& options = {});
+             const MutableTensorView& y, const GridSampleOptions& options = {},
+             const double* fill = nullptr);
 
 }  // namespace gridsample
 
