@@ -559,6 +559,25 @@ export interface GridSample {
   ): TensorResult<X, NotInferred<O>>;
 
   /**
+   * An interleaved image warped backward by a flow in pixels, `out(p) = image(p + flow(p))`:
+   * {@link GridSample.remap} at the positions `(j + dx, i + dy)`, each sum in float32 (as the
+   * NCHW form makes it), fused: no map is built. Pixel space: no `alignCorners`.
+   *
+   * @param image - as for {@link GridSample.warpAffine}.
+   * @param flow - `(dx, dy)` per output pixel: an interleaved `{data: Float32Array, width,
+   *   height}` or float32 heap tensor `[height, width, 2]` (OpenCV's optical-flow layout), or
+   *   a float32 tensor `[1, 2, height, width]` (dx's plane, then dy's: RAFT's output).
+   * @param options - as {@link GridSample.remap}'s: `mode`, `paddingMode`, `fill`, `out` (the
+   *   flow's size).
+   * @returns as {@link GridSample.warpAffine}; the flow's size.
+   */
+  warpFlow<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
+    image: I,
+    flow: PixelMap | TensorLike | HeapTensor<'float32'>,
+    options?: RemapOptions<O>,
+  ): ImageResult<I, NotInferred<O>>;
+
+  /**
    * GridSample (2-D) on channels-last tensors: the same semantics as
    * {@link GridSample.gridSample} with the channel axis last.
    *

@@ -1,7 +1,7 @@
 // The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { remap, warpImage } from './images.mjs';
+import { remap, warpFlowImage, warpImage } from './images.mjs';
 import { affineGridOutputShape, gridSampleOutputShape, readSampling } from './library_rules.mjs';
 import { perspectiveTransform, rotationMatrix } from './matrices.mjs';
 import { shapeString } from './messages.mjs';
@@ -107,9 +107,13 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   }
 
   // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels; the shape checks that
-  // size the output are made here (the library checks the rest in the call).
+  // size the output are made here (the library checks the rest in the call). An interleaved
+  // image ({data, width, height} or a heap tensor [H, W, C]) goes to images.mjs.
   function warpFlow(x, flow, options) {
     const fn = 'warpFlow';
+    const image = x !== null && typeof x === 'object' &&
+      (x instanceof HeapTensor ? x.shape.length === 3 : !('shape' in x) && !('dims' in x));
+    if (image) return warpFlowImage(heap, x, flow, options);
     const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
     const X = readTensor(heap, fn, 'x', x);
     const F = readTensor(heap, fn, 'flow', flow);

@@ -1,11 +1,11 @@
-// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective; remap).
+// Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective; remap; warpFlow).
 import { checkArrayClass, elementSize } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
 import { readSampling } from './library_rules.mjs';
 import { affineTheta, perspectivePixelMap, SPACES } from './matrices.mjs';
 import { countElements, readChannels, readMatrix, readOptions, readSide } from './read_args.mjs';
-import { overlaps } from './tensor_args.mjs';
+import { overlaps, readTensor } from './tensor_args.mjs';
 
 /**
  * An interleaved image: a HeapTensor of shape [H, W, C] (zero copy), or {data, width, height,
@@ -210,24 +210,27 @@ function imageResult(heap, fn, I, O, yp, yBytes, width, height) {
   return O && O.image ? O.image : result(data);
 }
 
-// A remap map: float32 pixel coordinates, `channels` per pixel (2: an interleaved (x, y) map;
-// 1: one plane), as an {data, width, height} object or a float32 heap tensor [h, w, channels].
-function readMap(heap, fn, what, map, channels) {
+// A remap map (float32 pixel coordinates) or, with `flow`, a flow (offsets in pixels):
+// `channels` per pixel (2: interleaved x and y; 1: one plane), as an {data, width, height}
+// object or a float32 heap tensor [h, w, channels].
+function readMap(heap, fn, what, map, channels, flow = false) {
+  const [noun, xy, values] = flow ? ['flow', '(dx, dy)', 'offsets'] : ['map', '(x, y)', 'coordinates'];
+  const because = flow ? '' : ', as mapY is not given';
   let M;
   try {
-    M = readImage(heap, fn, what, map, { channels, example: 'a map {data: Float32Array, width, height} or a float32 heap tensor' });
+    M = readImage(heap, fn, what, map, { channels, example: `a ${noun} {data: Float32Array, width, height} or a float32 heap tensor` });
   } catch (e) {
     // readImage speaks of images: say what the map was read as.
     if (e instanceof RangeError && / needs \d+$/.test(e.message)) {
-      throw new RangeError(`${e.message.replace(/image of (\d) channels/, 'map of $1 value(s) per pixel')} (${channels === 2 ? 'an interleaved (x, y) map, as mapY is not given' : 'a plane of x or y'})`, { cause: e });
+      throw new RangeError(`${e.message.replace(/image of (\d) channels/, `${noun} of $1 value(s) per pixel`)} (${channels === 2 ? `an interleaved ${xy} ${noun}${because}` : 'a plane of x or y'})`, { cause: e });
     }
     throw e;
   }
   if (M.dtype !== 'float32') {
-    throw new TypeError(`${fn}: ${what}: expected float32 pixel coordinates (a Float32Array or a float32 heap tensor), got ${M.dtype} data`);
+    throw new TypeError(`${fn}: ${what}: expected float32 pixel ${values} (a Float32Array or a float32 heap tensor), got ${M.dtype} data`);
   }
   if (M.channels !== channels) {
-    throw new RangeError(`${fn}: ${what}: expected ${channels === 2 ? 'an interleaved map: 2 values (x, y) per pixel, as mapY is not given' : '1 value per pixel (a plane)'}, got ${M.channels}`);
+    throw new RangeError(`${fn}: ${what}: expected ${channels === 2 ? `an interleaved ${noun}: 2 values ${xy} per pixel${because}` : '1 value per pixel (a plane)'}, got ${M.channels}`);
   }
   return M;
 }
@@ -246,18 +249,55 @@ export function remap(heap, image, mapX, mapY, options) {
   if (MY && (MY.width !== MX.width || MY.height !== MX.height)) {
     throw new RangeError(`${fn}: mapY: expected mapX's size ${MX.width}x${MX.height}, got ${MY.width}x${MY.height}`);
   }
+  const maps = { inputs: [['mapX', MX], ...(MY ? [['mapY', MY]] : [])], width: MX.width, height: MX.height, planes: !!MY, flow: false };
+  return sampleAtMaps(heap, fn, I, opts, maps, ([mxp, myp]) => [mxp, MY ? myp : 0]);
+}
+
+/**
+ * gs.warpFlow(image, flow, options) over `heap` for an interleaved image (api.d.cts documents
+ * it): out(p) = image(p + flow(p)) with the flow in pixels, as an interleaved (dx, dy) map
+ * {data, width, height} or heap tensor [h, w, 2], or a float32 tensor [1, 2, h, w] (dx's
+ * plane, then dy's: RAFT's layout); the output has the flow's size.
+ */
+export function warpFlowImage(heap, image, flow, options) {
+  const fn = 'warpFlow';
+  const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'out', 'fill']);
+  const I = readImage(heap, fn, 'image', image, null);
+  const planar = flow !== null && typeof flow === 'object' && ('shape' in flow || 'dims' in flow) &&
+    !(flow instanceof HeapTensor && flow.shape.length === 3);
+  if (!planar) {
+    const F = readMap(heap, fn, 'flow', flow, 2, true);
+    const maps = { inputs: [['flow', F]], width: F.width, height: F.height, planes: false, flow: true };
+    return sampleAtMaps(heap, fn, I, opts, maps, ([fp]) => [fp, 0]);
+  }
+  const F = readTensor(heap, fn, 'flow', flow);
+  if (F.dtype !== 'float32') {
+    throw new TypeError(`${fn}: flow: expected dtype float32 (displacements in pixels), got ${F.dtype}`);
+  }
+  if (F.dims.length !== 4 || F.dims[0] !== 1 || F.dims[1] !== 2) {
+    throw new RangeError(`${fn}: flow: expected shape [1, 2, Ho, Wo] (dx then dy) for an image, or an interleaved {data, width, height} flow, got ${shapeString(F.dims)}`);
+  }
+  const [height, width] = [F.dims[2], F.dims[3]];
+  const maps = { inputs: [['flow', F]], width, height, planes: true, flow: true };
+  return sampleAtMaps(heap, fn, I, opts, maps, ([fp]) => [fp, fp + 4 * width * height]);
+}
+
+// Remap and warpFlow's image call: `image` sampled at the maps' positions (maps.flow: offsets)
+// into an output of the maps' size; `pointers` gives the x and y maps' heap addresses (y 0:
+// interleaved) from those of maps.inputs.
+function sampleAtMaps(heap, fn, I, opts, maps, pointers) {
   const { mode, padding } = readSampling(heap, fn, opts);
   const fill = readFill(fn, opts.fill, I.channels);
-  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, {}, [MX.width, MX.height]);
-  if (O && !O.target && (O.width !== MX.width || O.height !== MX.height)) {
-    throw new RangeError(`${fn}: options.out: expected the maps' size ${MX.width}x${MX.height}, got ${O.width}x${O.height}`);
+  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, {}, [maps.width, maps.height]);
+  if (O && !O.target && (O.width !== maps.width || O.height !== maps.height)) {
+    throw new RangeError(`${fn}: options.out: expected the ${maps.flow ? "flow's" : "maps'"} size ${maps.width}x${maps.height}, got ${O.width}x${O.height}`);
   }
-  const inputs = [['image', I], ['mapX', MX], ...(MY ? [['mapY', MY]] : [])];
-  return heap.withHeap(fn, inputs, yBytes, O, ([ip, mxp, myp], yp) => {
+  return heap.withHeap(fn, [['image', I], ...maps.inputs], yBytes, O, ([ip, ...mapPointers], yp) => {
+    const [mxp, myp] = pointers(mapPointers);
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ms = heap.writeInt64s(1, MY ? [1, MX.height, MX.width] : [1, MX.height, MX.width, 2]);
+    const ms = heap.writeInt64s(1, maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, MY ? myp : 0, ms, yp, ys, mode, padding, false, ...fill));
+    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, myp, ms, yp, ys, mode, padding, false, maps.flow, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }

@@ -116,11 +116,12 @@ int WarpAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t m, int m_
 }
 
 // Remap of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C); map_x (N, Ho, Wo, 2)
-// interleaved when map_y is 0, else map_x and map_y (N, Ho, Wo) of the same shape; fill as
-// WarpAdapter's.
+// interleaved when map_y is 0, else map_x and map_y (N, Ho, Wo) of the same shape; `flow`: the
+// maps are a flow (WarpFlowChannelsLast); fill as WarpAdapter's.
 int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, uintptr_t map_y,
                  uintptr_t map_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                 bool align_corners, int fill_count, double f0, double f1, double f2, double f3) {
+                 bool align_corners, bool flow, int fill_count, double f0, double f1, double f2,
+                 double f3) {
   const FillArg fill{{f0, f1, f2, f3}, fill_count};
   const TensorView xv{reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape),
                       4};
@@ -130,10 +131,14 @@ int RemapAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t map_x, u
   const size_t rank = map_y ? 3 : 4;
   const TensorView mx{reinterpret_cast<const void*>(map_x), DType::kFloat32, Shape(map_shape),
                       rank};
-  if (!map_y) return ToCallStatus(Remap(xv, mx, yv, options, fill.get()));
+  if (!map_y) {
+    return ToCallStatus(flow ? WarpFlowChannelsLast(xv, mx, yv, options, fill.get())
+                             : Remap(xv, mx, yv, options, fill.get()));
+  }
   const TensorView my{reinterpret_cast<const void*>(map_y), DType::kFloat32, Shape(map_shape),
                       rank};
-  return ToCallStatus(Remap(xv, mx, my, yv, options, fill.get()));
+  return ToCallStatus(flow ? WarpFlowChannelsLast(xv, mx, my, yv, options, fill.get())
+                           : Remap(xv, mx, my, yv, options, fill.get()));
 }
 
 // The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data

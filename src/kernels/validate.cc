@@ -482,8 +482,8 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 }
 
 Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
-                     const MutableTensorView& y, ChannelsLastGeometry* geometry) {
-  constexpr const char* kOp = "Remap";
+                     const MutableTensorView& y, ChannelsLastGeometry* geometry, bool flow) {
+  const char* kOp = flow ? "WarpFlowChannelsLast" : "Remap";
   int64_t x_count = 0;
   Status s = CheckChannelsLastX(kOp, x, &x_count);
   if (!s.ok()) return s;
@@ -492,12 +492,14 @@ Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorV
   const std::string expected = map_y ? "[N, Ho, Wo]" : "[N, Ho, Wo, 2]";
   int64_t counts[2] = {0, 0};
   const TensorView* maps[2] = {&map_x, map_y};
-  const char* names[2] = {map_y ? "map_x" : "map", "map_y"};
+  const char* names[2] = {map_y ? (flow ? "flow_x" : "map_x") : (flow ? "flow" : "map"),
+                          flow ? "flow_y" : "map_y"};
   for (int k = 0; k < (map_y ? 2 : 1); ++k) {
     const TensorView& m = *maps[k];
     if (m.dtype != DType::kFloat32) {
       return Invalid(kOp, std::string(names[k]) +
-                              ": expected dtype float32 (pixel coordinates), got " +
+                              (flow ? ": expected dtype float32 (pixel offsets), got "
+                                    : ": expected dtype float32 (pixel coordinates), got ") +
                               DTypeString(m.dtype));
     }
     s = CheckTensor(kOp, names[k], m.data, m.dtype, m.shape, m.rank, &counts[k]);
@@ -511,8 +513,9 @@ Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorV
   if (map_y) {
     for (size_t i = 0; i < 3; ++i) {
       if (map_y->shape[i] != map_x.shape[i]) {
-        return Invalid(kOp, "map_y: expected map_x's shape " + ShapeString(map_x.shape, 3) +
-                                ", got " + ShapeString(map_y->shape, 3));
+        return Invalid(kOp, std::string(names[1]) + ": expected " + names[0] + "'s shape " +
+                                ShapeString(map_x.shape, 3) + ", got " +
+                                ShapeString(map_y->shape, 3));
       }
     }
   }

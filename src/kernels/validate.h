@@ -75,8 +75,9 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 
 // Remap: x (N, H, W, C), float32 pixel maps: map_x (N, Ho, Wo, 2) interleaved when map_y is
 // null, else planes map_x and map_y (N, Ho, Wo); y (N, Ho, Wo, C) of x's dtype; no overlaps.
+// `flow`: the same for WarpFlowChannelsLast, whose maps are a flow (messages name them so).
 Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
-                     const MutableTensorView& y, ChannelsLastGeometry* geometry);
+                     const MutableTensorView& y, ChannelsLastGeometry* geometry, bool flow = false);
 
 }  // namespace gridsample
 

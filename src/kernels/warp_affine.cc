@@ -1,5 +1,5 @@
 // Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective,
-// Remap): validate once, then the fast path, else the generic scalar path
+// Remap, WarpFlowChannelsLast): validate once, then the fast path, else the generic scalar path
 // (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
@@ -49,16 +49,19 @@ Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTe
 
 namespace {
 
-// Both Remap signatures: map_y null for one interleaved map.
+// Every Remap and WarpFlowChannelsLast signature: map_y null for one interleaved map; `flow`:
+// the maps hold offsets from each output pixel.
 Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
-                const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
+                const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
+                bool flow) {
+  const char* op = flow ? "WarpFlowChannelsLast" : "Remap";
   ChannelsLastGeometry geo;
-  Status s = ValidateGridSampleOptions(options, "Remap");
-  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geo);
-  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "Remap");
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geo, flow);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
-  if (!fast::TryRemap(geo, x, map_x, map_y, y, options, fill)) {
-    reference::RunRemap(geo, x, map_x, map_y, y, options, fill);
+  if (!fast::TryRemap(geo, x, map_x, map_y, y, options, fill, flow)) {
+    reference::RunRemap(geo, x, map_x, map_y, y, options, fill, flow);
   }
   return Status::Ok();
 }
@@ -67,12 +70,23 @@ Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* 
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
              const GridSampleOptions& options, const double* fill) {
-  return RemapAny(x, map, nullptr, y, options, fill);
+  return RemapAny(x, map, nullptr, y, options, fill, false);
 }
 
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
-  return RemapAny(x, map_x, &map_y, y, options, fill);
+  return RemapAny(x, map_x, &map_y, y, options, fill, false);
+}
+
+Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                            const GridSampleOptions& options, const double* fill) {
+  return RemapAny(x, flow, nullptr, y, options, fill, true);
+}
+
+Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x, const TensorView& flow_y,
+                            const MutableTensorView& y, const GridSampleOptions& options,
+                            const double* fill) {
+  return RemapAny(x, flow_x, &flow_y, y, options, fill, true);
 }
 
 }  // namespace gridsample

@@ -517,3 +517,71 @@ describe('warpFlow (NCHW, flows in pixels)', () => {
     });
   }
 });
+
+describe('warpFlow on images (interleaved, flows in pixels)', () => {
+  for (const variant of variants) {
+    test(`${variant}: warpFlow(image) is remap on the map p + flow(p) and warpFlow on the NCHW image; bad flows are specific errors`, async () => {
+      const gs = await load({ variant });
+      const [W, H, Wo, Ho] = [13, 9, 11, 7];
+      // Planar [1, 2, Ho, Wo] (RAFT's) and interleaved {data, width, height} copies of one flow.
+      const planar = Float32Array.from({ length: 2 * Ho * Wo }, (_, i) => 3 * Math.sin(i * 0.7) + (i % 5 === 0 ? 0.5 : 0));
+      planar[3] = NaN;
+      planar[17] = 1e30;
+      const interleaved = new Float32Array(2 * Ho * Wo);
+      const [mapX, mapY] = [new Float32Array(Ho * Wo), new Float32Array(Ho * Wo)];
+      for (let p = 0; p < Ho * Wo; ++p) {
+        [interleaved[2 * p], interleaved[2 * p + 1]] = [planar[p], planar[Ho * Wo + p]];
+        mapX[p] = Math.fround((p % Wo) + planar[p]); // the sum in float32, as the library makes it
+        mapY[p] = Math.fround(Math.floor(p / Wo) + planar[Ho * Wo + p]);
+      }
+      const flows = { planar: { data: planar, shape: [1, 2, Ho, Wo] }, interleaved: { data: interleaved, width: Wo, height: Ho } };
+      for (const [kind, data] of [['uint8', Uint8ClampedArray.from({ length: W * H * 3 }, (_, i) => (i * 37) % 256)],
+        ['float32', Float32Array.from({ length: W * H * 3 }, (_, i) => Math.sin(i * 0.31) * 2)]]) {
+        const image = { data, width: W, height: H, channels: 3 };
+        const nchw = { data: new data.constructor(3 * W * H), shape: [1, 3, H, W] };
+        for (let p = 0; p < W * H; ++p) for (let c = 0; c < 3; ++c) nchw.data[c * W * H + p] = data[3 * p + c];
+        for (const mode of ['bilinear', 'nearest', 'bicubic']) {
+          for (const paddingMode of ['zeros', 'border', 'reflection']) {
+            for (const fill of paddingMode === 'zeros' ? [undefined, [9, 99, 199]] : [undefined]) {
+              const options = { mode, paddingMode, fill };
+              const what = `${kind} ${JSON.stringify(options)}`;
+              const want = gs.remap(image, { data: mapX, width: Wo, height: Ho }, { data: mapY, width: Wo, height: Ho }, options);
+              for (const [name, flow] of Object.entries(flows)) {
+                const got = gs.warpFlow(image, flow, options);
+                assert.deepEqual([got.width, got.height, got.channels], [Wo, Ho, 3], `${what} ${name}`);
+                assert.deepEqual(got.data, want.data, `${what} ${name}: as remap on p + flow(p)`);
+              }
+              if (fill) continue;
+              // The NCHW path: its own planner and blend (uint8 bilinear: the fixed-point blend, 1 level).
+              const tensor = gs.warpFlow(nchw, flows.planar, { mode, paddingMode }).data;
+              const tolerance = kind === 'uint8' ? 1 : 2e-5;
+              for (let p = 0; p < Wo * Ho; ++p) {
+                for (let c = 0; c < 3; ++c) {
+                  const [a, b] = [want.data[3 * p + c], tensor[c * Wo * Ho + p]];
+                  assert.ok(Math.abs(a - b) <= tolerance, `${what} pixel ${p} channel ${c}: image ${a}, NCHW ${b}`);
+                }
+              }
+            }
+          }
+        }
+      }
+      const image = { data: new Uint8ClampedArray(W * H * 4), width: W, height: H };
+      const heapFlow = gs.tensorFrom({ data: interleaved, shape: [Ho, Wo, 2] });
+      assert.deepEqual(gs.warpFlow(image, heapFlow).data, gs.warpFlow(image, flows.interleaved).data, 'a heap tensor [h, w, 2] flow');
+      heapFlow.dispose();
+      const bad = [
+        [() => gs.warpFlow(image, { data: new Float32Array(8), shape: [2, 2, 1, 2] }), RangeError, /^warpFlow: flow: expected shape \[1, 2, Ho, Wo\] \(dx then dy\) for an image, or an interleaved \{data, width, height\} flow, got \[2, 2, 1, 2\]$/],
+        [() => gs.warpFlow(image, { data: new Float64Array(8), shape: [1, 2, 2, 2] }), TypeError, /^warpFlow: flow: expected dtype float32/],
+        [() => gs.warpFlow(image, { data: new Uint8Array(8), width: 2, height: 2 }), TypeError, /^warpFlow: flow: expected float32 pixel offsets/],
+        [() => gs.warpFlow(image, { data: new Float32Array(4), width: 2, height: 2 }), RangeError, /^warpFlow: flow: data has 4 elements but a 2x2 flow of 2 value\(s\) per pixel needs 8 \(an interleaved \(dx, dy\) flow\)$/],
+        [() => gs.warpFlow(image, flows.interleaved, { alignCorners: true }), TypeError, /^warpFlow: options\.alignCorners: unknown option; expected mode, paddingMode, padding_mode, out, fill$/],
+        [() => gs.warpFlow(image, flows.interleaved, { fill: [1, 2] }), RangeError, /^warpFlow: options\.fill: expected a number or 4 numbers/],
+        [() => gs.warpFlow(image, flows.interleaved, { out: { data: new Uint8ClampedArray(16), width: 2, height: 2 } }), RangeError, /^warpFlow: options\.out: expected the flow's size 11x7, got 2x2$/],
+      ];
+      for (const [call, type, message] of bad) {
+        assert.throws(call, (e) => e instanceof type && message.test(e.message), String(message));
+        assert.equal(gs.warpFlow(image, flows.planar, { fill: 255 }).data.length, Wo * Ho * 4);
+      }
+    });
+  }
+});

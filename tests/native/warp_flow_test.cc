@@ -1,5 +1,6 @@
 // WarpFlow (a backward warp by an optical-flow field, NCHW) against GridSample on its grid on every
-// target, its coordinate rule against exact arithmetic, hand-worked flows and validation.
+// target, its coordinate rule against exact arithmetic, hand-worked flows and validation;
+// WarpFlowChannelsLast against Remap on the flow's map and against WarpFlow on NCHW.
 #include "gridsample/warp_flow.h"
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "fast_path_tester.h"
+#include "gridsample/warp_affine.h"
 #include "gtest/gtest.h"
 #include "test_util.h"
 
@@ -225,6 +227,114 @@ TEST(WarpFlowValidation, RejectsBadArguments) {
   const Tensor flow0(DType::kFloat32, {2, 2, 0, 7});
   Tensor y0(DType::kFloat32, {2, 3, 0, 7});
   EXPECT_TRUE(call(x, flow0, y0).ok());
+}
+
+// --- WarpFlowChannelsLast: interleaved images ------------------------------------------------
+
+class WarpFlowChannelsLastFast : public PerTargetTest {};
+GRIDSAMPLE_INSTANTIATE_PER_TARGET(WarpFlowChannelsLastFast);
+
+// On every target: the flow (interleaved, and as planes) gives Remap's result on the map
+// (j + dx, i + dy) summed in float32, bit for bit; and WarpFlow's on the NCHW image, within the
+// channels-last paths' contract (bit for bit but where border or reflection padding folds
+// weights, and uint8 bilinear's fixed-point blend: 1 level).
+TEST_P(WarpFlowChannelsLastFast, MatchesRemapOnItsMapAndWarpFlowOnNchw) {
+  std::mt19937 rng(123);
+  int64_t runs = 0;
+  for (int iter = 0; iter < 16; ++iter) {
+    auto dim = [&](int lo, int hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    const int64_t n = iter % 4 == 0 ? 2 : 1, c = dim(1, 4), h = dim(4, 17), w = dim(4, 17);
+    const int64_t ho = dim(1, 13), wo = dim(1, 29);
+    const Tensor planar = HostileFlow(rng, n, ho, wo, h, w);  // (N, 2, Ho, Wo)
+    Tensor flow(DType::kFloat32, {n, ho, wo, 2}), map(DType::kFloat32, {n, ho, wo, 2});
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t p = 0; p < ho * wo; ++p) {
+        const float dx = static_cast<float>(planar.Get((b * 2) * ho * wo + p));
+        const float dy = static_cast<float>(planar.Get((b * 2 + 1) * ho * wo + p));
+        const int64_t at = 2 * (b * ho * wo + p);
+        flow.Set(at, dx);
+        flow.Set(at + 1, dy);
+        map.Set(at, static_cast<float>(p % wo) + dx);
+        map.Set(at + 1, static_cast<float>(p / wo) + dy);
+      }
+    }
+    for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+      const Tensor x = RandomTensor(rng, dtype, {n, h, w, c});
+      const Tensor x_first = Transposed(x, /*to_channels_first=*/true);
+      for (Mode m : kModes) {
+        for (Padding pad : kPaddings) {
+          for (bool align : kAligns) {
+            const GridSampleOptions o{m, pad, align};
+            const std::string what =
+                Describe(o) + " " + Name(dtype) + " iter " + std::to_string(iter);
+            Tensor got(dtype, {n, ho, wo, c}), want(dtype, {n, ho, wo, c});
+            ASSERT_TRUE(
+                gridsample::WarpFlowChannelsLast(x.View(), flow.View(), got.MutableView(), o).ok());
+            ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), want.MutableView(), o).ok());
+            for (int64_t k = 0; k < got.size(); ++k) {
+              ASSERT_TRUE(got.Get(k) == want.Get(k) ||
+                          (std::isnan(got.Get(k)) && std::isnan(want.Get(k))))
+                  << what << " at " << k << ": " << got.Get(k) << " vs Remap " << want.Get(k);
+            }
+            if (n == 1) {  // the planes of the (1, 2, Ho, Wo) flow
+              const int64_t plane[3] = {1, ho, wo};
+              const float* data = static_cast<const float*>(planar.View().data);
+              Tensor planes(dtype, {n, ho, wo, c});
+              ASSERT_TRUE(gridsample::WarpFlowChannelsLast(
+                              x.View(), {data, DType::kFloat32, plane, 3},
+                              {data + ho * wo, DType::kFloat32, plane, 3}, planes.MutableView(), o)
+                              .ok());
+              for (int64_t k = 0; k < got.size(); ++k) {
+                ASSERT_TRUE(planes.Get(k) == got.Get(k) ||
+                            (std::isnan(got.Get(k)) && std::isnan(planes.Get(k))))
+                    << what << " planes at " << k;
+              }
+            }
+            Tensor nchw(dtype, {n, c, ho, wo});
+            ASSERT_TRUE(
+                gridsample::WarpFlow(x_first.View(), planar.View(), nchw.MutableView(), o).ok());
+            const Tensor back = Transposed(nchw, /*to_channels_first=*/false);
+            const bool folded = m != Mode::kNearest && pad != Padding::kZeros;
+            const double tolerance = dtype == DType::kUint8 && (m == Mode::kLinear || folded) ? 1.0
+                                     : folded ? 4e-6 * 4.0
+                                              : 0.0;
+            for (int64_t k = 0; k < got.size(); ++k) {
+              if (std::isnan(got.Get(k)) && std::isnan(back.Get(k))) continue;
+              ASSERT_LE(std::abs(got.Get(k) - back.Get(k)), tolerance)
+                  << what << " at " << k << ": " << got.Get(k) << " vs WarpFlow on NCHW "
+                  << back.Get(k);
+            }
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 16 * 2 * 18);
+}
+
+TEST(WarpFlowChannelsLastPublic, FillAndValidation) {
+  const Tensor x = MakeTensor(DType::kFloat32, {1, 2, 2, 1}, {1, 2, 3, 4});
+  // Every pixel moved 10 pixels right: all outside, the fill; a zero flow: X itself.
+  Tensor flow = MakeTensor(DType::kFloat32, {1, 2, 2, 2}, {10, 0, 10, 0, 10, 0, 10, 0});
+  Tensor y(DType::kFloat32, {1, 2, 2, 1});
+  const double fill[1] = {7};
+  ASSERT_TRUE(
+      gridsample::WarpFlowChannelsLast(x.View(), flow.View(), y.MutableView(), {}, fill).ok());
+  for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(y.Get(k), 7.0);
+  for (int64_t k = 0; k < 8; ++k) flow.Set(k, 0.0);
+  ASSERT_TRUE(
+      gridsample::WarpFlowChannelsLast(x.View(), flow.View(), y.MutableView(), {}, fill).ok());
+  for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(y.Get(k), x.Get(k));
+  // Messages name the flow, not a map.
+  const Tensor bytes(DType::kUint8, {1, 2, 2, 2});
+  Status s = gridsample::WarpFlowChannelsLast(x.View(), bytes.View(), y.MutableView());
+  EXPECT_EQ(s.message(),
+            "WarpFlowChannelsLast: flow: expected dtype float32 (pixel offsets), got uint8");
+  const Tensor fx(DType::kFloat32, {1, 2, 2}), fy(DType::kFloat32, {1, 2, 3});
+  s = gridsample::WarpFlowChannelsLast(x.View(), fx.View(), fy.View(), y.MutableView());
+  EXPECT_EQ(s.message(),
+            "WarpFlowChannelsLast: flow_y: expected flow_x's shape [1, 2, 2], got [1, 2, 3]");
 }
 
 }  // namespace

@@ -357,15 +357,17 @@ class PerspectiveRows {
 
 // Remap's float32 pixel maps, row by row: map_x[p * stride] and map_y[p * stride] for output
 // pixel p of the batch (stride 2: one interleaved map), each normalised by remap_rule.h's
-// NormalisePixel, per lane in its order. The fixed-point blend reads the maps' positions as
-// they are (they are pixel positions already).
+// NormalisePixel, per lane in its order; with `flow` (WarpFlowChannelsLast) they are offsets,
+// added to the pixel's column and row first (FlowPosition; sides below 2^24). The fixed-point
+// blend reads the positions before normalisation (they are pixel positions already).
 class RemapRows {
  public:
-  RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride)
+  RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride, bool flow)
       : axes_(axes),
         map_x_(map_x),
         map_y_(map_y),
         stride_(stride),
+        flow_(flow),
         ax_(PixelAxisOf(axes.in_w, axes.align)),
         ay_(PixelAxisOf(axes.in_h, axes.align)) {}
   static constexpr bool kPositionsFromCoords = false;
@@ -376,7 +378,10 @@ class RemapRows {
     j0_ = j0;
     count_ = count;
   }
-  HWY_INLINE void Row(int64_t i) { row_ = item_ + i * axes_.out_w + j0_; }
+  HWY_INLINE void Row(int64_t i) {
+    i_ = i;
+    row_ = item_ + i * axes_.out_w + j0_;
+  }
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     const DF d;
     const int lanes = static_cast<int>(hn::Lanes(d));
@@ -395,7 +400,17 @@ class RemapRows {
     const float* x;
     const float* y;
     int stride, count;
+    bool flow;
+    int32_t j0, i;  // with flow: the segment's first column and its row
     HWY_INLINE void Read(int v, int valid, VF* u, VF* w) const {
+      ReadMaps(v, valid, u, w);
+      if (flow) {
+        const DF d;
+        *u = hn::Add(hn::ConvertTo(d, hn::Iota(DI(), j0 + v)), *u);
+        *w = hn::Add(hn::Set(d, static_cast<float>(i)), *w);
+      }
+    }
+    HWY_INLINE void ReadMaps(int v, int valid, VF* u, VF* w) const {
       const DF d;
       const int lanes = static_cast<int>(hn::Lanes(d));
       if (stride == 2) {
@@ -424,7 +439,8 @@ class RemapRows {
     }
   };
   HWY_INLINE MapRow Positions(const TileCoords<2>& /*coords*/) const {
-    return MapRow{map_x_ + row_ * stride_, map_y_ + row_ * stride_, stride_, count_};
+    return MapRow{map_x_ + row_ * stride_,   map_y_ + row_ * stride_, stride_, count_, flow_,
+                  static_cast<int32_t>(j0_), static_cast<int32_t>(i_)};
   }
 
  private:
@@ -432,8 +448,9 @@ class RemapRows {
   const float* map_x_;
   const float* map_y_;
   int stride_;
+  bool flow_;
   PixelAxis ax_, ay_;
-  int64_t item_ = 0, j0_ = 0, row_ = 0;
+  int64_t item_ = 0, j0_ = 0, i_ = 0, row_ = 0;
   int count_ = 0;
 };
 

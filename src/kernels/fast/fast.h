@@ -50,9 +50,11 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& 
                         const GridSampleOptions& options, const double* fill = nullptr);
 constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
 // X as above, float32 pixel maps (map_y null: map_x interleaved).
+// flow: the maps hold offsets from each output pixel (WarpFlowChannelsLast); output sides
+// below kMaxFlowSide.
 bool TryRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
               const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill = nullptr);
+              const double* fill = nullptr, bool flow = false);
 // WarpFlow: X as TryGridSample's of rank 2, flow float32, output sides below kMaxFlowSide.
 bool TryWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
                  const MutableTensorView& y, const GridSampleOptions& options);

@@ -281,8 +281,8 @@ bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, bool h_
 }
 
 bool InterleavedRemap(const InterleavedProblem& pb, const float* map_x, const float* map_y,
-                      int stride) {
-  RemapRows source(pb.axes, map_x, map_y, stride);
+                      int stride, bool flow) {
+  RemapRows source(pb.axes, map_x, map_y, stride, flow);
   return DriveMode(pb, source);
 }
 
@@ -291,7 +291,9 @@ bool InterleavedRemap(const InterleavedProblem& pb, const float* map_x, const fl
 bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
 bool InterleavedAffine(const InterleavedProblem&, const void*, bool) { return false; }
 bool InterleavedPerspective(const InterleavedProblem&, const void*, bool) { return false; }
-bool InterleavedRemap(const InterleavedProblem&, const float*, const float*, int) { return false; }
+bool InterleavedRemap(const InterleavedProblem&, const float*, const float*, int, bool) {
+  return false;
+}
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -394,13 +396,15 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, co
 
 bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& map_x,
               const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill) {
+              const double* fill, bool flow) {
   InterleavedProblem pb;
   if (!Prepare(geo, x, y, options, fill, &pb)) return false;
+  // A flow's columns and rows as exact int32 and float32 lanes.
+  if (flow && (geo.out_w >= kMaxFlowSide || geo.out_h >= kMaxFlowSide)) return false;
   if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
-  return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2);
+  return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2, flow);
 }
 
 }  // namespace fast

@@ -18,7 +18,7 @@ constexpr int64_t kChunk = 256;
 
 // Where the normalised coordinates of output pixels come from: a grid of any float dtype,
 // AffineGrid's values for theta, WarpPerspective's for H (perspective_rule.h), or Remap's
-// pixel maps (remap_rule.h). Fill() writes
+// pixel maps or WarpFlowChannelsLast's flows (remap_rule.h). Fill() writes
 // those of pixels (n, i, j0 .. j0 + count) as GridSample reads them (doubles). Not a template:
 // RunGeneric is instantiated once per compute type.
 struct Coordinates {
@@ -30,6 +30,7 @@ struct Coordinates {
   const float* map_y;       //   map_x[p * stride] (map_y[p * stride] its y)
   int64_t stride;
   bool align;
+  bool flow;  // the maps hold offsets from each output pixel (remap_rule.h's FlowPosition)
 
   // The matrix of batch item n (count entries, float32 or float64) as doubles.
   static void Load(const TensorView& m, int64_t n, int count, double* out) {
@@ -60,8 +61,13 @@ struct Coordinates {
       const PixelAxis ax = PixelAxisOf(geo->in_w, align), ay = PixelAxisOf(geo->in_h, align);
       const int64_t p0 = (n * geo->out_h + i) * geo->out_w + j0;
       for (int64_t j = 0; j < count; ++j) {
-        gx[j] = static_cast<double>(NormalisePixel(ax, map_x[(p0 + j) * stride]));
-        gy[j] = static_cast<double>(NormalisePixel(ay, map_y[(p0 + j) * stride]));
+        float u = map_x[(p0 + j) * stride], v = map_y[(p0 + j) * stride];
+        if (flow) {
+          u = FlowPosition(j0 + j, u);
+          v = FlowPosition(i, v);
+        }
+        gx[j] = static_cast<double>(NormalisePixel(ax, u));
+        gy[j] = static_cast<double>(NormalisePixel(ay, v));
       }
       return;
     }
@@ -165,37 +171,37 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
 void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options) {
-  RunGenericAnyDType(
-      geometry, x, y, options,
-      Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0, options.align_corners});
+  RunGenericAnyDType(geometry, x, y, options,
+                     Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0,
+                                 options.align_corners, false});
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options, const double* fill) {
-  RunGenericAnyDType(
-      geometry, x, y, options,
-      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0, options.align_corners},
-      fill);
+  RunGenericAnyDType(geometry, x, y, options,
+                     Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0,
+                                 options.align_corners, false},
+                     fill);
 }
 
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options, const double* fill) {
-  RunGenericAnyDType(
-      geometry, x, y, options,
-      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0, options.align_corners},
-      fill);
+  RunGenericAnyDType(geometry, x, y, options,
+                     Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0,
+                                 options.align_corners, false},
+                     fill);
 }
 
 void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
               const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill) {
+              const double* fill, bool flow) {
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
-                                 options.align_corners},
+                                 options.align_corners, flow},
                      fill);
 }
 

@@ -29,10 +29,11 @@ void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options, const double* fill = nullptr);
-// map_y null: map_x is one interleaved (N, Ho, Wo, 2) map.
+// map_y null: map_x is one interleaved (N, Ho, Wo, 2) map. flow: the maps hold offsets from each
+// output pixel (WarpFlowChannelsLast).
 void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
               const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill = nullptr);
+              const double* fill = nullptr, bool flow = false);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,

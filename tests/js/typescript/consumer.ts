@@ -106,6 +106,12 @@ gs.remap(image, mapX, mapX, { width: 4 });
 // warpFlow: NCHW tensors and a float32 flow.
 const flowed = gs.warpFlow({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, { data: new Float32Array(32), shape: [1, 2, 4, 4] }, { mode: 'bilinear', paddingMode: 'border' });
 assert<Equal<typeof flowed.data, Float32Array<ArrayBuffer>>>();
+// warpFlow on an interleaved image: an interleaved flow, or RAFT's [1, 2, H, W].
+const flowedImage = gs.warpFlow(image, { data: new Float32Array(32), width: 4, height: 4 }, { fill: 255 });
+assert<Equal<typeof flowedImage, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+gs.warpFlow(image, { data: new Float32Array(32), shape: [1, 2, 4, 4] }, { mode: 'bicubic', out: new ImageData(4, 4) });
+// @ts-expect-error: an image's flow has no alignCorners (pixel space)
+gs.warpFlow(image, { data: new Float32Array(32), width: 4, height: 4 }, { alignCorners: true });
 // @ts-expect-error: the space is 'normalized' or 'pixel'
 gs.warpPerspective(image, homography, { space: 'pixels' });
 // @ts-expect-error: a quad has four points

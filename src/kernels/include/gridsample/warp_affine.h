@@ -82,6 +82,19 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map
              const MutableTensorView& y, const GridSampleOptions& options = {},
              const double* fill = nullptr);
 
+// Y = X warped backward by a flow field in pixels on interleaved images (RAFT's and RIFE's
+// convention, out(p) = in(p + flow(p))): Remap at the positions (j + flow_x(i, j),
+// i + flow_y(i, j)), each sum rounded to float32 once (remap_rule.h's FlowPosition, as WarpFlow
+// on NCHW tensors); every mode, padding and dtype, and fill, as Remap.
+//   flow: (N, Ho, Wo, 2) float32, (dx, dy) per output pixel (OpenCV's optical-flow layout), or
+//   flow_x, flow_y: (N, Ho, Wo) float32 each (the planes of a (N, 2, Ho, Wo) flow, per item).
+// Validates everything first; on error nothing is written.
+Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                            const GridSampleOptions& options = {}, const double* fill = nullptr);
+Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x, const TensorView& flow_y,
+                            const MutableTensorView& y, const GridSampleOptions& options = {},
+                            const double* fill = nullptr);
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_WARP_AFFINE_H_
