@@ -1,4 +1,4 @@
-// The non-affine flow presets (swirl, lens, wave) as GridSample grids, round on any aspect ratio (used by the CLI and the demo).
+// The non-affine flow presets (swirl, lens, wave) as GridSample grids, round on any aspect ratio, and a grid as a flow in pixels (used by the CLI and the demo).
 //
 // A preset is a map of the output position, applied before θ (the distortion stays fixed in
 // the view; θ moves the window over the source). It works in coordinates of equal pixel size
@@ -89,3 +89,21 @@ export function flowGrid(flow, strength, theta, width, height, alignCorners, out
   }
   return grid;
 }
+
+/**
+ * The flow (1, 2, height, width) in pixels, dx's plane then dy's, that `grid` (1, height,
+ * width, 2) of normalised coordinates describes on an input of inWidth x inHeight:
+ * out(p) = in(p + flow(p)) samples where GridSample on `grid` does. In double, rounded once.
+ * `out`: an optional Float32Array of 2 * width * height to fill.
+ */
+export function flowFromGrid(grid, width, height, inWidth, inHeight, alignCorners, out) {
+  const flow = out || new Float32Array(2 * width * height);
+  const pixel = (g, s) => (alignCorners ? ((g + 1) / 2) * (s - 1) : ((g + 1) * s - 1) / 2);
+  const plane = width * height;
+  for (let p = 0; p < plane; ++p) {
+    flow[p] = pixel(grid[2 * p], inWidth) - (p % width);
+    flow[plane + p] = pixel(grid[2 * p + 1], inHeight) - Math.floor(p / width);
+  }
+  return flow;
+}
+

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
-import { FLOWS, flowGrid } from '../../js/flows.mjs';
+import { FLOWS, flowFromGrid, flowGrid } from '../../js/flows.mjs';
 import { DEFAULT_PARAMS, randomThetas } from '../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -112,6 +112,16 @@ function packageWarp(source, grid, options) {
   const { width, height } = source;
   const y = gs.gridSample({ data: planar(source.data, width, height), shape: [1, 4, height, width] },
     { data: grid, shape: [1, height, width, 2] }, options);
+  return { width, height, data: interleaved(y.data, 0, width, height) };
+}
+
+// What the package computes for a flow preset's grid, as the page calls it: warpFlow with the
+// flow in pixels that the grid describes.
+function packageFlow(source, grid, options) {
+  const { width, height } = source;
+  const flow = flowFromGrid(grid, width, height, width, height, !!options.alignCorners);
+  const y = gs.warpFlow({ data: planar(source.data, width, height), shape: [1, 4, height, width] },
+    { data: flow, shape: [1, 2, height, width] }, options);
   return { width, height, data: interleaved(y.data, 0, width, height) };
 }
 
@@ -224,9 +234,10 @@ describe('web/demo in headless Chromium', () => {
     await page.getByRole('button', { name: 'Swirl' }).click();
     await page.getByRole('button', { name: 'nearest' }).click();
     await settled(page);
+    assert.equal((await page.evaluate(() => window.__demo.lastFrame)).path, 'warpFlow');
     const swirl = flowGrid('swirl', FLOWS.swirl.strength, theta45, 512, 512, false);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
-      packageWarp(source, swirl, { mode: 'nearest', paddingMode: 'zeros' }), 'swirl, nearest');
+      packageFlow(source, swirl, { mode: 'nearest', paddingMode: 'zeros' }), 'swirl, nearest');
 
     // Lens with bicubic, reflection padding and alignCorners.
     await page.getByRole('button', { name: 'Lens' }).click();
@@ -236,7 +247,7 @@ describe('web/demo in headless Chromium', () => {
     await settled(page);
     const lens = flowGrid('lens', FLOWS.lens.strength, theta45, 512, 512, true);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
-      packageWarp(source, lens, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true }), 'lens, bicubic, reflection, align');
+      packageFlow(source, lens, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true }), 'lens, bicubic, reflection, align');
 
     // The figures of this very state, for the screenshot.
     await page.waitForFunction(() => window.__demo.lastStats?.seq === window.__demo.sentSeq && window.__demo.lastStats.jsMs > 0,
@@ -453,7 +464,7 @@ describe('web/demo in headless Chromium', () => {
     const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
     const wave = flowGrid('wave', FLOWS.wave.strength, rotationTheta(20, 0.8), 512, 512, false);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
-      packageWarp(source, wave, { mode: 'bilinear', paddingMode: 'border' }), 'wave, border, main-thread canvas');
+      packageFlow(source, wave, { mode: 'bilinear', paddingMode: 'border' }), 'wave, border, main-thread canvas');
     await page.close();
     assert.deepEqual(problems, []);
   });

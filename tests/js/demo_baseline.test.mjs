@@ -5,7 +5,7 @@ import { before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from '../../web/demo/plain_gridsample.mjs';
 import { affineFromParams } from '../../js/pixel_space.mjs';
-import { FLOW_NAMES, flowGrid } from '../../js/flows.mjs';
+import { FLOW_NAMES, flowFromGrid, flowGrid } from '../../js/flows.mjs';
 import { randomThetas } from '../../web/demo/transforms.mjs';
 
 const MODES = ['bilinear', 'nearest', 'bicubic'];
@@ -102,6 +102,24 @@ describe('demo geometry (web/demo/transforms.mjs)', () => {
     for (const alignCorners of [false, true]) {
       const want = gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 4, 6, 9], { alignCorners }).data;
       assert.deepEqual(flowGrid('none', 0, theta, 9, 6, alignCorners), want);
+    }
+  });
+
+  test("flowFromGrid's flow through warpFlow samples where gridSample on the grid does", async () => {
+    const gs = await load();
+    const [W, H, w, h] = [23, 17, 19, 13];
+    const x = { data: Float32Array.from({ length: 2 * W * H }, (_, i) => Math.sin(i * 0.21) * 3), shape: [1, 2, H, W] };
+    for (const alignCorners of [false, true]) {
+      for (const flow of FLOW_NAMES) {
+        const grid = flowGrid(flow, 0.7, [0.9, -0.2, 0.05, 0.25, 1.1, -0.1], w, h, alignCorners);
+        for (const paddingMode of ['zeros', 'reflection']) {
+          const options = { mode: 'bilinear', paddingMode, alignCorners };
+          const want = gs.gridSample(x, { data: grid, shape: [1, h, w, 2] }, options).data;
+          const got = gs.warpFlow(x, { data: flowFromGrid(grid, w, h, W, H, alignCorners), shape: [1, 2, h, w] }, options).data;
+          // The positions agree within float32 roundings (about 1e-6 pixel); the data change by up to 0.7 per pixel.
+          for (let k = 0; k < want.length; ++k) assert.ok(Math.abs(got[k] - want[k]) <= 1e-4, `${flow} ${JSON.stringify(options)} ${k}: ${got[k]} vs ${want[k]}`);
+        }
+      }
     }
   });
 

@@ -4,12 +4,13 @@
 // heap (the package's zero-copy tier) and are reused across frames. Two paths:
 //   - affine θ: `warpAffine` on the RGBA bytes themselves (fused, no grid, no layout change);
 //     packages without it take the gridSample path with an `affineGrid` grid;
-//   - flow presets: the grid built in JavaScript, then `gridSample` on planar float32
-//     (1, 4, H, W), converted from the RGBA bytes once per source and back for the canvas.
+//   - flow presets: the grid built in JavaScript and turned into a flow in pixels, then
+//     `warpFlow` on planar float32 (1, 4, H, W), converted from the RGBA bytes once per source
+//     and back for the canvas (the plain-JavaScript baseline samples the grid).
 // Output canvases arrive as OffscreenCanvas when the browser can transfer them; otherwise the
 // pixels are posted back and the page draws them.
 import { load } from '../../js/browser.mjs';
-import { flowGrid } from '../../js/flows.mjs';
+import { flowFromGrid, flowGrid } from '../../js/flows.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from './plain_gridsample.mjs';
 import { randomThetas } from './transforms.mjs';
 
@@ -83,7 +84,7 @@ function theta32() {
 
 function workloadName() {
   const { width: w, height: h } = source;
-  const call = fused() ? 'warpAffine' : params.flow === 'none' ? 'affineGrid + gridSample' : `gridSample (${params.flow} grid)`;
+  const call = fused() ? 'warpAffine' : params.flow === 'none' ? 'affineGrid + gridSample' : `warpFlow (${params.flow} flow)`;
   const data = fused() ? `${w}×${h} RGBA uint8` : `1×4×${h}×${w} float32`;
   return `${call} · ${data} · ${params.mode}/${params.padding}/align ${params.align ? 1 : 0}`;
 }
@@ -104,13 +105,14 @@ function tensors() {
     rgbaToPlanar(source.rgba, X.data, w * h);
     planarDirty = false;
   }
-  return { X, G: heapTensor('grid', 'float32', [1, h, w, 2]), Y: heapTensor('y', 'float32', [1, 4, h, w]) };
+  const F = params.flow === 'none' ? null : heapTensor('flow', 'float32', [1, 2, h, w]);
+  return { X, F, G: heapTensor('grid', 'float32', [1, h, w, 2]), Y: heapTensor('y', 'float32', [1, 4, h, w]) };
 }
 
 /**
  * Our call for the current state into the heap outputs; returns its time in ms. Timed:
- * warpAffine, or affineGrid + gridSample, or (flow presets) gridSample alone: the flow grid
- * is built in JavaScript outside the timing, and the baseline shares it.
+ * warpAffine, or affineGrid + gridSample, or (flow presets) warpFlow alone: the preset's grid
+ * and its flow are built in JavaScript outside the timing, and the baseline samples the grid.
  */
 function ourCall(t) {
   const { width: w, height: h } = source;
@@ -124,11 +126,13 @@ function ourCall(t) {
     const T = heapTensor('theta', 'float32', [1, 2, 3]);
     T.data.set(params.theta);
     gs.affineGrid(T, [1, 4, h, w], { alignCorners: params.align, out: t.G });
-  } else {
-    flowGrid(params.flow, params.strength, params.theta, w, h, params.align, t.G.data);
-    t0 = performance.now();
+    gs.gridSample(t.X, t.G, { ...options(), out: t.Y });
+    return performance.now() - t0;
   }
-  gs.gridSample(t.X, t.G, { ...options(), out: t.Y });
+  flowGrid(params.flow, params.strength, params.theta, w, h, params.align, t.G.data);
+  flowFromGrid(t.G.data, w, h, w, h, params.align, t.F.data);
+  t0 = performance.now();
+  gs.warpFlow(t.X, t.F, { ...options(), out: t.Y });
   return performance.now() - t0;
 }
 
@@ -234,7 +238,7 @@ function render() {
     sourceId: source.id,
     width,
     height,
-    path: t.S ? 'warpAffine' : 'gridSample',
+    path: t.S ? 'warpAffine' : t.F ? 'warpFlow' : 'gridSample',
     oursMs,
     frameMs: 0,
     workload: workloadName(),
