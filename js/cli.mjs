@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The gridsample command line (`npx gridsample warp IN.png OUT.png ...`): warps a PNG with the package's warpAffine / affineGrid + gridSample (its options are read in cli_args.mjs, its files in cli_png.mjs; `gridsample onnx ...` is cli_onnx.mjs).
+// The gridsample command line (`npx gridsample warp IN.png OUT.jpg ...`): warps a PNG or JPEG with the package's warps (its options are read in cli_args.mjs, its files in cli_files.mjs and cli_flow.mjs; `gridsample onnx ...` is cli_onnx.mjs).
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
 import { load } from './node.mjs';
 import { parseArgs, parseOrReport } from './cli_args.mjs';
-import { FileError, loadCodec, readPng, writePng } from './cli_png.mjs';
+import { FileError, formatOfName, FORMATS, loadCodecs, readImage, writeImage } from './cli_files.mjs';
+import { readFlowFile } from './cli_flow.mjs';
 import { flowGrid } from './flows.mjs';
 import { thetaFromParams } from './pixel_space.mjs';
 
@@ -15,9 +16,10 @@ const HELP = `Usage: gridsample warp IN.png OUT.png [options]
        gridsample onnx inspect|bench MODEL.onnx [options]   (see gridsample onnx --help)
        gridsample --help | --version
 
-Warps a PNG with ONNX AffineGrid + GridSample (gridsample's WebAssembly build) and writes
-an 8-bit RGBA PNG. PNG is the only format so far: OUT must end in .png (any case); IN is
-read as PNG whatever its name.
+Warps an image with gridsample's WebAssembly build and writes an 8-bit RGBA PNG, or a JPEG
+(no alpha: transparent pixels keep their colour, black outside the image unless --fill). The
+format is the file name's extension (any case): .png, or .jpg / .jpeg; an input without an
+extension (a pipe) is told by its first bytes. JPEG EXIF orientation is not applied.
 
 The transform moves the window each output pixel samples, in the input's pixels about its
 centre (x right, y down; pixel centres at whole numbers, the centre at ((W-1)/2, (H-1)/2)):
@@ -46,12 +48,20 @@ Transform:
   --flow swirl|lens|wave    a non-affine flow field, applied to the output grid before θ
   --strength S              strength of --flow, -1..1 (default 0.6; lens: + barrel,
                             - pincushion; swirl: the sign sets the direction)
+  --flow-file FILE          warp by an optical flow in pixels, out(p) = in(p + flow(p))
+                            (RAFT's convention; the output has the flow's size): .flo
+                            (Middlebury), .npy (float32 [1,2,H,W], [2,H,W] or [H,W,2]), or
+                            .bin (raw little-endian float32 [2,H,W]: dx plane, then dy)
+  --flow-size WxH           the size of a .bin flow
 
 Sampling (the GridSample attributes):
   --mode bilinear|nearest|bicubic      default bilinear ('linear', 'cubic' also accepted)
   --padding zeros|border|reflection    default zeros (transparent outside the image)
   --align-corners                      align_corners = 1 (default 0)
   --size WxH                           output size in pixels (default: the input's)
+  --fill V | R,G,B | R,G,B,A           the colour outside the image with --padding zeros
+                                       (0..255; default 0,0,0,0: transparent black)
+  --quality Q                          JPEG output quality, 1..100 (default 90)
 
   --json                    print one JSON line instead of the summary: files, sizes,
                             sampling, backend, milliseconds and the matrix used
@@ -60,11 +70,12 @@ Sampling (the GridSample attributes):
   -v, --version             the version
 
 Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage
-(GRIDSAMPLE_DEBUG=1 adds the PNG codec's own words to a decoding error).
+(GRIDSAMPLE_DEBUG=1 adds the codec's own words to a decoding error).
 
 Examples:
   npx gridsample warp photo.png out.png --rotate 30 --scale 0.8 --mode bicubic --padding border
-  npx gridsample warp page.png flat.png --perspective 112,80,530,95,560,700,90,690 --size 600x800`;
+  npx gridsample warp page.jpg flat.jpg --perspective 112,80,530,95,560,700,90,690 --size 600x800 --fill 255,255,255
+  npx gridsample warp frame2.png warped.png --flow-file flow.flo --padding border`;
 
 // --- the warp ----------------------------------------------------------------------------
 
@@ -79,8 +90,13 @@ function warp(gs, image, options) {
   const data = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.length);
   const [ow, oh] = options.size || [width, height];
   const rgba = { data, width, height, channels: 4 };
+  const fill = options.fill ? { fill: options.fill } : {};
+  if (options.flowFile) {
+    const y = gs.warpFlow(rgba, options.flowFile.flow, { mode: options.mode, paddingMode: options.padding, ...fill });
+    return { ...y, matrix: null };
+  }
   if (options.matrix || options.perspective) {
-    const pixel = { mode: options.mode, paddingMode: options.padding, space: 'pixel', width: ow, height: oh };
+    const pixel = { mode: options.mode, paddingMode: options.padding, space: 'pixel', width: ow, height: oh, ...fill };
     if (options.matrix) {
       const y = gs.warpAffine(rgba, options.matrix, { ...pixel, inverse: options.inverse });
       return { ...y, matrix: { space: 'pixel', inverse: options.inverse, values: options.matrix } };
@@ -92,7 +108,7 @@ function warp(gs, image, options) {
   const theta = Float32Array.from(options.theta || thetaFromParams(options.transform, [width, height], options.alignCorners));
   const used = { space: 'normalized', values: Array.from(theta) };
   if (!options.flow && typeof gs.warpAffine === 'function') {
-    return { ...gs.warpAffine(rgba, theta, { ...sampling, width: ow, height: oh }), matrix: used };
+    return { ...gs.warpAffine(rgba, theta, { ...sampling, width: ow, height: oh, ...fill }), matrix: used };
   }
   const grid = {
     data: options.flow
@@ -115,6 +131,11 @@ function warp(gs, image, options) {
   return { width: ow, height: oh, data: out, matrix: used };
 }
 
+// [width, height] of a flow as readFlowFile returns it.
+function flowSize(flow) {
+  return flow.shape ? [flow.shape[3], flow.shape[2]] : [flow.width, flow.height];
+}
+
 async function main(argv) {
   // The ONNX commands (and onnx-proto) load only when asked for.
   if (argv[0] === 'onnx') return (await import('./cli_onnx.mjs')).onnxCommand(argv.slice(1));
@@ -129,8 +150,11 @@ async function main(argv) {
     return 0;
   }
   try {
-    await loadCodec();
-    const image = readPng(args.input, args.options.size);
+    const o = args.options;
+    // The input's codec (any, for a name without an extension) and the output's.
+    await loadCodecs([...(formatOfName(args.input) ? [formatOfName(args.input)] : FORMATS), formatOfName(args.output)]);
+    if (o.flowFile) o.flowFile.flow = readFlowFile(o.flowFile.path, o.flowFile.size);
+    const image = readImage(args.input, o.flowFile ? flowSize(o.flowFile.flow) : o.size);
     let gs;
     try {
       gs = await load();
@@ -143,21 +167,21 @@ async function main(argv) {
       result = warp(gs, image, args.options);
     } catch (e) {
       // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
-      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${args.options.size?.join('x') ?? `${image.width}x${image.height}`}: ${e.message}`);
+      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${(o.flowFile ? flowSize(o.flowFile.flow) : o.size)?.join('x') ?? `${image.width}x${image.height}`}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
       throw e;
     }
     const ms = performance.now() - t0;
-    writePng(args.output, result);
-    const o = args.options;
+    writeImage(args.output, result, { quality: o.quality });
     if (o.json) {
       process.stdout.write(`${JSON.stringify({
         input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
-        warp: o.perspective ? 'perspective' : 'affine', flow: o.flow, mode: o.mode, padding: o.padding, alignCorners: o.alignCorners,
+        warp: o.flowFile ? 'flow-file' : o.perspective ? 'perspective' : 'affine', flow: o.flow, flowFile: o.flowFile?.path ?? null,
+        mode: o.mode, padding: o.padding, fill: o.fill ?? null, alignCorners: o.alignCorners,
         matrix: result.matrix, backend: gs.backend, ms: Number(ms.toFixed(3)),
       })}\n`);
       return 0;
     }
-    const what = o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
+    const what = o.flowFile ? `flow ${o.flowFile.path}, ` : o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
     process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
       `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
       `${gs.backend}, ${ms.toFixed(1)} ms\n`);
@@ -165,8 +189,8 @@ async function main(argv) {
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
     process.stderr.write(`gridsample: ${e.message}\n`);
-    // GRIDSAMPLE_DEBUG=1 adds what the PNG codec said, for a bug report.
-    if (process.env.GRIDSAMPLE_DEBUG && e.cause) process.stderr.write(`(PNG codec: ${e.cause.message || e.cause})\n`);
+    // GRIDSAMPLE_DEBUG=1 adds what the codec said, for a bug report.
+    if (process.env.GRIDSAMPLE_DEBUG && e.cause) process.stderr.write(`(codec: ${e.cause.message || e.cause})\n`);
     return 1;
   }
 }

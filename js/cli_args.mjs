@@ -2,6 +2,8 @@
 import { extname } from 'node:path';
 import process from 'node:process';
 
+import { FORMAT_LIST, formatOfName } from './cli_files.mjs';
+import { FLOW_FILE_KINDS, flowFileKind } from './cli_flow.mjs';
 import { FLOW_NAMES } from './flows.mjs';
 import { perspectiveTransform } from './matrices.mjs';
 
@@ -21,11 +23,11 @@ export function parseOrReport(parse, argv, help) {
 
 const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
 const PADDINGS = ['zeros', 'border', 'reflection'];
-const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength', 'mode', 'padding', 'size'];
+const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength',
+  'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality'];
 const FLAG_OPTIONS = ['align-corners', 'inverse', 'json', 'help', 'version'];
 const SHORT = { '-h': 'help', '-v': 'version' };
 const MAX_SIDE = 32768;
-const OUTPUT_EXTENSIONS = ['.png']; // what writePng writes, lower case
 
 function number(option, text) {
   const t = text.trim();
@@ -49,7 +51,6 @@ function choice(option, text, allowed) {
   return text;
 }
 
-/** The command line as {command, input, output, options}; throws UsageError. */
 /** The command line as {command, input, output, options}; throws UsageError. */
 export function parseArgs(argv) {
   const values = {};
@@ -98,6 +99,8 @@ export function parseArgs(argv) {
     inverse: !!values.inverse, json: !!values.json,
   };
   const transform = ['rotate', 'scale', 'shear', 'translate'].filter((k) => k in values);
+  if ('flow-file' in values) readFlowFileOptions(values, transform, options);
+  else if ('flow-size' in values) throw new UsageError('--flow-size applies to a raw .bin --flow-file only');
   const matrices = ['theta', 'matrix', 'perspective'].filter((k) => k in values);
   if (matrices.length > 1) throw new UsageError(`--${matrices[0]} and --${matrices[1]} each give the whole matrix; give one`);
   const [whole] = matrices;
@@ -147,18 +150,54 @@ export function parseArgs(argv) {
   }
   if ('mode' in values) options.mode = choice('mode', values.mode, MODES);
   if ('padding' in values) options.padding = choice('padding', values.padding, PADDINGS);
-  if ('size' in values) {
-    const m = /^(\d+)x(\d+)$/i.exec(values.size.trim());
-    const [w, h] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-    if (!m || w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
-      throw new UsageError(`--size: expected WxH with each side from 1 to ${MAX_SIDE}, e.g. 640x480; got "${values.size}"`);
-    }
-    options.size = [w, h];
+  if ('size' in values) options.size = size('size', values.size);
+  if ('fill' in values) {
+    const v = numbers('fill', values.fill, [1, 3, 4], 'V, R,G,B or R,G,B,A (0 to 255 each)');
+    if (v.some((x) => x < 0 || x > 255)) throw new UsageError(`--fill: expected values from 0 to 255, got "${values.fill}"`);
+    if (options.padding !== 'zeros') throw new UsageError(`--fill is the colour of --padding zeros, not of --padding ${options.padding}`);
+    if (options.flow) throw new UsageError('--fill does not apply to --flow presets (they sample a grid); use it with the other warps');
+    options.fill = v.length === 1 ? [v[0], v[0], v[0], v[0]] : v.length === 3 ? [...v, 255] : v;
   }
   // Checked last, so that a bad option is reported first whatever the file names.
-  const extension = extname(files[1]);
-  if (!OUTPUT_EXTENSIONS.includes(extension.toLowerCase())) {
-    throw new UsageError(`${files[1]}: ${extension ? `cannot write ${extension} files` : 'the output needs a file extension'}; the supported output format is PNG (.png)`);
+  const [input, output] = files;
+  const outputFormat = formatOfName(output);
+  if (!outputFormat) {
+    const extension = extname(output);
+    throw new UsageError(`${output}: ${extension ? `cannot write ${extension} files` : 'the output needs a file extension'}; the output formats are ${FORMAT_LIST}`);
   }
-  return { command: 'warp', input: files[0], output: files[1], options };
+  if (formatOfName(input) === null) {
+    throw new UsageError(`${input}: cannot read ${extname(input)} files; the input formats are ${FORMAT_LIST} (a name without an extension is told by its first bytes)`);
+  }
+  if ('quality' in values) {
+    options.quality = number('quality', values.quality);
+    if (!Number.isInteger(options.quality) || options.quality < 1 || options.quality > 100) {
+      throw new UsageError(`--quality: expected a whole number from 1 to 100, got "${values.quality}"`);
+    }
+    if (outputFormat.name !== 'JPEG') throw new UsageError(`--quality applies to JPEG output (.jpg, .jpeg), not to ${output}`);
+  }
+  return { command: 'warp', input, output, options };
+}
+
+// WxH with each side from 1 to MAX_SIDE.
+function size(option, text) {
+  const m = /^(\d+)x(\d+)$/i.exec(text.trim());
+  const [w, h] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
+    throw new UsageError(`--${option}: expected WxH with each side from 1 to ${MAX_SIDE}, e.g. 640x480; got "${text}"`);
+  }
+  return [w, h];
+}
+
+// --flow-file (and --flow-size for raw .bin): the flow alone moves the pixels, in pixel space.
+function readFlowFileOptions(values, transform, options) {
+  const path = values['flow-file'];
+  const kind = flowFileKind(path);
+  if (!kind) throw new UsageError(`--flow-file: expected ${FLOW_FILE_KINDS}; got "${path}"`);
+  const others = [...transform, ...['theta', 'matrix', 'perspective', 'flow', 'size'].filter((k) => k in values)];
+  if (others.length) throw new UsageError(`--flow-file moves the pixels by the flow alone, at its size; it cannot be combined with --${others.join(', --')}`);
+  if (options.alignCorners) throw new UsageError('--align-corners does not apply to --flow-file (pixel centres sit at whole numbers)');
+  if ((kind === '.bin') !== ('flow-size' in values)) {
+    throw new UsageError(kind === '.bin' ? '--flow-file: a raw .bin flow needs --flow-size WxH' : '--flow-size applies to a raw .bin --flow-file only');
+  }
+  options.flowFile = { path, size: kind === '.bin' ? size('flow-size', values['flow-size']) : null };
 }

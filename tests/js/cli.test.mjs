@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 
+import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
@@ -156,7 +157,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
   test('--help (also through npx), help, warp --help and --version', async () => {
     const npx = await sh('npx', ['gridsample', '--help'], { cwd: join(work, 'app'), env: { ...process.env, npm_config_offline: 'true' } });
     for (const option of ['--rotate', '--scale', '--shear', '--translate', '--theta', '--matrix', '--inverse', '--perspective',
-      '--flow', '--strength', '--mode', '--padding', '--align-corners', '--size', '--json', '--help', 'Exit status']) {
+      '--flow', '--strength', '--flow-file', '--flow-size', '--mode', '--padding', '--align-corners', '--size', '--fill', '--quality',
+      '--json', '--help', 'Exit status', '.jpg']) {
       assert.ok(npx.stdout.includes(option), `--help lacks ${option}`);
     }
     for (const args of [['help'], ['warp', '--help'], ['-h']]) {
@@ -381,8 +383,17 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
   test("the READMEs' warp commands run as written, and those that rotate keep a 320x200 disk round", async () => {
     const dir = join(work, 'readme');
     mkdirSync(dir);
-    const disk = PNG.sync.write(diskPng(320, 200, 159.5, 99.5, 40));
-    for (const name of ['in.png', 'photo.png']) writeFileSync(join(dir, name), disk);
+    const diskRgba = diskPng(320, 200, 159.5, 99.5, 40);
+    const disk = PNG.sync.write(diskRgba);
+    for (const name of ['in.png', 'photo.png', 'frame2.png']) writeFileSync(join(dir, name), disk);
+    writeFileSync(join(dir, 'scan.jpg'), jpeg.encode({ width: 320, height: 200, data: diskRgba.data }, 90).data);
+    // A flow of (1.5, -0.5) pixels at the picture's size, in Middlebury's .flo.
+    const flo = Buffer.alloc(12 + 8 * 320 * 200);
+    flo.writeFloatLE(202021.25, 0);
+    flo.writeInt32LE(320, 4);
+    flo.writeInt32LE(200, 8);
+    for (let p = 0; p < 320 * 200; ++p) [flo.writeFloatLE(1.5, 12 + 8 * p), flo.writeFloatLE(-0.5, 16 + 8 * p)];
+    writeFileSync(join(dir, 'flow.flo'), flo);
     const commands = new Set();
     for (const readme of [join(PACKAGE, '..', 'README.md'), join(PACKAGE, 'README.md')]) {
       for (const m of readFileSync(readme, 'utf8').matchAll(/npx gridsample (warp [^`\n#]*)/g)) commands.add(m[1].trim());
@@ -393,7 +404,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       const r = await cli(args, { cwd: dir });
       assert.equal(r.code, 0, `${command}: ${r.stderr}`);
       if (args.includes('--rotate') && !args.includes('--flow')) {
-        const m = moments(PNG.sync.read(readFileSync(join(dir, args[2]))));
+        const output = readFileSync(join(dir, args[2]));
+        const m = moments(/\.jpe?g$/i.test(args[2]) ? jpeg.decode(output, { useTArray: true }) : PNG.sync.read(output));
         assert.ok(Math.abs(m.ratio - 1) < 0.01, `${command}: the disk's axis ratio is ${m.ratio}`);
       }
     }
@@ -415,13 +427,22 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       return bytes;
     };
     const file = (name, bytes) => { const p = join(work, name); writeFileSync(p, bytes); return p; };
+    // The test image as a baseline JPEG, and a copy with its frame header changed.
+    const jpegFile = () => Buffer.from(jpeg.encode({ width: 67, height: 45, data: image.data }, 90).data);
+    const withFrame = (change) => {
+      const b = jpegFile();
+      change(b, b.indexOf(Buffer.from([0xff, 0xc0])));
+      return b;
+    };
     const cases = [
       ['a missing file', () => join(work, 'missing.png'), /cannot read .*missing\.png: no such file or directory/],
       ['a directory', () => work, /cannot read .*: it is a directory/],
       ['an empty file', () => file('empty.png', ''), /empty\.png is not a valid PNG file \(the file is empty\)/],
       ['a text file', () => file('text.png', 'not a png\n'), /text\.png is not a valid PNG file \(it does not start with the PNG signature\)/],
       ['a JPEG file named .png', () => file('photo-jpeg.png', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9])),
-        /photo-jpeg\.png is not a valid PNG file \(it is a JPEG file; only PNG can be read\)/],
+        /photo-jpeg\.png is not a valid PNG file \(it is a JPEG file; name it \.jpg or \.jpeg\)/],
+      ['a GIF file named .png', () => file('anim.png', Buffer.from('GIF89a\x01\x00\x01\x00')),
+        /anim\.png is not a valid PNG file \(it is a GIF file; the formats read are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\)/],
       ['a PNG cut inside its signature', () => file('cut5.png', readFileSync(input).subarray(0, 5)), /cut5\.png is not a valid PNG file \(it is truncated: the file ends inside the PNG signature\)/],
       ['a PNG cut inside its header', () => file('cut20.png', readFileSync(input).subarray(0, 20)), /cut20\.png is not a valid PNG file \(it is truncated: the file ends inside its IHDR chunk at byte 8\)/],
       ['a truncated PNG', () => file('truncated.png', readFileSync(input).subarray(0, 200)), /truncated\.png is not a valid PNG file \(it is truncated: the file ends inside its IDAT chunk at byte 33\)/],
@@ -438,13 +459,36 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         /zdata\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
       ['a PNG whose compressed data stops short (with a good CRC)', () => file('short.png', withChunk('IDAT', (d) => d.fill(0, d.length - 12))),
         /short\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
+      ['a JPEG cut inside its header', () => file('cut.jpg', jpegFile().subarray(0, 30)), /cut\.jpg is not a valid JPEG file \(it is truncated: the file ends inside its quantisation table segment at byte 20\)/],
+      ['a truncated JPEG', () => { const b = jpegFile(); return file('truncated.jpg', b.subarray(0, b.length - 200)); },
+        /truncated\.jpg is not a valid JPEG file \(it is truncated: the file ends inside the image data of its scan at byte \d+\)/],
+      ['a JPEG without its end-of-image marker', () => { const b = jpegFile(); return file('no-eoi.jpg', b.subarray(0, b.length - 2)); },
+        /no-eoi\.jpg is not a valid JPEG file \(it is truncated: the file ends inside the image data of its scan at byte \d+\)/],
+      ['a JPEG of 0x0 pixels', () => file('empty-frame.jpg', withFrame((b, at) => b.writeUInt16BE(0, at + 5))),
+        /empty-frame\.jpg is not a valid JPEG file \(its frame header says 67x0 pixels; both sides must be at least 1\)/],
+      ['an arithmetic-coded JPEG', () => file('arith.jpg', withFrame((b, at) => { b[at + 1] = 0xc9; })),
+        /arith\.jpg is not a valid JPEG file \(it is a arithmetic-coded sequential JPEG, which the codec \(jpeg-js\) does not decode/],
+      // (JPEG has no checksums: garbled entropy-coded bytes mostly decode to garbled pixels; a
+      // Huffman table that cannot be built is what the codec itself refuses.)
+      ['a JPEG whose Huffman table is corrupt', () => { const b = jpegFile(); const at = b.indexOf(Buffer.from([0xff, 0xc4])); b.fill(0xff, at + 5, at + 21); return file('garbled.jpg', b); },
+        /garbled\.jpg is not a valid JPEG file \(its image data is corrupt or incomplete\)/],
+      ['a PNG file named .jpg', () => file('png.jpg', readFileSync(input)), /png\.jpg is not a valid JPEG file \(it is a PNG file; name it \.png\)/],
+      ['a text file without an extension', () => file('notes', 'hello\n'), /notes is not a PNG or JPEG file \(it starts with neither signature\); the formats read are PNG/],
+      ['a .flo flow with a wrong tag', () => { file('bad.flo', Buffer.alloc(20)); return input; }, /bad\.flo is not a usable flow file \(it does not start with the \.flo tag PIEH\)/, ['--flow-file', 'bad.flo']],
+      ['a truncated .flo flow', () => { const b = Buffer.alloc(40); b.writeFloatLE(202021.25, 0); b.writeInt32LE(4, 4); b.writeInt32LE(4, 8); file('cut.flo', b); return input; },
+        /cut\.flo is not a usable flow file \(it is truncated: 4x4 pixels need 140 bytes, it has 40\)/, ['--flow-file', 'cut.flo']],
+      ['a .bin flow of the wrong size', () => { file('short.bin', Buffer.alloc(100)); return input; },
+        /short\.bin is not a usable flow file \(it has 100 bytes; a 4x4 flow \(--flow-size\) of float32 \[2, H, W\] has 128\)/, ['--flow-file', 'short.bin', '--flow-size', '4x4']],
+      ['a missing flow file', () => input, /cannot read .*missing\.flo: no such file or directory/, ['--flow-file', 'missing.flo']],
       ['a PNG whose header has bit depth 3', () => file('depth.png', withChunk('IHDR', (d) => { d[8] = 3; })),
         /depth\.png is not a valid PNG file \(its header is invalid: bit depth 3 with colour type 6\)/],
     ];
     const out = (what) => join(work, `never-${what.replaceAll(' ', '-')}.png`);
     const results = new Map();
     before(async () => {
-      await inParallel(cases, async ([what, make]) => results.set(what, await cli(['warp', make(), out(what)])));
+      // Flow files named in the extra arguments live in the work folder too.
+      const extra = (args = []) => args.map((a) => (/\.(flo|bin|npy)$/.test(a) ? join(work, a) : a));
+      await inParallel(cases, async ([what, make, , args]) => results.set(what, await cli(['warp', make(), out(what), ...extra(args)])));
     });
     for (const [what, , message] of cases) {
       test(what, () => {
@@ -476,18 +520,17 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     });
   });
 
-  describe('output formats: PNG only, whatever the case of .png', () => {
-    test('out.jpg is refused before anything is read or written (exit 2), naming the supported format', async () => {
-      const r = await cli(['warp', input, 'out.jpg']);
+  describe('output formats: PNG and JPEG by the extension, whatever its case', () => {
+    test('out.webp is refused before anything is read or written (exit 2), naming the formats', async () => {
+      const r = await cli(['warp', input, 'out.webp']);
       assert.equal(r.code, 2, `exit ${r.code}; stderr ${r.stderr}`);
-      assert.equal(r.stderr, "gridsample: out.jpg: cannot write .jpg files; the supported output format is PNG (.png)\nRun 'gridsample --help' for the options.\n");
+      assert.equal(r.stderr, "gridsample: out.webp: cannot write .webp files; the output formats are PNG (.png) and JPEG (.jpg, .jpeg)\nRun 'gridsample --help' for the options.\n");
       assert.equal(r.stdout, '');
-      assert.ok(!existsSync(join(work, 'out.jpg')), 'out.jpg was written');
+      assert.ok(!existsSync(join(work, 'out.webp')), 'out.webp was written');
     });
 
-    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension; the supported output format is PNG \(\.png\)\n/],
-      ['out.png.webp', /^gridsample: out\.png\.webp: cannot write \.webp files; the supported output format is PNG \(\.png\)\n/],
-      ['out.jpeg', /cannot write \.jpeg files/]]) {
+    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension; the output formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\n/],
+      ['out.png.gif', /^gridsample: out\.png\.gif: cannot write \.gif files; the output formats are PNG/]]) {
       test(`${name} is refused too`, async () => {
         const r = await cli(['warp', input, name]);
         assert.equal(r.code, 2);
@@ -495,6 +538,95 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         assert.ok(!existsSync(join(work, name)), `${name} was written`);
       });
     }
+
+    test('JPEG in and out (.jpg, .JPEG): decoded as jpeg-js decodes, written with --quality; a name without an extension is told by its bytes', async () => {
+      // A JPEG input: the identity warp gives back exactly what jpeg-js decodes.
+      const encoded = jpeg.encode({ width: 67, height: 45, data: image.data }, 92).data;
+      const decoded = jpeg.decode(encoded, { useTArray: true });
+      for (const name of ['photo.jpg', 'photo.JPEG', 'photo-pipe']) {
+        const path = join(work, name);
+        writeFileSync(path, encoded);
+        const out = join(work, `${name}-out.png`);
+        const r = await cli(['warp', path, out]);
+        assert.equal(r.code, 0, r.stderr);
+        assertPixels(out, decoded.data, [67, 45], name);
+      }
+      // A JPEG output: what the library computed, within JPEG's loss (alpha dropped: compare RGB).
+      const m = gs.rotationMatrix([33, 22], 20, 1);
+      const want = gs.warpAffine({ data: new Uint8Array(image.data), width: 67, height: 45 }, m, { space: 'pixel', fill: [255, 255, 255, 255] }).data;
+      const sizes = [];
+      for (const quality of [95, 40]) {
+        const out = join(work, `rotated-${quality}.jpg`);
+        const r = await cli(['warp', input, out, '--matrix', m.join(','), '--fill', '255,255,255', '--quality', String(quality)]);
+        assert.equal(r.code, 0, r.stderr);
+        const got = jpeg.decode(readFileSync(out), { useTArray: true });
+        assert.deepEqual([got.width, got.height], [67, 45]);
+        let sum = 0;
+        for (let p = 0; p < 67 * 45; ++p) for (let c = 0; c < 3; ++c) sum += Math.abs(got.data[4 * p + c] - want[4 * p + c]);
+        const mean = sum / (3 * 67 * 45);
+        assert.ok(mean < (quality === 95 ? 4 : 16), `quality ${quality}: mean |JPEG - library| ${mean}`);
+        sizes.push(readFileSync(out).length);
+      }
+      assert.ok(sizes[1] < sizes[0], `--quality 40 makes a smaller file than 95: ${sizes}`);
+    });
+
+    test('--fill: the colour outside the image (zeros padding), per tap as the library', async () => {
+      const out = join(work, 'filled.png');
+      const r = await cli(['warp', input, out, '--rotate', '30', '--scale', '1.4', '--fill', '10,200,30,255', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout).fill, [10, 200, 30, 255]);
+      const theta = Float32Array.from(thetaFromParams({ rotate: 30, scaleX: 1.4, scaleY: 1.4 }, [67, 45]));
+      const want = gs.warpAffine({ data: new Uint8Array(image.data), width: 67, height: 45 }, theta, { fill: [10, 200, 30, 255] }).data;
+      assertPixels(out, want, [67, 45], 'fill');
+      assert.deepEqual([...want.subarray(0, 4)], [10, 200, 30, 255], 'the top-left corner lies outside: the fill');
+      const grey = join(work, 'filled-grey.png');
+      assert.equal((await cli(['warp', input, grey, '--perspective', '-20,-10,80,0,70,50,0,60', '--fill', '128'])).code, 0);
+      assert.deepEqual([...PNG.sync.read(readFileSync(grey)).data.subarray(0, 4)], [128, 128, 128, 128], 'one value: every channel');
+    });
+
+    test('--flow-file .flo, .npy ([1, 2, H, W] and [H, W, 2]) and .bin with --flow-size: equal the library; a whole-pixel flow shifts the picture', async () => {
+      const [W, H] = [60, 40];
+      const dx = Float32Array.from({ length: W * H }, (_, p) => 3 * Math.sin(p * 0.05) + 0.25);
+      const dy = Float32Array.from({ length: W * H }, (_, p) => -2 + 1.5 * Math.cos(p * 0.03));
+      const planar = new Float32Array([...dx, ...dy]);
+      const interleaved = new Float32Array(2 * W * H);
+      for (let p = 0; p < W * H; ++p) [interleaved[2 * p], interleaved[2 * p + 1]] = [dx[p], dy[p]];
+      const flo = Buffer.alloc(12 + 8 * W * H);
+      flo.writeFloatLE(202021.25, 0);
+      flo.writeInt32LE(W, 4);
+      flo.writeInt32LE(H, 8);
+      Buffer.from(interleaved.buffer).copy(flo, 12);
+      const npy = (dims, data) => {
+        let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims.join(', ')}), }`;
+        header = header.padEnd(118, ' ') + '\n';
+        return Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]), Buffer.from(header, 'latin1'), Buffer.from(data.buffer)]);
+      };
+      const files = [['flow.flo', flo, []], ['flow.npy', npy([1, 2, H, W], planar), []], ['flow-hw2.npy', npy([H, W, 2], interleaved), []],
+        ['flow.bin', Buffer.from(planar.buffer), ['--flow-size', `${W}x${H}`]]];
+      const data = new Uint8Array(image.data);
+      const want = gs.warpFlow({ data, width: 67, height: 45 }, { data: interleaved, width: W, height: H }, { mode: 'bicubic', paddingMode: 'border' }).data;
+      for (const [name, bytes, extra] of files) {
+        writeFileSync(join(work, name), bytes);
+        const out = join(work, `${name}.png`);
+        const r = await cli(['warp', input, out, '--flow-file', join(work, name), ...extra, '--mode', 'bicubic', '--padding', 'border']);
+        assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+        assert.match(r.stdout, /60x40 from 67x45, flow /);
+        assertPixels(out, want, [W, H], name);
+      }
+      // dx = 3, dy = -2 everywhere: output (x, y) is input (x + 3, y - 2), exactly.
+      const shift = new Float32Array(2 * 67 * 45).map((_, k) => (k % 2 ? -2 : 3));
+      writeFileSync(join(work, 'shift.npy'), npy([45, 67, 2], shift));
+      const out = join(work, 'shift.png');
+      assert.equal((await cli(['warp', input, out, '--flow-file', join(work, 'shift.npy'), '--fill', '0,0,0,255'])).code, 0);
+      const got = PNG.sync.read(readFileSync(out)).data;
+      for (let y = 0; y < 45; ++y) {
+        for (let x = 0; x < 67; ++x) {
+          const inside = x + 3 < 67 && y - 2 >= 0;
+          const expected = inside ? [...image.data.subarray(4 * ((y - 2) * 67 + x + 3), 4 * ((y - 2) * 67 + x + 3) + 4)] : [0, 0, 0, 255];
+          assert.deepEqual([...got.subarray(4 * (y * 67 + x), 4 * (y * 67 + x) + 4)], expected, `(${x}, ${y})`);
+        }
+      }
+    });
 
     test('out.PNG and out.Png are PNG files', async () => {
       for (const name of ['out.PNG', 'out.Png']) {
@@ -543,6 +675,22 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       [['warp', 'IN', 'OUT', '--size', '640'], /--size: expected WxH .*got "640"/],
       [['warp', 'IN', 'OUT', '--size', '99999x10'], /--size: expected WxH .*got "99999x10"/],
       [['warp', 'IN', 'OUT', '--align-corners=1'], /--align-corners takes no value/],
+      [['warp', 'IN', 'OUT', '--fill', '1,2'], /--fill: expected V, R,G,B or R,G,B,A \(0 to 255 each\), got "1,2"/],
+      [['warp', 'IN', 'OUT', '--fill', '0,0,256'], /--fill: expected values from 0 to 255, got "0,0,256"/],
+      [['warp', 'IN', 'OUT', '--fill', '9', '--padding', 'border'], /--fill is the colour of --padding zeros, not of --padding border/],
+      [['warp', 'IN', 'OUT', '--fill', '9', '--flow', 'swirl'], /--fill does not apply to --flow presets/],
+      [['warp', 'IN', 'OUT.jpg', '--quality', '0'], /--quality: expected a whole number from 1 to 100, got "0"/],
+      [['warp', 'IN', 'OUT.jpg', '--quality', '50.5'], /--quality: expected a whole number from 1 to 100, got "50\.5"/],
+      [['warp', 'IN', 'OUT.png', '--quality', '80'], /--quality applies to JPEG output \(\.jpg, \.jpeg\), not to OUT\.png/],
+      [['warp', 'IN.gif', 'OUT.png'], /IN\.gif: cannot read \.gif files; the input formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'flow.txt'], /--flow-file: expected \.flo \(Middlebury\), \.npy .* or \.bin .*; got "flow\.txt"/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.flo', '--rotate', '5', '--size', '9x9'], /--flow-file moves the pixels by the flow alone, at its size; it cannot be combined with --rotate, --size/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.flo', '--flow', 'lens'], /it cannot be combined with --flow/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.flo', '--align-corners'], /--align-corners does not apply to --flow-file/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.bin'], /--flow-file: a raw \.bin flow needs --flow-size WxH/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.npy', '--flow-size', '4x4'], /--flow-size applies to a raw \.bin --flow-file only/],
+      [['warp', 'IN', 'OUT', '--flow-size', '4x4'], /--flow-size applies to a raw \.bin --flow-file only/],
+      [['warp', 'IN', 'OUT', '--flow-file', 'f.bin', '--flow-size', '4'], /--flow-size: expected WxH/],
       [['warp', 'IN', 'OUT', '--bogus'], /unknown option --bogus/],
       [['warp', 'IN', 'OUT', '-x'], /unknown option -x/],
     ];

@@ -1,4 +1,4 @@
-// The library's import graph: what node.mjs, browser.mjs and gridsample/onnx (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no pngjs; only the CLI's cli_png.mjs imports pngjs.
+// The library's import graph: what node.mjs, browser.mjs and gridsample/onnx (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -44,16 +44,18 @@ function reach(entries) {
 }
 
 describe('import graph', () => {
-  test('the library loads onnx-proto and node: modules only: no pngjs, no CLI module', () => {
+  test('the library loads onnx-proto and node: modules only: no image codec, no CLI module', () => {
     const { files, packages } = reach(ENTRIES);
     assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs'), `walked ${[...files].join(', ')}`);
     assert.deepEqual([...packages].sort(), ['node:', 'onnx-proto']);
     assert.deepEqual([...files].filter((f) => f.startsWith('cli')), []);
   });
 
-  test('pngjs is imported by cli_png.mjs alone, which the CLI reaches', () => {
-    const importers = readdirSync(JS).filter((f) => /\.(mjs|cjs)$/.test(f) && specifiers(f).includes('pngjs'));
-    assert.deepEqual(importers, ['cli_png.mjs']);
-    assert.ok(reach(['cli.mjs']).packages.has('pngjs'));
-  });
+  for (const [codec, module] of [['pngjs', 'cli_png.mjs'], ['jpeg-js', 'cli_jpeg.mjs']]) {
+    test(`${codec} is imported by ${module} alone, which the CLI reaches`, () => {
+      const importers = readdirSync(JS).filter((f) => /\.(mjs|cjs)$/.test(f) && specifiers(f).includes(codec));
+      assert.deepEqual(importers, [module]);
+      assert.ok(reach(['cli.mjs']).packages.has(codec));
+    });
+  }
 });

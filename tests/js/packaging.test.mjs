@@ -22,7 +22,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
-  'cli_args.mjs', 'cli_png.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
+  'cli_args.mjs', 'cli_files.mjs', 'cli_png.mjs', 'cli_jpeg.mjs', 'cli_flow.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
   'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs', 'matrices.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
@@ -92,7 +92,7 @@ after(() => {
 });
 
 describe('npm pack', () => {
-  test('the tarball ships exactly the package files; dependencies: the ONNX protobuf and the CLI\'s PNG codec', () => {
+  test('the tarball ships exactly the package files; dependencies: the ONNX protobuf and the CLI\'s PNG and JPEG codecs', () => {
     const files = packInfo.files.map((f) => f.path).sort();
     assert.deepEqual(files, [...SHIPPED].sort());
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'gridsample', 'package.json'), 'utf8'));
@@ -101,7 +101,7 @@ describe('npm pack', () => {
     const licence = readFileSync(join(app, 'node_modules', 'gridsample', 'LICENSE'), 'utf8');
     assert.equal(licence, readFileSync(join(HERE, '..', '..', 'LICENSE'), 'utf8'), 'the shipped LICENSE is the repository\'s');
     assert.match(licence, /^MIT License\n/);
-    assert.deepEqual(manifest.dependencies, { 'onnx-proto': '^8.0.1', pngjs: '^7.0.0' });
+    assert.deepEqual(manifest.dependencies, { 'jpeg-js': '^0.4.4', 'onnx-proto': '^8.0.1', pngjs: '^7.0.0' });
     // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort): optional peers.
     assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['onnxruntime-node', 'onnxruntime-web']);
     for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);

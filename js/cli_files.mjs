@@ -1,0 +1,130 @@
+// The CLI's image files: the format named by the file's extension (PNG, JPEG), reading a file or a pipe, checking it before its codec sees it, decoding to and encoding from 8-bit RGBA, and writing.
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+
+import { JPEG_FORMAT } from './cli_jpeg.mjs';
+import { PNG_FORMAT } from './cli_png.mjs';
+
+/** A file that cannot be read, decoded or written: exit status 1. */
+export class FileError extends Error {}
+
+/** The formats the CLI reads and writes; each module imports its codec when asked (load). */
+export const FORMATS = Object.freeze([PNG_FORMAT, JPEG_FORMAT]);
+
+/** "PNG (.png) and JPEG (.jpg, .jpeg)", for messages. */
+export const FORMAT_LIST = FORMATS.map((f) => `${f.name} (${f.extensions.join(', ')})`).join(' and ');
+
+/**
+ * The format a file name's extension names (any case): a FORMATS entry, null for an extension
+ * of another format, undefined for a name without one (a pipe such as /dev/stdin).
+ */
+export function formatOfName(path) {
+  const extension = extname(path).toLowerCase();
+  if (!extension) return undefined;
+  return FORMATS.find((f) => f.extensions.includes(extension)) ?? null;
+}
+
+// Formats a file may really be, told by its first bytes, that the CLI does not read.
+const OTHER_FORMATS = [
+  ['GIF', (b) => b.toString('latin1', 0, 4) === 'GIF8'],
+  ['WebP', (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP'],
+  ['BMP', (b) => b.toString('latin1', 0, 2) === 'BM'],
+  ['TIFF', (b) => ['II*\0', 'MM\0*'].includes(b.toString('latin1', 0, 4))],
+];
+
+function systemReason(e) {
+  const reasons = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'it is a directory',
+    ENOTDIR: 'a part of the path is not a directory', EPERM: 'operation not permitted', ENOSPC: 'no space left on the device',
+    EROFS: 'read-only file system' };
+  return reasons[e.code] || e.message;
+}
+
+/** Imports the codecs of `formats`; a checkout without `npm install` lacks them. */
+export async function loadCodecs(formats) {
+  for (const format of new Set(formats)) {
+    try {
+      await format.load();
+    } catch (e) {
+      throw new FileError(`cannot load the ${format.name} codec (npm package ${format.codec}): ${e.code === 'ERR_MODULE_NOT_FOUND' ? 'it is not installed; run npm install in ' + new URL('.', import.meta.url).pathname : e.message}`);
+    }
+  }
+}
+
+/**
+ * The bytes of an input file: a regular file or a pipe, at most 2 GiB (a device such as
+ * /dev/zero would never end); FileError with the reason otherwise.
+ */
+const MAX_FILE = 2 ** 31 - 1;
+export function readInput(path) {
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    if (stat.isFile()) {
+      if (stat.size > MAX_FILE) throw new FileError(`cannot read ${path}: it has ${stat.size} bytes, more than the 2 GiB an input file may have here`);
+      return readFileSync(fd);
+    }
+    if (!stat.isFIFO()) throw new FileError(`cannot read ${path}: it is not a regular file or a pipe`);
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_FILE) throw new FileError(`cannot read ${path}: it has more than the 2 GiB an input file may have here`);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total);
+  } catch (e) {
+    if (e instanceof FileError) throw e;
+    throw new FileError(`cannot read ${path}: ${systemReason(e)}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Reads an image file as 8-bit RGBA {width, height, data}: in the format its extension names
+ * (told by its first bytes when the name has none), checked by that format before its codec
+ * sees it, and refused with a reason of ours when it is another format, corrupt, truncated,
+ * or too large for the wasm heap together with the output (`size`, or the input's).
+ */
+export function readImage(path, size) {
+  const bytes = readInput(path);
+  const sniffed = FORMATS.find((f) => f.sniff(bytes));
+  const format = formatOfName(path) || sniffed;
+  if (!format) {
+    const other = OTHER_FORMATS.find(([, test]) => test(bytes));
+    const reason = bytes.length === 0 ? 'the file is empty' : other ? `it is a ${other[0]} file` : 'it starts with neither signature';
+    throw new FileError(`${path} is not a PNG or JPEG file (${reason}); the formats read are ${FORMAT_LIST}`);
+  }
+  const invalid = (reason) => new FileError(`${path} is not a valid ${format.name} file (${reason})`);
+  if (bytes.length === 0) throw invalid('the file is empty');
+  if (sniffed && sniffed !== format) throw invalid(`it is a ${sniffed.name} file; name it ${sniffed.extensions.join(' or ')}`);
+  const other = OTHER_FORMATS.find(([, test]) => test(bytes));
+  if (!sniffed && other) throw invalid(`it is a ${other[0]} file; the formats read are ${FORMAT_LIST}`);
+  const { width, height, bytes: image } = format.check(bytes, invalid);
+  const [ow, oh] = size || [width, height];
+  const total = BigInt(width) * BigInt(height) * 4n + BigInt(ow) * BigInt(oh) * 4n;
+  if (total >= 2n ** 31n) {
+    throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
+  }
+  try {
+    return format.decode(image);
+  } catch (e) {
+    // The structure checked out, so what the codec refuses is what the image data holds.
+    throw new FileError(`${path} is not a valid ${format.name} file (its image data is corrupt or incomplete)`, { cause: e });
+  }
+}
+
+/** Writes RGBA pixels {width, height, data} in the format `path`'s extension names. */
+export function writeImage(path, image, options = {}) {
+  const bytes = formatOfName(path).encode(image, options);
+  try {
+    writeFileSync(path, bytes);
+  } catch (e) {
+    throw new FileError(`cannot write ${path}: ${systemReason(e)}`);
+  }
+}
