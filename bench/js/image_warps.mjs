@@ -1,4 +1,4 @@
-// The image warps of issue 15 against OpenCV.js (make bench's "Image warps" table): warpPerspective and remap on a 1024x1024 RGBA picture beside OpenCV.js's warpPerspective and remap, and our warpAffine on the same picture, each group timed side by side in rounds.
+// The image warps of issue 15 against OpenCV.js (make bench's "Image warps" table): warpPerspective and remap on a 1024x1024 RGBA picture beside OpenCV.js's warpPerspective and remap, and our warpAffine on the same picture; warpFlow on (1, 3, 512, 512) beside gridSample on the equivalent grid; each group timed side by side in rounds.
 //
 // Every implementation works in place on inputs made beforehand: ours on heap tensors with
 // `out` (the demo's frame loop), OpenCV.js on Mats. The homography keystones the picture (a
@@ -16,19 +16,38 @@ const SIDE = 1024;
 // down the picture, and a small shift.
 const KEYSTONE = [1.1, 0.12, -40, 0.02, 1.15, -30, 0.0, 0.00025, 1.0];
 
-// Remap's maps: a swirl about a point off the centre (up to 0.8 rad), partly outside.
-function swirlMaps() {
-  const mapX = new Float32Array(SIDE * SIDE);
-  const mapY = new Float32Array(SIDE * SIDE);
-  for (let i = 0; i < SIDE; ++i) {
-    for (let j = 0; j < SIDE; ++j) {
-      const [dx, dy] = [j - 0.45 * SIDE, i - 0.55 * SIDE];
-      const a = 0.8 * Math.exp(-(dx * dx + dy * dy) / (0.08 * SIDE * SIDE));
-      mapX[i * SIDE + j] = 0.45 * SIDE + Math.cos(a) * dx - Math.sin(a) * dy + 3.3;
-      mapY[i * SIDE + j] = 0.55 * SIDE + Math.sin(a) * dx + Math.cos(a) * dy - 2.7;
+// Remap's maps: a swirl about a point off the centre (up to 0.8 rad), partly outside, on a
+// side x side picture.
+function swirlMaps(side = SIDE) {
+  const mapX = new Float32Array(side * side);
+  const mapY = new Float32Array(side * side);
+  for (let i = 0; i < side; ++i) {
+    for (let j = 0; j < side; ++j) {
+      const [dx, dy] = [j - 0.45 * side, i - 0.55 * side];
+      const a = 0.8 * Math.exp(-(dx * dx + dy * dy) / (0.08 * side * side));
+      mapX[i * side + j] = 0.45 * side + Math.cos(a) * dx - Math.sin(a) * dy + 3.3;
+      mapY[i * side + j] = 0.55 * side + Math.sin(a) * dx + Math.cos(a) * dy - 2.7;
     }
   }
   return { mapX, mapY };
+}
+
+// warpFlow's workload: X (1, 3, FLOW_SIDE, FLOW_SIDE) float32, the swirl as a flow (1, 2, H, W)
+// in pixels, and the normalised grid (align_corners 0) of the same positions for gridSample.
+const FLOW_SIDE = 512;
+function flowWorkload() {
+  const n = FLOW_SIDE * FLOW_SIDE;
+  const x = Float32Array.from({ length: 3 * n }, (_, i) => Math.sin(i * 0.013) + 0.5 * Math.cos(i * 0.0007));
+  const { mapX, mapY } = swirlMaps(FLOW_SIDE);
+  const flow = new Float32Array(2 * n);
+  const grid = new Float32Array(2 * n);
+  for (let p = 0; p < n; ++p) {
+    flow[p] = mapX[p] - (p % FLOW_SIDE);
+    flow[n + p] = mapY[p] - Math.floor(p / FLOW_SIDE);
+    grid[2 * p] = (2 * mapX[p] + 1) / FLOW_SIDE - 1;
+    grid[2 * p + 1] = (2 * mapY[p] + 1) / FLOW_SIDE - 1;
+  }
+  return { x, flow, grid };
 }
 
 // Bilinear RGBA with transparent-black outside, in double, rounded half to even: the exact
@@ -92,6 +111,17 @@ export async function measureImageWarps(gs, cvs, log = () => {}) {
   const disposers = [() => [x, y, hx, hy].forEach((t) => t.dispose())];
   const theta = Float32Array.from(RGBA_THETA);
   const ours = () => y.data.slice();
+  const f = flowWorkload();
+  const shape = [1, 3, FLOW_SIDE, FLOW_SIDE];
+  const fx = gs.tensorFrom({ data: f.x, shape });
+  const ff = gs.tensorFrom({ data: f.flow, shape: [1, 2, FLOW_SIDE, FLOW_SIDE] });
+  const fg = gs.tensorFrom({ data: f.grid, shape: [1, FLOW_SIDE, FLOW_SIDE, 2] });
+  const fy = gs.tensor('float32', shape);
+  disposers.push(() => [fx, ff, fg, fy].forEach((t) => t.dispose()));
+  const flows = [
+    { id: 'ours', label: `gridsample wasm SIMD, warpFlow (1, 3, ${FLOW_SIDE}, ${FLOW_SIDE}) float32, flow (1, 2, ${FLOW_SIDE}, ${FLOW_SIDE}) (heap tensors)`, run: () => gs.warpFlow(fx, ff, { out: fy }), output: () => fy.data.slice() },
+    { id: 'grid', label: 'gridsample wasm SIMD, gridSample on the equivalent normalised grid', run: () => gs.gridSample(fx, fg, { out: fy }), output: () => fy.data.slice() },
+  ];
   const perspective = [
     { id: 'ours', label: 'gridsample wasm SIMD, warpPerspective (heap tensors)', run: () => gs.warpPerspective(x, KEYSTONE, { space: 'pixel', inverse: true, out: y }), output: ours },
     { id: 'affine', label: 'gridsample wasm SIMD, warpAffine on the same picture (the rgba8 workload\'s map)', run: () => gs.warpAffine(x, theta, { out: y }), output: () => null },
@@ -118,12 +148,21 @@ export async function measureImageWarps(gs, cvs, log = () => {}) {
     const p = await timeGroup(perspective, log);
     log('  remap:');
     const r = await timeGroup(remap, log);
+    log('  warpFlow:');
+    const w = await timeGroup(flows, log);
+    const gridOutput = w.find((row) => row.id === 'grid').output;
+    const flowOutput = w.find((row) => row.id === 'ours').output;
+    if (gridOutput && flowOutput) {
+      let max = 0;
+      for (let i = 0; i < gridOutput.length; ++i) max = Math.max(max, Math.abs(gridOutput[i] - flowOutput[i]));
+      w.find((row) => row.id === 'grid').diff = { max, over: 0 };
+    }
     const base = p.find((row) => row.id === 'ours').output;
     for (const row of p) if (row.output && row.id !== 'ours') row.diff = difference(row.output, base);
     const exact = exactRemap(data, mapX, mapY);
     for (const row of r) if (row.output) row.diff = difference(row.output, exact);
-    for (const row of [...p, ...r]) delete row.output;
-    return { perspective: p, remap: r };
+    for (const row of [...p, ...r, ...w]) delete row.output;
+    return { perspective: p, remap: r, flow: w };
   } finally {
     disposers.forEach((d) => d());
   }
@@ -148,7 +187,7 @@ function groupTable(rows, diffHeader) {
 }
 
 /** The report's section for measureImageWarps' rows. */
-export function renderImageWarps({ perspective, remap }) {
+export function renderImageWarps({ perspective, remap, flow }) {
   const median = (rows, id) => rows.find((r) => r.id === id)?.time?.median ?? NaN;
   const fastestCv = (rows) => Math.min(...rows.filter((r) => r.id.startsWith('cv-') && r.time).map((r) => r.time.median));
   const met = (ok) => (ok ? 'met' : '**missed**');
@@ -158,6 +197,7 @@ export function renderImageWarps({ perspective, remap }) {
     perspective: fastestCv(perspective) / persp,
     affine: persp / median(perspective, 'affine'),
     remap: fastestCv(remap) / ours,
+    flow: median(flow, 'ours') / median(flow, 'grid'),
   };
   const oursExact = remap.find((r) => r.id === 'ours')?.diff;
   const lines = [
@@ -177,11 +217,18 @@ export function renderImageWarps({ perspective, remap }) {
     '',
     ...groupTable(remap, 'max \\|diff\\| vs exact'),
     '',
+    '### warpFlow',
+    '',
+    `A swirl as a flow in pixels on (1, 3, ${FLOW_SIDE}, ${FLOW_SIDE}) float32, bilinear, zeros; gridSample on the normalised grid of the same positions, made beforehand. "ours faster by" is gridSample's time over warpFlow's; "max |diff|" compares the two outputs.`,
+    '',
+    ...groupTable(flow, 'max \\|diff\\| vs warpFlow'),
+    '',
     'Targets (issue 15):',
     '',
     `- warpPerspective >= 3x faster than the fastest OpenCV.js warpPerspective: ${met(ratios.perspective >= 3)} (${ratios.perspective.toFixed(2)}x)`,
     `- warpPerspective within 1.3x of our warpAffine on the same picture: ${met(ratios.affine <= 1.3)} (${ratios.affine.toFixed(2)}x)`,
     `- remap >= 3x faster than the fastest OpenCV.js remap on the same maps: ${met(ratios.remap >= 3)} (${ratios.remap.toFixed(2)}x)`,
+    `- warpFlow within 1.2x of gridSample on the equivalent grid: ${met(ratios.flow <= 1.2)} (${ratios.flow.toFixed(2)}x)`,
     `- remap exact where OpenCV.js quantises: ours within ${oursExact ? oursExact.max : '?'} level(s) of the exact result (OpenCV.js: ${remap.filter((r) => r.id.startsWith('cv-') && r.diff).map((r) => r.diff.max).join(', ')})`,
   ];
   return `${lines.join('\n')}\n`;

@@ -93,12 +93,30 @@ struct CoordPositions {
 };
 
 // remap_rule.h's NormalisePixel per lane: finite positions beyond kPixelLimit limited, then
-// the product and the sum, in its order.
+// the product and the sum, in its order. Without masks: clamping also turns an infinity (or,
+// by target, a NaN) into the limit, and adding u - u (0 for finite u, NaN otherwise) makes
+// those lanes non-finite again, as the rule's are (any non-finite coordinate samples 0).
 HWY_INLINE VF NormalisePixels(DF d, const PixelAxis& axis, VF u) {
   const VF limit = hn::Set(d, kPixelLimit);
-  const auto huge = hn::And(hn::Gt(hn::Abs(u), limit), hn::Le(hn::Abs(u), hn::Set(d, FLT_MAX)));
-  u = hn::IfThenElse(huge, hn::CopySign(limit, u), u);
-  return hn::Add(hn::Mul(u, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
+  const VF limited = MinNoNaN(MaxNoNaN(u, hn::Neg(limit)), limit);
+  const VF g = hn::Add(hn::Mul(limited, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
+  return hn::Add(g, hn::Sub(u, u));
+}
+
+// A vector from each of two float planes at x and y; when `valid` < Lanes only the first
+// `valid` values are read, the other lanes 0.
+HWY_INLINE void LoadPlanes(const float* x, const float* y, int valid, VF* u, VF* w) {
+  const DF d;
+  if (valid < static_cast<int>(hn::Lanes(d))) {
+    HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
+    std::memcpy(tx, x, sizeof(float) * valid);
+    std::memcpy(ty, y, sizeof(float) * valid);
+    *u = hn::Load(d, tx);
+    *w = hn::Load(d, ty);
+  } else {
+    *u = hn::LoadU(d, x);
+    *w = hn::LoadU(d, y);
+  }
 }
 
 // WarpFlow's (N, 2, Ho, Wo) float32 flow, for one batch item of the NCHW driver: the pixels
@@ -109,27 +127,44 @@ struct FlowSource {
   const float* dy;
   int32_t width;  // output columns, below 2^24
   PixelAxis ax, ay;
+  // Row and column of pixel `next`, the one after the last vector read: the driver reads the
+  // pixels in order, so a vector mostly finds its place here instead of by two 64-bit
+  // divisions.
+  mutable int64_t next = -1;
+  mutable int32_t next_i = 0, next_j = 0;
+
+  // Row i0 and column j0 of pixel p; remembers those of p + lanes.
+  HWY_INLINE void Place(int64_t p, int lanes, int32_t* i0, int32_t* j0) const {
+    if (p == next) {
+      *i0 = next_i;
+      *j0 = next_j;
+    } else {
+      *i0 = static_cast<int32_t>(p / width);
+      *j0 = static_cast<int32_t>(p % width);
+    }
+    int32_t i = *i0, j = *j0 + lanes;
+    while (j >= width) {  // once, or several times for rows shorter than a vector
+      j -= width;
+      ++i;
+    }
+    next = p + lanes;
+    next_i = i;
+    next_j = j;
+  }
 
   HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
     const DF d;
     const DI di;
     const int lanes = static_cast<int>(hn::Lanes(d));
     VF u, w;
-    if (valid < lanes) {
-      HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
-      std::memcpy(tx, dx + p, sizeof(float) * valid);
-      std::memcpy(ty, dy + p, sizeof(float) * valid);
-      u = hn::Load(d, tx);
-      w = hn::Load(d, ty);
-    } else {
-      u = hn::LoadU(d, dx + p);
-      w = hn::LoadU(d, dy + p);
-    }
+    LoadPlanes(dx + p, dy + p, valid, &u, &w);
     // Column and row of each lane: the vector may wrap past row ends (several, for rows
     // shorter than a vector).
+    int32_t i0, j0;
+    Place(p, lanes, &i0, &j0);
     const VI cols = hn::Set(di, width), last = hn::Set(di, width - 1);
-    VI j = hn::Iota(di, static_cast<int32_t>(p % width));
-    VI i = hn::Set(di, static_cast<int32_t>(p / width));
+    VI j = hn::Iota(di, j0);
+    VI i = hn::Set(di, i0);
     for (auto wrap = hn::Gt(j, last); !hn::AllFalse(di, wrap); wrap = hn::Gt(j, last)) {
       j = hn::IfThenElse(wrap, hn::Sub(j, cols), j);
       i = hn::IfThenElse(wrap, hn::Add(i, hn::Set(di, 1)), i);
@@ -411,26 +446,13 @@ class RemapRows {
       }
     }
     HWY_INLINE void ReadMaps(int v, int valid, VF* u, VF* w) const {
-      const DF d;
-      const int lanes = static_cast<int>(hn::Lanes(d));
-      if (stride == 2) {
-        const float* src = x + v * 2;
-        HWY_ALIGN float tail[kMaxLanes * 2];
-        if (valid < lanes) {
-          std::memset(tail, 0, sizeof(tail));
-          std::memcpy(tail, src, sizeof(float) * valid * 2);
-          src = tail;
-        }
-        hn::LoadInterleaved2(d, src, *u, *w);
-      } else if (valid < lanes) {
-        HWY_ALIGN float tx[kMaxLanes] = {}, ty[kMaxLanes] = {};
-        std::memcpy(tx, x + v, sizeof(float) * valid);
-        std::memcpy(ty, y + v, sizeof(float) * valid);
-        *u = hn::Load(d, tx);
-        *w = hn::Load(d, ty);
+      if (stride == 2) {  // (x, y) pairs, read as a grid's
+        VF g[2];
+        GridSource<2>{x}.Coords(v, valid, g);
+        *u = g[1];
+        *w = g[0];
       } else {
-        *u = hn::LoadU(d, x + v);
-        *w = hn::LoadU(d, y + v);
+        LoadPlanes(x + v, y + v, valid, u, w);
       }
     }
     HWY_INLINE void At(int v, VF* u, VF* w) const {
