@@ -235,6 +235,8 @@ describe('web/demo in headless Chromium', () => {
     await page.getByRole('button', { name: 'nearest' }).click();
     await settled(page);
     assert.equal((await page.evaluate(() => window.__demo.lastFrame)).path, 'warpFlow');
+    assert.equal(await page.locator('#output-call').textContent(), '= warpFlow(source, flow)');
+    assert.match(await page.locator('#flow-hint').textContent(), /sampled with warpFlow/);
     const swirl = flowGrid('swirl', FLOWS.swirl.strength, theta45, 512, 512, false);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageFlow(source, swirl, { mode: 'nearest', paddingMode: 'zeros' }), 'swirl, nearest');

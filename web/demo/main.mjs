@@ -211,7 +211,8 @@ function onFrame(m) {
   lattice = { data: m.lattice, width: m.width, height: m.height, align: m.align };
   drawOverlay();
   $('output-info').textContent = `${m.width}×${m.height}`;
-  $('output-call').textContent = m.path === 'warpAffine' ? '= warpAffine(source, θ)' : '= gridSample(source, grid)';
+  $('output-call').textContent = m.path === 'warpAffine' ? '= warpAffine(source, θ)'
+    : m.path === 'warpFlow' ? '= warpFlow(source, flow)' : '= gridSample(source, grid)';
   $('workload').textContent = m.workload;
   record(m.workload, m.oursMs, m.jsMs, m.maxDiff);
   if (isSettled()) waiting.splice(0).forEach((resolve) => resolve(hook.lastFrame));
@@ -576,8 +577,8 @@ radioGroup('flow', (v) => {
   strength.value = String(v === 'none' ? 0 : state.strengths[v]);
   $('strength-value').textContent = v === 'none' ? '' : state.strengths[v].toFixed(2);
   $('flow-hint').textContent = v === 'none'
-    ? 'Pick a preset: a non-affine grid, built per pixel and sampled with gridSample; θ still moves the window.'
-    : `${FLOWS[v].label}: strength ${FLOWS[v].hint}. Built as a grid and sampled with gridSample; θ still moves the window.`;
+    ? 'Pick a preset: a non-affine map, built per pixel as a flow in pixels and sampled with warpFlow; θ still moves the window.'
+    : `${FLOWS[v].label}: strength ${FLOWS[v].hint}. Built as a flow in pixels and sampled with warpFlow; θ still moves the window.`;
 });
 
 $('strength').addEventListener('input', (e) => {
