@@ -152,9 +152,11 @@ async function main(argv) {
   try {
     const o = args.options;
     // The input's codec (any, for a name without an extension) and the output's.
-    await loadCodecs([...(formatOfName(args.input) ? [formatOfName(args.input)] : FORMATS), formatOfName(args.output)]);
+    const inputFormat = formatOfName(args.input);
+    await loadCodecs([...(inputFormat ? [inputFormat] : FORMATS), formatOfName(args.output)]);
     if (o.flowFile) o.flowFile.flow = readFlowFile(o.flowFile.path, o.flowFile.size);
-    const image = readImage(args.input, o.flowFile ? flowSize(o.flowFile.flow) : o.size);
+    const outputSize = o.flowFile ? flowSize(o.flowFile.flow) : o.size; // null: the input's
+    const image = readImage(args.input, outputSize);
     let gs;
     try {
       gs = await load();
@@ -167,7 +169,7 @@ async function main(argv) {
       result = warp(gs, image, args.options);
     } catch (e) {
       // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
-      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${(o.flowFile ? flowSize(o.flowFile.flow) : o.size)?.join('x') ?? `${image.width}x${image.height}`}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
+      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${outputSize?.join('x') ?? `${image.width}x${image.height}`}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
       throw e;
     }
     const ms = performance.now() - t0;

@@ -127,31 +127,6 @@ struct FlowSource {
   const float* dy;
   int32_t width;  // output columns, below 2^24
   PixelAxis ax, ay;
-  // Row and column of pixel `next`, the one after the last vector read: the driver reads the
-  // pixels in order, so a vector mostly finds its place here instead of by two 64-bit
-  // divisions.
-  mutable int64_t next = -1;
-  mutable int32_t next_i = 0, next_j = 0;
-
-  // Row i0 and column j0 of pixel p; remembers those of p + lanes.
-  HWY_INLINE void Place(int64_t p, int lanes, int32_t* i0, int32_t* j0) const {
-    if (p == next) {
-      *i0 = next_i;
-      *j0 = next_j;
-    } else {
-      *i0 = static_cast<int32_t>(p / width);
-      *j0 = static_cast<int32_t>(p % width);
-    }
-    int32_t i = *i0, j = *j0 + lanes;
-    while (j >= width) {  // once, or several times for rows shorter than a vector
-      j -= width;
-      ++i;
-    }
-    next = p + lanes;
-    next_i = i;
-    next_j = j;
-  }
-
   HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
     const DF d;
     const DI di;
@@ -160,11 +135,9 @@ struct FlowSource {
     LoadPlanes(dx + p, dy + p, valid, &u, &w);
     // Column and row of each lane: the vector may wrap past row ends (several, for rows
     // shorter than a vector).
-    int32_t i0, j0;
-    Place(p, lanes, &i0, &j0);
     const VI cols = hn::Set(di, width), last = hn::Set(di, width - 1);
-    VI j = hn::Iota(di, j0);
-    VI i = hn::Set(di, i0);
+    VI j = hn::Iota(di, static_cast<int32_t>(p % width));
+    VI i = hn::Set(di, static_cast<int32_t>(p / width));
     for (auto wrap = hn::Gt(j, last); !hn::AllFalse(di, wrap); wrap = hn::Gt(j, last)) {
       j = hn::IfThenElse(wrap, hn::Sub(j, cols), j);
       i = hn::IfThenElse(wrap, hn::Add(i, hn::Set(di, 1)), i);
