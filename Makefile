@@ -4,6 +4,9 @@ JOBS ?= $(shell nproc)
 CMAKE_NATIVE := cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON
 CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 	-DGRIDSAMPLE_SANITIZE=address,undefined
+# ThreadSanitizer build of the tests, for the threading suite (tests/native/threads_test.cc).
+CMAKE_TSAN := cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	-DGRIDSAMPLE_SANITIZE=thread
 CMAKE_ARM := cmake -S . -B build/arm64 -DCMAKE_BUILD_TYPE=Release \
 	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 # libFuzzer targets (tests/fuzz): clang, ASan + UBSan, optimised, library instrumented for coverage.
@@ -16,8 +19,8 @@ FUZZ_SECONDS ?= 60
 export NODE_PATH := /usr/share/nodejs
 WASM_VARIANTS := simd scalar
 
-.PHONY: setup native asan arm wasm demo bench test test-js test-native test-asan test-arm test-wasm \
-	fuzz test-fuzz check-format clean
+.PHONY: setup native asan tsan arm wasm demo bench test test-js test-native test-asan test-tsan \
+	test-arm test-wasm fuzz test-fuzz check-format clean
 
 setup:
 	@scripts/setup.sh
@@ -31,6 +34,11 @@ native:
 asan:
 	$(CMAKE_ASAN) >/dev/null
 	cmake --build build/asan -j$(JOBS)
+
+# The test binary with clang and ThreadSanitizer.
+tsan:
+	$(CMAKE_TSAN) >/dev/null
+	cmake --build build/tsan -j$(JOBS) --target gridsample_tests
 
 # Static aarch64 build (Highway's NEON target) with Debian's cross compiler.
 arm:
@@ -67,6 +75,12 @@ test-native: native
 test-asan: asan
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --test-dir build/asan --output-on-failure -j$(JOBS)
 
+# The threading tests under ThreadSanitizer (libpthreadpool is not instrumented: its test is left
+# to the other builds).
+test-tsan: tsan
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/gridsample_tests \
+	  --gtest_filter='*Thread*:-*Pthreadpool*'
+
 # The same tests and conformance runner on aarch64 (NEON), run under qemu-aarch64.
 test-arm: arm
 	ctest --test-dir build/arm64 --output-on-failure -j$(JOBS)
@@ -89,6 +103,7 @@ test: setup
 	$(MAKE) check-format
 	$(MAKE) test-native
 	$(MAKE) test-asan
+	$(MAKE) test-tsan
 	$(MAKE) test-fuzz
 	$(MAKE) test-arm
 	$(MAKE) test-wasm

@@ -7,6 +7,7 @@ add_library(gridsample
   src/kernels/validate.cc
   src/kernels/grid_sample.cc
   src/kernels/affine_grid.cc
+  src/kernels/parallel.cc
   src/kernels/warp_affine.cc
   # the scalar reference (also the tests' oracle)
   src/kernels/reference/grid_sample_ref.cc
@@ -38,6 +39,13 @@ target_include_directories(gridsample
          $<INSTALL_INTERFACE:include>
   PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
 target_compile_features(gridsample PUBLIC cxx_std_17)
+# The library's thread pool (src/kernels/parallel.cc); under Emscripten only a -pthread build
+# has threads (the pool is compiled out otherwise).
+if(NOT EMSCRIPTEN)
+  set(THREADS_PREFER_PTHREAD_FLAG ON)
+  find_package(Threads REQUIRED)
+  target_link_libraries(gridsample PUBLIC Threads::Threads)
+endif()
 
 # Highway: one static target when cross compiling (WASM with -msimd128, EMU128 without;
 # NEON on aarch64; Debian's libhwy is host-only), every attainable x86/Arm target with

@@ -48,6 +48,16 @@ target_compile_definitions(gridsample_tests PRIVATE
 # (perspective_rule.h, remap_rule.h): they must round as the library does, without FMA
 # contraction (g++ contracts across statements by default where FMA is baseline, e.g. aarch64).
 target_compile_options(gridsample_tests PRIVATE -ffp-contract=off)
+# The pthreadpool adapter (gridsample/pthreadpool.h) against Debian's libpthreadpool, where it
+# is installed (host builds only: Debian ships no static or cross-compiled library).
+if(NOT CMAKE_CROSSCOMPILING)
+  find_path(GRIDSAMPLE_PTHREADPOOL_INCLUDE pthreadpool.h)
+  find_library(GRIDSAMPLE_PTHREADPOOL_LIB pthreadpool)
+  if(GRIDSAMPLE_PTHREADPOOL_INCLUDE AND GRIDSAMPLE_PTHREADPOOL_LIB)
+    target_compile_definitions(gridsample_tests PRIVATE GRIDSAMPLE_TEST_PTHREADPOOL=1)
+    target_link_libraries(gridsample_tests PRIVATE ${GRIDSAMPLE_PTHREADPOOL_LIB})
+  endif()
+endif()
 if(CMAKE_CROSSCOMPILING)
   # One process: every start under qemu re-reads the golden cases (11 s in one process,
   # 145 s as one process per test).

@@ -7,6 +7,7 @@ packages=(
   cmake make g++ clang libclang-rt-14-dev   # native builds, sanitizers
   clang-format                              # scripts/check_format.sh (make check-format)
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
+  libpthreadpool-dev                        # tests of the pthreadpool adapter (threads.h)
   g++-aarch64-linux-gnu qemu-user          # aarch64 (NEON) build, run under qemu
   emscripten nodejs npm                     # wasm build and JS tests
   chromium                                  # browser tests (driven by npm playwright-core)

@@ -135,7 +135,7 @@ Status Run(Workload& w, Impl impl) {
   if (w.op == "WarpAffineRGBA8") {
     const gridsample::TensorView theta = View(w.grid, w.grid_shape);
     if (reference) {
-      const gridsample::AffineGridOptions ag{w.gs_options.align_corners};
+      const gridsample::AffineGridOptions ag{w.gs_options.align_corners, {}};
       Status s = gridsample::reference::AffineGrid(theta, w.ref_size.data(), w.ref_size.size(),
                                                    MutableView(w.ref_grid, w.ref_grid_shape), ag);
       if (!s.ok()) return s;
@@ -247,7 +247,7 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     const Status s =
         gridsample::AffineGrid(View(w->grid, w->grid_shape), w->ref_size.data(), w->ref_size.size(),
                                MutableView(w->ref_grid, w->ref_grid_shape),
-                               gridsample::AffineGridOptions{w->gs_options.align_corners});
+                               gridsample::AffineGridOptions{w->gs_options.align_corners, {}});
     if (!s.ok()) *error = "AffineGrid of theta: " + s.message();
     return s.ok();
   } else {

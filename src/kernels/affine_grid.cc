@@ -36,7 +36,8 @@ Status AffineGridOutputShape(const int64_t* size, size_t size_len, int64_t* grid
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options) {
   AffineGridGeometry geometry;
-  Status s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
+  Status s = ValidateThreads(options.threads, "AffineGrid");
+  if (s.ok()) s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
   if (!s.ok()) return s;
   if (!fast::TryAffineGrid(geometry, theta, grid, options)) {
     reference::RunAffineGrid(geometry, theta, grid, options);

@@ -290,6 +290,17 @@ Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* o
     return Invalid(op, "padding: expected Padding::kZeros, kBorder or kReflection, got value " +
                            std::to_string(padding));
   }
+  return ValidateThreads(options.threads, op);
+}
+
+Status ValidateThreads(const Threads& threads, const char* op) {
+  if (threads.count < 0) {
+    return Invalid(op, "threads.count: expected 0 (one per hardware thread) or more, got " +
+                           std::to_string(threads.count));
+  }
+  if (threads.parallel_for == nullptr && threads.host != nullptr) {
+    return Invalid(op, "threads.host is set without threads.parallel_for");
+  }
   return Status::Ok();
 }
 

@@ -26,9 +26,12 @@ struct GridSampleGeometry {
 Status ValidateGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView* y,
                           GridSampleGeometry* geometry, bool shapes_only = false);
 
-// Mode and padding hold values of their enums (a cast integer may not); messages start
-// with `op`.
+// Mode and padding hold values of their enums (a cast integer may not), threads as
+// ValidateThreads; messages start with `op`.
 Status ValidateGridSampleOptions(const GridSampleOptions& options, const char* op = "GridSample");
+
+// A thread count of 0 or more; a host only with its parallel-for.
+Status ValidateThreads(const Threads& threads, const char* op);
 
 // The image warps' fill (warp_affine.h): null, or with zeros padding `channels` finite values
 // that X's compute type holds.

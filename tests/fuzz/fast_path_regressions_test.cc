@@ -45,7 +45,7 @@ TEST_P(FastPathRegressions, WarpAffineUint8BilinearOneRowReadsOnlyX) {
       std::vector<uint8_t> y(64, 77);
       const int64_t x_shape[4] = {1, 1, 8, 1}, theta_shape[3] = {1, 2, 3},
                     y_shape[4] = {1, 1, 64, 1};
-      const GridSampleOptions o{Mode::kLinear, padding, align};
+      const GridSampleOptions o{Mode::kLinear, padding, align, {}};
       ASSERT_TRUE(gridsample::WarpAffine({x, DType::kUint8, x_shape, 4},
                                          {theta, DType::kFloat32, theta_shape, 3},
                                          {y.data(), DType::kUint8, y_shape, 4}, o)

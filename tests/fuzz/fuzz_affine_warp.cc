@@ -120,7 +120,7 @@ void CheckAffineGrid(FuzzInput& in) {
   Tensor theta(dtype, {size[0], rank, rank + 1});
   FillTheta(in, rank, &theta);
   std::vector<int64_t> grid_shape(size.size());
-  const gridsample::AffineGridOptions options{align};
+  const gridsample::AffineGridOptions options{align, {}};
   const Status shape_status =
       gridsample::AffineGridOutputShape(size.data(), size.size(), grid_shape.data());
   if (!shape_status.ok())
@@ -237,7 +237,7 @@ void CheckWarp(FuzzInput& in, Warp warp) {
     const int64_t size[4] = {n, c, ho, wo};
     want_status =
         gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
-                                          gridsample::AffineGridOptions{options.align_corners});
+                                          gridsample::AffineGridOptions{options.align_corners, {}});
   } else if (warp == Warp::kPerspective) {
     FillHomography(in, h, w, ho, wo, &theta);
     grid = gridsample_test::PerspectiveGrid(theta, h, w, ho, wo, options.align_corners);

@@ -472,7 +472,7 @@ void CheckAffineGrid(FuzzInput& in, Memory* m) {
   std::unique_ptr<int64_t[]> size_storage(new int64_t[size.size()]);
   std::copy(size.begin(), size.end(), size_storage.get());
   const int64_t* size_ptr = in.Byte() < 8 ? nullptr : size_storage.get();
-  const gridsample::AffineGridOptions options{in.Flag()};
+  const gridsample::AffineGridOptions options{in.Flag(), {}};
   const char* names[] = {"theta", "grid"};
   const std::string what = Describe("AffineGrid", {&theta, &grid}, names) + " size " +
                            (size_ptr ? ToString(size) : std::string("null")) + " of length " +

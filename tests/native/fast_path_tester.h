@@ -63,7 +63,7 @@ inline Tensor OracleAffineGrid(const Tensor& theta, int64_t c, int64_t ho, int64
   const int64_t size[4] = {theta.shape()[0], c, ho, wo};
   Tensor grid(theta.dtype(), {theta.shape()[0], ho, wo, 2});
   const Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
-                                                     AffineGridOptions{align});
+                                                     AffineGridOptions{align, {}});
   EXPECT_TRUE(s.ok()) << s.message();
   return grid;
 }
@@ -226,8 +226,9 @@ class FastPathTester {
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         Tensor g(theta_->dtype(), GridShape(size[0], out_));
-        const Status s = gridsample::reference::AffineGrid(
-            theta_->View(), size.data(), size.size(), g.MutableView(), {options_.align_corners});
+        const Status s =
+            gridsample::reference::AffineGrid(theta_->View(), size.data(), size.size(),
+                                              g.MutableView(), {options_.align_corners, {}});
         EXPECT_TRUE(s.ok()) << s.message();
         return g;
       }
@@ -291,7 +292,7 @@ class FastPathTester {
             gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(), nullptr, &geo)
                 .ok());
         return gridsample::fast::TryAffineGrid(geo, theta_->View(), y->MutableView(),
-                                               {options_.align_corners});
+                                               {options_.align_corners, {}});
       }
     }
     return false;
@@ -368,7 +369,7 @@ class FastPathTester {
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         return gridsample::AffineGrid(theta_->View(), size.data(), size.size(), y->MutableView(),
-                                      {options_.align_corners});
+                                      {options_.align_corners, {}});
       }
     }
     return Status::Ok();

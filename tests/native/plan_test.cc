@@ -45,7 +45,7 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
     for (Padding pad : kPaddings) {
       for (bool align : kAligns) {
         for (int32_t size : {window, window + 1, 5, 17, 1000}) {
-          const GridSampleOptions o{m, pad, align};
+          const GridSampleOptions o{m, pad, align, {}};
           constexpr int kCount = 67;  // vector tails on every target
           std::vector<float> g(kCount);
           for (float& v : g) v = PlanCoordinate(rng);

@@ -523,7 +523,7 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
     for (int64_t i = 0; i < y.size(); ++i) v.push_back(y.Get(i));
     return v;
   };
-  const GridSampleOptions align{Mode::kLinear, Padding::kZeros, true};
+  const GridSampleOptions align{Mode::kLinear, Padding::kZeros, true, {}};
   EXPECT_EQ(warp({1, 0, 0, 0, 1, 0}, align), px);
   EXPECT_EQ(
       warp({-1, 0, 0, 0, 1, 0}, align),
@@ -531,7 +531,7 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
   // x shifted by half a pixel (1 in normalised units at width 2 with align 1), border:
   // column 0 averages columns 0 and 1 ((110 + 151) / 2 = 130.5 rounds to even 130), column 1
   // stays column 1 (its right tap clamps onto it).
-  const GridSampleOptions border{Mode::kLinear, Padding::kBorder, true};
+  const GridSampleOptions border{Mode::kLinear, Padding::kBorder, true, {}};
   EXPECT_EQ(
       warp({1, 0, 1, 0, 1, 0}, border),
       (std::vector<double>{30, 40, 50, 255, 50, 60, 70, 255, 110, 120, 130, 0, 130, 140, 151, 0}));
@@ -666,7 +666,7 @@ TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
   for (Mode m : kModes) {
     for (Padding pad : kPaddings) {
       for (bool align : kAligns) {
-        const GridSampleOptions o{m, pad, align};
+        const GridSampleOptions o{m, pad, align, {}};
         const Tensor& from = align ? x_align : x;
         const int64_t ho = from.shape()[1], wo = from.shape()[2];
         const Tensor same = warp({1, 0, 0, 0, 1, 0, 0, 0, 1}, ho, wo, o);
@@ -679,7 +679,7 @@ TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
     }
   }
   const Tensor shifted =
-      warp({1, 0, 3, 0, 1, -2, 0, 0, 1}, 8, 64, {Mode::kLinear, Padding::kBorder, false});
+      warp({1, 0, 3, 0, 1, -2, 0, 0, 1}, 8, 64, {Mode::kLinear, Padding::kBorder, false, {}});
   for (int64_t i = 0; i < 8; ++i) {
     for (int64_t j = 0; j < 64; ++j) {
       for (int64_t c = 0; c < 3; ++c) {
@@ -689,7 +689,7 @@ TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
     }
   }
   const Tensor bent =
-      warp({1, 0, 0, 0, 1, 0, 1.0 / 16, 0, 1}, 6, 64, {Mode::kNearest, Padding::kZeros, false});
+      warp({1, 0, 0, 0, 1, 0, 1.0 / 16, 0, 1}, 6, 64, {Mode::kNearest, Padding::kZeros, false, {}});
   for (int64_t i = 0; i < 6; ++i) {
     for (int64_t c = 0; c < 3; ++c) {
       EXPECT_EQ(at(bent, i, 0, c), at(x, i, 0, c));
@@ -754,14 +754,14 @@ TEST(ChannelsLastPublic, RemapHandWorked) {
   }
   for (Mode m : kModes) {
     for (Padding pad : kPaddings) {
-      const GridSampleOptions o{m, pad, false};
+      const GridSampleOptions o{m, pad, false, {}};
       Tensor y(DType::kFloat32, {1, 8, 16, 2});
       ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), y.MutableView(), o).ok());
       for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
     }
   }
   Tensor y(DType::kFloat32, {1, 8, 16, 2});
-  const GridSampleOptions border{Mode::kLinear, Padding::kBorder, false};
+  const GridSampleOptions border{Mode::kLinear, Padding::kBorder, false, {}};
   ASSERT_TRUE(gridsample::Remap(x.View(), mx.View(), my.View(), y.MutableView(), border).ok());
   for (int64_t i = 0; i < 8; ++i) {
     for (int64_t j = 0; j < 16; ++j) {
@@ -868,11 +868,11 @@ TEST(ChannelsLastValidation, WarpAffineRejectsBadArguments) {
   const Tensor x_empty(DType::kUint8, {1, 0, 5, 4});
   ExpectRejected(call(x_empty.View(), theta.View(), y.MutableView()), y, "WarpAffine", "X",
                  {"a dimension is 0", "[1, 0, 5, 4]", "[1, 6, 7, 4]"});
-  ExpectRejected(
-      call(x.View(), theta.View(), y.MutableView(), {static_cast<Mode>(7), Padding::kZeros, false}),
-      y, "WarpAffine", "mode", {"got value 7"});
   ExpectRejected(call(x.View(), theta.View(), y.MutableView(),
-                      {Mode::kLinear, static_cast<Padding>(-1), false}),
+                      {static_cast<Mode>(7), Padding::kZeros, false, {}}),
+                 y, "WarpAffine", "mode", {"got value 7"});
+  ExpectRejected(call(x.View(), theta.View(), y.MutableView(),
+                      {Mode::kLinear, static_cast<Padding>(-1), false, {}}),
                  y, "WarpAffine", "padding", {"got value -1"});
   // Y overlapping X.
   Tensor big(DType::kUint8, {1, 4, 5, 4});

@@ -108,7 +108,7 @@ TEST(WarpFill, EqualsFillPlusTheZerosWarpOfXMinusFill) {
       const Tensor m = RandomMatrix(rng, warp, h, w, ho, wo);
       for (Mode mode : kModes) {
         for (bool align : kAligns) {
-          const GridSampleOptions o{mode, Padding::kZeros, align};
+          const GridSampleOptions o{mode, Padding::kZeros, align, {}};
           Tensor y(DType::kFloat64, {1, ho, wo, c}), z(DType::kFloat64, {1, ho, wo, c});
           ASSERT_TRUE(RunWarp(warp, x, m, &y, o, fill.data()).ok());
           ASSERT_TRUE(RunWarp(warp, shifted, m, &z, o, nullptr).ok());
@@ -154,9 +154,9 @@ TEST(WarpFill, RemapEqualsBorderPaddingOnXFramedByFill) {
     for (Mode mode : kModes) {
       Tensor y(DType::kFloat32, {1, ho, wo, c}), want(DType::kFloat32, {1, ho, wo, c});
       ASSERT_TRUE(
-          RunWarp(Warp::kRemap, x, map, &y, {mode, Padding::kZeros, false}, fill.data()).ok());
+          RunWarp(Warp::kRemap, x, map, &y, {mode, Padding::kZeros, false, {}}, fill.data()).ok());
       ASSERT_TRUE(
-          RunWarp(Warp::kRemap, framed, moved, &want, {mode, Padding::kBorder, false}, nullptr)
+          RunWarp(Warp::kRemap, framed, moved, &want, {mode, Padding::kBorder, false, {}}, nullptr)
               .ok());
       for (int64_t k = 0; k < y.size(); ++k) {
         // The two normalise positions on axes of different sizes: float32 rounding apart.
@@ -184,7 +184,7 @@ TEST_P(WarpFillFast, MatchesTheReference) {
       const Tensor m = RandomMatrix(rng, warp, h, w, ho, wo);
       for (Mode mode : kModes) {
         for (bool align : kAligns) {
-          const GridSampleOptions o{mode, Padding::kZeros, align};
+          const GridSampleOptions o{mode, Padding::kZeros, align, {}};
           Tensor y(dtype, {1, ho, wo, c}), want(dtype, {1, ho, wo, c}), bare(dtype, {1, ho, wo, c});
           ASSERT_TRUE(RunWarp(warp, x, m, &y, o, fill.data()).ok());
           RunReference(warp, x, m, &want, o, fill.data());
@@ -218,7 +218,7 @@ TEST(WarpFill, Validation) {
     EXPECT_TRUE(y.AllBytesAre(0xAB)) << "written on error: " << s.message();
   };
   expect(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(),
-                                {Mode::kLinear, Padding::kBorder, false}, ok),
+                                {Mode::kLinear, Padding::kBorder, false, {}}, ok),
          "WarpAffine: fill: applies to zeros padding only, got padding border");
   expect(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), {}, bad),
          "WarpAffine: fill: expected finite values within float32's range, got NaN for channel 1");
@@ -236,11 +236,11 @@ TEST(WarpFill, Validation) {
   EXPECT_TRUE(gridsample::WarpAffine(x64.View(), theta.View(), y64.MutableView(), {}, huge).ok());
   Tensor map(DType::kFloat32, {1, 4, 5, 2});
   expect(gridsample::Remap(x.View(), map.View(), y.MutableView(),
-                           {Mode::kCubic, Padding::kReflection, false}, ok),
+                           {Mode::kCubic, Padding::kReflection, false, {}}, ok),
          "Remap: fill: applies to zeros padding only, got padding reflection");
   // And the module still works: the identity with fill reproduces X.
   ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(),
-                                     {Mode::kLinear, Padding::kZeros, false}, ok)
+                                     {Mode::kLinear, Padding::kZeros, false, {}}, ok)
                   .ok());
 }
 

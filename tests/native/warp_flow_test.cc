@@ -150,7 +150,7 @@ TEST(WarpFlowPublic, HandWorked) {
   for (Mode m : kModes) {
     for (Padding pad : kPaddings) {
       Tensor y(DType::kFloat32, {1, 3, 8, 16});
-      const GridSampleOptions o{m, pad, false};
+      const GridSampleOptions o{m, pad, false, {}};
       ASSERT_TRUE(gridsample::WarpFlow(x.View(), zero.View(), y.MutableView(), o).ok());
       for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
     }
@@ -164,7 +164,7 @@ TEST(WarpFlowPublic, HandWorked) {
   shift.Set(1, kInf);                               // pixel (0, 1): infinite
   Tensor y(DType::kFloat32, {1, 3, 8, 16});
   ASSERT_TRUE(gridsample::WarpFlow(x.View(), shift.View(), y.MutableView(),
-                                   {Mode::kLinear, Padding::kBorder, false})
+                                   {Mode::kLinear, Padding::kBorder, false, {}})
                   .ok());
   for (int64_t c = 0; c < 3; ++c) {
     for (int64_t i = 0; i < 8; ++i) {
@@ -220,7 +220,7 @@ TEST(WarpFlowValidation, RejectsBadArguments) {
   expect(call(x, flow, y_wrong), y_wrong, "Y", {"expected shape [2, 3, 6, 7]", "got [2, 3, 7, 6]"});
   const Tensor x_empty(DType::kFloat32, {2, 3, 0, 5});
   expect(call(x_empty, flow, y), y, "X", {"a dimension is 0", "[2, 3, 6, 7]"});
-  expect(call(x, flow, y, {static_cast<Mode>(9), Padding::kZeros, false}), y, "mode",
+  expect(call(x, flow, y, {static_cast<Mode>(9), Padding::kZeros, false, {}}), y, "mode",
          {"got value 9"});
   EXPECT_TRUE(call(x, flow, y).ok());
   // Empty outputs succeed and write nothing.
@@ -264,7 +264,7 @@ TEST_P(WarpFlowChannelsLastFast, MatchesRemapOnItsMapAndWarpFlowOnNchw) {
       for (Mode m : kModes) {
         for (Padding pad : kPaddings) {
           for (bool align : kAligns) {
-            const GridSampleOptions o{m, pad, align};
+            const GridSampleOptions o{m, pad, align, {}};
             const std::string what =
                 Describe(o) + " " + Name(dtype) + " iter " + std::to_string(iter);
             Tensor got(dtype, {n, ho, wo, c}), want(dtype, {n, ho, wo, c});

@@ -130,7 +130,6 @@ struct FlowSource {
   HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
     const DF d;
     const DI di;
-    const int lanes = static_cast<int>(hn::Lanes(d));
     VF u, w;
     LoadPlanes(dx + p, dy + p, valid, &u, &w);
     // Column and row of each lane: the vector may wrap past row ends (several, for rows

@@ -80,6 +80,7 @@ struct InterleavedProblem {
   Mode mode;
   Padding padding;
   const double* fill;  // zeros padding's colour (c values), or null for 0
+  Threads threads;     // the threads the call may use
 };
 
 // For tests: the planner's window start and slot weights (4 per coordinate, kT used) for the

@@ -2,6 +2,7 @@
 // images with 1 to 4 channels: schedules row segments (coordinates from a source, plans from
 // the planner, then the interleaved blend, or the uint8 fixed-point blend where windows lie
 // inside X) and dispatches.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "fast/constants.h"
 #include "fast/fast.h"
+#include "parallel.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
@@ -164,7 +166,7 @@ HWY_NOINLINE void MakeFill(const InterleavedProblem& pb, float* fill, uint8_t* p
 // Every batch item, column tile and row: coordinates of a row segment from the source, plans,
 // blend. uint8 bilinear takes the fixed-point blend where it can and plans the other vectors.
 template <Mode M, class Source>
-HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
+HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int c = pb.c;
@@ -176,9 +178,6 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
   constexpr int kT = kTaps<M>;
   constexpr int kTile =
       TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
-  TileCoords<2> coords;
-  TilePlan<M, 2> plan;
-  bool nonempty[kTile];  // per vector: PlanVector found some weight
 
   // The fixed-point blend: uint8 bilinear; the affine warp's float32 stepped positions only
   // for X sides up to kFixedMaxSide.
@@ -188,74 +187,95 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, Source& source) {
   const FixedSetup fs = MakeFixedSetup(pb, row);
   (void)fs;
 
-  HWY_ALIGN uint8_t tail[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
-  HWY_ALIGN float fill[4] = {};     // the fill colour as the blend adds it
+  HWY_ALIGN float fill[4] = {};  // the fill colour as the blend adds it
   HWY_ALIGN uint8_t fill_pixel[16] = {};
   const bool has_fill = pb.fill != nullptr;
   if (has_fill) MakeFill(pb, fill, fill_pixel);
-  ImageBytes im{nullptr,
-                tail,
-                row,
-                (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c,
-                has_fill ? fill : nullptr,
-                has_fill ? fill_pixel : nullptr};
   const size_t pixel_bytes = c * elem;
-  for (int64_t n = 0; n < pb.n; ++n) {
-    const uint8_t* x_n = static_cast<const uint8_t*>(pb.x) + n * in_count * elem;
-    uint8_t* y_n = static_cast<uint8_t*>(pb.y) + n * out_count * elem;
-    im.x = x_n;
-    if (c == 3) std::memcpy(tail, x_n + (in_count - 3) * elem, 3 * elem);
-    source.Item(n);
-    for (int64_t j0 = 0; j0 < pb.axes.out_w; j0 += kTile) {
-      const int64_t rest = pb.axes.out_w - j0;
-      const int count = static_cast<int>(rest < kTile ? rest : kTile);
-      const bool row_end = j0 + count == pb.axes.out_w;
-      const int exact_end = row_end ? count - 1 : -1;
-      source.Columns(j0, count);
-      for (int64_t i = 0; i < pb.axes.out_h; ++i) {
-        source.Row(i);
-        uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
-        if constexpr (M == Mode::kLinear) {
-          if (fixed) {
-            if constexpr (Source::kPositionsFromCoords) source.Fill(0, count, &coords);
-            for (int v = 0; v < count; v += lanes) {
-              v = FixedRowOf(c, source, coords, fs, x_n, v, count, row_end, out);
-              if (v >= count) break;
-              // Vector v: planned and blended in float.
-              const int end = count - v < lanes ? count : v + lanes;
-              if constexpr (!Source::kPositionsFromCoords) source.Fill(v, end, &coords);
-              PlanTileFor<M, 2>(pb.padding, axes, coords, v, end, &plan, nonempty);
-              if (nonempty[v / lanes]) {
-                BlendSegment<M>(plan, pb.uint8, c, im, v, end, exact_end, out);
-              } else {  // zeros padding, every tap outside
-                StoreOutside(im.fill_pixel, pixel_bytes, v, end, out);
-              }
+
+  // Work units: one row of one column tile of one batch item, in the order n, column tile, row.
+  const RowUnits units{(pb.axes.out_w + kTile - 1) / kTile, pb.axes.out_h};
+  const int64_t unit_cost = std::min<int64_t>(kTile, pb.axes.out_w) * PixelCost(c, kT * kT);
+  ParallelUnits(pb.threads, pb.n * units.PerItem(), unit_cost, [&](int64_t begin, int64_t end) {
+    Source src = source;  // its per-item, per-column and per-row state is this piece's
+    TileCoords<2> coords;
+    TilePlan<M, 2> plan;
+    bool nonempty[kTile];             // per vector: PlanVector found some weight
+    HWY_ALIGN uint8_t tail[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
+    ImageBytes im{nullptr,
+                  tail,
+                  row,
+                  (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c,
+                  has_fill ? fill : nullptr,
+                  has_fill ? fill_pixel : nullptr};
+    int64_t item = -1, tile = -1;
+    int64_t j0 = 0;
+    int count = 0, exact_end = -1;
+    bool row_end = false;
+    const uint8_t* x_n = nullptr;
+    uint8_t* y_n = nullptr;
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t n = units.Item(u), t = units.Tile(u), i = units.Row(u);
+      if (n != item) {
+        item = n;
+        tile = -1;
+        x_n = static_cast<const uint8_t*>(pb.x) + n * in_count * elem;
+        y_n = static_cast<uint8_t*>(pb.y) + n * out_count * elem;
+        im.x = x_n;
+        if (c == 3) std::memcpy(tail, x_n + (in_count - 3) * elem, 3 * elem);
+        src.Item(n);
+      }
+      if (t != tile) {
+        tile = t;
+        j0 = t * kTile;
+        const int64_t rest = pb.axes.out_w - j0;
+        count = static_cast<int>(rest < kTile ? rest : kTile);
+        row_end = j0 + count == pb.axes.out_w;
+        exact_end = row_end ? count - 1 : -1;
+        src.Columns(j0, count);
+      }
+      src.Row(i);
+      uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
+      if constexpr (M == Mode::kLinear) {
+        if (fixed) {
+          if constexpr (Source::kPositionsFromCoords) src.Fill(0, count, &coords);
+          for (int v = 0; v < count; v += lanes) {
+            v = FixedRowOf(c, src, coords, fs, x_n, v, count, row_end, out);
+            if (v >= count) break;
+            // Vector v: planned and blended in float.
+            const int end_v = count - v < lanes ? count : v + lanes;
+            if constexpr (!Source::kPositionsFromCoords) src.Fill(v, end_v, &coords);
+            PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
+            if (nonempty[v / lanes]) {
+              BlendSegment<M>(plan, pb.uint8, c, im, v, end_v, exact_end, out);
+            } else {  // zeros padding, every tap outside
+              StoreOutside(im.fill_pixel, pixel_bytes, v, end_v, out);
             }
-            continue;
           }
+          continue;
         }
-        source.Fill(0, count, &coords);
-        PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
-        // Runs of vectors with some weight are blended; the others (zeros padding, every
-        // tap outside) are 0 or the fill colour.
-        for (int v = 0; v < count;) {
-          const int first = v;
-          const bool blend = nonempty[v / lanes];
-          while (v < count && nonempty[v / lanes] == blend) v += lanes;
-          const int end = v < count ? v : count;
-          if (blend) {
-            BlendSegment<M>(plan, pb.uint8, c, im, first, end, exact_end, out);
-          } else {
-            StoreOutside(im.fill_pixel, pixel_bytes, first, end, out);
-          }
+      }
+      src.Fill(0, count, &coords);
+      PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
+      // Runs of vectors with some weight are blended; the others (zeros padding, every
+      // tap outside) are 0 or the fill colour.
+      for (int v = 0; v < count;) {
+        const int first = v;
+        const bool blend = nonempty[v / lanes];
+        while (v < count && nonempty[v / lanes] == blend) v += lanes;
+        const int end_v = v < count ? v : count;
+        if (blend) {
+          BlendSegment<M>(plan, pb.uint8, c, im, first, end_v, exact_end, out);
+        } else {
+          StoreOutside(im.fill_pixel, pixel_bytes, first, end_v, out);
         }
       }
     }
-  }
+  });
 }
 
 template <class Source>
-bool DriveMode(const InterleavedProblem& pb, Source& source) {
+bool DriveMode(const InterleavedProblem& pb, const Source& source) {
   switch (pb.mode) {
     case Mode::kLinear: Drive<Mode::kLinear>(pb, source); break;
     case Mode::kNearest: Drive<Mode::kNearest>(pb, source); break;
@@ -336,6 +356,7 @@ bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptio
   pb->mode = options.mode;
   pb->padding = options.padding;
   pb->fill = nullptr;
+  pb->threads = options.threads;
   return true;
 }
 

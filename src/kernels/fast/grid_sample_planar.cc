@@ -10,17 +10,20 @@
 #include "dtype_traits.h"
 #include "fast/constants.h"
 #include "fast/fast.h"
+#include "parallel.h"
 
 #ifndef GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
 #define GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
 namespace gridsample {
 namespace fast {
-// Sizes of the problem as the kernels see them (outermost spatial axis first).
+// Sizes of the problem as the kernels see them (outermost spatial axis first), and the threads
+// the call may use.
 struct PlanarShape {
   int rank;
   int32_t in[3];
   int64_t out_spatial;
   int64_t n, c;
+  Threads threads;
 };
 }  // namespace fast
 }  // namespace gridsample
@@ -159,13 +162,17 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
   }
   const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
   const int64_t out_spatial = shape.out_spatial;
-  TilePlan<M, kRank> plan;
   constexpr int kTile = TilePlan<M, kRank>::kPixels;
-  for (int64_t n = 0; n < shape.n; ++n) {
-    const float* x_n = x + n * shape.c * in_spatial;
-    float* y_n = y + n * shape.c * out_spatial;
-    const auto source = sources.Item(n);
-    for (int64_t p0 = 0; p0 < out_spatial; p0 += kTile) {
+  // Work units: tiles of one batch item's pixels, each planned and blended on its own.
+  const int64_t tiles = (out_spatial + kTile - 1) / kTile;
+  const int64_t tile_cost = kTile * PixelCost(shape.c, TilePlan<M, kRank>::kWeights);
+  ParallelUnits(shape.threads, shape.n * tiles, tile_cost, [&](int64_t begin, int64_t end) {
+    TilePlan<M, kRank> plan;
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t n = u / tiles, p0 = u % tiles * kTile;
+      const float* x_n = x + n * shape.c * in_spatial;
+      float* y_n = y + n * shape.c * out_spatial;
+      const auto source = sources.Item(n);
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
       if constexpr (kP != kPaddingPerTile) {
         PlanGridTile<M, static_cast<Padding>(kP), kRank>(axes, source, p0, count, &plan);
@@ -184,7 +191,7 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
       }
       BlendChannels<M, kRank>(&plan, count, axes, x_n, in_spatial, y_n + p0, out_spatial, shape.c);
     }
-  }
+  });
 }
 
 // Run for mode M with the padding as a template argument natively, and per tile in wasm:
@@ -328,6 +335,7 @@ bool MakeShape(const GridSampleGeometry& geo, DType x, const GridSampleOptions& 
   shape->n = geo.n;
   shape->c = geo.c;
   shape->out_spatial = geo.out_spatial;
+  shape->threads = options.threads;
   for (int a = 0; a < geo.rank; ++a) {
     if (geo.in[a] < TapsPerAxis(options.mode) || geo.in[a] >= kMaxAxis) return false;
     shape->in[a] = static_cast<int32_t>(geo.in[a]);

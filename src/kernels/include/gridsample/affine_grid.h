@@ -2,12 +2,14 @@
 #ifndef GRIDSAMPLE_AFFINE_GRID_H_
 #define GRIDSAMPLE_AFFINE_GRID_H_
 
+#include "gridsample/threads.h"
 #include "gridsample/types.h"
 
 namespace gridsample {
 
 struct AffineGridOptions {
   bool align_corners = false;
+  Threads threads;  // the calling thread only unless set (threads.h)
 };
 
 // Shape of the grid for `size` = (N, C, H, W) -> (N, H, W, 2) or

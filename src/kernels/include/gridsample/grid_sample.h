@@ -2,6 +2,7 @@
 #ifndef GRIDSAMPLE_GRID_SAMPLE_H_
 #define GRIDSAMPLE_GRID_SAMPLE_H_
 
+#include "gridsample/threads.h"
 #include "gridsample/types.h"
 
 namespace gridsample {
@@ -10,6 +11,7 @@ struct GridSampleOptions {
   Mode mode = Mode::kLinear;
   Padding padding = Padding::kZeros;
   bool align_corners = false;
+  Threads threads;  // the calling thread only unless set (threads.h)
 };
 
 // Shape of Y for X (N, C, D1..Dr) and grid (N, O1..Or, r): (N, C, O1..Or).

@@ -1,0 +1,161 @@
+// The library's thread pool (persistent workers, one call at a time) and the piece sizes that
+// decide whether a call is split at all.
+#include "parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+#define GRIDSAMPLE_HAS_POOL 1
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+#include <vector>
+#else
+#define GRIDSAMPLE_HAS_POOL 0  // wasm without -pthread: no threads to start
+#endif
+
+namespace gridsample {
+namespace {
+
+// Most threads one call uses: the caller and kMaxThreads - 1 workers.
+constexpr int kMaxThreads = 64;
+// Pieces per thread when a call is split: threads that finish early take more.
+constexpr int64_t kPiecesPerThread = 4;
+
+// The pieces of one call, taken in order by whichever thread asks next.
+struct Job {
+  TileTask task;
+  void* context;
+  size_t units, piece;
+  std::atomic<size_t> next{0};
+
+  void Work() {
+    for (;;) {
+      const size_t start = next.fetch_add(piece, std::memory_order_relaxed);
+      if (start >= units) return;
+      task(context, start, std::min(piece, units - start));
+    }
+  }
+};
+
+#if GRIDSAMPLE_HAS_POOL
+
+// Workers that sleep between calls. A call posts its Job, takes pieces itself, then closes the
+// job and waits for the workers still inside it; a worker that wakes late finds no job, so the
+// call never waits for a worker that has not started (wasm threads start only when the page's
+// event loop runs if the pool of pthread workers was too small).
+class Pool {
+ public:
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  // False (nothing run) while another call holds the pool.
+  bool TryRun(int threads, TileTask task, void* context, size_t units, size_t piece) {
+    std::unique_lock<std::mutex> call(call_, std::try_to_lock);
+    if (!call.owns_lock()) return false;
+    const int helpers = Grow(threads - 1);
+    Job job{task, context, units, piece};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      ++generation_;
+      allowed_ = helpers;
+      joined_ = 0;
+    }
+    wake_.notify_all();
+    job.Work();
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = nullptr;
+    idle_.wait(lock, [this] { return inside_ == 0; });
+    return true;
+  }
+
+ private:
+  // Starts workers up to `count` (fewer if the system refuses threads); returns how many run.
+  int Grow(int count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (static_cast<int>(workers_.size()) < count) {
+      try {
+        workers_.emplace_back([this] { Serve(); });
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+    return std::min(count, static_cast<int>(workers_.size()));
+  }
+
+  void Serve() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    uint64_t seen = generation_;
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
+      if (stop_) return;
+      seen = generation_;
+      if (joined_ >= allowed_) continue;  // the call asked for fewer threads
+      ++joined_;
+      ++inside_;
+      Job* job = job_;
+      lock.unlock();
+      job->Work();
+      lock.lock();
+      if (--inside_ == 0) idle_.notify_all();
+    }
+  }
+
+  std::mutex call_;   // held for a whole call
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable wake_, idle_;
+  std::vector<std::thread> workers_;
+  Job* job_ = nullptr;
+  uint64_t generation_ = 0;
+  int allowed_ = 0, joined_ = 0, inside_ = 0;
+  bool stop_ = false;
+};
+
+Pool& SharedPool() {
+  static Pool pool;
+  return pool;
+}
+
+#endif  // GRIDSAMPLE_HAS_POOL
+
+}  // namespace
+
+int ThreadCount(const Threads& threads) {
+  int count = threads.count;
+  if (count == 0) count = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(count, 1, kMaxThreads);
+}
+
+int64_t PieceUnits(const Threads& threads, int64_t units, int64_t unit_cost) {
+  const int count = ThreadCount(threads);
+  if (count <= 1 || units <= 1) return units;
+  const int64_t cost = std::max<int64_t>(unit_cost, 1);
+  const int64_t smallest = (kMinPieceCost + cost - 1) / cost;  // units in the smallest piece
+  if (units < 2 * smallest) return units;                      // not worth a second thread
+  const int64_t even = (units + count * kPiecesPerThread - 1) / (count * kPiecesPerThread);
+  return std::max(even, smallest);
+}
+
+void RunPieces(const Threads& threads, TileTask task, void* context, int64_t units, int64_t piece) {
+  const size_t n = static_cast<size_t>(units), p = static_cast<size_t>(piece);
+  if (threads.parallel_for != nullptr) {
+    threads.parallel_for(threads.host, task, context, n, p);
+    return;
+  }
+#if GRIDSAMPLE_HAS_POOL
+  if (SharedPool().TryRun(ThreadCount(threads), task, context, n, p)) return;
+#endif
+  Job job{task, context, n, p};
+  job.Work();
+}
+
+}  // namespace gridsample
