@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 
 # emcc 3.1.6 from Debian finds its node modules (acorn) only through NODE_PATH.
 export NODE_PATH := /usr/share/nodejs
-WASM_VARIANTS := simd scalar
+WASM_VARIANTS := simd scalar simd-threads
 
 .PHONY: setup native asan tsan arm wasm demo bench test test-js test-native test-asan test-tsan \
 	test-arm test-wasm fuzz test-fuzz check-format clean
@@ -45,16 +45,22 @@ arm:
 	$(CMAKE_ARM) >/dev/null
 	cmake --build build/arm64 -j$(JOBS)
 
-# Both wasm variants into js/dist (ready for npm pack). The two glue files share one .wasm.
+# The wasm variants into js/dist (ready for npm pack). A variant's two glue files share one
+# .wasm; the threaded one also has a pthread worker script for each (the Node one as .cjs).
 wasm:
 	@set -e; for v in $(WASM_VARIANTS); do \
 	  emcmake cmake -S . -B build/wasm-$$v -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON \
-	    -DGRIDSAMPLE_WASM_SIMD=$$( [ $$v = simd ] && echo ON || echo OFF ) >/dev/null; \
+	    -DGRIDSAMPLE_WASM_SIMD=$$( [ $$v = scalar ] && echo OFF || echo ON ) \
+	    -DGRIDSAMPLE_WASM_THREADS=$$( [ $$v = simd-threads ] && echo ON || echo OFF ) >/dev/null; \
 	  cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_wasm_web gridsample_wasm_node; \
 	  cmp build/wasm-$$v/gridsample-$$v.wasm build/wasm-$$v/gridsample-$$v-node.wasm; \
 	  mkdir -p js/dist; \
 	  cp build/wasm-$$v/gridsample-$$v.wasm build/wasm-$$v/gridsample-$$v.mjs js/dist/; \
 	  cp build/wasm-$$v/gridsample-$$v-node.cjs js/dist/gridsample-$$v.cjs; \
+	  if [ -e build/wasm-$$v/gridsample-$$v.worker.js ]; then \
+	    cp build/wasm-$$v/gridsample-$$v.worker.js js/dist/; \
+	    cp build/wasm-$$v/gridsample-$$v-node.worker.js js/dist/gridsample-$$v.worker.cjs; \
+	  fi; \
 	done; ls -l js/dist
 
 # The GoogleTest suites and the conformance runner built with em++, run under Node.

@@ -16,6 +16,12 @@ if(CMAKE_CROSSCOMPILING)
   if(EMSCRIPTEN)
     # SINGLE_FILE: Node 20 cannot fetch a separate .wasm from 3.1.6 glue (DESIGN.md 4).
     add_link_options(-sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -sSINGLE_FILE=1)
+    if(GRIDSAMPLE_WASM_THREADS)
+      # Threads start synchronously only from a pool made before main(): enough for the
+      # threading tests' std::threads (a parallel-for that starts one per tile, three callers,
+      # the library's pool).
+      add_link_options(-sPTHREAD_POOL_SIZE=32)
+    endif()
     # Plain Node: the toolchain's default emulator passes a flag Node 20 rejects.
     find_program(GRIDSAMPLE_RUNNER node REQUIRED)
   else()

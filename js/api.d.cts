@@ -387,9 +387,14 @@ export declare class HeapTensor<D extends DType = DType> {
 /** The loaded module that {@link load} resolves to. */
 export interface GridSample {
   /** Which build runs: `'wasm-simd128'` or `'wasm-scalar'`. */
-  readonly backend: 'wasm-simd128' | 'wasm-scalar';
-  /** The variant name that was loaded: `'simd'` or `'scalar'`. */
-  readonly variant: 'simd' | 'scalar';
+  readonly backend: 'wasm-simd128' | 'wasm-scalar' | 'wasm-simd128-threads';
+  /** The variant name that was loaded: `'simd'`, `'scalar'` or `'simd-threads'`. */
+  readonly variant: Variant;
+  /**
+   * Threads each call may use: `numThreads` in the `'simd-threads'` build (calls too small to
+   * be worth a split still run on one), else 1. Results are the same for every count.
+   */
+  readonly threads: number;
   /** The kernels' SIMD target inside the wasm, for diagnostics (e.g. `'WASM'`, `'EMU128'`, `'scalar'`). */
   readonly target: string;
   /** The dtype names this module accepts. */
@@ -612,19 +617,35 @@ export interface GridSample {
 }
 
 /** Options of {@link load}. */
+/**
+ * A build of the wasm: `'simd'` (SIMD128), `'scalar'` (runs everywhere), `'simd-threads'`
+ * (SIMD128 with wasm threads: shared memory and pthread workers).
+ */
+export type Variant = 'simd' | 'scalar' | 'simd-threads';
+
 export interface LoadOptions {
   /**
    * `'simd'` (wasm SIMD128, rejects where unsupported), `'scalar'` (runs everywhere) or
    * `'auto'` (default: SIMD where {@link simdSupported}).
    */
-  variant?: 'simd' | 'scalar' | 'auto';
+  variant?: Variant | 'auto';
+  /**
+   * Threads per call (1 to 64; default onnxruntime-web's `min(4, ceil(cores / 2))`). More than
+   * one makes `'auto'` load the `'simd-threads'` build where {@link threadsSupported} (always in
+   * Node; in a browser only on cross-origin isolated pages, COOP/COEP) and the `.wasm` is looked
+   * up by variant (no fixed `wasmUrl`, `wasmBinary` or `wasmModule`); elsewhere `load()` quietly
+   * falls back to one thread. 1 turns threads off. `gs.threads` says what was chosen. In the
+   * threaded build heap tensors' views are over a `SharedArrayBuffer` (copy them before giving
+   * them to APIs that refuse shared memory, such as `ImageData`).
+   */
+  numThreads?: number;
   /**
    * Where to fetch the `.wasm` from (a CDN, a bundler's asset URL): a URL, or a function
    * of the chosen variant returning one (`v => \`/assets/gridsample-${v}.wasm\``). In Node,
    * `file:` URLs and paths are read from disk. A fixed URL must hold the variant that is
    * chosen, so give `variant` with it.
    */
-  wasmUrl?: string | URL | ((variant: 'simd' | 'scalar') => string | URL);
+  wasmUrl?: string | URL | ((variant: Variant) => string | URL);
   /**
    * The `.wasm` bytes themselves (of the chosen variant: with an explicit `variant`, bytes of
    * the other build are a `TypeError`; with `'auto'` the module reports the build it is).
@@ -651,6 +672,13 @@ export declare function load(options?: LoadOptions): Promise<GridSample>;
 
 /** True when this JavaScript engine validates wasm SIMD128 code (what `variant: 'auto'` uses). */
 export declare function simdSupported(): boolean;
+
+/**
+ * True when this engine gives wasm threads (SharedArrayBuffer, shared memory and, in a
+ * browser, a cross-origin isolated page or worker): where `variant: 'auto'` may load
+ * `'simd-threads'`.
+ */
+export declare function threadsSupported(): boolean;
 
 /** Every dtype name, in the library's order. */
 export declare const DTYPE_NAMES: readonly DType[];

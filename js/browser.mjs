@@ -5,7 +5,7 @@ import createScalar from './dist/gridsample-scalar.mjs';
 
 export { DTYPE_NAMES } from './dtypes.mjs';
 export { HeapTensor } from './heap_tensor.mjs';
-export { simdSupported } from './load_wasm.mjs';
+export { simdSupported, threadsSupported } from './load_wasm.mjs';
 
 // Literal `new URL(..., import.meta.url)` so that Vite, webpack and Rollup emit the .wasm
 // files as assets. Both glues are imported statically (about 9 KB gzipped each): a dynamic
@@ -13,6 +13,13 @@ export { simdSupported } from './load_wasm.mjs';
 const VARIANTS = {
   simd: { factory: createSimd, url: () => new URL('./dist/gridsample-simd.wasm', import.meta.url) },
   scalar: { factory: createScalar, url: () => new URL('./dist/gridsample-scalar.wasm', import.meta.url) },
+  // Loaded only where threads are chosen (a cross-origin isolated page or worker). Its glue
+  // starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
+  // import.meta.url)`, a pattern bundlers follow.
+  'simd-threads': {
+    factory: () => import('./dist/gridsample-simd-threads.mjs').then((m) => m.default),
+    url: () => new URL('./dist/gridsample-simd-threads.wasm', import.meta.url),
+  },
 };
 
 /**
@@ -21,8 +28,9 @@ const VARIANTS = {
  */
 export function load(options) {
   return loadWith(options, {
-    glue: (v) => VARIANTS[v].factory,
+    glue: (v) => (v === 'simd-threads' ? VARIANTS[v].factory() : VARIANTS[v].factory),
     wasmUrl: (v) => VARIANTS[v].url(),
+    cores: () => globalThis.navigator?.hardwareConcurrency ?? 1,
     sourceOf: (url) => ({ url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) }),
   });
 }

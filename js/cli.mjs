@@ -62,6 +62,8 @@ Sampling (the GridSample attributes):
   --fill V | R,G,B | R,G,B,A           the colour outside the image with --padding zeros
                                        (0..255; default 0,0,0,0: transparent black)
   --quality Q                          JPEG output quality, 1..100 (default 90)
+  --threads N                          threads for the warp, 1..64 (default
+                                       min(4, ceil(cores / 2)); results do not change)
 
   --json                    print one JSON line instead of the summary: files, sizes,
                             sampling, backend, milliseconds and the matrix used
@@ -159,7 +161,7 @@ async function main(argv) {
     const image = readImage(args.input, outputSize);
     let gs;
     try {
-      gs = await load();
+      gs = await load(o.threads ? { numThreads: o.threads } : {});
     } catch (e) {
       throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
     }
@@ -179,14 +181,14 @@ async function main(argv) {
         input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
         warp: o.flowFile ? 'flow-file' : o.perspective ? 'perspective' : 'affine', flow: o.flow, flowFile: o.flowFile?.path ?? null,
         mode: o.mode, padding: o.padding, fill: o.fill ?? null, alignCorners: o.alignCorners,
-        matrix: result.matrix, backend: gs.backend, ms: Number(ms.toFixed(3)),
+        matrix: result.matrix, backend: gs.backend, threads: gs.threads, ms: Number(ms.toFixed(3)),
       })}\n`);
       return 0;
     }
     const what = o.flowFile ? `flow ${o.flowFile.path}, ` : o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
     process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
       `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
-      `${gs.backend}, ${ms.toFixed(1)} ms\n`);
+      `${gs.backend}${gs.threads > 1 ? ` (${gs.threads} threads)` : ''}, ${ms.toFixed(1)} ms\n`);
     return 0;
   } catch (e) {
     if (!(e instanceof FileError)) throw e;

@@ -24,7 +24,7 @@ export function parseOrReport(parse, argv, help) {
 const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
 const PADDINGS = ['zeros', 'border', 'reflection'];
 const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength',
-  'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality'];
+  'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality', 'threads'];
 const FLAG_OPTIONS = ['align-corners', 'inverse', 'json', 'help', 'version'];
 const SHORT = { '-h': 'help', '-v': 'version' };
 const MAX_SIDE = 32768;
@@ -167,6 +167,12 @@ export function parseArgs(argv) {
   }
   if (formatOfName(input) === null) {
     throw new UsageError(`${input}: cannot read ${extname(input)} files; the input formats are ${FORMAT_LIST} (a name without an extension is told by its first bytes)`);
+  }
+  if ('threads' in values) {
+    options.threads = number('threads', values.threads);
+    if (!Number.isInteger(options.threads) || options.threads < 1 || options.threads > 64) {
+      throw new UsageError(`--threads: expected a whole number from 1 to 64, got "${values.threads}"`);
+    }
   }
   if ('quality' in values) {
     options.quality = number('quality', values.quality);

@@ -55,13 +55,15 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
 
 /**
  * The public object `load()` resolves to, over an Emscripten module built from
- * src/bindings/bindings.cc. `variant` is 'simd' or 'scalar', the build that was asked for;
- * `explicit` says the caller named it, `what` where the wasm came from.
+ * src/bindings/bindings.cc. `variant` is 'simd', 'scalar' or 'simd-threads', the build that
+ * was asked for; `explicit` says the caller named it, `what` where the wasm came from, and
+ * `threads` how many threads its calls may use (the threaded build only).
  */
-export function createApi(Module, variant, { explicit = false, what = 'the wasm' } = {}) {
-  // The glues of both builds are interchangeable, so the wasm decides what runs. A build
-  // other than the one named is an error; with variant 'auto' we report what was loaded.
-  const actual = variantOfTarget(Module.activeTarget());
+export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1 } = {}) {
+  // The glues of the simd and scalar builds are interchangeable, so the wasm decides what runs.
+  // A build other than the one named is an error; with variant 'auto' we report what was
+  // loaded. (The threaded build's glue takes only its own wasm: instantiate() says so.)
+  const actual = variant === 'simd-threads' ? variant : variantOfTarget(Module.activeTarget());
   if (actual !== variant) {
     if (explicit) {
       throw new TypeError(`load: ${what}: expected the '${variant}' build (gridsample-${variant}.wasm), got the '${actual}' build (Highway target ${Module.activeTarget()}); give variant: '${actual}' or the ${variant} wasm`);
@@ -183,8 +185,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   }
 
   const api = Object.freeze({
-    backend: variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar',
+    backend: { simd: 'wasm-simd128', scalar: 'wasm-scalar', 'simd-threads': 'wasm-simd128-threads' }[variant],
     variant,
+    threads: Module.setThreads(threads),
     target: Module.activeTarget(),
     dtypes: DTYPE_NAMES,
     gridSample,

@@ -24,8 +24,18 @@ function simdSupported() {
   }
 }
 
+/** True when this engine gives wasm threads (Node: SharedArrayBuffer and shared wasm memory). */
+function threadsSupported() {
+  if (typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return false;
+  try {
+    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
+}
+
 const DTYPE_NAMES = Object.freeze([
   'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32',
 ]);
 
-module.exports = { load, simdSupported, DTYPE_NAMES };
+module.exports = { load, simdSupported, threadsSupported, DTYPE_NAMES };

@@ -21,32 +21,63 @@ export function simdSupported() {
 }
 
 /**
- * Checks load() options and picks the variant.
- * @returns {{variant: 'simd'|'scalar', explicit: boolean, warmUpMs: number, wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
+ * True when this engine gives wasm threads: SharedArrayBuffer, Atomics and shared wasm memory,
+ * and in a browser a cross-origin isolated page or worker (COOP/COEP headers); always in Node.
  */
-function readLoadOptions(options) {
+export function threadsSupported() {
+  if (typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return false;
+  const node = typeof process === 'object' && typeof process.versions?.node === 'string';
+  if (!node && globalThis.crossOriginIsolated !== true) return false;
+  try {
+    return new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
+}
+
+// Most threads one module runs (the library's limit).
+const MAX_THREADS = 64;
+
+/** The default thread count for `cores` logical cores: onnxruntime-web's, min(4, ceil(cores / 2)). */
+export function defaultThreads(cores) {
+  const n = Number.isInteger(cores) && cores > 0 ? cores : 1;
+  return Math.min(4, Math.ceil(n / 2));
+}
+
+/**
+ * Checks load() options and picks the variant; `cores` is the logical core count.
+ * @returns {{variant: 'simd'|'scalar'|'simd-threads', threads: number, explicit: boolean, warmUpMs: number, wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
+ */
+function readLoadOptions(options, cores) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`load: options: expected an object, got ${describe(options)}`);
   }
-  const known = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
+  const known = ['variant', 'numThreads', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       throw new TypeError(`load: options.${key}: unknown option; expected ${known.join(', ')}`);
     }
   }
-  const { variant = 'auto', wasmUrl, wasmBinary, wasmModule, warmUp: warm = true } = options;
+  const { variant = 'auto', numThreads, wasmUrl, wasmBinary, wasmModule, warmUp: warm = true } = options;
+  if (numThreads !== undefined && typeof numThreads !== 'number') {
+    throw new TypeError(`load: options.numThreads: expected an integer from 1 to ${MAX_THREADS}, got ${describe(numThreads)}`);
+  }
+  if (numThreads !== undefined && !(Number.isInteger(numThreads) && numThreads >= 1 && numThreads <= MAX_THREADS)) {
+    throw new RangeError(`load: options.numThreads: expected an integer from 1 to ${MAX_THREADS}, got ${describe(numThreads)}`);
+  }
   if (typeof warm !== 'boolean' && typeof warm !== 'number') {
     throw new TypeError(`load: options.warmUp: expected true, false or a number of milliseconds, got ${describe(warm)}`);
   }
   if (typeof warm === 'number' && !(warm >= 0 && warm <= 10000)) {
     throw new RangeError(`load: options.warmUp: expected milliseconds from 0 to 10000, got ${describe(warm)}`);
   }
+  const variants = "'simd', 'scalar', 'simd-threads' or 'auto'";
   if (typeof variant !== 'string') {
-    throw new TypeError(`load: options.variant: expected 'simd', 'scalar' or 'auto', got ${describe(variant)}`);
+    throw new TypeError(`load: options.variant: expected ${variants}, got ${describe(variant)}`);
   }
-  if (!['simd', 'scalar', 'auto'].includes(variant)) {
-    throw new RangeError(`load: options.variant: expected 'simd', 'scalar' or 'auto', got ${describe(variant)}`);
+  if (!['simd', 'scalar', 'simd-threads', 'auto'].includes(variant)) {
+    throw new RangeError(`load: options.variant: expected ${variants}, got ${describe(variant)}`);
   }
   const given = [wasmUrl, wasmBinary, wasmModule].filter((v) => v !== undefined).length;
   if (given > 1) {
@@ -67,11 +98,26 @@ function readLoadOptions(options) {
     throw new TypeError(`load: options.wasmModule: expected a WebAssembly.Module, got ${describe(wasmModule)}`);
   }
   const simd = simdSupported();
-  if (variant === 'simd' && !simd) {
-    throw new RangeError("load: options.variant: 'simd' was asked for but this engine has no wasm SIMD128; use 'scalar' or 'auto'");
+  if ((variant === 'simd' || variant === 'simd-threads') && !simd) {
+    throw new RangeError(`load: options.variant: '${variant}' was asked for but this engine has no wasm SIMD128; use 'scalar' or 'auto'`);
   }
+  const threadsOk = threadsSupported();
+  if (variant === 'simd-threads' && !threadsOk) {
+    throw new RangeError("load: options.variant: 'simd-threads' was asked for but wasm threads are not available here (a browser gives them only to cross-origin isolated pages: COOP/COEP headers); use 'simd' or 'auto'");
+  }
+  if (numThreads > 1 && (variant === 'simd' || variant === 'scalar')) {
+    throw new RangeError(`load: options.numThreads: ${numThreads} threads need variant 'simd-threads' or 'auto', not '${variant}'`);
+  }
+  // 'auto' takes threads where the engine gives them, more than one is wanted, and the .wasm is
+  // looked up by variant (a fixed URL, bytes or module are of one build, which we cannot tell).
+  const threads = numThreads ?? defaultThreads(cores);
+  const lookedUp = wasmBinary === undefined && wasmModule === undefined &&
+    (wasmUrl === undefined || typeof wasmUrl === 'function');
+  const chosen = variant !== 'auto' ? variant
+    : simd && threadsOk && threads > 1 && lookedUp ? 'simd-threads' : simd ? 'simd' : 'scalar';
   return {
-    variant: variant === 'auto' ? (simd ? 'simd' : 'scalar') : variant,
+    variant: chosen,
+    threads: chosen === 'simd-threads' ? threads : 1,
     explicit: variant !== 'auto',
     warmUpMs: warm === true ? DEFAULT_WARM_UP_MS : Number(warm),
     wasmUrl, wasmBinary, wasmModule,
@@ -93,10 +139,13 @@ function resolveWasmUrl(wasmUrl, variant) {
  * environment (Node, page, classic or module worker) takes the same path and failures reject.
  * `source` is {module}, {bytes} or {url, fetch}; `what` names the source in errors.
  */
-async function instantiate(factory, source, what) {
+async function instantiate(factory, source, what, moduleArgs) {
   let fail;
   const failed = new Promise((_, reject) => { fail = reject; });
-  const ready = factory({
+  // The glue's Module is this object: on failure its pthread workers (started before the
+  // wasm arrives) are ended through it.
+  const moduleObject = {
+    ...moduleArgs,
     instantiateWasm(imports, receiveInstance) {
       (async () => {
         if (source.module) return [await WebAssembly.instantiate(source.module, imports), source.module];
@@ -118,9 +167,11 @@ async function instantiate(factory, source, what) {
         const r = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
         return [r.instance, r.module];
       })().then(([instance, module]) => {
-        // Another wasm module would fail inside the glue with an obscure message.
-        if (!WebAssembly.Module.exports(module).some((e) => e.kind === 'memory')) {
-          throw new TypeError('it is not a gridsample wasm module (it exports no memory)');
+        // Another wasm module would fail inside the glue with an obscure message. (The
+        // threaded build imports its shared memory, the others export theirs.)
+        const memory = (e) => e.kind === 'memory';
+        if (!WebAssembly.Module.exports(module).some(memory) && !WebAssembly.Module.imports(module).some(memory)) {
+          throw new TypeError('it is not a gridsample wasm module (it has no memory)');
         }
         try {
           receiveInstance(instance, module);
@@ -130,7 +181,8 @@ async function instantiate(factory, source, what) {
       }).catch(fail);
       return {}; // exports arrive asynchronously through receiveInstance
     },
-  });
+  };
+  const ready = factory(moduleObject);
   try {
     const Module = await Promise.race([ready, failed]);
     if (typeof Module.gridSample !== 'function' || typeof Module.allocate !== 'function' ||
@@ -139,6 +191,7 @@ async function instantiate(factory, source, what) {
     }
     return Module;
   } catch (e) {
+    moduleObject.PThread?.terminateAllThreads();
     const error = new Error(`load: could not instantiate the gridsample wasm from ${what}: ${e && e.message ? e.message : e}`);
     error.cause = e;
     throw error;
@@ -146,11 +199,25 @@ async function instantiate(factory, source, what) {
 }
 
 /**
- * load() of an entry point: `glue(variant)` is the Emscripten factory, `wasmUrl(variant)` the
- * default URL of the .wasm, and `sourceOf(url)` turns a URL into an instantiate() source.
+ * Lets a Node process exit while the module's pthread workers wait for work (worker_threads
+ * keep the process alive otherwise); browsers' workers have no unref and end with the page.
  */
-export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf }) {
-  const { variant, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options);
+function releaseWorkers(Module) {
+  const pthread = Module.PThread;
+  if (!pthread) return;
+  for (const worker of [...pthread.unusedWorkers, ...pthread.runningWorkers]) {
+    if (typeof worker.unref === 'function') worker.unref();
+  }
+}
+
+/**
+ * load() of an entry point: `glue(variant)` is (a promise of) the Emscripten factory,
+ * `wasmUrl(variant)` the default URL of the .wasm, `sourceOf(url)` turns a URL into an
+ * instantiate() source, `cores()` counts logical cores, and `threadArgs()` gives the threaded
+ * glue's extra module arguments (where its worker script is).
+ */
+export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs = () => ({}) }) {
+  const { variant, threads, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options, cores());
   let source;
   let what;
   if (wasmModule) {
@@ -164,8 +231,18 @@ export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf })
     what = String(url);
     source = await sourceOf(url);
   }
-  const Module = await instantiate(glue(variant), source, what);
-  const api = createApi(Module, variant, { explicit, what });
+  const threaded = variant === 'simd-threads';
+  let Module;
+  try {
+    Module = await instantiate(await glue(variant), source, what,
+      threaded ? { gridsampleThreads: threads, ...threadArgs() } : {});
+  } catch (e) {
+    // 'auto' chose threads (e.g. a bundle without the pthread worker script): one thread then.
+    if (!threaded || explicit) throw e;
+    return loadWith({ ...options, numThreads: 1 }, { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs });
+  }
+  if (threaded) releaseWorkers(Module);
+  const api = createApi(Module, variant, { explicit, what, threads });
   warmUp(api, warmUpMs);
   return api;
 }

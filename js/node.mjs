@@ -1,12 +1,14 @@
 // Node.js entry point of gridsample: reads the .wasm from disk (or a given URL/bytes) and loads it.
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 import { loadWith } from './load_wasm.mjs';
 import { sourceFromUrl } from './read_node.mjs';
 
 export { DTYPE_NAMES } from './dtypes.mjs';
 export { HeapTensor } from './heap_tensor.mjs';
-export { simdSupported } from './load_wasm.mjs';
+export { simdSupported, threadsSupported } from './load_wasm.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -14,11 +16,15 @@ const require = createRequire(import.meta.url);
 const GLUE = {
   simd: () => require('./dist/gridsample-simd.cjs'),
   scalar: () => require('./dist/gridsample-scalar.cjs'),
+  'simd-threads': () => require('./dist/gridsample-simd-threads.cjs'),
 };
 const WASM = {
   simd: new URL('./dist/gridsample-simd.wasm', import.meta.url),
   scalar: new URL('./dist/gridsample-scalar.wasm', import.meta.url),
+  'simd-threads': new URL('./dist/gridsample-simd-threads.wasm', import.meta.url),
 };
+// The threaded glue's pthread worker: CommonJS, so .cjs in this "type": "module" package.
+const WORKER = fileURLToPath(new URL('./dist/gridsample-simd-threads.worker.cjs', import.meta.url));
 
 async function readSource(url) {
   try {
@@ -35,5 +41,11 @@ async function readSource(url) {
  * @param {import('./index.js').LoadOptions} [options]
  */
 export function load(options) {
-  return loadWith(options, { glue: (v) => GLUE[v](), wasmUrl: (v) => WASM[v], sourceOf: readSource });
+  return loadWith(options, {
+    glue: (v) => GLUE[v](),
+    wasmUrl: (v) => WASM[v],
+    sourceOf: readSource,
+    cores: () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
+    threadArgs: () => ({ locateFile: (path, dir) => (path.endsWith('.worker.js') ? WORKER : dir + path) }),
+  });
 }

@@ -81,6 +81,10 @@ const NATIVE_REF_REPS = TIMING.minReps; // repetitions of the scalar reference, 
 // NATIVE_ROUND_REPS repetitions each), then onnxruntime-node for its share of the JS samples
 // and budget.
 const NATIVE_ROUNDS = 3;
+// The thread count of the scaling rows (this machine has 2 cores).
+const THREADS = 2;
+// Pause after onnxruntime-node's samples in a native round (its threads stop spinning).
+const ORT_SPIN_PAUSE_MS = 200;
 const NATIVE_ROUND_REPS = args.quick ? 1 : 3;
 const ORT_NODE_SHARE = {
   minReps: Math.ceil(TIMING.minReps / NATIVE_ROUNDS),
@@ -116,6 +120,8 @@ const IMPLS = [
   { id: 'native-base', baseline: true, label: 'gridsample native, public API, baseline settings', vs: 'native' },
   { id: 'native-ref', label: 'gridsample native, scalar reference', vs: 'native' },
   { id: 'ort-node', label: 'onnxruntime-node (CPU, 1 thread)', vs: 'native' },
+  { id: 'native-t2', short: 'ours native, 2 threads', label: `gridsample native, public API, ${THREADS} threads (its pool)` },
+  { id: 'ort-node-t2', label: `onnxruntime-node (CPU, intraOpNumThreads ${THREADS})`, vs: 'native-t2' },
   { id: 'floor-native', floor: true, label: 'copy floor: memcpy', vs: 'native' },
 ];
 const IMPL = Object.fromEntries(IMPLS.map((impl) => [impl.id, impl]));
@@ -371,7 +377,7 @@ function writeNativeInputs(dir, workloads) {
 }
 
 /** The native rows of `w` timed in its rounds: public API, baseline (if it has one), memcpy floor. */
-const roundIds = (w) => ['native', ...(w.baseline ? ['native-base'] : []), 'floor-native'];
+const roundIds = (w) => ['native', ...(w.baseline ? ['native-base'] : []), 'native-t2', 'floor-native'];
 
 /** Every native row of `w`: those of its rounds and the scalar reference (timed in the checking run). */
 const nativeIds = (w) => [...roundIds(w), 'native-ref'];
@@ -399,7 +405,7 @@ function launchNative(binary, dir, flags, stdio) {
  * workload's name or, for rgba8's other channels-last kernels, 'rgba8.KERNEL'.
  */
 function repetitions(report) {
-  const idOf = { public: 'native', baseline: 'native-base', reference: 'native-ref', memcpy_floor: 'floor-native' };
+  const idOf = { public: 'native', baseline: 'native-base', reference: 'native-ref', memcpy_floor: 'floor-native', [`threads:${THREADS}`]: 'native-t2' };
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
   const reps = {};
   for (const b of report.benchmarks) {
@@ -440,7 +446,7 @@ function runNativeChecks(binary, dir, workloads) {
   if (!workloads.length) return { results: {}, context: null };
   if (!existsSync(binary)) return { error: `native benchmark binary not found at ${binary} (bench/run.sh builds it)` };
   log(`native: ${binary}`);
-  const report = launchNative(binary, dir, [`--reps=${NATIVE_REF_REPS}`, '--benchmark_filter=/reference'], ['ignore', 2, 2]);
+  const report = launchNative(binary, dir, [`--reps=${NATIVE_REF_REPS}`, `--threads=${THREADS}`, '--benchmark_filter=/reference'], ['ignore', 2, 2]);
   if (report.error) return report;
   let checks;
   try {
@@ -463,6 +469,8 @@ function runNativeChecks(binary, dir, workloads) {
         ...all({ status: 'ok' }), // the rows of the rounds, timed by nativeRounds
         'native': { status: 'ok', output: nativeOutput(c) },
         'native-ref': nativeTimed({ status: 'ok', check: { maxDiff: d, ok: d <= w.tol, tol: w.tol, against: 'native' } }, reps[w.name]?.['native-ref']),
+        // Threads must not change a bit (tests/native/threads_test.cc): checked exactly.
+        'native-t2': { status: 'ok', check: { maxDiff: c.threads_identical ? 0 : Infinity, ok: c.threads_identical === true, tol: 0, against: 'native' } },
       };
     }
   }
@@ -473,12 +481,12 @@ function runNativeChecks(binary, dir, workloads) {
  * Native rounds of workload `w`: each collects garbage, launches the binary on this workload
  * alone (public API, baseline if any, memcpy floor and the public API on every SIMD target
  * this CPU has, NATIVE_ROUND_REPS repetitions each, interleaved in random order; skipped when
- * `timeBinary` is false), then samples onnxruntime-node's calibrated entry `ort` (if any) for
- * its share. Returns the binary's repetitions `runs` {row id: [...]}, those of the target rows
+ * `timeBinary` is false), then samples each of onnxruntime-node's calibrated entries `orts`
+ * (1 thread, THREADS threads) for its share. Returns the binary's repetitions `runs` {row id: [...]}, those of the target rows
  * `targetRuns` {kernel: {'target:T': [...]}} and the `error` that stopped launching it, if
  * any (onnxruntime-node's rounds go on).
  */
-async function nativeRounds(binary, dir, w, timeBinary, ort) {
+async function nativeRounds(binary, dir, w, timeBinary, orts) {
   const runs = Object.fromEntries(roundIds(w).map((id) => [id, []]));
   const targetRuns = {};
   let error = null;
@@ -486,7 +494,7 @@ async function nativeRounds(binary, dir, w, timeBinary, ort) {
     if (globalThis.gc) globalThis.gc();
     if (timeBinary && !error) {
       // Its console output is ignored (JSON: no banner on stderr); errors still reach our stderr.
-      const flags = [`--only=${w.name}`, '--timing_only', '--targets', `--reps=${NATIVE_ROUND_REPS}`,
+      const flags = [`--only=${w.name}`, '--timing_only', '--targets', `--threads=${THREADS}`, `--reps=${NATIVE_ROUND_REPS}`,
         '--benchmark_enable_random_interleaving=true', '--benchmark_format=json'];
       const report = launchNative(binary, dir, flags, ['ignore', 'ignore', 2]);
       error = report.error ?? null;
@@ -499,7 +507,10 @@ async function nativeRounds(binary, dir, w, timeBinary, ort) {
         }
       }
     }
-    if (ort) await sampleFor(ort, ORT_NODE_SHARE);
+    for (const ort of orts) await sampleFor(ort, ORT_NODE_SHARE);
+    // onnxruntime's pool threads spin for a while after a run: let them sleep before the
+    // binary's next launch, or its second thread shares a core with them.
+    if (orts.length) await new Promise((resolve) => setTimeout(resolve, ORT_SPIN_PAUSE_MS));
   }
   return { runs, targetRuns, error };
 }
@@ -511,15 +522,18 @@ async function nativeRounds(binary, dir, w, timeBinary, ort) {
 async function timeNative(binary, dir, w, r, ortNode) {
   const nativeOut = r.native.output ?? null;
   delete r.native.output;
-  const { res, impl } = await setUp('ort-node', w, () => peers.onnxruntimeNode(ortNode, w), nativeOut ?? w.reference);
-  if (res.check) res.check.against = nativeOut ? 'native' : w.referenceId;
-  delete res.output;
-  r['ort-node'] = res;
-  const ort = impl ? await calibrate(impl.run, TIMING) : null;
+  const sessions = [];
+  for (const [id, threads] of [['ort-node', 1], ['ort-node-t2', THREADS]]) {
+    const { res, impl } = await setUp(id, w, () => peers.onnxruntimeNode(ortNode, w, threads), nativeOut ?? w.reference);
+    if (res.check) res.check.against = nativeOut ? 'native' : w.referenceId;
+    delete res.output;
+    r[id] = res;
+    if (impl) sessions.push({ id, res, impl, ort: await calibrate(impl.run, TIMING) });
+  }
   const timeBinary = r.native.status === 'ok';
-  const { runs, targetRuns, error } = await nativeRounds(binary, dir, w, timeBinary, ort);
-  if (ort) {
-    r['ort-node'] = timed(res, ort);
+  const { runs, targetRuns, error } = await nativeRounds(binary, dir, w, timeBinary, sessions.map((x) => x.ort));
+  for (const { id, res, impl, ort } of sessions) {
+    r[id] = timed(res, ort);
     dispose(impl);
   }
   if (!timeBinary) return;
@@ -607,7 +621,7 @@ async function main() {
       log(`\n== ${w.name} (native)`);
       await timeNative(args.native, dir, w, r, ortNode);
       delete w.reference;
-      for (const id of [...nativeIds(w), 'ort-node']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
+      for (const id of [...nativeIds(w), 'ort-node', 'ort-node-t2']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -129,12 +129,12 @@ export async function onnxruntimeWeb(ort, w) {
   return ortSession(ort, w, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
 }
 
-/** onnxruntime-node, CPU provider, one intra-op and one inter-op thread. */
-export async function onnxruntimeNode(ort, w) {
+/** onnxruntime-node, CPU provider, `threads` intra-op threads and one inter-op thread. */
+export async function onnxruntimeNode(ort, w, threads = 1) {
   if (w.op === 'WarpAffineRGBA8') return { unavailable: 'no RGBA uint8 image warp in ONNX' };
   return ortSession(ort, w, {
     executionProviders: ['cpu'],
-    intraOpNumThreads: 1,
+    intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',

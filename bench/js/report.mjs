@@ -14,21 +14,28 @@ const peer = (id, x) => ({ kind: 'peer', id, x });
 const floor = (ids, x, ours) => ({ kind: 'floor', ids, x, ours });
 const faster = (ours, base) => ({ kind: 'faster', ours, base });
 const within = (ours, base, x) => ({ kind: 'within', ours, base, x });
+//   scales(one, many, x):  row `many` (ours on more threads) at least x times faster than row
+//                          `one` (ours on one thread), timed in the same rounds
+const scales = (one, many, x) => ({ kind: 'scales', one, many, x });
+// Issue #16's thread scaling on 2 cores: ours on 2 threads against 1.
+const twoThreads = () => scales('native', 'native-t2', 1.8);
 const WASM_FLOORS = ['floor-wasm', 'floor-js'];
 const padding = () => [
   peer('ort-web', 10), peer('ort-node', 4), within('simd', 'simd-base', 1.3), within('native', 'native-base', 1.3),
 ];
 export const TARGETS = {
-  img2d: [peer('ort-web', 6), floor(WASM_FLOORS, 3, 'simd'), peer('ort-node', 8), floor(['floor-native'], 2, 'native')],
-  feat2d: [peer('ort-web', 3), peer('ort-node', 4)],
+  img2d: [peer('ort-web', 6), floor(WASM_FLOORS, 3, 'simd'), peer('ort-node', 8), floor(['floor-native'], 2, 'native'),
+    twoThreads(), peer('ort-node-t2', 3)],
+  // A small call: no slower on 2 threads (the split threshold works).
+  feat2d: [peer('ort-web', 3), peer('ort-node', 4), scales('native', 'native-t2', 1)],
   nearest2d: [peer('ort-web', 10), peer('ort-node', 4), faster('simd', 'simd-base'), faster('native', 'native-base')],
-  cubic2d: [peer('ort-web', 6), peer('ort-node', 4)],
+  cubic2d: [peer('ort-web', 6), peer('ort-node', 4), twoThreads()],
   border2d: padding(),
   reflect2d: padding(),
-  vol3d: [peer('ort-web', 8), peer('ort-node', 4)],
+  vol3d: [peer('ort-web', 8), peer('ort-node', 4), twoThreads(), peer('ort-node-t2', 8)],
   affinegrid2d: [peer('ort-web', 2), peer('ort-node', 4)],
   affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4)],
-  rgba8: [peer(['cv5', 'cv4'], 3)],
+  rgba8: [peer(['cv5', 'cv4'], 3), twoThreads()],
 };
 
 // Targets of the whole-model table (bench/js/onnx_models.mjs), judged by the rules of the
@@ -83,6 +90,12 @@ function evaluate(t, w, results, implsById) {
     const ok = ids.filter((id) => usable(r[id]));
     if (!ok.length) return { text, status: 'n/a', note: why(r[ids[0]], ids[0]) };
     return { text, ...judged(judge('peer', r[ours].time.median, Math.min(...ok.map((id) => r[id].time.median)), t.x)) };
+  }
+  if (t.kind === 'scales') {
+    const text = `${w.name}: ${label(t.many)} >= ${t.x}x faster than ${label(t.one)}`;
+    if (!usable(r[t.many])) return { text, status: 'n/a', note: why(r[t.many], t.many) };
+    if (!usable(r[t.one])) return { text, status: 'n/a', note: why(r[t.one], t.one) };
+    return { text, ...judged(judge('peer', r[t.many].time.median, r[t.one].time.median, t.x)) };
   }
   if (t.kind === 'floor') {
     const text = `${w.name}: ${label(t.ours)} within ${t.x}x of the copy floor`;
@@ -222,6 +235,11 @@ function summaryTables(workloads, results) {
     return [w.name, cell(r.native), cell(r['native-ref']), sp(r, 'native-ref', 'native'), cell(r['ort-node']),
       sp(r, 'ort-node', 'native'), fl(r, ['floor-native'], 'native')];
   });
+  const threadRows = workloads.map((w) => {
+    const r = results[w.name];
+    return [w.name, cell(r.native), cell(r['native-t2']), sp(r, 'native', 'native-t2'), cell(r['ort-node']),
+      cell(r['ort-node-t2']), sp(r, 'ort-node', 'ort-node-t2'), sp(r, 'ort-node-t2', 'native-t2')];
+  });
   return [
     '### WebAssembly (Node.js, one process)',
     '',
@@ -230,6 +248,11 @@ function summaryTables(workloads, results) {
     '### Native',
     '',
     table(['workload', 'ours ms', 'scalar reference ms', 'speed-up', 'onnxruntime-node ms', 'speed-up', 'ours / memcpy floor'], nativeRows),
+    '',
+    '### Threads (native, 1 and 2 threads in the same rounds)',
+    '',
+    table(['workload', 'ours 1 thread ms', 'ours 2 threads ms', 'our scaling', 'onnxruntime-node 1 thread ms',
+      'onnxruntime-node 2 threads ms', 'its scaling', 'ours faster (2 threads each)'], threadRows),
     '',
   ].join('\n');
 }
@@ -343,7 +366,7 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     evaluations[w.name] = (TARGETS[w.name] || []).map((t) => {
       const e = evaluate(t, w, results, implsById);
       // Which table rows show this target: the peer's, the floor's or our own.
-      e.rows = t.kind === 'peer' ? [].concat(t.id) : [t.ours];
+      e.rows = t.kind === 'peer' ? [].concat(t.id) : [t.kind === 'scales' ? t.many : t.ours];
       all.push(e);
       return e;
     });
@@ -380,8 +403,10 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     '- One run of `make bench` (`bench/run.sh`). Everything except the native binary runs in one Node.js process;',
     '  the native Google Benchmark binary gets the same input bytes through files and is launched by that process.',
     '  Every ratio below comes from this run.',
-    '- Single thread everywhere: `ort.env.wasm.numThreads = 1`; onnxruntime-node with `intraOpNumThreads` and',
-    '  `interOpNumThreads` 1; the npm OpenCV.js build has no threads; our library is single-threaded.',
+    '- Single thread everywhere but the Threads rows: `ort.env.wasm.numThreads = 1`; onnxruntime-node with',
+    '  `intraOpNumThreads` and `interOpNumThreads` 1; the npm OpenCV.js build has no threads; our calls on one',
+    '  thread. The Threads rows: ours natively on 2 threads of its pool (timed in the same launches as 1 thread,',
+    '  and checked to write the same bytes), onnxruntime-node with `intraOpNumThreads` 2 (sampled in the same rounds).',
     '- The speed of this machine drifts (other work on it), so the implementations of a workload are timed',
     '  side by side, not one after another. WebAssembly / JS: all of a workload\'s implementations are set up and',
     `  checked, then each gets ${method.warmup} warm-up calls, the fastest of which sets its batch size (calls under ${method.minSampleMs} ms are timed in batches:`,

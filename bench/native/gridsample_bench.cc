@@ -19,7 +19,8 @@
 // default choice slower than a lower target shows in the report; for rgba8 (WarpAffine of
 // uint8 RGBA) also the other channels-last kernels on its image, NAME.cl_grid_u8/target:T,
 // NAME.cl_grid_f32/target:T (GridSampleChannelsLast on theta's grid) and NAME.warp_f32/target:T
-// (WarpAffine of the image as float32).
+// (WarpAffine of the image as float32). --threads=N adds NAME/threads:N: the public API on N
+// threads of the library's pool (NAME/public is one thread).
 #include <benchmark/benchmark.h>
 
 #ifndef GRIDSAMPLE_BENCH_WARP_AFFINE
@@ -129,15 +130,21 @@ gridsample::MutableTensorView MutableView(std::vector<float>& data,
 // WarpAffine on the float32 image.
 enum class Impl { kPublic, kReference, kBaseline, kGridU8, kGridF32, kWarpF32 };
 
-// One call of `impl` on `w` (kBaseline: GridSample workloads with a baseline only).
-Status Run(Workload& w, Impl impl) {
+// One call of `impl` on `w` (kBaseline: GridSample workloads with a baseline only), the
+// public API on `threads` threads of the library's pool.
+Status Run(Workload& w, Impl impl, int threads = 1) {
   const bool reference = impl == Impl::kReference;
+  gridsample::GridSampleOptions gs = w.gs_options;
+  gs.threads.count = threads;
+  gridsample::AffineGridOptions ag = w.ag_options;
+  ag.threads.count = threads;
   if (w.op == "WarpAffineRGBA8") {
     const gridsample::TensorView theta = View(w.grid, w.grid_shape);
     if (reference) {
-      const gridsample::AffineGridOptions ag{w.gs_options.align_corners, {}};
-      Status s = gridsample::reference::AffineGrid(theta, w.ref_size.data(), w.ref_size.size(),
-                                                   MutableView(w.ref_grid, w.ref_grid_shape), ag);
+      const gridsample::AffineGridOptions ref_ag{w.gs_options.align_corners, {}};
+      Status s =
+          gridsample::reference::AffineGrid(theta, w.ref_size.data(), w.ref_size.size(),
+                                            MutableView(w.ref_grid, w.ref_grid_shape), ref_ag);
       if (!s.ok()) return s;
       return gridsample::reference::GridSample(
           {w.x8_nchw.data(), gridsample::DType::kUint8, w.nchw_shape.data(), w.nchw_shape.size()},
@@ -153,14 +160,14 @@ Status Run(Workload& w, Impl impl) {
                                            w.y_shape.size()};
     const gridsample::TensorView grid = View(w.ref_grid, w.ref_grid_shape);
     switch (impl) {
-      case Impl::kGridU8: return gridsample::GridSampleChannelsLast(x8, grid, y8, w.gs_options);
+      case Impl::kGridU8: return gridsample::GridSampleChannelsLast(x8, grid, y8, gs);
       case Impl::kGridF32:
         return gridsample::GridSampleChannelsLast(View(w.xf, w.x_shape), grid,
-                                                  MutableView(w.yf, w.y_shape), w.gs_options);
+                                                  MutableView(w.yf, w.y_shape), gs);
       case Impl::kWarpF32:
         return gridsample::WarpAffine(View(w.xf, w.x_shape), theta, MutableView(w.yf, w.y_shape),
-                                      w.gs_options);
-      default: return gridsample::WarpAffine(x8, theta, y8, w.gs_options);
+                                      gs);
+      default: return gridsample::WarpAffine(x8, theta, y8, gs);
     }
 #else
     return Status::InvalidArgument("built without gridsample/warp_affine.h");
@@ -171,15 +178,14 @@ Status Run(Workload& w, Impl impl) {
     const auto grid = View(w.grid, w.grid_shape);
     const auto y = MutableView(w.y, w.y_shape);
     return reference ? gridsample::reference::GridSample(x, grid, y, w.gs_options)
-                     : gridsample::GridSample(
-                           x, grid, y, impl == Impl::kBaseline ? w.baseline_options : w.gs_options);
+                     : gridsample::GridSample(x, grid, y,
+                                              impl == Impl::kBaseline ? w.baseline_options : gs);
   }
   const auto theta = View(w.x, w.x_shape);
   const auto grid = MutableView(w.y, w.y_shape);
-  return reference
-             ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid,
-                                                 w.ag_options)
-             : gridsample::AffineGrid(theta, w.size.data(), w.size.size(), grid, w.ag_options);
+  return reference ? gridsample::reference::AffineGrid(theta, w.size.data(), w.size.size(), grid,
+                                                       w.ag_options)
+                   : gridsample::AffineGrid(theta, w.size.data(), w.size.size(), grid, ag);
 }
 
 // Mode and padding of a manifest entry (or of its "baseline") into `options`.
@@ -277,6 +283,7 @@ struct Flags {
   std::string only;  // empty: every workload of the manifest
   bool timing_only = false;
   bool targets = false;
+  int threads = 1;  // > 1: also NAME/threads:N, the public API on N threads
   int reps = 7;
   double min_time = 0.05;
 };
@@ -294,6 +301,8 @@ void ParseFlags(int argc, char** argv, Flags* flags, std::vector<char*>* rest) {
       flags->timing_only = true;
     } else if (a == "--targets") {
       flags->targets = true;
+    } else if (a.rfind("--threads=", 0) == 0) {
+      flags->threads = std::max(1, std::atoi(a.c_str() + 10));
     } else if (a.rfind("--reps=", 0) == 0) {
       flags->reps = std::max(1, std::atoi(a.c_str() + 7));
     } else if (a.rfind("--min_time=", 0) == 0) {
@@ -305,8 +314,9 @@ void ParseFlags(int argc, char** argv, Flags* flags, std::vector<char*>* rest) {
 }
 
 // Runs the reference, then the public API (its output left in w.y / w.y8 and written to
-// DIR/<name>.native.bin); returns the workload's entry of native_checks.json.
-json Check(const std::string& dir, Workload& w) {
+// DIR/<name>.native.bin) and, for threads > 1, the public API on that many threads (whether it
+// wrote the same bytes); returns the workload's entry of native_checks.json.
+json Check(const std::string& dir, Workload& w, int threads) {
   const bool rgba8 = w.op == "WarpAffineRGBA8";
   Status s = Run(w, Impl::kReference);
   if (!s.ok()) return {{"error", "reference: " + s.message()}};
@@ -326,12 +336,23 @@ json Check(const std::string& dir, Workload& w) {
     const double d = std::fabs(ref[i] - (rgba8 ? static_cast<double>(w.y8[i]) : w.y[i]));
     if (!(d <= max_diff)) max_diff = std::isnan(d) ? INFINITY : d;
   }
+  // The public API on `threads` threads: it must write the same bytes.
+  bool threads_identical = true;
+  if (threads > 1) {
+    const std::vector<float> one_y = w.y;
+    const std::vector<uint8_t> one_y8 = w.y8;
+    s = Run(w, Impl::kPublic, threads);
+    if (!s.ok()) return {{"error", "public API on threads: " + s.message()}};
+    threads_identical =
+        rgba8 ? one_y8 == w.y8 : std::memcmp(one_y.data(), w.y.data(), one_y.size() * 4) == 0;
+  }
   const std::string out = dir + "/" + w.name + ".native.bin";
   const char* bytes = rgba8 ? reinterpret_cast<const char*>(w.y8.data())
                             : reinterpret_cast<const char*>(w.y.data());
   const size_t n = rgba8 ? w.y8.size() : w.y.size() * sizeof(float);
   std::ofstream(out, std::ios::binary).write(bytes, static_cast<std::streamsize>(n));
   return {{"max_abs_diff_vs_reference", max_diff},
+          {"threads_identical", threads_identical},
           {"output", out},
           {"dtype", rgba8 ? "uint8" : "float32"},
           {"out_elems", w.out_elems}};
@@ -341,8 +362,8 @@ json Check(const std::string& dir, Workload& w) {
 // --timing_only), NAME/target:T (with --targets) and NAME/memcpy_floor.
 void Register(Workload* p, const Flags& flags) {
   // `target`: the SIMD target forced while the benchmark runs ("" leaves dispatch alone).
-  const auto api = [p](Impl impl, std::string target = "") {
-    return [p, impl, target](benchmark::State& state) {
+  const auto api = [p](Impl impl, std::string target = "", int threads = 1) {
+    return [p, impl, target, threads](benchmark::State& state) {
       const Status forced = gridsample::SetTarget(target);
       if (!forced.ok()) {
         state.SkipWithError(forced.message().c_str());
@@ -350,7 +371,7 @@ void Register(Workload* p, const Flags& flags) {
       }
       for (auto _ : state) {
         // A failing call would time nothing: the error goes to the report instead.
-        const Status s = Run(*p, impl);
+        const Status s = Run(*p, impl, threads);
         if (!s.ok()) {
           state.SkipWithError(s.message().c_str());
           break;
@@ -365,6 +386,10 @@ void Register(Workload* p, const Flags& flags) {
               flags.min_time);
   };
   add("/public", api(Impl::kPublic));
+  if (flags.threads > 1) {
+    add(("/threads:" + std::to_string(flags.threads)).c_str(),
+        api(Impl::kPublic, "", flags.threads));
+  }
   if (p->has_baseline) add("/baseline", api(Impl::kBaseline));
   if (!flags.timing_only) add("/reference", api(Impl::kReference));
   if (flags.targets) {
@@ -393,11 +418,12 @@ int main(int argc, char** argv) {
   std::vector<char*> rest;
   ParseFlags(argc, argv, &flags, &rest);
   if (flags.dir.empty()) {
-    std::fprintf(stderr,
-                 "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--reps=N] "
-                 "[--min_time=S] [--benchmark_...]\n"
-                 "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s --inputs=DIR [--only=NAME] [--timing_only] [--targets] [--threads=N] [--reps=N] "
+        "[--min_time=S] [--benchmark_...]\n"
+        "DIR is written by bench/js/bench.mjs (bench/run.sh runs both).\n",
+        argv[0]);
     return 2;
   }
   int bench_argc = static_cast<int>(rest.size());
@@ -434,7 +460,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (!flags.timing_only) {
-      checks[name] = Check(flags.dir, *w);
+      checks[name] = Check(flags.dir, *w, flags.threads);
       if (checks[name].contains("error")) continue;
     }
     Register(w.get(), flags);

@@ -34,8 +34,26 @@ std::string TakeLastError() {
 
 const int64_t* Shape(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
 
+// Threads every call of this module may use (the library's pool): set once by load() in the
+// threaded build (setThreads), 1 otherwise.
+Threads& ModuleThreads() {
+  static Threads threads;
+  return threads;
+}
+
+// 1 to 64 threads; returns the count in use (always 1 in a build without threads).
+int SetThreads(int count) {
+#ifdef __EMSCRIPTEN_PTHREADS__
+  ModuleThreads().count = count < 1 ? 1 : count > 64 ? 64 : count;
+#else
+  (void)count;
+#endif
+  return ModuleThreads().count;
+}
+
 GridSampleOptions Options(int mode, int padding, bool align_corners) {
   GridSampleOptions options;
+  options.threads = ModuleThreads();
   options.mode = static_cast<Mode>(mode);
   options.padding = static_cast<Padding>(padding);
   options.align_corners = align_corners;
@@ -74,6 +92,7 @@ int AffineGridAdapter(uintptr_t theta, int dtype, uintptr_t theta_shape, int the
   const size_t n = static_cast<size_t>(size_len);
   AffineGridOptions options;
   options.align_corners = align_corners;
+  options.threads = ModuleThreads();
   return ToCallStatus(AffineGrid(
       {reinterpret_cast<const void*>(theta), static_cast<DType>(dtype), Shape(theta_shape),
        static_cast<size_t>(theta_rank)},
@@ -224,4 +243,5 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("heapUsed", &HeapUsed);
   function("takeLastError", &TakeLastError);
   function("activeTarget", &Target);
+  function("setThreads", &SetThreads);
 }

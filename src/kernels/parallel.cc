@@ -6,14 +6,11 @@
 #include <atomic>
 #include <thread>
 
-#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
-#define GRIDSAMPLE_HAS_POOL 1
+#if GRIDSAMPLE_HAS_THREADS
 #include <condition_variable>
 #include <mutex>
 #include <system_error>
 #include <vector>
-#else
-#define GRIDSAMPLE_HAS_POOL 0  // wasm without -pthread: no threads to start
 #endif
 
 namespace gridsample {
@@ -22,7 +19,10 @@ namespace {
 // Most threads one call uses: the caller and kMaxThreads - 1 workers.
 constexpr int kMaxThreads = 64;
 // Pieces per thread when a call is split: threads that finish early take more.
-constexpr int64_t kPiecesPerThread = 4;
+constexpr int64_t kPiecesPerThread = 16;
+// How long a worker looks for the next call before it sleeps: yields (each well under a
+// microsecond when no other thread wants the core).
+constexpr int kSpins = 20000;
 
 // The pieces of one call, taken in order by whichever thread asks next.
 struct Job {
@@ -40,7 +40,7 @@ struct Job {
   }
 };
 
-#if GRIDSAMPLE_HAS_POOL
+#if GRIDSAMPLE_HAS_THREADS
 
 // Workers that sleep between calls. A call posts its Job, takes pieces itself, then closes the
 // job and waits for the workers still inside it; a worker that wakes late finds no job, so the
@@ -66,15 +66,20 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &job;
-      ++generation_;
+      generation_.store(generation_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
       allowed_ = helpers;
       joined_ = 0;
     }
     wake_.notify_all();
     job.Work();
     std::unique_lock<std::mutex> lock(mutex_);
-    job_ = nullptr;
-    idle_.wait(lock, [this] { return inside_ == 0; });
+    job_ = nullptr;  // no worker joins any more; those inside finish their last pieces
+    lock.unlock();
+    for (int spin = 0; spin < kSpins && inside_.load(std::memory_order_acquire) != 0; ++spin) {
+      std::this_thread::yield();
+    }
+    lock.lock();
+    idle_.wait(lock, [this] { return inside_.load(std::memory_order_relaxed) == 0; });
     return true;
   }
 
@@ -94,19 +99,29 @@ class Pool {
 
   void Serve() {
     std::unique_lock<std::mutex> lock(mutex_);
-    uint64_t seen = generation_;
+    uint64_t seen = generation_.load(std::memory_order_relaxed);
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
+      // A call that follows soon (a frame loop, a model's next node) finds this worker awake:
+      // it looks for one for a while before it sleeps.
+      lock.unlock();
+      for (int spin = 0; spin < kSpins && generation_.load(std::memory_order_acquire) == seen;
+           ++spin) {
+        std::this_thread::yield();
+      }
+      lock.lock();
+      wake_.wait(lock, [&] {
+        return stop_ || (job_ != nullptr && generation_.load(std::memory_order_relaxed) != seen);
+      });
       if (stop_) return;
-      seen = generation_;
+      seen = generation_.load(std::memory_order_relaxed);
       if (joined_ >= allowed_) continue;  // the call asked for fewer threads
       ++joined_;
-      ++inside_;
+      inside_.fetch_add(1, std::memory_order_relaxed);
       Job* job = job_;
       lock.unlock();
       job->Work();
       lock.lock();
-      if (--inside_ == 0) idle_.notify_all();
+      if (inside_.fetch_sub(1, std::memory_order_release) == 1) idle_.notify_all();
     }
   }
 
@@ -115,8 +130,9 @@ class Pool {
   std::condition_variable wake_, idle_;
   std::vector<std::thread> workers_;
   Job* job_ = nullptr;
-  uint64_t generation_ = 0;
-  int allowed_ = 0, joined_ = 0, inside_ = 0;
+  std::atomic<uint64_t> generation_{0};  // calls posted so far (written under mutex_)
+  int allowed_ = 0, joined_ = 0;
+  std::atomic<int> inside_{0};  // workers in the current call (changed under mutex_)
   bool stop_ = false;
 };
 
@@ -125,7 +141,7 @@ Pool& SharedPool() {
   return pool;
 }
 
-#endif  // GRIDSAMPLE_HAS_POOL
+#endif  // GRIDSAMPLE_HAS_THREADS
 
 }  // namespace
 
@@ -151,7 +167,7 @@ void RunPieces(const Threads& threads, TileTask task, void* context, int64_t uni
     threads.parallel_for(threads.host, task, context, n, p);
     return;
   }
-#if GRIDSAMPLE_HAS_POOL
+#if GRIDSAMPLE_HAS_THREADS
   if (SharedPool().TryRun(ThreadCount(threads), task, context, n, p)) return;
 #endif
   Job job{task, context, n, p};

@@ -8,6 +8,14 @@
 
 #include "gridsample/threads.h"
 
+// Whether this build can run threads: every build but wasm without -pthread, where each call
+// runs on the calling thread (also with a caller's parallel-for) and no split is compiled in.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define GRIDSAMPLE_HAS_THREADS 0
+#else
+#define GRIDSAMPLE_HAS_THREADS 1
+#endif
+
 namespace gridsample {
 
 // A piece is worth handing to another thread from about this much work: output values times
@@ -47,6 +55,12 @@ struct RowUnits {
 // depend only on the unit, so results do not depend on the split.
 template <class Body>
 void ParallelUnits(const Threads& threads, int64_t units, int64_t unit_cost, const Body& body) {
+#if !GRIDSAMPLE_HAS_THREADS
+  (void)threads;
+  (void)unit_cost;
+  body(int64_t{0}, units);
+  return;
+#endif
   const int64_t piece = PieceUnits(threads, units, unit_cost);
   if (piece >= units) {
     body(int64_t{0}, units);

@@ -251,6 +251,20 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     });
   }
 
+  test('--threads 2 runs the threaded build and writes the same bytes as --threads 1', async () => {
+    const outs = [];
+    for (const threads of ['1', '2']) {
+      const out = join(work, `threads${threads}.png`);
+      const r = await cli(['warp', input, out, '--rotate', '20', '--mode', 'bicubic', '--size', '300x200', '--threads', threads, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.threads, Number(threads));
+      assert.equal(report.backend, threads === '1' ? 'wasm-simd128' : 'wasm-simd128-threads');
+      outs.push(readFileSync(out));
+    }
+    assert.ok(outs[0].equals(outs[1]), 'the PNG files differ');
+  });
+
   test('grayscale, 16-bit and RGB inputs are read as RGBA', async () => {
     for (const [name, options] of [['gray.png', { colorType: 0 }], ['rgb16.png', { colorType: 2, bitDepth: 16 }]]) {
       const png = testImage(33, 21);
@@ -682,6 +696,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       [['warp', 'IN', 'OUT.jpg', '--quality', '0'], /--quality: expected a whole number from 1 to 100, got "0"/],
       [['warp', 'IN', 'OUT.jpg', '--quality', '50.5'], /--quality: expected a whole number from 1 to 100, got "50\.5"/],
       [['warp', 'IN', 'OUT.png', '--quality', '80'], /--quality applies to JPEG output \(\.jpg, \.jpeg\), not to OUT\.png/],
+      [['warp', 'IN', 'OUT.png', '--threads', '0'], /--threads: expected a whole number from 1 to 64, got "0"/],
+      [['warp', 'IN', 'OUT.png', '--threads', '2.5'], /--threads: expected a whole number from 1 to 64, got "2\.5"/],
       [['warp', 'IN.gif', 'OUT.png'], /IN\.gif: cannot read \.gif files; the input formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)/],
       [['warp', 'IN', 'OUT', '--flow-file', 'flow.txt'], /--flow-file: expected \.flo \(Middlebury\), \.npy .* or \.bin .*; got "flow\.txt"/],
       [['warp', 'IN', 'OUT', '--flow-file', 'f.flo', '--rotate', '5', '--size', '9x9'], /--flow-file moves the pixels by the flow alone, at its size; it cannot be combined with --rotate, --size/],

@@ -183,13 +183,37 @@ function moved(source, from) {
 }
 
 describe('web/demo in headless Chromium', () => {
-  test('first frame, rotation slider, flow preset and mode: the output canvas equals the package', async () => {
+  test('cross-origin isolated (the default): wasm threads are chosen and the first frame equals the package', async () => {
     const { page, problems } = await openDemo();
-    const hook = await page.evaluate(() => ({ backend: window.__demo.backend, offscreen: window.__demo.offscreen,
+    const hook = await page.evaluate(() => ({ backend: window.__demo.backend, threads: window.__demo.threads,
       isolated: window.__demo.crossOriginIsolated }));
+    assert.equal(hook.isolated, true, 'the server sends COOP/COEP');
+    assert.equal(hook.backend, 'wasm-simd128-threads');
+    assert.equal(hook.threads, 2);
+    assert.equal(await figure(page, 'fig-threads'), '2 threads');
+    // The threaded glue, its .wasm and its pthread worker script, found next to the glue.
+    for (const path of ['/js/dist/gridsample-simd-threads.mjs', '/js/dist/gridsample-simd-threads.wasm', '/js/dist/gridsample-simd-threads.worker.js']) {
+      assert.ok(server.requests.includes(path), `${path} not requested: ${server.requests.join(' ')}`);
+    }
+    await settled(page);
+    const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
+    const { path } = await page.evaluate(() => window.__demo.lastFrame);
+    // The same oracle as the single-threaded page's first frame below: identical pixels.
+    await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
+      packageAffine(source, rotationTheta(20, 0.8), { mode: 'bilinear' }, path), 'first frame on threads');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('first frame, rotation slider, flow preset and mode: the output canvas equals the package', async () => {
+    const { page, problems } = await openDemo('?isolated=0');
+    const hook = await page.evaluate(() => ({ backend: window.__demo.backend, offscreen: window.__demo.offscreen,
+      isolated: window.__demo.crossOriginIsolated, threads: window.__demo.threads }));
     assert.equal(hook.backend, 'wasm-simd128');
+    assert.equal(hook.threads, 1);
     assert.equal(hook.offscreen, true, 'Chromium transfers the output canvas to the worker');
     assert.equal(hook.isolated, false, 'the demo must work without cross-origin isolation');
+    assert.equal(await figure(page, 'fig-threads'), '1 thread (page not cross-origin isolated)');
     // The package was loaded the way an app loads it: its browser entry and .wasm from js/.
     for (const path of ['/js/browser.mjs', '/js/dist/gridsample-simd.mjs', '/js/dist/gridsample-simd.wasm', '/web/demo/worker.mjs']) {
       assert.ok(server.requests.includes(path), `${path} not requested: ${server.requests.join(' ')}`);

@@ -138,7 +138,8 @@ async function checkExample(page, entry, r, ep) {
 
 describe('web/demo/onnx.html in headless Chromium', () => {
   test('every example on the wasm execution provider: the plan, and the split session equals onnxruntime-web or runs where it fails', async () => {
-    const { page, problems } = await openPage();
+    // The server isolates its pages (COOP/COEP) unless asked not to: most sites are not.
+    const { page, problems } = await openPage('?runs=1&warmup=0&isolated=0');
     assert.deepEqual(await page.evaluate(() => window.__onnxResults.examples), EXAMPLES.map((m) => m.file));
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'the page must work without cross-origin isolation');
     // Unbundled: the package's own files through the import map, onnxruntime-web's .mjs build.

@@ -151,9 +151,9 @@ const variants = ['simd', 'scalar'].filter((v) => v === 'scalar' || simdSupporte
 
 describe('load() rejects bad options', () => {
   const cases = [
-    [{ variant: 'avx2' }, RangeError, /^load: options\.variant: expected 'simd', 'scalar' or 'auto', got "avx2"$/],
+    [{ variant: 'avx2' }, RangeError, /^load: options\.variant: expected 'simd', 'scalar', 'simd-threads' or 'auto', got "avx2"$/],
     [{ variant: 1 }, TypeError, /^load: options\.variant: expected .*got 1$/],
-    [{ wasmPath: 'x' }, TypeError, /^load: options\.wasmPath: unknown option; expected variant, wasmUrl, wasmBinary, wasmModule, warmUp$/],
+    [{ wasmPath: 'x' }, TypeError, /^load: options\.wasmPath: unknown option; expected variant, numThreads, wasmUrl, wasmBinary, wasmModule, warmUp$/],
     ['simd', TypeError, /^load: options: expected an object, got "simd"$/],
     [{ wasmUrl: 42 }, TypeError, /^load: options\.wasmUrl: expected a string, a URL or a function \(variant\) => URL, got 42$/],
     [{ wasmBinary: [0, 97, 115, 109] }, TypeError, /^load: options\.wasmBinary: expected an ArrayBuffer or a Uint8Array, got Array\(4\)$/],

@@ -28,6 +28,8 @@ const SHIPPED = [
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
+  'dist/gridsample-simd-threads.cjs', 'dist/gridsample-simd-threads.mjs', 'dist/gridsample-simd-threads.wasm',
+  'dist/gridsample-simd-threads.worker.cjs', 'dist/gridsample-simd-threads.worker.js',
 ];
 
 async function sh(file, args, options = {}) {

@@ -40,7 +40,11 @@ const waiting = []; // resolvers of settled()
 
 // --- worker ------------------------------------------------------------------------------
 
-const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+// ?threads=N on the page goes to the worker's load().
+const workerUrl = new URL('./worker.mjs', import.meta.url);
+const threadsParam = query.get('threads');
+if (threadsParam) workerUrl.searchParams.set('threads', threadsParam);
+const worker = new Worker(workerUrl, { type: 'module' });
 const outputCanvas = $('output');
 const tiles = Array.from({ length: BATCH }, (_, n) => {
   const c = document.createElement('canvas');
@@ -165,7 +169,10 @@ worker.onmessage = ({ data: m }) => {
     case 'ready':
       hook.ready = true;
       hook.backend = m.backend;
+      hook.threads = m.threads;
       $('fig-backend').textContent = m.backend;
+      $('fig-threads').textContent = m.threads > 1 ? `${m.threads} threads`
+        : m.isolated ? '1 thread' : '1 thread (page not cross-origin isolated)';
       $('fig-target').textContent = `SIMD target ${m.target}${m.offscreen ? ' · OffscreenCanvas' : ' · main-thread canvas'}`;
       break;
     case 'frame':

@@ -4,6 +4,10 @@
 // The page imports the package's browser entry (../../js/browser.mjs), which fetches
 // dist/*.wasm next to itself, exactly as an unbundled app does from node_modules. Only those
 // two folders are served: nothing else of the repository is reachable. No dependencies.
+//
+// Every response carries COOP/COEP, so the pages are cross-origin isolated and get wasm
+// threads; a page asked for with ?isolated=0 comes without them, to show the single-threaded
+// fallback that most sites get.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -12,6 +16,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVED = ['web/demo/', 'js/'];
 const ENTRY = '/web/demo/';
+
+// Cross-origin isolation (SharedArrayBuffer, wasm threads): everything served is same-origin.
+const ISOLATION = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -54,7 +64,7 @@ function resolveFile(pathname) {
 export function startDemoServer({ port = 8080, host = '127.0.0.1' } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
-    const { pathname } = new URL(req.url, 'http://localhost');
+    const { pathname, searchParams } = new URL(req.url, 'http://localhost');
     requests.push(pathname);
     if (pathname === '/' || pathname === '/web/demo') {
       res.writeHead(302, { location: ENTRY });
@@ -67,12 +77,14 @@ export function startDemoServer({ port = 8080, host = '127.0.0.1' } = {}) {
       res.end(`not found: ${pathname}\n`);
       return;
     }
+    const isolated = searchParams.get('isolated') !== '0';
     res.writeHead(200, {
       'content-type': MIME[extname(file)] || 'application/octet-stream',
       'content-length': statSync(file).size,
       // A rebuilt .wasm must never be served stale while you work on it.
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      ...(isolated ? ISOLATION : {}),
     });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
@@ -107,6 +119,7 @@ async function main() {
   try {
     const { url } = await startDemoServer({ port });
     console.log(`gridsample demo: ${url}`);
+    console.log(`single-threaded fallback (not cross-origin isolated): ${url}?isolated=0`);
     console.log('(serving web/demo and js/ on 127.0.0.1 only; Ctrl+C stops; PORT=... picks another port)');
   } catch (e) {
     if (e.code === 'EADDRINUSE') console.error(`demo: port ${port} is in use; pick another, e.g. make demo PORT=8090`);

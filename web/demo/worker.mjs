@@ -38,7 +38,11 @@ let lastJsAt = -Infinity;
 let lastFrameAt = -Infinity;
 const heap = {}; // name -> HeapTensor, re-created when shapes change
 
-const ready = load();
+// Threads where the page is cross-origin isolated (load() falls back to one elsewhere): ?threads=N
+// on the page, else every core up to 4 (at least 2, to show them on a 2-core machine).
+const threadsAsked = Number(new URL(self.location.href).searchParams.get('threads'));
+const cores = self.navigator?.hardwareConcurrency ?? 1;
+const ready = load({ numThreads: Number.isInteger(threadsAsked) && threadsAsked >= 1 && threadsAsked <= 64 ? threadsAsked : Math.max(2, Math.min(4, cores)) });
 
 /** A heap tensor of this shape, kept across frames (the zero-copy tier). */
 function heapTensor(name, dtype, shape) {
@@ -353,7 +357,8 @@ onmessage = async ({ data: msg }) => {
         batchSize = msg.batch;
         thumb = msg.thumb;
         gs = await ready;
-        postMessage({ type: 'ready', backend: gs.backend, target: gs.target, offscreen: !!outCtx,
+        postMessage({ type: 'ready', backend: gs.backend, threads: gs.threads, isolated: self.crossOriginIsolated === true,
+          target: gs.target, offscreen: !!outCtx,
           warpAffine: typeof gs.warpAffine === 'function' && allowFused });
         schedule();
         break;

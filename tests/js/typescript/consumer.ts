@@ -19,7 +19,13 @@ const grid = { data: new Float32Array(8), shape: [1, 2, 2, 2] };
 assert<Equal<ReturnType<typeof gridsample.load>, Promise<gridsample.GridSample>>>();
 assert<Equal<ReturnType<typeof gridsample.simdSupported>, boolean>>();
 assert<Equal<typeof gridsample.DTYPE_NAMES, readonly gridsample.DType[]>>();
-assert<Equal<typeof gs.backend, 'wasm-simd128' | 'wasm-scalar'>>();
+assert<Equal<typeof gs.backend, 'wasm-simd128' | 'wasm-scalar' | 'wasm-simd128-threads'>>();
+assert<Equal<typeof gs.threads, number>>();
+assert<Equal<ReturnType<typeof gridsample.threadsSupported>, boolean>>();
+gridsample.load({ numThreads: 4 });
+gridsample.load({ variant: 'simd-threads' });
+// @ts-expect-error: numThreads is a number
+gridsample.load({ numThreads: '4' });
 gridsample.load({ variant: 'scalar', wasmUrl: (v) => `/assets/gridsample-${v}.wasm` });
 gridsample.load({ warmUp: false });
 gridsample.load({ warmUp: 20 });

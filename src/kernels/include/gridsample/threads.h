@@ -38,7 +38,8 @@ struct Threads {
 
 // Calls too small to be worth a split run on the calling thread whatever the count. The
 // library's pool serves one call at a time: a call that finds it busy (another thread's call,
-// or a call from inside a task) runs on its own thread, never blocking on the other.
+// or a call from inside a task) runs on its own thread, never blocking on the other. A wasm
+// build without -pthread runs every call on the calling thread.
 
 }  // namespace gridsample
 
