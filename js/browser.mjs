@@ -13,9 +13,10 @@ export { simdSupported, threadsSupported } from './load_wasm.mjs';
 const VARIANTS = {
   simd: { factory: createSimd, url: () => new URL('./dist/gridsample-simd.wasm', import.meta.url) },
   scalar: { factory: createScalar, url: () => new URL('./dist/gridsample-scalar.wasm', import.meta.url) },
-  // Loaded only where threads are chosen (a cross-origin isolated page or worker). Its glue
-  // starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
-  // import.meta.url)`, a pattern bundlers follow.
+  // Imported (dynamically) only where threads are chosen: a cross-origin isolated page or
+  // worker. Its glue starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
+  // import.meta.url)`, a pattern bundlers follow. (packaging.test.mjs's Vite build, classic
+  // worker included, bundles it; the threaded path itself is tested unbundled, demo.test.mjs.)
   'simd-threads': {
     factory: () => import('./dist/gridsample-simd-threads.mjs').then((m) => m.default),
     url: () => new URL('./dist/gridsample-simd-threads.wasm', import.meta.url),

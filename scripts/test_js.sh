@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for v in simd scalar; do
+for v in simd scalar simd-threads; do
   for ext in wasm mjs cjs; do
     f="js/dist/gridsample-$v.$ext"
     if [ ! -f "$f" ]; then

@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as ortWeb from 'onnxruntime-web';
 
-import { load } from '../../js/node.mjs';
+import { load, threadsSupported } from '../../js/node.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
@@ -104,6 +104,7 @@ const log = (...m) => console.error(...m);
 // work on data already in place, as our heap tensors do.
 const IMPLS = [
   { id: 'simd', short: 'ours SIMD heap', label: 'gridsample wasm SIMD, heap tensors (zero-copy)' },
+  { id: 'simd-t2', short: 'ours SIMD, 2 threads', label: 'gridsample wasm SIMD with threads (simd-threads, 2 threads), heap tensors' },
   { id: 'simd-base', baseline: true, label: 'gridsample wasm SIMD, heap tensors, baseline settings', vs: 'simd' },
   { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
   { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
@@ -304,7 +305,7 @@ function floorImpl(setupCopy) {
 // --- wasm / JS phase ---------------------------------------------------------------------------------
 
 // The order of setting up and checking; the first checked implementation with an output is the reference.
-const WASM_ORDER = ['simd', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
+const WASM_ORDER = ['simd', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
 
 /**
  * One workload in this process: sets up and checks every implementation of `setups` (those of
@@ -571,11 +572,16 @@ async function main() {
   ortWeb.env.logLevel = 'error';
   const ortNode = require('onnxruntime-node');
   const simd = await load({ variant: 'simd' });
+  // The threaded build on THREADS threads, timed in the same rounds as the one-thread build.
+  const simdThreads = threadsSupported() ? await load({ variant: 'simd-threads', numThreads: THREADS }) : null;
   const scalar = await load({ variant: 'scalar' });
   const cv5 = await loadOpenCv('@techstark/opencv-js');
   const cv4 = await loadOpenCv('opencv-js-v4');
   const copier = await wasmCopier();
-  env.wasmTargets = { simd: `${simd.backend} (${simd.target})`, scalar: `${scalar.backend} (${scalar.target})` };
+  env.wasmTargets = {
+    simd: `${simd.backend} (${simd.target})`, scalar: `${scalar.backend} (${scalar.target})`,
+    threads: simdThreads ? `${simdThreads.backend} (${simdThreads.threads} threads)` : 'no wasm threads in this Node',
+  };
   env.opencvParallel = `${cv5.parallel} (5), ${cv4.parallel} (4)`;
 
   let workloads = makeWorkloads();
@@ -601,6 +607,7 @@ async function main() {
     };
     const base = baselineWorkload(w);
     if (base) setups['simd-base'] = () => peers.oursHeap(simd, base);
+    if (simdThreads) setups['simd-t2'] = () => peers.oursHeap(simdThreads, w);
     results[w.name] = await runWasmWorkload(w, setups);
   }
 

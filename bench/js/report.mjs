@@ -17,25 +17,25 @@ const within = (ours, base, x) => ({ kind: 'within', ours, base, x });
 //   scales(one, many, x):  row `many` (ours on more threads) at least x times faster than row
 //                          `one` (ours on one thread), timed in the same rounds
 const scales = (one, many, x) => ({ kind: 'scales', one, many, x });
-// Issue #16's thread scaling on 2 cores: ours on 2 threads against 1.
-const twoThreads = () => scales('native', 'native-t2', 1.8);
+// Issue #16's thread scaling on 2 cores: ours on 2 threads against 1, natively and in wasm.
+const twoThreads = () => [scales('native', 'native-t2', 1.8), scales('simd', 'simd-t2', 1.7)];
 const WASM_FLOORS = ['floor-wasm', 'floor-js'];
 const padding = () => [
   peer('ort-web', 10), peer('ort-node', 4), within('simd', 'simd-base', 1.3), within('native', 'native-base', 1.3),
 ];
 export const TARGETS = {
   img2d: [peer('ort-web', 6), floor(WASM_FLOORS, 3, 'simd'), peer('ort-node', 8), floor(['floor-native'], 2, 'native'),
-    twoThreads(), peer('ort-node-t2', 3)],
+    ...twoThreads(), peer('ort-node-t2', 3)],
   // A small call: no slower on 2 threads (the split threshold works).
   feat2d: [peer('ort-web', 3), peer('ort-node', 4), scales('native', 'native-t2', 1)],
   nearest2d: [peer('ort-web', 10), peer('ort-node', 4), faster('simd', 'simd-base'), faster('native', 'native-base')],
-  cubic2d: [peer('ort-web', 6), peer('ort-node', 4), twoThreads()],
+  cubic2d: [peer('ort-web', 6), peer('ort-node', 4), ...twoThreads()],
   border2d: padding(),
   reflect2d: padding(),
-  vol3d: [peer('ort-web', 8), peer('ort-node', 4), twoThreads(), peer('ort-node-t2', 8)],
+  vol3d: [peer('ort-web', 8), peer('ort-node', 4), ...twoThreads(), peer('ort-node-t2', 8)],
   affinegrid2d: [peer('ort-web', 2), peer('ort-node', 4)],
   affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4)],
-  rgba8: [peer(['cv5', 'cv4'], 3), twoThreads()],
+  rgba8: [peer(['cv5', 'cv4'], 3), ...twoThreads()],
 };
 
 // Targets of the whole-model table (bench/js/onnx_models.mjs), judged by the rules of the
@@ -238,7 +238,8 @@ function summaryTables(workloads, results) {
   const threadRows = workloads.map((w) => {
     const r = results[w.name];
     return [w.name, cell(r.native), cell(r['native-t2']), sp(r, 'native', 'native-t2'), cell(r['ort-node']),
-      cell(r['ort-node-t2']), sp(r, 'ort-node', 'ort-node-t2'), sp(r, 'ort-node-t2', 'native-t2')];
+      cell(r['ort-node-t2']), sp(r, 'ort-node', 'ort-node-t2'), sp(r, 'ort-node-t2', 'native-t2'),
+      cell(r.simd), cell(r['simd-t2']), sp(r, 'simd', 'simd-t2')];
   });
   return [
     '### WebAssembly (Node.js, one process)',
@@ -249,10 +250,10 @@ function summaryTables(workloads, results) {
     '',
     table(['workload', 'ours ms', 'scalar reference ms', 'speed-up', 'onnxruntime-node ms', 'speed-up', 'ours / memcpy floor'], nativeRows),
     '',
-    '### Threads (native, 1 and 2 threads in the same rounds)',
+    '### Threads (1 and 2 threads in the same rounds: native, and wasm SIMD in Node)',
     '',
-    table(['workload', 'ours 1 thread ms', 'ours 2 threads ms', 'our scaling', 'onnxruntime-node 1 thread ms',
-      'onnxruntime-node 2 threads ms', 'its scaling', 'ours faster (2 threads each)'], threadRows),
+    table(['workload', 'ours native 1 thread ms', '2 threads ms', 'scaling', 'onnxruntime-node 1 thread ms',
+      '2 threads ms', 'its scaling', 'ours faster (2 threads each)', 'ours wasm 1 thread ms', '2 threads ms', 'scaling'], threadRows),
     '',
   ].join('\n');
 }
@@ -386,7 +387,7 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     ['date', env.date],
     ['load average (1 min) at start, end', `${env.loadStart}, ${env.loadEnd} (other work on the machine inflates times)`],
     ['gridsample commit', env.commit],
-    ['our wasm', `${env.wasmTargets.simd}; ${env.wasmTargets.scalar}`],
+    ['our wasm', `${env.wasmTargets.simd}; ${env.wasmTargets.scalar}; ${env.wasmTargets.threads}`],
     ['our native', env.native ? `SIMD target ${env.native.target} (of ${targets.join(', ')}); Google Benchmark context: ${env.native.mhz} MHz, ${env.native.caches}, CPU scaling ${env.native.scaling ? 'on' : 'off'}` : 'not run'],
     ['peers', Object.entries(env.versions).map(([k, v]) => `${k} ${v}`).join(', ') + ` (OpenCV.js parallel framework: ${env.opencvParallel ?? 'unknown'})`],
   ];
@@ -406,7 +407,8 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     '- Single thread everywhere but the Threads rows: `ort.env.wasm.numThreads = 1`; onnxruntime-node with',
     '  `intraOpNumThreads` and `interOpNumThreads` 1; the npm OpenCV.js build has no threads; our calls on one',
     '  thread. The Threads rows: ours natively on 2 threads of its pool (timed in the same launches as 1 thread,',
-    '  and checked to write the same bytes), onnxruntime-node with `intraOpNumThreads` 2 (sampled in the same rounds).',
+    '  and checked to write the same bytes), onnxruntime-node with `intraOpNumThreads` 2 (sampled in the same rounds),',
+    '  and our `simd-threads` wasm build on 2 threads (heap tensors, timed in the same rounds as the one-thread build).',
     '- The speed of this machine drifts (other work on it), so the implementations of a workload are timed',
     '  side by side, not one after another. WebAssembly / JS: all of a workload\'s implementations are set up and',
     `  checked, then each gets ${method.warmup} warm-up calls, the fastest of which sets its batch size (calls under ${method.minSampleMs} ms are timed in batches:`,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #if GRIDSAMPLE_HAS_THREADS
@@ -20,9 +21,21 @@ namespace {
 constexpr int kMaxThreads = 64;
 // Pieces per thread when a call is split: threads that finish early take more.
 constexpr int64_t kPiecesPerThread = 16;
-// How long a worker looks for the next call before it sleeps: yields (each well under a
-// microsecond when no other thread wants the core).
-constexpr int kSpins = 20000;
+// How long a worker looks for the next call before it sleeps, and a call for its workers'
+// last pieces before it sleeps (bench/README.md, "Threads"): long spins slowed the calls of
+// other threads on this machine's cores.
+constexpr std::chrono::microseconds kSpin{50};
+
+// Yields until `done()` or kSpin has passed; returns done().
+template <class Done>
+bool SpinUntil(const Done& done) {
+  const auto end = std::chrono::steady_clock::now() + kSpin;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 // The pieces of one call, taken in order by whichever thread asks next.
 struct Job {
@@ -42,10 +55,11 @@ struct Job {
 
 #if GRIDSAMPLE_HAS_THREADS
 
-// Workers that sleep between calls. A call posts its Job, takes pieces itself, then closes the
-// job and waits for the workers still inside it; a worker that wakes late finds no job, so the
-// call never waits for a worker that has not started (wasm threads start only when the page's
-// event loop runs if the pool of pthread workers was too small).
+// Workers that wait between calls (looking for one for a while, then asleep). A call posts its
+// Job, takes pieces itself, then closes the job and waits for the workers still inside it; a
+// worker that wakes late finds no job, so the call never waits for a worker that has not
+// started (wasm threads start only when the page's event loop runs if the pool of pthread
+// workers was too small).
 class Pool {
  public:
   ~Pool() {
@@ -75,9 +89,7 @@ class Pool {
     std::unique_lock<std::mutex> lock(mutex_);
     job_ = nullptr;  // no worker joins any more; those inside finish their last pieces
     lock.unlock();
-    for (int spin = 0; spin < kSpins && inside_.load(std::memory_order_acquire) != 0; ++spin) {
-      std::this_thread::yield();
-    }
+    SpinUntil([this] { return inside_.load(std::memory_order_acquire) == 0; });
     lock.lock();
     idle_.wait(lock, [this] { return inside_.load(std::memory_order_relaxed) == 0; });
     return true;
@@ -104,10 +116,7 @@ class Pool {
       // A call that follows soon (a frame loop, a model's next node) finds this worker awake:
       // it looks for one for a while before it sleeps.
       lock.unlock();
-      for (int spin = 0; spin < kSpins && generation_.load(std::memory_order_acquire) == seen;
-           ++spin) {
-        std::this_thread::yield();
-      }
+      SpinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; });
       lock.lock();
       wake_.wait(lock, [&] {
         return stop_ || (job_ != nullptr && generation_.load(std::memory_order_relaxed) != seen);

@@ -55,22 +55,21 @@ struct RowUnits {
 // depend only on the unit, so results do not depend on the split.
 template <class Body>
 void ParallelUnits(const Threads& threads, int64_t units, int64_t unit_cost, const Body& body) {
-#if !GRIDSAMPLE_HAS_THREADS
-  (void)threads;
-  (void)unit_cost;
-  body(int64_t{0}, units);
-  return;
-#endif
+#if GRIDSAMPLE_HAS_THREADS
   const int64_t piece = PieceUnits(threads, units, unit_cost);
-  if (piece >= units) {
-    body(int64_t{0}, units);
+  if (piece < units) {
+    const TileTask task = [](void* context, size_t start, size_t count) {
+      const Body& b = *static_cast<const Body*>(context);
+      b(static_cast<int64_t>(start), static_cast<int64_t>(start + count));
+    };
+    RunPieces(threads, task, const_cast<Body*>(&body), units, piece);
     return;
   }
-  const TileTask task = [](void* context, size_t start, size_t count) {
-    const Body& b = *static_cast<const Body*>(context);
-    b(static_cast<int64_t>(start), static_cast<int64_t>(start + count));
-  };
-  RunPieces(threads, task, const_cast<Body*>(&body), units, piece);
+#else
+  (void)threads;
+  (void)unit_cost;
+#endif
+  body(int64_t{0}, units);
 }
 
 }  // namespace gridsample
