@@ -147,7 +147,7 @@ function readSpace(fn, opts) {
 export function warpImage(heap, fn, image, matrix, options) {
   const warp = WARPS[fn];
   const opts = readOptions(fn, options,
-    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse', 'fill']);
+    ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse', 'fill', 'rows']);
   const { space, inverse } = readSpace(fn, opts);
   const I = readImage(heap, fn, 'image', image, null);
   const M = readMatrix(fn, warp.name[space], matrix, warp.count);
@@ -157,10 +157,13 @@ export function warpImage(heap, fn, image, matrix, options) {
     width: opts.width === undefined ? undefined : readSide(fn, 'options.width', opts.width),
     height: opts.height === undefined ? undefined : readSide(fn, 'options.height', opts.height),
   };
-  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, size);
+  // options.rows: a band of an output options.height (or the image's height) rows high.
+  const wholeHeight = size.height ?? I.height;
+  const band = opts.rows === undefined ? null : readRows(fn, opts.rows, wholeHeight);
+  const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, band ? { ...size, height: band[1] - band[0] } : size);
   // What the kernel takes: theta, or H from output pixels to input pixels (float64 when
-  // converted here).
-  const sizes = [[I.width, I.height], [width, height]];
+  // converted here), both for the whole output.
+  const sizes = [[I.width, I.height], [width, band ? wholeHeight : height]];
   let kernelMatrix = M;
   if (fn === 'warpAffine' && space === 'pixel') {
     kernelMatrix = float64Matrix(affineTheta(fn, warp.name[space], M.data, inverse, ...sizes));
@@ -176,9 +179,21 @@ export function warpImage(heap, fn, image, matrix, options) {
     const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
     heap.check(fn, heap.Module[warp.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernelMatrix.dtype], ms, yp, ys,
-      mode, padding, kernelAlign, ...fill));
+      mode, padding, kernelAlign, band ? wholeHeight : -1, band ? band[0] : 0, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
+}
+
+// options.rows of a warp: [begin, end], integers with 0 <= begin <= end <= `height`.
+function readRows(fn, rows, height) {
+  const expected = `[begin, end]: integers with 0 <= begin <= end <= ${height} (the output's height)`;
+  if (!Array.isArray(rows) || rows.length !== 2 || !rows.every((r) => Number.isInteger(r))) {
+    throw new TypeError(`${fn}: options.rows: expected ${expected}, got ${describe(rows)}`);
+  }
+  if (!(rows[0] >= 0 && rows[0] <= rows[1] && rows[1] <= height)) {
+    throw new RangeError(`${fn}: options.rows: expected ${expected}, got [${rows[0]}, ${rows[1]}]`);
+  }
+  return rows;
 }
 
 // The output of an image call: options.out (read as readImageOut does) or a new image of

@@ -120,18 +120,28 @@ struct FillArg {
 };
 
 // A fused warp of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C), the matrix
-// (theta (N, 2, 3) or H (N, 3, 3)) of rank 3; fill_count 0 or C values f0..f3.
+// (theta (N, 2, 3) or H (N, 3, 3)) of rank 3; fill_count 0 or C values f0..f3; y the band of
+// rows from rows_begin of an output rows_height high (kWarpRows), or the whole output when
+// rows_height is negative.
 template <Status (*kWarp)(const TensorView&, const TensorView&, const MutableTensorView&,
-                          const GridSampleOptions&, const double*)>
+                          const GridSampleOptions&, const double*),
+          Status (*kWarpRows)(const TensorView&, const TensorView&, const MutableTensorView&,
+                              const OutputRows&, const GridSampleOptions&, const double*)>
 int WarpAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, uintptr_t m, int m_dtype,
                 uintptr_t m_shape, uintptr_t y, uintptr_t y_shape, int mode, int padding,
-                bool align_corners, int fill_count, double f0, double f1, double f2, double f3) {
+                bool align_corners, double rows_height, double rows_begin, int fill_count,
+                double f0, double f1, double f2, double f3) {
   const FillArg fill{{f0, f1, f2, f3}, fill_count};
-  return ToCallStatus(
-      kWarp({reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape), 4},
-            {reinterpret_cast<const void*>(m), static_cast<DType>(m_dtype), Shape(m_shape), 3},
-            {reinterpret_cast<void*>(y), static_cast<DType>(x_dtype), Shape(y_shape), 4},
-            Options(mode, padding, align_corners), fill.get()));
+  const TensorView xv{reinterpret_cast<const void*>(x), static_cast<DType>(x_dtype), Shape(x_shape),
+                      4};
+  const TensorView mv{reinterpret_cast<const void*>(m), static_cast<DType>(m_dtype), Shape(m_shape),
+                      3};
+  const MutableTensorView yv{reinterpret_cast<void*>(y), static_cast<DType>(x_dtype),
+                             Shape(y_shape), 4};
+  const GridSampleOptions options = Options(mode, padding, align_corners);
+  if (rows_height < 0) return ToCallStatus(kWarp(xv, mv, yv, options, fill.get()));
+  const OutputRows rows{static_cast<int64_t>(rows_height), static_cast<int64_t>(rows_begin)};
+  return ToCallStatus(kWarpRows(xv, mv, yv, rows, options, fill.get()));
 }
 
 // Remap of channels-last images: x and y (N, H, W, C) / (N, Ho, Wo, C); map_x (N, Ho, Wo, 2)
@@ -230,8 +240,8 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("affineGrid", &AffineGridAdapter);
   function("warpFlow", &WarpFlowAdapter);
   function("gridSampleChannelsLast", &GridSampleChannelsLastAdapter);
-  function("warpAffine", &WarpAdapter<&WarpAffine>);
-  function("warpPerspective", &WarpAdapter<&WarpPerspective>);
+  function("warpAffine", &WarpAdapter<&WarpAffine, &WarpAffineRows>);
+  function("warpPerspective", &WarpAdapter<&WarpPerspective, &WarpPerspectiveRows>);
   function("remap", &RemapAdapter);
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);

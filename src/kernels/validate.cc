@@ -408,6 +408,8 @@ Status CheckChannelsLastY(const char* op, const TensorView& x, int64_t x_count,
   geometry->c = x.shape[3];
   geometry->out_h = y_shape[1];
   geometry->out_w = y_shape[2];
+  geometry->row0 = 0;
+  geometry->rows = y_shape[1];
   return Status::Ok();
 }
 
@@ -490,6 +492,18 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
 Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                                ChannelsLastGeometry* geometry) {
   return ValidateWarp("WarpPerspective", "H", 3, x, h, y, geometry);
+}
+
+Status ValidateOutputRows(const char* op, const OutputRows& rows, ChannelsLastGeometry* geometry) {
+  if (rows.height < 0 || rows.begin < 0 || rows.begin > rows.height - geometry->rows) {
+    return Invalid(op, "rows: expected Y's " + std::to_string(geometry->rows) +
+                           " rows to lie within the output, got rows " +
+                           std::to_string(rows.begin) + " onwards of an output " +
+                           std::to_string(rows.height) + " rows high");
+  }
+  geometry->out_h = rows.height;
+  geometry->row0 = rows.begin;
+  return Status::Ok();
 }
 
 Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,

@@ -59,7 +59,8 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
 struct ChannelsLastGeometry {
   int64_t n = 0, c = 0;
   int64_t in_h = 0, in_w = 0;    // H, W of X
-  int64_t out_h = 0, out_w = 0;  // Ho, Wo of Y
+  int64_t out_h = 0, out_w = 0;  // Ho, Wo of the whole output
+  int64_t row0 = 0, rows = 0;  // the rows Y holds: [row0, row0 + rows) of out_h (all unless a band)
 };
 
 // GridSampleChannelsLast: x (N, H, W, C), grid (N, Ho, Wo, 2) of a float dtype, y
@@ -79,6 +80,10 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 // Remap: x (N, H, W, C), float32 pixel maps: map_x (N, Ho, Wo, 2) interleaved when map_y is
 // null, else planes map_x and map_y (N, Ho, Wo); y (N, Ho, Wo, C) of x's dtype; no overlaps.
 // `flow`: the same for WarpFlowChannelsLast, whose maps are a flow (messages name them so).
+// A band of a warp's output (WarpAffineRows, WarpPerspectiveRows): `rows` placing Y, whose rows
+// `geometry` holds, in an output rows.height high; updates out_h and row0.
+Status ValidateOutputRows(const char* op, const OutputRows& rows, ChannelsLastGeometry* geometry);
+
 Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
                      const MutableTensorView& y, ChannelsLastGeometry* geometry, bool flow = false);
 

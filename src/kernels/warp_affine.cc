@@ -1,6 +1,6 @@
-// Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective,
-// Remap, WarpFlowChannelsLast): validate once, then the fast path, else the generic scalar path
-// (reference/channels_last_ref.cc).
+// Public channels-last entry points (GridSampleChannelsLast, WarpAffine, WarpPerspective and
+// their bands, Remap, WarpFlowChannelsLast): validate once, then the fast path, else the generic
+// scalar path (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
 #include "fast/fast.h"
@@ -21,30 +21,54 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
   return Status::Ok();
 }
 
+namespace {
+
+// WarpAffine and WarpPerspective, of the whole output (rows null) or of a band.
+template <Status (*kValidate)(const TensorView&, const TensorView&, const MutableTensorView&,
+                              ChannelsLastGeometry*),
+          bool (*kTry)(const ChannelsLastGeometry&, const TensorView&, const TensorView&,
+                       const MutableTensorView&, const GridSampleOptions&, const double*),
+          void (*kReference)(const ChannelsLastGeometry&, const TensorView&, const TensorView&,
+                             const MutableTensorView&, const GridSampleOptions&, const double*)>
+Status Warp(const char* op, const TensorView& x, const TensorView& m, const MutableTensorView& y,
+            const OutputRows* rows, const GridSampleOptions& options, const double* fill) {
+  ChannelsLastGeometry geo;
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = kValidate(x, m, y, &geo);
+  if (s.ok() && rows) s = ValidateOutputRows(op, *rows, &geo);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
+  if (!s.ok()) return s;
+  if (!kTry(geo, x, m, y, options, fill)) kReference(geo, x, m, y, options, fill);
+  return Status::Ok();
+}
+
+constexpr auto kWarpAffine =
+    Warp<ValidateWarpAffine, fast::TryWarpAffine, reference::RunWarpAffine>;
+constexpr auto kWarpPerspective =
+    Warp<ValidateWarpPerspective, fast::TryWarpPerspective, reference::RunWarpPerspective>;
+
+}  // namespace
+
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                   const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geo;
-  Status s = ValidateGridSampleOptions(options, "WarpAffine");
-  if (s.ok()) s = ValidateWarpAffine(x, theta, y, &geo);
-  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "WarpAffine");
-  if (!s.ok()) return s;
-  if (!fast::TryWarpAffine(geo, x, theta, y, options, fill)) {
-    reference::RunWarpAffine(geo, x, theta, y, options, fill);
-  }
-  return Status::Ok();
+  return kWarpAffine("WarpAffine", x, theta, y, nullptr, options, fill);
+}
+
+Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
+                      const OutputRows& rows, const GridSampleOptions& options,
+                      const double* fill) {
+  return kWarpAffine("WarpAffineRows", x, theta, y, &rows, options, fill);
 }
 
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geo;
-  Status s = ValidateGridSampleOptions(options, "WarpPerspective");
-  if (s.ok()) s = ValidateWarpPerspective(x, h, y, &geo);
-  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, "WarpPerspective");
-  if (!s.ok()) return s;
-  if (!fast::TryWarpPerspective(geo, x, h, y, options, fill)) {
-    reference::RunWarpPerspective(geo, x, h, y, options, fill);
-  }
-  return Status::Ok();
+  return kWarpPerspective("WarpPerspective", x, h, y, nullptr, options, fill);
+}
+
+Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                           const OutputRows& rows, const GridSampleOptions& options,
+                           const double* fill) {
+  return kWarpPerspective("WarpPerspectiveRows", x, h, y, &rows, options, fill);
 }
 
 namespace {

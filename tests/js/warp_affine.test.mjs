@@ -180,6 +180,31 @@ for (const variant of variants) {
       const z = gs.warpAffine({ data: new Uint8Array(0), width: 0, height: 0 }, [1, 0, 0, 0, 1, 0]);
       assert.deepEqual([z.width, z.height, z.channels, z.data.length], [0, 0, 4, 0]);
     });
+
+    test('options.rows: each band is those rows of the whole output (warpAffine, warpPerspective); bad bands are errors', () => {
+      const next = rng(12);
+      const image = { data: Uint8ClampedArray.from({ length: 37 * 29 * 4 }, () => 256 * next()), width: 37, height: 29 };
+      const gray = { data: Float32Array.from({ length: 37 * 29 }, () => next()), width: 37, height: 29 };
+      const calls = [
+        ['warpAffine', image, [0.9, -0.3, 0.1, 0.3, 0.9, -0.05], { mode: 'bicubic', paddingMode: 'reflection', height: 41, width: 33 }],
+        ['warpAffine', gray, gs.rotationMatrix([18, 14], 30), { space: 'pixel', fill: 0.5 }],
+        ['warpPerspective', image, [1.1, 0.1, -3, 0, 0.9, 2, 0.002, 0.001, 1], { space: 'pixel', mode: 'bilinear' }],
+      ];
+      for (const [fn, im, m, options] of calls) {
+        const whole = gs[fn](im, m, options);
+        const row = whole.width * whole.channels;
+        for (const [a, b] of [[0, 7], [7, 8], [8, whole.height], [5, 5]]) {
+          const band = gs[fn](im, m, { ...options, rows: [a, b] });
+          assert.deepEqual([band.width, band.height, band.channels], [whole.width, b - a, whole.channels], `${fn} rows ${a}..${b}`);
+          assert.deepEqual(Array.from(band.data), Array.from(whole.data.subarray(a * row, b * row)), `${fn} rows ${a}..${b}`);
+        }
+        assert.throws(() => gs[fn](im, m, { ...options, rows: [3, 2] }),
+          { name: 'RangeError', message: `${fn}: options.rows: expected [begin, end]: integers with 0 <= begin <= end <= ${whole.height} (the output's height), got [3, 2]` });
+        assert.throws(() => gs[fn](im, m, { ...options, rows: [0, whole.height + 1] }), /options\.rows: expected \[begin, end\]/);
+        assert.throws(() => gs[fn](im, m, { ...options, rows: [0.5, 2] }), { name: 'TypeError' });
+        assert.throws(() => gs[fn](im, m, { ...options, rows: 3 }), { name: 'TypeError', message: `${fn}: options.rows: expected [begin, end]: integers with 0 <= begin <= end <= ${whole.height} (the output's height), got 3` });
+      }
+    });
   });
 
   describe(`${gs.backend} gridSampleChannelsLast equals gridSample on transposed tensors`, () => {

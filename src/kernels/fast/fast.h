@@ -73,6 +73,7 @@ struct ImageAxes {
 struct InterleavedProblem {
   int64_t n;
   ImageAxes axes;
+  int64_t row0, rows;  // the rows y holds: [row0, row0 + rows) of axes.out_h
   int c;
   bool uint8;  // else float32
   const void* x;

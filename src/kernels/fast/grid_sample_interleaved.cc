@@ -174,7 +174,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   const int32_t row = pb.axes.in_w * c;
   const PlanAxes<2> axes{{pb.axes.in_h, pb.axes.in_w}, {row, c}, pb.axes.align};
   const int64_t in_count = static_cast<int64_t>(pb.axes.in_h) * row;
-  const int64_t out_count = pb.axes.out_h * pb.axes.out_w * c;
+  const int64_t out_count = pb.rows * pb.axes.out_w * c;
   constexpr int kT = kTaps<M>;
   constexpr int kTile =
       TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
@@ -194,7 +194,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   const size_t pixel_bytes = c * elem;
 
   // Work units: one row of one column tile of one batch item, in the order n, column tile, row.
-  const RowUnits units{(pb.axes.out_w + kTile - 1) / kTile, pb.axes.out_h};
+  const RowUnits units{(pb.axes.out_w + kTile - 1) / kTile, pb.rows};
   const int64_t unit_cost = std::min<int64_t>(kTile, pb.axes.out_w) * PixelCost(c, kT * kT);
   ParallelUnits(pb.threads, pb.n * units.PerItem(), unit_cost, [&](int64_t begin, int64_t end) {
     Source src = source;  // its per-item, per-column and per-row state is this piece's
@@ -234,7 +234,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         exact_end = row_end ? count - 1 : -1;
         src.Columns(j0, count);
       }
-      src.Row(i);
+      src.Row(pb.row0 + i);
       uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
       if constexpr (M == Mode::kLinear) {
         if (fixed) {
@@ -351,6 +351,8 @@ bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptio
                        static_cast<int32_t>(geo.in_w),
                        options.align_corners,
                        options.padding == Padding::kReflection};
+  pb->row0 = geo.row0;
+  pb->rows = geo.rows;
   pb->c = static_cast<int>(geo.c);
   pb->uint8 = x == DType::kUint8;
   pb->mode = options.mode;
@@ -385,7 +387,7 @@ bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geo, const TensorView
                                const GridSampleOptions& options) {
   InterleavedProblem pb;
   if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, nullptr, &pb)) return false;
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, static_cast<const float*>(grid.data));
 }
 
@@ -397,7 +399,7 @@ bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const T
   if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
     return false;
   }
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
 }
 
@@ -411,7 +413,7 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, co
   }
   // Column indices as exact int32 lanes (a wider output is left to the generic path).
   if (geo.out_w > kMaxPerspectiveWidth) return false;
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
   return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, f64);
 }
 
@@ -422,7 +424,7 @@ bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const Tensor
   if (!Prepare(geo, x, y, options, fill, &pb)) return false;
   // A flow's columns and rows as exact int32 and float32 lanes.
   if (flow && (geo.out_w >= kMaxFlowSide || geo.out_h >= kMaxFlowSide)) return false;
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2, flow);

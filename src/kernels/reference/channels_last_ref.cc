@@ -114,12 +114,12 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
   double gx[kChunk], gy[kChunk];
   for (int64_t n = 0; n < geo.n; ++n) {
     const int64_t x_n = n * h * w * c_count;
-    for (int64_t i = 0; i < geo.out_h; ++i) {
+    for (int64_t i = geo.row0; i < geo.row0 + geo.rows; ++i) {
       for (int64_t j0 = 0; j0 < geo.out_w; j0 += kChunk) {
         const int64_t count = geo.out_w - j0 < kChunk ? geo.out_w - j0 : kChunk;
         coords.Fill(n, i, j0, count, gx, gy);
         for (int64_t j = 0; j < count; ++j) {
-          const int64_t out = ((n * geo.out_h + i) * geo.out_w + j0 + j) * c_count;
+          const int64_t out = ((n * geo.rows + i - geo.row0) * geo.out_w + j0 + j) * c_count;
           if (!std::isfinite(gx[j]) || !std::isfinite(gy[j])) {
             for (int64_t c = 0; c < c_count; ++c) {
               StoreAs<Acc>(x.dtype, y.data, out + c, Acc(0) + outside(c));
@@ -158,7 +158,7 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
   // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
-  if (geo.n * geo.out_h * geo.out_w * geo.c == 0) return;
+  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return;
   if (ComputesInDouble(x.dtype)) {
     RunGeneric<double>(geo, x, y, o, coords, fill);
   } else {

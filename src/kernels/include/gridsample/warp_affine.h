@@ -63,6 +63,23 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options = {}, const double* fill = nullptr);
 
+// A horizontal band of a warp's output, for callers that split one output among workers (the
+// JavaScript worker pool does): Y holds rows [begin, begin + Y's Ho) of an output `height` rows
+// high, and each of its rows is the same bytes as that row of the whole output.
+struct OutputRows {
+  int64_t height = 0;  // the whole output's Ho
+  int64_t begin = 0;   // the first row Y holds
+};
+
+// WarpAffine and WarpPerspective computing only the band `rows` of their output into y
+// (N, Ho', Wo, C), Ho' the band's rows; rows.begin + Ho' must not pass rows.height.
+Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
+                      const OutputRows& rows, const GridSampleOptions& options = {},
+                      const double* fill = nullptr);
+Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
+                           const OutputRows& rows, const GridSampleOptions& options = {},
+                           const double* fill = nullptr);
+
 // Y = X sampled at pixel coordinates given per output pixel, as OpenCV's remap with float
 // maps: output pixel (i, j) samples X at (map_x(i, j), map_y(i, j)), pixel centres at integer
 // coordinates; every mode and padding (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
