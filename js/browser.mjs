@@ -1,5 +1,6 @@
 // Browser and Web Worker entry point of gridsample: fetches the .wasm next to this file (bundlers follow the URLs).
 import { loadWith } from './load_wasm.mjs';
+import { createPoolWith } from './pool.mjs';
 import createSimd from './dist/gridsample-simd.mjs';
 import createScalar from './dist/gridsample-scalar.mjs';
 
@@ -23,6 +24,8 @@ const VARIANTS = {
   },
 };
 
+const cores = () => globalThis.navigator?.hardwareConcurrency ?? 1;
+
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.js').LoadOptions} [options]
@@ -31,7 +34,39 @@ export function load(options) {
   return loadWith(options, {
     glue: (v) => (v === 'simd-threads' ? VARIANTS[v].factory() : VARIANTS[v].factory),
     wasmUrl: (v) => VARIANTS[v].url(),
-    cores: () => globalThis.navigator?.hardwareConcurrency ?? 1,
+    cores,
     sourceOf: (url) => ({ url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) }),
+  });
+}
+
+/**
+ * Starts single-threaded gridsample instances in module Web Workers and resolves to the pool
+ * (see api.d.cts).
+ * @param {import('./index.js').PoolOptions} [options]
+ */
+export function createPool(options) {
+  return createPoolWith(options, {
+    cores,
+    spawn() {
+      // Literal, so that bundlers emit the worker script (and what it imports).
+      const worker = new Worker(new URL('./pool_worker.mjs', import.meta.url), { type: 'module', name: 'gridsample-pool' });
+      return {
+        post: (message, transfer) => worker.postMessage(message, transfer),
+        listen(onMessage, onFailure) {
+          worker.addEventListener('message', (e) => onMessage(e.data));
+          worker.addEventListener('error', (e) => {
+            e.preventDefault();
+            onFailure(new Error(e.message || 'its script failed to load or threw'));
+          });
+          worker.addEventListener('messageerror', () => onFailure(new Error('a message from it could not be read')));
+        },
+        ref() {},
+        unref() {},
+        terminate() {
+          worker.terminate();
+          return Promise.resolve();
+        },
+      };
+    },
   });
 }

@@ -9,6 +9,15 @@ function load(options) {
   return import('./node.mjs').then((m) => m.load(options));
 }
 
+/**
+ * Starts single-threaded gridsample instances in worker_threads and resolves to the pool (see
+ * api.d.cts).
+ * @param {import('./index.cjs').PoolOptions} [options]
+ */
+function createPool(options) {
+  return import('./node.mjs').then((m) => m.createPool(options));
+}
+
 // Same probe as load_wasm.mjs (which CommonJS cannot import synchronously).
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15,
@@ -38,4 +47,4 @@ const DTYPE_NAMES = Object.freeze([
   'float32', 'float64', 'float16', 'bfloat16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32',
 ]);
 
-module.exports = { load, simdSupported, threadsSupported, DTYPE_NAMES };
+module.exports = { load, createPool, simdSupported, threadsSupported, DTYPE_NAMES };

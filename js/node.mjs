@@ -2,8 +2,10 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 import { loadWith } from './load_wasm.mjs';
+import { createPoolWith } from './pool.mjs';
 import { sourceFromUrl } from './read_node.mjs';
 
 export { DTYPE_NAMES } from './dtypes.mjs';
@@ -36,6 +38,9 @@ async function readSource(url) {
   }
 }
 
+const cores = () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+const POOL_WORKER = fileURLToPath(new URL('./pool_worker_node.mjs', import.meta.url));
+
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).
  * @param {import('./index.js').LoadOptions} [options]
@@ -45,7 +50,34 @@ export function load(options) {
     glue: (v) => GLUE[v](),
     wasmUrl: (v) => WASM[v],
     sourceOf: readSource,
-    cores: () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
+    cores,
     threadArgs: () => ({ locateFile: (path, dir) => (path.endsWith('.worker.js') ? WORKER : dir + path) }),
+  });
+}
+
+/**
+ * Starts single-threaded gridsample instances in worker_threads and resolves to the pool
+ * (see api.d.cts).
+ * @param {import('./index.js').PoolOptions} [options]
+ */
+export function createPool(options) {
+  return createPoolWith(options, {
+    cores,
+    spawn() {
+      // The process's flags, but --input-type (for -e / stdin code) stops a file from loading.
+      const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+      const worker = new Worker(POOL_WORKER, { name: 'gridsample-pool', execArgv });
+      return {
+        post: (message, transfer) => worker.postMessage(message, transfer),
+        listen(onMessage, onFailure) {
+          worker.on('message', onMessage);
+          worker.on('error', onFailure);
+          worker.on('exit', (code) => onFailure(new Error(`it exited (code ${code})`)));
+        },
+        ref: () => worker.ref(),
+        unref: () => worker.unref(),
+        terminate: () => worker.terminate(),
+      };
+    },
   });
 }

@@ -183,3 +183,30 @@ gs.gridSample(x32, grid, { padding: 'zeros' });
 gs.gridSample(x32, grid, { out: [0, 0, 0, 0] });
 // @ts-expect-error: warpAffine's out is an image, its pixels or a heap tensor
 gs.warpAffine(image, theta, { out: outTensor });
+
+// The worker pool: async twins of the large calls, the result types of the instance's calls.
+async function poolCalls(): Promise<void> {
+  assert<Equal<ReturnType<typeof gridsample.createPool>, Promise<gridsample.Pool>>>();
+  const pool = await gridsample.createPool({ workers: 4, variant: 'simd' });
+  assert<Equal<typeof pool.workers, number>>();
+  const rgba = { data: new Uint8ClampedArray(16), width: 2, height: 2 };
+  const warped = await pool.warpAffine(rgba, [1, 0, 0, 0, 1, 0], {
+    mode: 'bicubic', space: 'pixel', signal: new AbortController().signal, onProgress: (f) => void f.toFixed(2),
+  });
+  assert<Equal<typeof warped.data, Uint8ClampedArray<ArrayBuffer>>>();
+  const flat = await pool.warpPerspective({ data: new Float32Array(4), width: 2, height: 2 }, [1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  assert<Equal<typeof flat.data, Float32Array<ArrayBuffer>>>();
+  const y = await pool.gridSample({ data: new Float32Array(4), shape: [1, 1, 2, 2] }, grid, { mode: 'nearest' });
+  assert<Equal<typeof y.data, Float32Array<ArrayBuffer>>>();
+  await pool.remap(rgba, { data: new Float32Array(8), width: 2, height: 2 });
+  // @ts-expect-error: pool calls take no out
+  await pool.warpAffine(rgba, [1, 0, 0, 0, 1, 0], { out: new Uint8ClampedArray(16) });
+  // @ts-expect-error: each worker runs one thread
+  await gridsample.createPool({ variant: 'simd-threads' });
+  // @ts-expect-error: a fixed wasmUrl only
+  await gridsample.createPool({ wasmUrl: (v: string) => v });
+  await pool.terminate();
+  const band = gs.warpAffine(rgba, [1, 0, 0, 0, 1, 0], { rows: [0, 1] });
+  assert<Equal<typeof band.data, Uint8ClampedArray<ArrayBuffer>>>();
+}
+void poolCalls;
