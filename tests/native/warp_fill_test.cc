@@ -46,8 +46,8 @@ Status RunWarp(Warp w, const Tensor& x, const Tensor& m, Tensor* y, const GridSa
 void RunReference(Warp w, const Tensor& x, const Tensor& m, Tensor* y, const GridSampleOptions& o,
                   const double* fill) {
   const auto& s = y->shape();
-  const gridsample::ChannelsLastGeometry geo{x.shape()[0], x.shape()[3], x.shape()[1],
-                                             x.shape()[2], s[1],         s[2]};
+  const gridsample::ChannelsLastGeometry geo{
+      x.shape()[0], x.shape()[3], x.shape()[1], x.shape()[2], s[1], s[2], 0, s[1]};
   switch (w) {
     case Warp::kAffine:
       gridsample::reference::RunWarpAffine(geo, x.View(), m.View(), y->MutableView(), o, fill);
