@@ -26,6 +26,8 @@ const ARGUMENT_NAMES = {
 };
 /** For tests: `pool[FAULT](worker, 'throw' | 'exit')` makes that worker fail its next band. */
 export const FAULT = Symbol.for('gridsample.pool.fault');
+/** For the benchmark: `createPool({ [SPLIT_COST]: n })` splits from n instead of POOL_SPLIT_COST. */
+export const SPLIT_COST = Symbol.for('gridsample.pool.splitCost');
 
 // createPool's options: worker count (default: a worker per core, at most 8) and what each
 // worker passes to load() (one thread each).
@@ -57,7 +59,7 @@ function readPoolOptions(options, cores) {
   for (const key of LOAD_OPTIONS) {
     if (options[key] !== undefined) load[key] = key === 'wasmUrl' ? String(options[key]) : options[key];
   }
-  return { workers, load };
+  return { workers, load, splitCost: options[SPLIT_COST] ?? POOL_SPLIT_COST };
 }
 
 // A call's own options: signal (an AbortSignal) and onProgress (a function of the fraction
@@ -180,7 +182,7 @@ function errorFrom(e) {
  * `cores()` counts logical cores.
  */
 export async function createPoolWith(options, { spawn, cores }) {
-  const { workers: count, load } = readPoolOptions(options, cores());
+  const { workers: count, load, splitCost } = readPoolOptions(options, cores());
   const workers = [];
   const calls = new Map();
   let nextId = 1;
@@ -316,9 +318,9 @@ export async function createPoolWith(options, { spawn, cores }) {
       }
       const cost = split ? split.planes * split.rows * split.rowValues * split.taps : 0;
       const live = workers.filter((w) => !w.dead);
-      const bandCount = split ? Math.min(split.rows, live.length * BANDS_PER_WORKER, Math.floor(cost / POOL_BAND_COST)) : 0;
+      const bandCount = split ? Math.min(split.rows, live.length * BANDS_PER_WORKER, Math.max(live.length, Math.floor(cost / POOL_BAND_COST))) : 0;
       try {
-        if (!split || cost < POOL_SPLIT_COST || live.length < 2 || bandCount < 2) {
+        if (!split || cost < splitCost || live.length < 2 || bandCount < 2) {
           const w = idlest();
           call.workers.add(w);
           post(w, { type: 'whole', id: call.id, fn, args });
