@@ -22,12 +22,15 @@
 //        node bench/js/bench.mjs --inputs-only DIR [--only name,name]
 //          (writes the native binary's inputs to DIR and stops: for timing it by hand, e.g.
 //          build/bench/gridsample_bench --inputs=DIR --targets --benchmark_filter=target)
+//        node bench/js/bench.mjs --from-json FILE [--out FILE]
+//          (renders the report again from the measurements a run saved with --json, without
+//          measuring: for working on report.mjs; the tables after the models are not saved)
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import * as ortWeb from 'onnxruntime-web';
@@ -39,10 +42,11 @@ import { measureInstructionCounts, renderInstructionCounts } from './instruction
 import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
+import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
 import { DEFAULTS, calibrate, sampleFor, stats, timeInRounds } from './timing.mjs';
-import { baselineWorkload, makeWorkloads } from './workloads.mjs';
+import { baselineWorkload, makeWorkloads, modelProbes } from './workloads.mjs';
 
 const require = createRequire(import.meta.url);
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -64,6 +68,7 @@ function parseArgs(argv) {
     else if (a === '--only') args.only = value().split(',');
     else if (a === '--quick') args.quick = true;
     else if (a === '--inputs-only') args.inputsOnly = value();
+    else if (a === '--from-json') args.fromJson = value();
     else throw new Error(`unknown argument ${a}`);
   }
   return args;
@@ -91,6 +96,13 @@ const ORT_NODE_SHARE = {
   maxReps: Math.floor(TIMING.maxReps / NATIVE_ROUNDS),
   budgetMs: TIMING.budgetMs / NATIVE_ROUNDS,
 };
+// Samples of onnxruntime-web on THREADS threads per workload (at least TIMING.minReps): each is
+// followed by a pause until its spinning threads are quiet (ort_web_threads.mjs), so fewer.
+const ORT_WEB_T2_MAX_REPS = 9;
+// The scaling model's measurements (measureScalingInputs): repetitions of the bandwidth
+// program (gridsample_membw) and of the two probe calls in the native binary.
+const MEMBW_REPS = args.quick ? 3 : 7;
+const PROBE_REPS = args.quick ? 3 : 9;
 const log = (...m) => console.error(...m);
 
 // --- implementations -----------------------------------------------------------------------------
@@ -109,6 +121,8 @@ const IMPLS = [
   { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
   { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
   { id: 'ort-web', label: 'onnxruntime-web (wasm SIMD, 1 thread)', vs: 'simd-copy' },
+  // In a child process (numThreads is per process), sampled in this workload's rounds.
+  { id: 'ort-web-t2', label: `onnxruntime-web (wasm SIMD, numThreads ${THREADS}, child process)`, vs: 'simd-t2' },
   // OpenCV.js 5 and 4 both: 5 is faster at float remap, 4 at the RGBA warpAffine (measured).
   { id: 'cv5', label: 'OpenCV.js 5, channels-last (remap / warpAffine)', vs: 'simd' },
   { id: 'cv5-planar', label: 'OpenCV.js 5, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
@@ -278,8 +292,9 @@ async function setUp(id, w, setup, ref) {
   }
 }
 
+/** Disposes `impl` (a promise when it lives in a child process, resolved once it is gone). */
 function dispose(impl) {
-  try { impl.dispose(); } catch { /* nothing to free */ }
+  try { return impl.dispose(); } catch { /* nothing to free */ }
 }
 
 /** A result row completed by its timing entry: median and min, or the error that stopped it. */
@@ -287,15 +302,21 @@ function timed(res, entry) {
   return entry.error ? { status: 'error', error: errorText(entry.error) } : { ...res, time: stats(entry.samples, entry.batch) };
 }
 
-/** Times the live implementations `[{ id, impl }]` of one workload together in rounds, sets their rows of `r`, then disposes them. */
+/**
+ * Times the live implementations `[{ id, impl }]` of one workload together in rounds, sets
+ * their rows of `r`, then disposes them. One timed in another process (`impl.remote`, the
+ * threaded onnxruntime-web) calibrates there and takes its samples there when its turn in a
+ * round comes; its row gets `threads`, the check that its threads ran (ort_web_threads.mjs).
+ */
 async function timeTogether(live, r) {
   const entries = [];
-  for (const { impl } of live) entries.push(await calibrate(impl.run, TIMING));
+  for (const { impl } of live) entries.push(impl.remote ? await impl.remote.calibrate(TIMING) : await calibrate(impl.run, TIMING));
   await timeInRounds(entries, TIMING);
-  live.forEach(({ id, impl }, i) => {
+  for (const [i, { id, impl }] of live.entries()) {
     r[id] = timed(r[id], entries[i]);
-    dispose(impl);
-  });
+    if (impl.remote && r[id].status === 'ok') r[id].threads = await impl.remote.usage();
+    await dispose(impl);
+  }
 }
 
 function floorImpl(setupCopy) {
@@ -305,7 +326,7 @@ function floorImpl(setupCopy) {
 // --- wasm / JS phase ---------------------------------------------------------------------------------
 
 // The order of setting up and checking; the first checked implementation with an output is the reference.
-const WASM_ORDER = ['simd', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
+const WASM_ORDER = ['simd', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'ort-web-t2', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
 
 /**
  * One workload in this process: sets up and checks every implementation of `setups` (those of
@@ -545,6 +566,59 @@ async function timeNative(binary, dir, w, r, ortNode) {
     Object.fromEntries(Object.entries(byTarget).map(([t, reps]) => [t, nativeTimed({ status: 'ok' }, reps)]))]));
 }
 
+/**
+ * The scaling model's measured inputs (report.mjs, scalingModel), after the native rounds:
+ * - membw: gridsample_membw (next to the native binary; bench/native/membw.cc), streaming copy
+ *   and read bandwidth of 256 MiB and L3-resident buffers on 1 and THREADS threads, or {error};
+ * - probes: the native binary on modelProbes() (workloads.mjs), public API on 1 and THREADS
+ *   threads in the same launch, PROBE_REPS repetitions each, randomly interleaved: {name:
+ *   {t1, t2, shape}} (medians in ms), or {error}. `tiny` is never split (a call's fixed cost);
+ *   `split` is split into 16 equal pieces per thread (what splitting a call costs).
+ */
+function measureScalingInputs(binary, dir) {
+  log('\n== scaling model inputs: memory bandwidth, probe calls');
+  const membwPath = join(dirname(binary), 'gridsample_membw');
+  let membw;
+  if (!existsSync(membwPath)) {
+    membw = { error: `${membwPath} not found (bench/run.sh builds it)` };
+  } else {
+    const r = spawnSync(membwPath, [`--reps=${MEMBW_REPS}`, `--threads=1,${THREADS}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
+    try {
+      membw = r.status === 0 ? JSON.parse(r.stdout) : { error: `gridsample_membw exited with ${r.status ?? r.signal}` };
+    } catch (e) {
+      membw = { error: `cannot read gridsample_membw's output: ${e.message}` };
+    }
+  }
+  let probes;
+  if (!existsSync(binary)) {
+    probes = { error: `native benchmark binary not found at ${binary}` };
+  } else {
+    const probeDir = join(dir, 'probes');
+    mkdirSync(probeDir, { recursive: true });
+    const list = modelProbes();
+    writeNativeInputs(probeDir, list);
+    const report = launchNative(binary, probeDir, ['--timing_only', `--threads=${THREADS}`, `--reps=${PROBE_REPS}`,
+      `--benchmark_filter=/(public|threads:${THREADS})/`, '--benchmark_enable_random_interleaving=true', '--benchmark_format=json'],
+    ['ignore', 'ignore', 2]);
+    if (report.error) {
+      probes = report;
+    } else {
+      const reps = repetitions(report);
+      probes = {};
+      for (const w of list) {
+        const one = nativeTimed({ status: 'ok' }, reps[w.name]?.native);
+        const many = nativeTimed({ status: 'ok' }, reps[w.name]?.['native-t2']);
+        probes[w.probe] = one.status === 'ok' && many.status === 'ok'
+          ? { t1: one.time.median, t2: many.time.median, shape: w.summary }
+          : { error: one.error ?? many.error };
+      }
+    }
+  }
+  log(`  membw: ${membw.error ?? membw.results.map((x) => `${x.size} ${x.kernel} ${x.threads}t ${x.gbps_median} GB/s`).join(', ')}`);
+  log(`  probes: ${JSON.stringify(probes)}`);
+  return { membw, probes, reps: { membw: MEMBW_REPS, probes: PROBE_REPS } };
+}
+
 /** The machine as the native binary's Google Benchmark context describes it, or null. */
 function nativeEnv(context) {
   return context ? {
@@ -563,6 +637,15 @@ async function main() {
   if (args.inputsOnly) {
     writeNativeInputs(args.inputsOnly, makeWorkloads().filter((w) => !args.only || args.only.includes(w.name)));
     log(`wrote the native inputs to ${args.inputsOnly}`);
+    return;
+  }
+  if (args.fromJson) {
+    const saved = JSON.parse(readFileSync(args.fromJson, 'utf8'));
+    const workloads = makeWorkloads().filter((w) => saved.results[w.name]);
+    const report = renderReport({ ...saved, workloads, impls: IMPLS });
+    writeFileSync(args.out, report);
+    console.log(report);
+    log(`wrote ${args.out} from ${args.fromJson}`);
     return;
   }
   const env = machine();
@@ -587,35 +670,46 @@ async function main() {
   let workloads = makeWorkloads();
   if (args.only) workloads = workloads.filter((w) => args.only.includes(w.name));
   const results = {};
-
-  // 1. Everything that runs in this process's wasm/JS engine, workload by workload.
-  for (const w of workloads) {
-    log(`\n== ${w.name}: ${w.summary}`);
-    const floorBytes = floorCopyBytes(w.inBytes, w.outBytes);
-    const setups = {
-      'simd': () => peers.oursHeap(simd, w),
-      'simd-copy': () => peers.oursCopy(simd, w),
-      'scalar': () => peers.oursHeap(scalar, w),
-      'ort-web': () => peers.onnxruntimeWeb(ortWeb, w),
-      'cv5': () => peers.openCv(cv5.cv, w),
-      'cv5-planar': () => peers.openCvPlanar(cv5.cv, w),
-      'cv4': () => peers.openCv(cv4.cv, w),
-      'cv4-planar': () => peers.openCvPlanar(cv4.cv, w),
-      'plain-js': () => peers.plainJs(w),
-      'floor-wasm': () => floorImpl(copier.prepare(floorBytes)),
-      'floor-js': () => floorImpl(typedArrayCopier(floorBytes)),
-    };
-    const base = baselineWorkload(w);
-    if (base) setups['simd-base'] = () => peers.oursHeap(simd, base);
-    if (simdThreads) setups['simd-t2'] = () => peers.oursHeap(simdThreads, w);
-    results[w.name] = await runWasmWorkload(w, setups);
-  }
-
-  // 2. The native binary on the same bytes (checks, then rounds alternating with
-  // onnxruntime-node, which is checked against it), workload by workload.
+  // The inputs as files: for the native binary and for the child process running
+  // onnxruntime-web on THREADS threads (ort_web_threads.mjs), the same bytes as ours.
   const dir = mkdtempSync(join(os.tmpdir(), 'gridsample-bench-'));
+  let scaling = null;
+  let ortWebThreads = null;
   try {
     writeNativeInputs(dir, workloads);
+    if (workloads.length) ortWebThreads = await startOrtWebThreads({ threads: THREADS, dir, maxReps: ORT_WEB_T2_MAX_REPS });
+
+    // 1. Everything that runs in this process's wasm/JS engine, workload by workload.
+    for (const w of workloads) {
+      log(`\n== ${w.name}: ${w.summary}`);
+      const floorBytes = floorCopyBytes(w.inBytes, w.outBytes);
+      const setups = {
+        'simd': () => peers.oursHeap(simd, w),
+        'simd-copy': () => peers.oursCopy(simd, w),
+        'scalar': () => peers.oursHeap(scalar, w),
+        'ort-web': () => peers.onnxruntimeWeb(ortWeb, w),
+        'cv5': () => peers.openCv(cv5.cv, w),
+        'cv5-planar': () => peers.openCvPlanar(cv5.cv, w),
+        'cv4': () => peers.openCv(cv4.cv, w),
+        'cv4-planar': () => peers.openCvPlanar(cv4.cv, w),
+        'plain-js': () => peers.plainJs(w),
+        'floor-wasm': () => floorImpl(copier.prepare(floorBytes)),
+        'floor-js': () => floorImpl(typedArrayCopier(floorBytes)),
+      };
+      const base = baselineWorkload(w);
+      if (base) setups['simd-base'] = () => peers.oursHeap(simd, base);
+      if (simdThreads) setups['simd-t2'] = () => peers.oursHeap(simdThreads, w);
+      setups['ort-web-t2'] = () => ortWebThreads.setup(w.name);
+      results[w.name] = await runWasmWorkload(w, setups);
+    }
+    if (ortWebThreads) {
+      env.ortWebThreads = await ortWebThreads.info();
+      ortWebThreads.close();
+      ortWebThreads = null;
+    }
+
+    // 2. The native binary on the same bytes (checks, then rounds alternating with
+    // onnxruntime-node, which is checked against it), workload by workload.
     const native = runNativeChecks(args.native, dir, workloads);
     if (native.error) log(`native: ${native.error}`);
     env.native = nativeEnv(native.context);
@@ -630,7 +724,12 @@ async function main() {
       delete w.reference;
       for (const id of [...nativeIds(w), 'ort-node', 'ort-node-t2']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
     }
+
+    // 2b. The scaling model's inputs (report.mjs, scalingModel): memory bandwidth on 1 and
+    // THREADS threads, and the per-call costs of a tiny call and of a small split call.
+    if (workloads.length) scaling = measureScalingInputs(args.native, dir);
   } finally {
+    ortWebThreads?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 
@@ -656,12 +755,12 @@ async function main() {
   env.loadEnd = os.loadavg()[0].toFixed(2);
   const method = {
     ...TIMING, nativeRefReps: NATIVE_REF_REPS, nativeRounds: NATIVE_ROUNDS, nativeRoundReps: NATIVE_ROUND_REPS,
-    nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL,
+    nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL, ortWebT2MaxReps: ORT_WEB_T2_MAX_REPS,
     models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS },
   };
-  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method }) + extra;
+  const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method, scaling }) + extra;
   writeFileSync(args.out, report);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models }, null, 1));
+  if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models, method, scaling, quick: args.quick, only: args.only }, null, 1));
   console.log(report);
   log(`wrote ${args.out}`);
 }

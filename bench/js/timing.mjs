@@ -48,9 +48,17 @@ export async function calibrate(run, options = {}) {
   return entry;
 }
 
-/** Adds one sample to `entry`: the time of one batch divided by its size (or sets `error`). */
-async function sample(entry) {
+/**
+ * Adds one sample to `entry`: the time of one batch divided by its size (or sets `error`). An
+ * entry timed in another process (`remote`, see timeInRounds) gets the ms per call its
+ * `remote()` resolves to.
+ */
+export async function sample(entry) {
   try {
+    if (entry.remote) {
+      entry.samples.push(await entry.remote());
+      return;
+    }
     const t = now();
     for (let i = 0; i < entry.batch; ++i) await entry.run();
     entry.samples.push((now() - t) / entry.batch);
@@ -68,16 +76,21 @@ function enough(count, elapsedMs, { minReps, maxReps, budgetMs }) {
  * Times calibrated entries together, so that a drift of the machine's speed hits all alike:
  * each round collects garbage once (when --expose-gc), then every entry still without an error
  * takes one sample, in an order rotated by one per round. Rounds go on until every entry has
- * minReps samples and either maxReps or the budget (budgetMs per entry) is reached.
+ * minReps samples and either maxReps or the budget (budgetMs per entry) is reached. An entry
+ * may be timed elsewhere (`remote`: an async function resolving to one sample's ms per call,
+ * e.g. a child process timing itself while this one waits) and may cap its own samples
+ * (`maxReps`, never below minReps): it then sits out the rounds after its last one.
  */
 export async function timeInRounds(entries, options = {}) {
   let active = entries.filter((e) => !e.error);
   const limits = { ...DEFAULTS, ...options };
   limits.budgetMs *= active.length;
+  const full = (e) => e.maxReps !== undefined && e.samples.length >= Math.max(e.maxReps, limits.minReps);
   const start = now();
   for (let round = 0; active.length && !enough(round, now() - start, limits); ++round) {
     if (globalThis.gc) globalThis.gc();
-    for (let i = 0; i < active.length; ++i) await sample(active[(round + i) % active.length]);
+    const order = active.map((_, i) => active[(round + i) % active.length]).filter((e) => !full(e));
+    for (const e of order) await sample(e);
     active = active.filter((e) => !e.error);
   }
 }

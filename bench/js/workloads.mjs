@@ -231,3 +231,22 @@ export function makeWorkloads() {
     },
   ];
 }
+
+/**
+ * Two calls that measure the scaling model's per-call costs (report.mjs, scalingModel), timed
+ * by the native binary only, on 1 and 2 threads. `probe` names the role:
+ * - tiny: 1x1x8x8 -> 8x8, linear/zeros: never split (64 pixels); its time is the fixed cost of
+ *   a call (checks, dispatch, setup), the model's serial part;
+ * - split: 1x12x128x256 -> 128x256, linear/zeros: 32,768 pixels of 12 x 4 taps + 16 = 64 cost
+ *   units (src/kernels/parallel.h, PixelCost) = 2^21 = 32 x kMinPieceCost, so on 2 threads it
+ *   is cut into 32 equal pieces, 16 per thread (kPiecesPerThread); its 2-thread time beyond
+ *   half its 1-thread time is what splitting a call costs (waking and joining the workers).
+ */
+export function modelProbes() {
+  const tiny = randomTensor([1, 1, 8, 8], 4);
+  const split = randomTensor([1, 12, 128, 256], 5);
+  return [
+    { ...gridSampleWorkload('probe_tiny', '1x1x8x8 -> 8x8, linear/zeros', tiny, affineGrid2d(IMG_THETA, 1, 8, 8), 'linear', 'zeros'), probe: 'tiny' },
+    { ...gridSampleWorkload('probe_split', '1x12x128x256 -> 128x256, linear/zeros', split, affineGrid2d(IMG_THETA, 1, 128, 256), 'linear', 'zeros'), probe: 'split' },
+  ];
+}
