@@ -17,6 +17,9 @@ const TAPS = {
   2: { linear: 4, bilinear: 4, nearest: 1, cubic: 16, bicubic: 16 },
   3: { linear: 8, bilinear: 8, nearest: 1 },
 };
+// Whether workers can share memory with this thread: Node, and cross-origin isolated pages
+// (elsewhere browsers have no SharedArrayBuffer).
+const SHARED_MEMORY = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
 // Argument names of the pool's calls, for messages.
 const ARGUMENT_NAMES = {
   warpAffine: ['image', 'matrix'],
@@ -167,6 +170,24 @@ function splitWarp([image, matrix, options]) {
   };
 }
 
+// `arg` for a worker: a large typed array, or an object's `data` one, copied and transferred
+// (cheaper than the structured clone postMessage makes otherwise).
+function copied(arg, transfer) {
+  const large = (v) => isView(v) && !(v instanceof DataView) && v.byteLength >= 1 << 16;
+  if (large(arg)) {
+    const copy = arg.slice();
+    transfer.push(copy.buffer);
+    return copy;
+  }
+  if (arg !== null && typeof arg === 'object' && !Array.isArray(arg) && large(arg.data) &&
+      Object.getPrototypeOf(arg) === Object.prototype) {
+    const copy = { ...arg, data: arg.data.slice() };
+    transfer.push(copy.data.buffer);
+    return copy;
+  }
+  return arg;
+}
+
 // The Error a worker's error message stands for: the same class and message as the
 // single-instance call's.
 function errorFrom(e) {
@@ -255,21 +276,46 @@ export async function createPoolWith(options, { spawn, cores }) {
     if (call.done === call.bands.length) finish(call, null, split.result(call.out, result));
   }
 
-  // The call's next band to worker `w` (with the shared inputs the first time).
+  // The call's next band to worker `w` (with the shared input the first time). The band's own
+  // arrays (map and grid rows) are new: transferred.
   function give(call, w) {
     if (call.next >= call.bands.length || call.settled) return;
     const index = call.next++;
     const [a, b] = call.bands[index];
-    const shared = call.opened.has(w) ? null : call.split.shared;
+    const transfer = [];
+    const shared = call.opened.has(w) ? null : sharedFor(call, transfer);
     call.opened.add(w);
     call.workers.add(w);
-    post(w, { type: 'band', id: call.id, fn: call.fn, band: index, shared, args: call.split.band(a, b) });
+    const args = call.split.band(a, b);
+    for (const v of args) if (isView(v?.data) && v.data.byteLength) transfer.push(v.data.buffer);
+    post(w, { type: 'band', id: call.id, fn: call.fn, band: index, shared, args }, transfer);
+  }
+
+  // A worker's copy of the call's shared input (the image or x). A structured clone of a large
+  // array costs several times a copy, so: one copy into shared memory for all the workers where
+  // there is shared memory (Node; cross-origin isolated pages), else a copy each, transferred.
+  function sharedFor(call, transfer) {
+    const [[key, input]] = Object.entries(call.split.shared);
+    const from = input.data;
+    const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    let data;
+    if (SHARED_MEMORY && from.byteLength) {
+      if (!call.sharedCopy) {
+        call.sharedCopy = new from.constructor(new SharedArrayBuffer(from.byteLength));
+        bytes(call.sharedCopy).set(bytes(from));
+      }
+      data = call.sharedCopy;
+    } else {
+      data = from.slice();
+      if (data.byteLength) transfer.push(data.buffer);
+    }
+    return { [key]: { ...input, data } };
   }
 
   // A message that the worker answers (a whole call or a band); the worker keeps the process
   // alive (Node) while it has any.
-  function post(w, msg) {
-    w.port.post(msg);
+  function post(w, msg, transfer) {
+    w.port.post(msg, transfer);
     if (w.busy++ === 0) w.port.ref();
   }
 
@@ -323,7 +369,8 @@ export async function createPoolWith(options, { spawn, cores }) {
         if (!split || cost < splitCost || live.length < 2 || bandCount < 2) {
           const w = idlest();
           call.workers.add(w);
-          post(w, { type: 'whole', id: call.id, fn, args });
+          const transfer = [];
+          post(w, { type: 'whole', id: call.id, fn, args: args.map((a) => copied(a, transfer)) }, transfer);
           return;
         }
         call.split = split;
