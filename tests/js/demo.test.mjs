@@ -201,6 +201,14 @@ describe('web/demo in headless Chromium', () => {
     // The same oracle as the single-threaded page's first frame below: identical pixels.
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageAffine(source, rotationTheta(20, 0.8), { mode: 'bilinear' }, path), 'first frame on threads');
+    // The figure cards: the same warp timed on one thread beside the threads (not a speed
+    // check: only that both are measured and shown).
+    await page.waitForFunction(() => /^\d+(\.\d+)?$/.test(document.getElementById('fig-one').textContent), null, { timeout: 20000 });
+    assert.equal(await page.locator('#fig-one-card').isVisible(), true);
+    assert.match(await figure(page, 'fig-one-ratio'), /^threads \d+\.\d\d× faster · $/);
+    assert.equal(await figure(page, 'fig-ours-threads'), '2 threads · ');
+    const stats = await page.evaluate(() => window.__demo.lastStats);
+    assert.ok(stats.oneMs.every((ms) => ms > 0), `one-thread times ${stats.oneMs}`);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -214,6 +222,7 @@ describe('web/demo in headless Chromium', () => {
     assert.equal(hook.offscreen, true, 'Chromium transfers the output canvas to the worker');
     assert.equal(hook.isolated, false, 'the demo must work without cross-origin isolation');
     assert.equal(await figure(page, 'fig-threads'), '1 thread (page not cross-origin isolated)');
+    assert.equal(await page.locator('#fig-one-card').isVisible(), false, 'no 1-thread card without threads');
     // The package was loaded the way an app loads it: its browser entry and .wasm from js/.
     for (const path of ['/js/browser.mjs', '/js/dist/gridsample-simd.mjs', '/js/dist/gridsample-simd.wasm', '/web/demo/worker.mjs']) {
       assert.ok(server.requests.includes(path), `${path} not requested: ${server.requests.join(' ')}`);

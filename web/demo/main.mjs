@@ -35,7 +35,7 @@ let stream = null; // webcam MediaStream
 let lattice = null; // last frame's grid subsample, for the overlay
 let hoverTile = -1;
 let batchSeed = 1;
-let figures = { key: '', ours: [], js: [] };
+let figures = { key: '', ours: [], js: [], one: [] };
 const waiting = []; // resolvers of settled()
 
 // --- worker ------------------------------------------------------------------------------
@@ -173,6 +173,8 @@ worker.onmessage = ({ data: m }) => {
       $('fig-backend').textContent = m.backend;
       $('fig-threads').textContent = m.threads > 1 ? `${m.threads} threads`
         : m.isolated ? '1 thread' : '1 thread (page not cross-origin isolated)';
+      $('fig-one-card').hidden = m.threads === 1;
+      $('fig-ours-threads').textContent = m.threads > 1 ? `${m.threads} threads · ` : '';
       $('fig-target').textContent = `SIMD target ${m.target}${m.offscreen ? ' · OffscreenCanvas' : ' · main-thread canvas'}`;
       break;
     case 'frame':
@@ -180,7 +182,7 @@ worker.onmessage = ({ data: m }) => {
       break;
     case 'stats':
       hook.lastStats = m;
-      record(m.workload, m.oursMs, m.jsMs, m.maxDiff);
+      record(m.workload, m.oursMs, m.jsMs, m.maxDiff, m.oneMs);
       break;
     case 'benchmark':
       onBenchmark(m);
@@ -237,10 +239,11 @@ function formatMs(ms) {
   return ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
 }
 
-function record(workload, oursMs, jsMs, maxDiff) {
+function record(workload, oursMs, jsMs, maxDiff, oneMs = null) {
   // A new workload (size, mode, flow...) starts new windows: medians never mix workloads.
   if (figures.key !== workload) {
-    figures = { key: workload, ours: [], js: [] };
+    figures = { key: workload, ours: [], js: [], one: [] };
+    $('fig-one').textContent = '–';
     $('agreement').textContent = state.compareJs ? 'plain JS vs wasm output: …' : '';
   }
   figures.ours.push(...[].concat(oursMs));
@@ -252,6 +255,14 @@ function record(workload, oursMs, jsMs, maxDiff) {
   $('fig-ours').textContent = formatMs(ours);
   $('fig-js').textContent = figures.js.length ? formatMs(js) : (state.compareJs ? '…' : 'off');
   $('fig-speedup').textContent = figures.js.length ? (js / ours).toFixed(1) : '–';
+  // The settled state's same warp on one thread (threaded pages; the fused warp only).
+  if (oneMs) {
+    figures.one.push(...oneMs);
+    figures.one.splice(0, Math.max(0, figures.one.length - WINDOW));
+    const one = median(figures.one);
+    $('fig-one').textContent = formatMs(one);
+    $('fig-one-ratio').textContent = `threads ${(one / ours).toFixed(2)}× faster · `;
+  }
   if (maxDiff !== null && maxDiff !== undefined) {
     const text = maxDiff === 0 || maxDiff >= 0.1 ? String(+maxDiff.toFixed(2)) : maxDiff.toExponential(1);
     // Bytes can differ by one where double (JS) and float32 (wasm) blending straddle a .5.
@@ -601,7 +612,7 @@ $('align').addEventListener('change', (e) => {
 });
 $('compare').addEventListener('change', (e) => {
   state.compareJs = e.target.checked;
-  figures = { key: '', ours: [], js: [] };
+  figures = { key: '', ours: [], js: [], one: [] };
   post();
 });
 

@@ -140,6 +140,24 @@ function ourCall(t) {
   return performance.now() - t0;
 }
 
+// The same fused warp on one thread, beside gs's threads (the figure cards' 1 vs N): a
+// single-threaded instance with its own copy of the picture, loaded only where gs has threads.
+let single = null;
+let singleInputs = null;  // { key, S, O }
+function singleThreadCall(t) {
+  if (!single || !t.S) return null;
+  const { id, width: w, height: h } = source;
+  const key = `${id}:${w}x${h}`;
+  if (singleInputs?.key !== key) {
+    singleInputs?.S.dispose();
+    singleInputs?.O.dispose();
+    singleInputs = { key, S: single.tensorFrom({ data: t.S.data, shape: [h, w, 4] }), O: single.tensor('uint8', [h, w, 4]) };
+  }
+  const t0 = performance.now();
+  single.warpAffine(singleInputs.S, theta32(), { ...options(), out: singleInputs.O });
+  return performance.now() - t0;
+}
+
 // The same call in plain JavaScript: its time and its largest difference from our output
 // (heap views are plain typed arrays to JavaScript; nothing calls into wasm meanwhile).
 function baselineCall(t) {
@@ -275,8 +293,9 @@ function settle(rounds) {
   if (!source || !params || rounds <= 0) return;
   const t = tensors();
   const ours = [ourCall(t), ourCall(t)];
+  const oneMs = single && t.S ? [singleThreadCall(t), singleThreadCall(t)] : null;
   const stats = params.compareJs ? baselineCall(t) : { jsMs: null, maxDiff: null };
-  postMessage({ type: 'stats', seq: params.seq, workload: workloadName(), oursMs: ours, ...stats });
+  postMessage({ type: 'stats', seq: params.seq, workload: workloadName(), oursMs: ours, oneMs, ...stats });
   idleTimer = setTimeout(() => settle(rounds - 1), 30);
 }
 
@@ -357,6 +376,7 @@ onmessage = async ({ data: msg }) => {
         batchSize = msg.batch;
         thumb = msg.thumb;
         gs = await ready;
+        if (gs.threads > 1) single = await load({ variant: 'simd', numThreads: 1 });
         postMessage({ type: 'ready', backend: gs.backend, threads: gs.threads, isolated: self.crossOriginIsolated === true,
           target: gs.target, offscreen: !!outCtx,
           warpAffine: typeof gs.warpAffine === 'function' && allowFused });
