@@ -213,6 +213,43 @@ describe('web/demo in headless Chromium', () => {
     await page.close();
   });
 
+  test('createPool on a page without isolation: module workers, split calls equal one instance, abort, terminate', async () => {
+    const { page, problems } = await openDemo('?isolated=0');
+    const result = await page.evaluate(async () => {
+      const { createPool, load } = await import('/js/browser.mjs');
+      const gs = await load();
+      const pool = await createPool({ workers: 2 });
+      const side = 512;
+      const data = new Uint8ClampedArray(side * side * 4);
+      for (let i = 0; i < data.length; i++) data[i] = (i * 7 + (i >> 11)) & 255;
+      const image = { data, width: side, height: side };
+      const m = gs.rotationMatrix([side / 2, side / 2], 25, 1.2);
+      const progress = [];
+      const y = await pool.warpAffine(image, m, { space: 'pixel', mode: 'bicubic', onProgress: (f) => progress.push(f) });
+      const want = gs.warpAffine(image, m, { space: 'pixel', mode: 'bicubic' });
+      const same = y.data.length === want.data.length && y.data.every((v, i) => v === want.data[i]);
+      const controller = new AbortController();
+      const aborted = pool.warpAffine(image, m, { mode: 'bicubic', signal: controller.signal }).then(() => 'resolved', (e) => e.name);
+      controller.abort();
+      const error = await pool.warpAffine(image, [1, 2]).then(() => 'resolved', (e) => `${e.name}: ${e.message}`);
+      await pool.terminate();
+      const after = await pool.warpAffine(image, m).then(() => 'resolved', (e) => e.message);
+      return { isolated: self.crossOriginIsolated, workers: pool.workers, same, progress, cls: y.data.constructor.name,
+        aborted: await aborted, error, after };
+    });
+    assert.equal(result.isolated, false);
+    assert.equal(result.workers, 2);
+    assert.equal(result.cls, 'Uint8ClampedArray');
+    assert.ok(result.same, "the pool's bytes differ from the instance's");
+    assert.ok(result.progress.length >= 2 && result.progress[0] < 1 && result.progress.at(-1) === 1, `split: progress ${result.progress}`);
+    assert.equal(result.aborted, 'AbortError');
+    assert.equal(result.error, 'RangeError: warpAffine: theta: expected 6 numbers [a, b, c, d, e, f] (the 2x3 matrix, row-major), got 2');
+    assert.equal(result.after, 'pool.warpAffine: the pool was terminated');
+    assert.ok(server.requests.includes('/js/pool_worker.mjs'), 'the module worker script was requested');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('first frame, rotation slider, flow preset and mode: the output canvas equals the package', async () => {
     const { page, problems } = await openDemo('?isolated=0');
     const hook = await page.evaluate(() => ({ backend: window.__demo.backend, offscreen: window.__demo.offscreen,
