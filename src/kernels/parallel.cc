@@ -154,6 +154,14 @@ Pool& SharedPool() {
 
 }  // namespace
 
+namespace {
+std::atomic<int64_t> min_piece_cost{kMinPieceCost};
+}  // namespace
+
+int64_t MinPieceCost() { return min_piece_cost.load(std::memory_order_relaxed); }
+
+void SetMinPieceCostForTest(int64_t cost) { min_piece_cost.store(cost, std::memory_order_relaxed); }
+
 int ThreadCount(const Threads& threads) {
   int count = threads.count;
   if (count == 0) count = static_cast<int>(std::thread::hardware_concurrency());
@@ -164,8 +172,8 @@ int64_t PieceUnits(const Threads& threads, int64_t units, int64_t unit_cost) {
   const int count = ThreadCount(threads);
   if (count <= 1 || units <= 1) return units;
   const int64_t cost = std::max<int64_t>(unit_cost, 1);
-  const int64_t smallest = (kMinPieceCost + cost - 1) / cost;  // units in the smallest piece
-  if (units < 2 * smallest) return units;                      // not worth a second thread
+  const int64_t smallest = (MinPieceCost() + cost - 1) / cost;  // units in the smallest piece
+  if (units < 2 * smallest) return units;                       // not worth a second thread
   const int64_t even = (units + count * kPiecesPerThread - 1) / (count * kPiecesPerThread);
   return std::max(even, smallest);
 }

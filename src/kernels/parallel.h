@@ -19,8 +19,20 @@
 namespace gridsample {
 
 // A piece is worth handing to another thread from about this much work: output values times
-// the taps each reads, plus the pixels' planning (bench/README.md, "Threads").
+// the taps each reads, plus the pixels' planning (bench/README.md, "Threads"). In wasm a
+// sleeping worker wakes more slowly and the kernels run about 4 times slower, so a call splits
+// there only from about 0.6 ms of work (2 x 2^19 units): 512x512 AffineGrid ran slower on 2
+// threads than on 1 with 2^16.
+#if defined(__EMSCRIPTEN__)
+inline constexpr int64_t kMinPieceCost = int64_t{1} << 19;
+#else
 inline constexpr int64_t kMinPieceCost = int64_t{1} << 16;
+#endif
+
+// The smallest piece in use: kMinPieceCost, unless a test set another (so that the threading
+// tests split the same calls in every build).
+int64_t MinPieceCost();
+void SetMinPieceCostForTest(int64_t cost);
 
 // The cost of one output pixel in those units: `channels` values of `taps` taps each, plus its
 // coordinates and plan (worth about 16 taps).
@@ -30,7 +42,7 @@ inline int64_t PixelCost(int64_t channels, int taps) { return channels * taps + 
 int ThreadCount(const Threads& threads);
 
 // Units per piece for `units` units of `unit_cost` each: several pieces per thread (threads
-// that finish early take more), none below kMinPieceCost; `units` (one piece, no split) when
+// that finish early take more), none below MinPieceCost(); `units` (one piece, no split) when
 // one thread is asked for or the call is too small.
 int64_t PieceUnits(const Threads& threads, int64_t units, int64_t unit_cost);
 

@@ -102,7 +102,18 @@ bool ExpectSameForEveryThreading(const Runner& run, const Tensor& y_shape,
   return recorder.split;
 }
 
-class Threading : public PerTargetTest {};
+// The calls below split as they do natively in every build (wasm's pieces are larger).
+class Threading : public PerTargetTest {
+ protected:
+  void SetUp() override {
+    PerTargetTest::SetUp();
+    gridsample::SetMinPieceCostForTest(int64_t{1} << 16);
+  }
+  void TearDown() override {
+    gridsample::SetMinPieceCostForTest(gridsample::kMinPieceCost);
+    PerTargetTest::TearDown();
+  }
+};
 GRIDSAMPLE_INSTANTIATE_PER_TARGET(Threading);
 
 TEST_P(Threading, GridSampleIsTheSameForEveryThreadCount) {
