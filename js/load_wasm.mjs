@@ -135,6 +135,31 @@ function resolveWasmUrl(wasmUrl, variant) {
 }
 
 /**
+ * Calls `fail` when a pthread worker of the threaded glue reports an error while the module
+ * loads (e.g. its script is missing from a bundle or a server): the glue would wait for that
+ * worker forever. Returns a function that stops watching.
+ */
+function watchPthreadWorkers(Module, fail) {
+  const workers = Module.PThread ? [...Module.PThread.unusedWorkers] : [];
+  const onError = (e) => {
+    // Ours, not the page's: the glue's own handler (added later) would rethrow it as uncaught.
+    if (typeof e?.preventDefault === 'function') e.preventDefault();
+    if (typeof e?.stopImmediatePropagation === 'function') e.stopImmediatePropagation();
+    fail(new Error(`a pthread worker failed to start (${e?.message || 'its script could not be loaded'})`));
+  };
+  for (const worker of workers) {
+    if (typeof worker.addEventListener === 'function') worker.addEventListener('error', onError);
+    else worker.on?.('error', onError);
+  }
+  return () => {
+    for (const worker of workers) {
+      if (typeof worker.removeEventListener === 'function') worker.removeEventListener('error', onError);
+      else worker.off?.('error', onError);
+    }
+  };
+}
+
+/**
  * Runs an Emscripten factory with a wasm source we instantiate ourselves, so that every
  * environment (Node, page, classic or module worker) takes the same path and failures reject.
  * `source` is {module}, {bytes} or {url, fetch}; `what` names the source in errors.
@@ -183,6 +208,7 @@ async function instantiate(factory, source, what, moduleArgs) {
     },
   };
   const ready = factory(moduleObject);
+  const stopWatching = watchPthreadWorkers(moduleObject, fail);
   try {
     const Module = await Promise.race([ready, failed]);
     if (typeof Module.gridSample !== 'function' || typeof Module.allocate !== 'function' ||
@@ -195,6 +221,8 @@ async function instantiate(factory, source, what, moduleArgs) {
     const error = new Error(`load: could not instantiate the gridsample wasm from ${what}: ${e && e.message ? e.message : e}`);
     error.cause = e;
     throw error;
+  } finally {
+    stopWatching();
   }
 }
 
