@@ -1,10 +1,10 @@
-// Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from a Vite bundle in headless Chromium.
+// Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from Vite and webpack bundles in headless Chromium (the threaded build on cross-origin isolated pages too).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
@@ -67,6 +67,176 @@ const BASIC_MODEL = encodeModel({
   outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 6, 6] }],
 });
 
+// The threads pages (Vite and webpack): load({ numThreads: 2 }) and the single-threaded SIMD build
+// (the oracle) warp the same image, in the page and in a module worker.
+const THREADS_FILES = {
+  // Plain ES module without imports: the test imports it in Node too, for a third oracle.
+  'threads_input.mjs': `// The threads pages' input: a 64x48 RGBA image of seeded noise, turned by 0.4 rad and moved, bicubic.
+export function threadsInput() {
+  const width = 64, height = 48;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, s = 7; i < data.length; ++i) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    data[i] = s >>> 24;
+  }
+  const a = 0.4;
+  const theta = [Math.cos(a), -Math.sin(a) * height / width, 0.05, Math.sin(a) * width / height, Math.cos(a), -0.1];
+  return { image: { data, width, height }, theta, options: { mode: 'bicubic', paddingMode: 'border' } };
+}
+`,
+  'threads_example.js': `// The threads example: load({ numThreads: 2 }) against load({ variant: 'simd' }) on the same warpAffine.
+import { load, threadsSupported } from 'gridsample';
+import { threadsInput } from './threads_input.mjs';
+
+// Counts the pthread starts this context posts to its workers (Emscripten's { cmd: 'run' }):
+// the threaded module's second thread is one.
+const posted = { run: 0 };
+if (typeof Worker === 'function') {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.cmd === 'run') posted.run += 1;
+    return post.call(this, message, ...rest);
+  };
+}
+
+export async function threadsExample() {
+  const [threaded, single] = await Promise.all([load({ numThreads: 2 }), load({ variant: 'simd' })]);
+  const { image, theta, options } = threadsInput();
+  const y = threaded.warpAffine(image, theta, options);
+  const oracle = single.warpAffine(image, theta, options);
+  return {
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    threadsSupported: threadsSupported(),
+    backend: threaded.backend, threads: threaded.threads, oracleBackend: single.backend,
+    runs: posted.run, data: Array.from(y.data), oracle: Array.from(oracle.data),
+  };
+}
+`,
+  'threads_page.js': `// The threads page: the example in the page and in a module worker.
+import { threadsExample } from './threads_example.js';
+
+const worker = new Worker(new URL('./threads_worker.js', import.meta.url), { type: 'module' });
+const fromWorker = new Promise((resolve, reject) => {
+  worker.onmessage = (e) => resolve(e.data);
+  worker.onerror = (e) => reject(new Error('worker: ' + e.message));
+});
+Promise.all([threadsExample(), fromWorker]).then(
+  ([page, moduleWorker]) => { window.__results = { page, moduleWorker }; },
+  (e) => { window.__results = { error: String(e && e.stack || e) }; });
+`,
+  'threads_worker.js': `// Module worker of the threads page: the example inside the worker.
+import { threadsExample } from './threads_example.js';
+threadsExample().then((r) => postMessage(r), (e) => postMessage({ error: String(e && e.stack || e) }));
+`,
+  'threads.html': `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample threads</title></head>
+<body><script type="module" src="./threads_page.js"></script></body></html>
+`,
+  // Unbundled, in the page only (an import map names the package; workers have none).
+  'raw_threads.html': `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample threads unbundled</title>
+<script type="importmap">{ "imports": { "gridsample": "/node_modules/gridsample/browser.mjs" } }</script></head>
+<body><script type="module">
+import { load } from 'gridsample';
+import { threadsExample } from '/threads_example.js';
+const named = load({ variant: 'simd-threads', numThreads: 2 }).then((gs) => ({ backend: gs.backend }), (e) => ({ error: String(e) }));
+Promise.all([threadsExample(), named]).then(
+  ([page, named]) => { window.__results = { page, named }; },
+  (e) => { window.__results = { error: String(e && e.stack || e) }; });
+</script></body></html>
+`,
+};
+
+// What makes a page and its workers cross-origin isolated (SharedArrayBuffer, wasm threads).
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+// In Emscripten's pthread worker script (gridsample-simd-threads.worker.js), bundled or not.
+const PTHREAD_WORKER_MARK = 'worker.js received unknown command';
+
+/** The requested paths (under `root`, query dropped) whose file is the pthread worker script. */
+function pthreadWorkerScripts(requests, root) {
+  return requests.filter((url) => {
+    const file = join(root, decodeURIComponent(url.replace(/[?#].*$/, '')));
+    return file.startsWith(root) && existsSync(file) && readFileSync(file, 'utf8').includes(PTHREAD_WORKER_MARK);
+  });
+}
+
+/** Fails with the first differing index when two byte arrays differ. */
+function assertSameBytes(actual, expected, where) {
+  assert.equal(actual.length, expected.length, `${where}: length`);
+  let differ = 0;
+  let first = -1;
+  for (let i = 0; i < expected.length; ++i) {
+    if (actual[i] !== expected[i]) {
+      differ += 1;
+      if (first < 0) first = i;
+    }
+  }
+  assert.equal(differ, 0, `${where}: ${differ} of ${expected.length} bytes differ, the first at ${first} (${actual[first]} vs ${expected[first]})`);
+}
+
+/**
+ * The threads example's result `r` (from a page or worker): threads on an isolated page, the
+ * single-threaded fallback elsewhere; either way the same bytes as the SIMD build there and in Node.
+ */
+function assertThreadsExample(r, where, { isolated, nodeOracle }) {
+  assert.ok(r && !r.error, `${where}: ${r && r.error}`);
+  assert.equal(r.crossOriginIsolated, isolated, `${where}: crossOriginIsolated`);
+  assert.equal(r.threadsSupported, isolated, `${where}: threadsSupported()`);
+  assert.equal(r.backend, isolated ? 'wasm-simd128-threads' : 'wasm-simd128', `${where}: backend`);
+  assert.equal(r.threads, isolated ? 2 : 1, `${where}: threads`);
+  assert.equal(r.oracleBackend, 'wasm-simd128', `${where}: the oracle's backend`);
+  if (isolated) assert.ok(r.runs >= 1, `${where}: the threaded module started no pthread`);
+  else assert.equal(r.runs, 0, `${where}: a pthread was started`);
+  assert.ok(new Set(r.oracle).size > 200, `${where}: the oracle's result is nearly constant`);
+  assertSameBytes(r.data, r.oracle, `${where}: numThreads 2 vs variant simd`);
+  assertSameBytes(r.oracle, nodeOracle, `${where}: the browser's SIMD build vs Node's`);
+}
+
+/** The threads example's warpAffine by the installed package in Node (variant simd). */
+async function nodeThreadsOracle() {
+  const { load } = await import(pathToFileURL(join(app, 'node_modules', 'gridsample', 'node.mjs')).href);
+  const { threadsInput } = await import(pathToFileURL(join(app, 'threads_input.mjs')).href);
+  const { image, theta, options } = threadsInput();
+  const gs = await load({ variant: 'simd', warmUp: false });
+  return Array.from(gs.warpAffine(image, theta, options).data);
+}
+
+async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(mkdtempSync(join(work, 'chromium-profile-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens `url` in a new page of `context`, waits for window.__results and returns them; fails on
+ * page errors, console errors, failed requests and HTTP errors, except those matching `allow`.
+ * `route` (optional) is [pattern, handler] for page.route.
+ */
+async function pageResults(context, url, { allow, route } = {}) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  if (route) await page.route(...route);
+  await page.goto(url);
+  try {
+    await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 20000 });
+  } catch (e) {
+    throw new Error(`${url}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`, { cause: e });
+  }
+  const r = await page.evaluate(() => window.__results);
+  await page.close();
+  assert.deepEqual(problems.filter((p) => !(allow && allow.test(p))), []);
+  assert.ok(!r.error, r.error);
+  return r;
+}
+
 let work;
 let app;
 let tarball;
@@ -81,6 +251,7 @@ before(async () => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
   writeFileSync(join(app, 'example.js'), EXAMPLE_JS);
+  for (const [name, text] of Object.entries(THREADS_FILES)) writeFileSync(join(app, name), text);
   // Everything but the CLI's PNG codec is in the tarball; that comes from the npm cache, which
   // tests/js's install of the same version filled (the registry only if the cache was cleared).
   // onnxruntime-web is the user's own copy for gridsample/onnx (an optional peer), same cache.
@@ -270,7 +441,9 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
 
 describe('browser consumer (Vite bundle, headless Chromium)', () => {
   let server;
+  let isolatedServer; // the same files with COOP/COEP: wasm threads
   let context;
+  let nodeOracle;
 
   before(async () => {
     writeFileSync(join(app, 'index.html'), `<!doctype html>
@@ -368,41 +541,37 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
       build: { outDir: join(app, 'dist-onnx'), emptyOutDir: true, rollupOptions: { input: join(app, 'onnx.html') } },
       worker: { format: 'es' },
     });
+    // The threads page (threaded glue, its pthread worker script) with Vite's defaults.
+    await build({
+      root: app,
+      configFile: false,
+      logLevel: 'error',
+      base: './',
+      build: { outDir: join(app, 'dist-threads'), emptyOutDir: true, rollupOptions: { input: join(app, 'threads.html') } },
+    });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
     server = await serveStatic(app);
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(mkdtempSync(join(work, 'chromium-profile-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    isolatedServer = await serveStatic(app, { headers: ISOLATION_HEADERS });
+    nodeOracle = await nodeThreadsOracle();
+    context = await launchChromium();
   });
 
   after(async () => {
     if (context) await context.close();
     if (server) await server.close();
+    if (isolatedServer) await isolatedServer.close();
   });
 
-  async function results(path) {
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    await page.goto(path.startsWith('http') ? path : `${server.origin}${path}`);
-    try {
-      await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 20000 });
-    } catch (e) {
-      throw new Error(`${path}: no results (${e.message}); page problems: ${problems.join('; ') || 'none'}`, { cause: e });
-    }
-    const r = await page.evaluate(() => window.__results);
-    await page.close();
-    assert.deepEqual(problems, []);
-    assert.ok(!r.error, r.error);
-    return r;
+  function results(path, options) {
+    return pageResults(context, path.startsWith('http') ? path : `${server.origin}${path}`, options);
+  }
+
+  /** The results of `path` on the isolated server, and the paths that page requested. */
+  async function isolatedResults(path, options) {
+    const from = isolatedServer.requests.length;
+    const r = await pageResults(context, `${isolatedServer.origin}${path}`, options);
+    return { r, requested: isolatedServer.requests.slice(from) };
   }
 
   test('the bundle emits both .wasm files as assets', () => {
@@ -449,6 +618,71 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     }
   });
 
+  test('Vite bundle, cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build', async () => {
+    const assets = readdirSync(join(app, 'dist-threads', 'assets'));
+    assert.ok(assets.some((f) => /^gridsample-simd-threads.*\.wasm$/.test(f)), assets.join(', '));
+    assert.ok(assets.some((f) => /^gridsample-simd-threads\.worker.*\.js$/.test(f)), `no pthread worker script emitted: ${assets.join(', ')}`);
+    const { r, requested } = await isolatedResults('/dist-threads/threads.html');
+    for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `Vite ${k}`, { isolated: true, nodeOracle });
+    // The page and the module worker each start a pthread worker from the bundle's script.
+    const scripts = pthreadWorkerScripts(requested, app);
+    assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
+    for (const path of scripts) assert.match(path, /^\/dist-threads\/assets\/gridsample-simd-threads\.worker.*\.js$/);
+  });
+
+  test('Vite bundle, not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes', async () => {
+    const from = server.requests.length;
+    const r = await results('/dist-threads/threads.html');
+    for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `Vite ${k}, not isolated`, { isolated: false, nodeOracle });
+    const requested = server.requests.slice(from);
+    assert.deepEqual(pthreadWorkerScripts(requested, app), []);
+    assert.ok(!requested.some((p) => /simd-threads.*\.wasm$/.test(p)), `the threaded .wasm was fetched: ${requested.join(' ')}`);
+  });
+
+  test('Vite dev server with COOP/COEP headers: threads in the page and a module worker', async () => {
+    const { createServer } = await import('vite');
+    const requested = [];
+    const dev = await createServer({
+      root: app, configFile: false, logLevel: 'error',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, headers: ISOLATION_HEADERS },
+      plugins: [{
+        name: 'record-requests',
+        configureServer: (s) => { s.middlewares.use((req, res, next) => { requested.push(req.url); next(); }); },
+      }],
+    });
+    await dev.listen();
+    try {
+      const r = await results(new URL('threads.html', dev.resolvedUrls.local[0]).href);
+      for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `dev ${k}`, { isolated: true, nodeOracle });
+      const scripts = pthreadWorkerScripts(requested, app);
+      assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  test('unbundled, isolated: threads from node_modules; without the pthread worker script (404) load() falls back and variant simd-threads rejects', async () => {
+    const ok = await isolatedResults('/raw_threads.html');
+    assertThreadsExample(ok.r.page, 'unbundled', { isolated: true, nodeOracle });
+    assert.deepEqual(ok.r.named, { backend: 'wasm-simd128-threads' });
+    assert.deepEqual(pthreadWorkerScripts(ok.requested, app), [
+      '/node_modules/gridsample/dist/gridsample-simd-threads.worker.js',
+      '/node_modules/gridsample/dist/gridsample-simd-threads.worker.js',
+    ]);
+    // A bundle or server that leaves the worker script out: no hang, one thread.
+    const gone = /gridsample-simd-threads\.worker\.js$/;
+    const missing = await isolatedResults('/raw_threads.html', {
+      route: [gone, (route) => route.fulfill({ status: 404, headers: ISOLATION_HEADERS, body: 'not found' })],
+      allow: /^(HTTP 404|request failed): .*gridsample-simd-threads\.worker\.js$/,
+    });
+    const page = missing.r.page;
+    assert.equal(page.crossOriginIsolated, true);
+    assert.equal(page.backend, 'wasm-simd128');
+    assert.equal(page.threads, 1);
+    assertSameBytes(page.data, nodeOracle, 'unbundled fallback');
+    assert.match(missing.r.named.error, /^Error: load: could not instantiate the gridsample wasm from .*gridsample-simd-threads\.wasm: a pthread worker failed to start/);
+  });
+
   test('unbundled ES modules from node_modules (CDN style)', async () => {
     const r = await results('/raw.html');
     assert.equal(r.auto.backend, 'wasm-simd128');
@@ -456,5 +690,78 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     assertExampleRow(r.auto, 'auto');
     assertExampleRow(r.scalar, 'scalar');
     assert.ok(server.requests.includes('/node_modules/gridsample/dist/gridsample-scalar.wasm'), server.requests.join(' '));
+  });
+});
+
+describe('browser consumer (webpack 5 bundle, headless Chromium)', () => {
+  let server;
+  let isolatedServer;
+  let context;
+  let nodeOracle;
+  let stats;
+  const out = () => join(app, 'dist-webpack');
+
+  before(async () => {
+    // webpack's defaults for a production build of the threads page; it has no HTML entry, so
+    // the page is written beside the bundle.
+    const { default: webpack } = await import('webpack');
+    stats = await new Promise((resolve, reject) => {
+      webpack({
+        mode: 'production',
+        context: app,
+        entry: { threads: './threads_page.js' },
+        output: { path: out(), clean: true },
+        performance: { hints: false },
+      }, (error, result) => (error ? reject(error) : resolve(result)));
+    });
+    writeFileSync(join(out(), 'threads.html'), `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample threads (webpack)</title></head>
+<body><script src="./threads.js"></script></body></html>
+`);
+    server = await serveStatic(app);
+    isolatedServer = await serveStatic(app, { headers: ISOLATION_HEADERS });
+    nodeOracle = await nodeThreadsOracle();
+    context = await launchChromium();
+  });
+
+  after(async () => {
+    if (context) await context.close();
+    if (server) await server.close();
+    if (isolatedServer) await isolatedServer.close();
+  });
+
+  test('the bundle builds without errors and emits the three .wasm files and the pthread worker script', () => {
+    const info = stats.toJson({ all: false, errors: true, warnings: true, assets: true });
+    assert.deepEqual(info.errors.map((e) => e.message), []);
+    const emitted = info.assets.map((a) => ({ name: a.name, from: a.info.sourceFilename }));
+    for (const variant of ['simd', 'scalar', 'simd-threads']) {
+      assert.ok(emitted.some((a) => a.from === `node_modules/gridsample/dist/gridsample-${variant}.wasm`), `${variant}: ${JSON.stringify(emitted)}`);
+    }
+    const scripts = readdirSync(out()).filter((f) => f.endsWith('.js') && readFileSync(join(out(), f), 'utf8').includes(PTHREAD_WORKER_MARK));
+    assert.equal(scripts.length, 1, `chunks with the pthread worker: ${scripts.join(', ') || 'none'}`);
+    // Emscripten's worker can import a glue named at run time (Module.mainScriptUrlOrBlob, which
+    // gridsample never sets): webpack warns that it cannot follow that import().
+    for (const w of info.warnings) console.log(`# webpack warning: ${w.message.split('\n')[0]} (${w.moduleName || 'no module'})`);
+  });
+
+  test('cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build', async () => {
+    const from = isolatedServer.requests.length;
+    const r = await pageResults(context, `${isolatedServer.origin}/dist-webpack/threads.html`);
+    for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `webpack ${k}`, { isolated: true, nodeOracle });
+    const requested = isolatedServer.requests.slice(from);
+    const scripts = pthreadWorkerScripts(requested, app);
+    assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
+    assert.ok(scripts.every((p) => p.startsWith('/dist-webpack/')), scripts.join(', '));
+  });
+
+  test('not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes', async () => {
+    const from = server.requests.length;
+    const r = await pageResults(context, `${server.origin}/dist-webpack/threads.html`);
+    for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `webpack ${k}, not isolated`, { isolated: false, nodeOracle });
+    const requested = server.requests.slice(from);
+    assert.deepEqual(pthreadWorkerScripts(requested, app), []);
+    const threadedWasm = stats.toJson({ all: false, assets: true }).assets
+      .find((a) => a.info.sourceFilename === 'node_modules/gridsample/dist/gridsample-simd-threads.wasm').name;
+    assert.ok(!requested.includes(`/dist-webpack/${threadedWasm}`), `the threaded .wasm was fetched: ${requested.join(' ')}`);
   });
 });

@@ -13,8 +13,11 @@ const MIME = {
   '.css': 'text/css',
 };
 
-/** Serves `root` on an ephemeral loopback port; resolves to {origin, requests, close()}. */
-export function serveStatic(root) {
+/**
+ * Serves `root` on an ephemeral loopback port; resolves to {origin, requests, close()}.
+ * `headers` are added to every response (e.g. COOP/COEP for a cross-origin isolated page).
+ */
+export function serveStatic(root, { headers = {} } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
@@ -27,11 +30,11 @@ export function serveStatic(root) {
       ok = false;
     }
     if (req.method !== 'GET' || !ok) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, { ...headers, 'content-type': MIME[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve, reject) => {
