@@ -47,12 +47,15 @@ arm:
 
 # The wasm variants into js/dist (ready for npm pack). A variant's two glue files share one
 # .wasm; the threaded one also has a pthread worker script for each (the Node one as .cjs).
+# The two are linked one after the other: the threaded build's two links at once gave
+# different .wasm files.
 wasm:
 	@set -e; for v in $(WASM_VARIANTS); do \
 	  emcmake cmake -S . -B build/wasm-$$v -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON \
 	    -DGRIDSAMPLE_WASM_SIMD=$$( [ $$v = scalar ] && echo OFF || echo ON ) \
 	    -DGRIDSAMPLE_WASM_THREADS=$$( [ $$v = simd-threads ] && echo ON || echo OFF ) >/dev/null; \
-	  cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_wasm_web gridsample_wasm_node; \
+	  cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_wasm_web; \
+	  cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_wasm_node; \
 	  cmp build/wasm-$$v/gridsample-$$v.wasm build/wasm-$$v/gridsample-$$v-node.wasm; \
 	  mkdir -p js/dist; \
 	  cp build/wasm-$$v/gridsample-$$v.wasm build/wasm-$$v/gridsample-$$v.mjs js/dist/; \
