@@ -16,8 +16,9 @@ const VARIANTS = {
   scalar: { factory: createScalar, url: () => new URL('./dist/gridsample-scalar.wasm', import.meta.url) },
   // Imported (dynamically) only where threads are chosen: a cross-origin isolated page or
   // worker. Its glue starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
-  // import.meta.url)`, a pattern bundlers follow. (packaging.test.mjs's Vite build, classic
-  // worker included, bundles it; the threaded path itself is tested unbundled, demo.test.mjs.)
+  // import.meta.url)`, a pattern bundlers follow: packaging.test.mjs runs it from Vite (build and
+  // dev server) and webpack 5 bundles on isolated pages and in module workers, demo.test.mjs
+  // unbundled.
   'simd-threads': {
     factory: () => import('./dist/gridsample-simd-threads.mjs').then((m) => m.default),
     url: () => new URL('./dist/gridsample-simd-threads.wasm', import.meta.url),
