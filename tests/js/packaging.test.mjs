@@ -25,6 +25,7 @@ const SHIPPED = [
   'cli_args.mjs', 'cli_files.mjs', 'cli_png.mjs', 'cli_jpeg.mjs', 'cli_flow.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
   'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs', 'matrices.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
+  'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_timing.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
