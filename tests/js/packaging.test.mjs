@@ -1,4 +1,4 @@
-// Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from Vite and webpack bundles in headless Chromium (the threaded build on cross-origin isolated pages too).
+// Packaging: npm pack, install the tarball in a fresh project, use it from Node (ESM, CJS, TypeScript) and from Vite and webpack bundles in headless Chromium (the threaded build on cross-origin isolated pages too, the worker pool with and without isolation).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,7 +69,8 @@ const BASIC_MODEL = encodeModel({
 });
 
 // The threads pages (Vite and webpack): load({ numThreads: 2 }) and the single-threaded SIMD build
-// (the oracle) warp the same image, in the page and in a module worker.
+// (the oracle) warp the same image, in the page and in a module worker; then, in the page,
+// createPool({ workers: 2 }) and one SIMD instance warp a larger image.
 const THREADS_FILES = {
   // Plain ES module without imports: the test imports it in Node too, for a third oracle.
   'threads_input.mjs': `// The threads pages' input: a 64x48 RGBA image of seeded noise, turned by 0.4 rad, moved and
@@ -84,6 +85,20 @@ export function threadsInput() {
   const a = 0.4;
   const theta = [Math.cos(a), -Math.sin(a) * height / width, 0.05, Math.sin(a) * width / height, Math.cos(a), -0.1];
   return { image: { data, width, height }, theta, options: { mode: 'bicubic', paddingMode: 'border', width: 256, height: 192 } };
+}
+
+/**
+ * The pool check's input: a 512x512 RGBA image of seeded noise, turned by 25 degrees about its
+ * centre and enlarged 1.2 times in pixel space, bicubic: 16M cost units, a call createPool splits.
+ */
+export function poolInput(gs) {
+  const side = 512;
+  const data = new Uint8ClampedArray(side * side * 4);
+  for (let i = 0, s = 11; i < data.length; ++i) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    data[i] = s >>> 24;
+  }
+  return { image: { data, width: side, height: side }, matrix: gs.rotationMatrix([side / 2, side / 2], 25, 1.2), options: { space: 'pixel', mode: 'bicubic' } };
 }
 
 /** FNV-1a of a byte array, as 8 hex digits. */
@@ -133,17 +148,59 @@ export async function threadsExample() {
   };
 }
 `,
-  'threads_page.js': `// The threads page: the example in the page and in a module worker.
+  'pool_example.js': `// The pool example: createPool({ workers: 2 }) splits a warpAffine into row bands between its
+// module workers; the bytes must be those of one instance (variant simd) in the same context.
+import { createPool, load } from 'gridsample';
+import { fnv1a, poolInput } from './threads_input.mjs';
+
+// The pool's messages this context posts: 'init' starts a worker, 'band' hands it rows of a call.
+const posted = { init: 0, bands: new Map() };
+if (typeof Worker === 'function') {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 'init') posted.init += 1;
+    if (message && message.type === 'band') posted.bands.set(this, (posted.bands.get(this) || 0) + 1);
+    return post.call(this, message, ...rest);
+  };
+}
+
+export async function poolExample() {
+  const gs = await load({ variant: 'simd' });
+  const { image, matrix, options } = poolInput(gs);
+  const pool = await createPool({ workers: 2 });
+  const progress = [];
+  const y = (await pool.warpAffine(image, matrix, { ...options, onProgress: (f) => progress.push(f) })).data;
+  const oracle = gs.warpAffine(image, matrix, options).data;
+  let differ = 0;
+  let first = -1;
+  for (let i = 0; i < oracle.length; ++i) {
+    if (y[i] !== oracle[i]) {
+      differ += 1;
+      if (first < 0) first = i;
+    }
+  }
+  await pool.terminate();
+  const after = await pool.warpAffine(image, matrix, options).then(() => 'resolved', (e) => e.message);
+  return {
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    workers: pool.workers, started: posted.init, bands: [...posted.bands.values()], progress,
+    cls: y.constructor.name, length: y.length, oracleLength: oracle.length, differ, first,
+    hash: fnv1a(y), oracleHash: fnv1a(oracle), distinct: new Set(oracle).size, after,
+  };
+}
+`,
+  'threads_page.js': `// The threads page: the example in the page and in a module worker, then the pool example in the page.
 import { threadsExample } from './threads_example.js';
+import { poolExample } from './pool_example.js';
 
 const worker = new Worker(new URL('./threads_worker.js', import.meta.url), { type: 'module' });
 const fromWorker = new Promise((resolve, reject) => {
   worker.onmessage = (e) => resolve(e.data);
   worker.onerror = (e) => reject(new Error('worker: ' + e.message));
 });
-Promise.all([threadsExample(), fromWorker]).then(
-  ([page, moduleWorker]) => { window.__results = { page, moduleWorker }; },
-  (e) => { window.__results = { error: String(e && e.stack || e) }; });
+Promise.all([threadsExample(), fromWorker])
+  .then(async ([page, moduleWorker]) => ({ page, moduleWorker, pool: await poolExample() }))
+  .then((r) => { window.__results = r; }, (e) => { window.__results = { error: String(e && e.stack || e) }; });
 `,
   'threads_worker.js': `// Module worker of the threads page: the example inside the worker.
 import { threadsExample } from './threads_example.js';
@@ -173,12 +230,25 @@ const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-
 // In Emscripten's pthread worker script (gridsample-simd-threads.worker.js), bundled or not.
 const PTHREAD_WORKER_MARK = 'worker.js received unknown command';
 
-/** The requested paths (under `root`, query dropped) whose file is the pthread worker script. */
-function pthreadWorkerScripts(requests, root) {
+// In the pool's worker script (pool_serve.mjs, which only pool_worker.mjs imports), bundled or not.
+const POOL_WORKER_MARK = 'a fault injected by a test';
+
+/** The requested paths (under `root`, query dropped) whose file includes `mark`. */
+function scriptsWith(mark, requests, root) {
   return requests.filter((url) => {
     const file = join(root, decodeURIComponent(url.replace(/[?#].*$/, '')));
-    return file.startsWith(root) && existsSync(file) && readFileSync(file, 'utf8').includes(PTHREAD_WORKER_MARK);
+    return file.startsWith(root) && existsSync(file) && readFileSync(file, 'utf8').includes(mark);
   });
+}
+
+/** The requested paths whose file is the pthread worker script. */
+const pthreadWorkerScripts = (requests, root) => scriptsWith(PTHREAD_WORKER_MARK, requests, root);
+
+/** Each of the pool's two workers fetched its script from the bundle: a path matching `pattern`. */
+function assertPoolWorkerScripts(requests, pattern) {
+  const scripts = scriptsWith(POOL_WORKER_MARK, requests, app);
+  assert.equal(scripts.length, 2, `pool worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requests.join(' ')}`);
+  for (const path of scripts) assert.match(path, pattern);
 }
 
 /**
@@ -201,14 +271,43 @@ function assertThreadsExample(r, where, { isolated, node }) {
     `${where}: [length, oracle length, hash, oracle hash] vs the Node SIMD build's`);
 }
 
-/** The threads example's warpAffine by the installed package in Node (variant simd): {length, hash}. */
+/**
+ * The pool example's result `r` (from a page): two workers started, the 512x512 warp split into
+ * bands that both took, the same bytes as one instance there and in Node (`node`: {length, hash}).
+ */
+function assertPoolExample(r, where, { isolated, node }) {
+  assert.ok(r && !r.error, `${where}: ${r && r.error}`);
+  assert.equal(r.crossOriginIsolated, isolated, `${where}: crossOriginIsolated`);
+  assert.deepEqual([r.workers, r.started], [2, 2], `${where}: [pool.workers, workers started]`);
+  // Split: a progress call per band, rising, below 1 until the last; each worker took bands.
+  const { progress } = r;
+  assert.ok(progress.length >= 2 && progress.every((f, i) => f > (i ? progress[i - 1] : 0)) && progress.at(-1) === 1,
+    `${where}: the call was not split: progress ${progress.join(', ')}`);
+  assert.equal(r.bands.length, 2, `${where}: workers that got bands: ${r.bands.length}`);
+  assert.ok(r.bands.every((n) => n >= 1), `${where}: bands per worker ${r.bands.join(', ')}`);
+  assert.equal(r.bands[0] + r.bands[1], progress.length, `${where}: bands handed out ${r.bands.join(' + ')}, progress calls ${progress.length}`);
+  assert.equal(r.cls, 'Uint8ClampedArray', `${where}: the result's array class`);
+  assert.ok(r.distinct > 200, `${where}: the result is nearly constant (${r.distinct} values)`);
+  assert.equal(r.length, r.oracleLength, `${where}: the pool's result length vs one instance's`);
+  assert.equal(r.differ, 0, `${where}: ${r.differ} of ${r.length} bytes differ from one instance's, the first at ${r.first}`);
+  assert.deepEqual([r.length, r.oracleLength, r.hash, r.oracleHash], [node.length, node.length, node.hash, node.hash],
+    `${where}: [length, oracle length, hash, oracle hash] vs the Node SIMD build's`);
+  assert.equal(r.after, 'pool.warpAffine: the pool was terminated', `${where}: a call after terminate()`);
+}
+
+/**
+ * The threads and pool examples' warpAffine by the installed package in Node (variant simd):
+ * {length, hash, pool: {length, hash}}.
+ */
 async function nodeThreadsOracle() {
   const { load } = await import(pathToFileURL(join(app, 'node_modules', 'gridsample', 'node.mjs')).href);
-  const { fnv1a, threadsInput } = await import(pathToFileURL(join(app, 'threads_input.mjs')).href);
+  const { fnv1a, poolInput, threadsInput } = await import(pathToFileURL(join(app, 'threads_input.mjs')).href);
   const { image, theta, options } = threadsInput();
   const gs = await load({ variant: 'simd', warmUp: false });
   const y = gs.warpAffine(image, theta, options).data;
-  return { length: y.length, hash: fnv1a(y) };
+  const p = poolInput(gs);
+  const pool = gs.warpAffine(p.image, p.matrix, p.options).data;
+  return { length: y.length, hash: fnv1a(y), pool: { length: pool.length, hash: fnv1a(pool) } };
 }
 
 async function launchChromium() {
@@ -573,6 +672,19 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     if (isolatedServer) await isolatedServer.close();
   });
 
+  /** A Vite plugin that pushes the dev server's request URLs onto `requested`. */
+  const recordRequests = (requested) => ({
+    name: 'record-requests',
+    configureServer: (s) => { s.middlewares.use((req, res, next) => { requested.push(req.url); next(); }); },
+  });
+
+  /** Vite's dev server served the pool's two module workers their script, the package's own. */
+  function assertDevPoolWorkers(requested) {
+    const workers = requested.filter((url) => url === '/node_modules/gridsample/pool_worker.mjs?worker_file&type=module');
+    assert.equal(workers.length, 2, `pool worker scripts fetched: ${workers.length}; requests: ${requested.join(' ')}`);
+    assert.ok(scriptsWith(POOL_WORKER_MARK, requested, app).length >= 1, `pool_serve.mjs was not fetched: ${requested.join(' ')}`);
+  }
+
   function results(path, options) {
     return pageResults(context, path.startsWith('http') ? path : `${server.origin}${path}`, options);
   }
@@ -611,10 +723,12 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     }
   });
 
-  test('Vite dev server (dependencies pre-bundled): page and module worker', async () => {
+  test('Vite dev server (dependencies pre-bundled): page and module worker; not isolated, the SIMD fallback and createPool', async () => {
     const { createServer } = await import('vite');
+    const requested = [];
     const dev = await createServer({
       root: app, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0, strictPort: false },
+      plugins: [recordRequests(requested)],
     });
     await dev.listen();
     try {
@@ -623,12 +737,17 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
       assert.equal(r.scalar.backend, 'wasm-scalar');
       assert.equal(r.moduleWorker.backend, 'wasm-simd128');
       for (const k of ['auto', 'scalar', 'moduleWorker']) assertExampleRow(r[k], `dev ${k}`);
+      const from = requested.length;
+      const t = await results(new URL('threads.html', dev.resolvedUrls.local[0]).href);
+      for (const k of ['page', 'moduleWorker']) assertThreadsExample(t[k], `dev ${k}, not isolated`, { isolated: false, node: nodeOracle });
+      assertPoolExample(t.pool, 'Vite dev pool, not isolated', { isolated: false, node: nodeOracle.pool });
+      assertDevPoolWorkers(requested.slice(from));
     } finally {
       await dev.close();
     }
   });
 
-  test('Vite bundle, cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build', async () => {
+  test('Vite bundle, cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build; createPool splits a warp between 2 workers', async () => {
     const assets = readdirSync(join(app, 'dist-threads', 'assets'));
     assert.ok(assets.some((f) => /^gridsample-simd-threads.*\.wasm$/.test(f)), assets.join(', '));
     assert.ok(assets.some((f) => /^gridsample-simd-threads\.worker.*\.js$/.test(f)), `no pthread worker script emitted: ${assets.join(', ')}`);
@@ -638,27 +757,29 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     const scripts = pthreadWorkerScripts(requested, app);
     assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
     for (const path of scripts) assert.match(path, /^\/dist-threads\/assets\/gridsample-simd-threads\.worker.*\.js$/);
+    // The pool too (its shared input in shared memory here).
+    assertPoolExample(r.pool, 'Vite pool, isolated', { isolated: true, node: nodeOracle.pool });
+    assertPoolWorkerScripts(requested, /^\/dist-threads\/assets\/pool_worker-[\w-]+\.js$/);
   });
 
-  test('Vite bundle, not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes', async () => {
+  test('Vite bundle, not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes; createPool splits a warp between 2 module workers from the bundled pool worker, the same bytes as one instance', async () => {
     const from = server.requests.length;
     const r = await results('/dist-threads/threads.html');
     for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `Vite ${k}, not isolated`, { isolated: false, node: nodeOracle });
     const requested = server.requests.slice(from);
     assert.deepEqual(pthreadWorkerScripts(requested, app), []);
     assert.ok(!requested.some((p) => /simd-threads.*\.wasm$/.test(p)), `the threaded .wasm was fetched: ${requested.join(' ')}`);
+    assertPoolExample(r.pool, 'Vite pool, not isolated', { isolated: false, node: nodeOracle.pool });
+    assertPoolWorkerScripts(requested, /^\/dist-threads\/assets\/pool_worker-[\w-]+\.js$/);
   });
 
-  test('Vite dev server with COOP/COEP headers: threads in the page and a module worker', async () => {
+  test('Vite dev server with COOP/COEP headers: threads in the page and a module worker; createPool', async () => {
     const { createServer } = await import('vite');
     const requested = [];
     const dev = await createServer({
       root: app, configFile: false, logLevel: 'error',
       server: { host: '127.0.0.1', port: 0, strictPort: false, headers: ISOLATION_HEADERS },
-      plugins: [{
-        name: 'record-requests',
-        configureServer: (s) => { s.middlewares.use((req, res, next) => { requested.push(req.url); next(); }); },
-      }],
+      plugins: [recordRequests(requested)],
     });
     await dev.listen();
     try {
@@ -666,6 +787,8 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
       for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `dev ${k}`, { isolated: true, node: nodeOracle });
       const scripts = pthreadWorkerScripts(requested, app);
       assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
+      assertPoolExample(r.pool, 'Vite dev pool, isolated', { isolated: true, node: nodeOracle.pool });
+      assertDevPoolWorkers(requested);
     } finally {
       await dev.close();
     }
@@ -752,7 +875,7 @@ describe('browser consumer (webpack 5 bundle, headless Chromium)', () => {
     for (const w of info.warnings) console.log(`# webpack warning: ${w.message.split('\n')[0]} (${w.moduleName || 'no module'})`);
   });
 
-  test('cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build', async () => {
+  test('cross-origin isolated: load({ numThreads: 2 }) runs the threaded build in the page and a module worker, the same bytes as the SIMD build; createPool splits a warp between 2 workers', async () => {
     const from = isolatedServer.requests.length;
     const r = await pageResults(context, `${isolatedServer.origin}/dist-webpack/threads.html`);
     for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `webpack ${k}`, { isolated: true, node: nodeOracle });
@@ -760,9 +883,11 @@ describe('browser consumer (webpack 5 bundle, headless Chromium)', () => {
     const scripts = pthreadWorkerScripts(requested, app);
     assert.equal(scripts.length, 2, `pthread worker scripts fetched: ${scripts.join(', ') || 'none'}; requests: ${requested.join(' ')}`);
     assert.ok(scripts.every((p) => p.startsWith('/dist-webpack/')), scripts.join(', '));
+    assertPoolExample(r.pool, 'webpack pool, isolated', { isolated: true, node: nodeOracle.pool });
+    assertPoolWorkerScripts(requested, /^\/dist-webpack\/gridsample-pool\.js$/);
   });
 
-  test('not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes', async () => {
+  test('not isolated: load({ numThreads: 2 }) falls back to the SIMD build on one thread, the same bytes; createPool splits a warp between 2 module workers from the bundled pool worker, the same bytes as one instance', async () => {
     const from = server.requests.length;
     const r = await pageResults(context, `${server.origin}/dist-webpack/threads.html`);
     for (const k of ['page', 'moduleWorker']) assertThreadsExample(r[k], `webpack ${k}, not isolated`, { isolated: false, node: nodeOracle });
@@ -771,5 +896,7 @@ describe('browser consumer (webpack 5 bundle, headless Chromium)', () => {
     const threadedWasm = stats.toJson({ all: false, assets: true }).assets
       .find((a) => a.info.sourceFilename === 'node_modules/gridsample/dist/gridsample-simd-threads.wasm').name;
     assert.ok(!requested.includes(`/dist-webpack/${threadedWasm}`), `the threaded .wasm was fetched: ${requested.join(' ')}`);
+    assertPoolExample(r.pool, 'webpack pool, not isolated', { isolated: false, node: nodeOracle.pool });
+    assertPoolWorkerScripts(requested, /^\/dist-webpack\/gridsample-pool\.js$/);
   });
 });
