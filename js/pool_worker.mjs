@@ -1,5 +1,6 @@
 // createPool's module Web Worker (browsers): one single-threaded gridsample instance, served by pool_serve.mjs.
-import { load } from './browser.mjs';
+// load_browser.mjs, not browser.mjs: the worker needs load() alone, not the code that starts it.
+import { load } from './load_browser.mjs';
 import { serve } from './pool_serve.mjs';
 
 serve(load, {
