@@ -211,11 +211,18 @@ export async function createPoolWith(options, { spawn, cores }) {
 
   // A worker: its port, the calls it has the shared inputs of, its bands in flight.
   function start(index) {
-    const w = { index, port: spawn(), opened: new Set(), busy: 0, dead: false };
+    const w = { index, port: spawn(), opened: new Set(), busy: 0, dead: false, loaded: false };
     w.ready = new Promise((resolve, reject) => {
       w.port.listen((msg) => {
-        if (msg.type === 'ready') return resolve();
-        if (msg.type === 'failed') return reject(errorFrom(msg.error));
+        if (msg.type === 'ready') {
+          w.loaded = true;
+          return resolve();
+        }
+        if (msg.type === 'failed') {
+          const error = errorFrom(msg.error);
+          reject(error);
+          return fail(w, error);
+        }
         answer(w, msg);
       }, (error) => {
         reject(error);
@@ -227,15 +234,16 @@ export async function createPoolWith(options, { spawn, cores }) {
     return w;
   }
 
-  // A worker stopped (it threw outside a call, ran out of memory, or exited): its calls reject
-  // and a fresh worker takes its place.
+  // A worker stopped (it threw outside a call, ran out of memory, or exited) or could not load:
+  // its calls reject, and a fresh worker takes the place of one that had loaded (not of one
+  // that could not: that would fail again).
   function fail(w, error) {
     if (w.dead) return;
     stop(w);
     for (const call of calls.values()) {
       if (call.workers.has(w)) finish(call, new Error(`pool.${call.fn}: worker ${w.index} stopped: ${error?.message ?? error}`));
     }
-    if (!terminated) start(w.index).ready.catch(() => {});
+    if (!terminated && w.loaded) start(w.index).ready.catch(() => {});
   }
 
   // Ends a worker; its exit is then no failure.
@@ -252,11 +260,11 @@ export async function createPoolWith(options, { spawn, cores }) {
     if (!call) return;
     if (msg.type === 'error') return finish(call, errorFrom(msg.error));
     if (msg.type === 'whole') {
-      call.onProgress?.(1);
-      return finish(call, null, msg.result);
+      if (progress(call, 1)) finish(call, null, msg.result);
+      return;
     }
     place(call, msg.band, msg.result);
-    if (call.done < call.bands.length) give(call, w);
+    if (!call.settled) give(call, w);
   }
 
   // A band's rows into the output, in order; the call resolves with its last band.
@@ -272,8 +280,20 @@ export async function createPoolWith(options, { spawn, cores }) {
       to.set(from.subarray(p * (b - a) * row, (p + 1) * (b - a) * row), (p * split.rows + a) * row);
     }
     call.done++;
-    call.onProgress?.(call.done / call.bands.length);
-    if (call.done === call.bands.length) finish(call, null, split.result(call.out, result));
+    if (progress(call, call.done / call.bands.length) && call.done === call.bands.length) {
+      finish(call, null, split.result(call.out, result));
+    }
+  }
+
+  // Calls onProgress; false when it threw (the call then rejects with that error).
+  function progress(call, fraction) {
+    try {
+      call.onProgress?.(fraction);
+      return true;
+    } catch (e) {
+      finish(call, e);
+      return false;
+    }
   }
 
   // The call's next band to worker `w` (with the shared input the first time). The band's own
@@ -364,6 +384,10 @@ export async function createPoolWith(options, { spawn, cores }) {
       }
       const cost = split ? split.planes * split.rows * split.rowValues * split.taps : 0;
       const live = workers.filter((w) => !w.dead);
+      if (!live.length) {
+        finish(call, new Error(`pool.${fn}: no worker is running (they stopped and their replacements could not load)`));
+        return;
+      }
       const bandCount = split ? Math.min(split.rows, live.length * BANDS_PER_WORKER, Math.max(live.length, Math.floor(cost / POOL_BAND_COST))) : 0;
       try {
         if (!split || cost < splitCost || live.length < 2 || bandCount < 2) {

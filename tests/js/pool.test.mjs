@@ -215,7 +215,7 @@ describe('createPool (Node worker_threads)', () => {
     await assert.rejects(createPool({ workers: 1, wasmUrl: 'file:///nonexistent/gridsample.wasm' }), /load: could not read the gridsample wasm at file:\/\/\/nonexistent\/gridsample\.wasm/);
   });
 
-  test('AbortSignal: an aborted signal rejects at once, an abort during a call rejects it; the pool stays usable', async () => {
+  test('AbortSignal: an aborted signal rejects at once, an abort during a call rejects it; a throwing onProgress rejects; the pool stays usable', async () => {
     const [gs, pool] = await ready;
     const big = image(2 * BIG, 2 * BIG);
     const m = [0.9, 0.1, 0, -0.1, 0.9, 0];
@@ -232,6 +232,9 @@ describe('createPool (Node worker_threads)', () => {
     await assert.rejects(call, { message: 'stop, the user moved on' });
     assert.ok(seen[0] < 1, `aborted after the first band: progress ${seen}`);
     await assert.rejects(pool.warpAffine(big, m, { signal: AbortSignal.timeout(0) }), { name: 'TimeoutError' });
+    // An onProgress that throws rejects its call with that error.
+    await assert.rejects(pool.warpAffine(big, m, { onProgress: () => { throw new Error('progress bar gone'); } }), { message: 'progress bar gone' });
+    await assert.rejects(pool.warpAffine(image(8, 8), m, { onProgress: () => { throw new Error('small call'); } }), { message: 'small call' });
     assertSame(await pool.warpAffine(big, m), gs.warpAffine(big, m), 'after aborts');
   });
 
