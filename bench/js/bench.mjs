@@ -314,7 +314,11 @@ async function timeTogether(live, r) {
   await timeInRounds(entries, TIMING);
   for (const [i, { id, impl }] of live.entries()) {
     r[id] = timed(r[id], entries[i]);
-    if (impl.remote && r[id].status === 'ok') r[id].threads = await impl.remote.usage();
+    if (impl.remote && r[id].status === 'ok') {
+      r[id].threads = await impl.remote.usage();
+      const u = r[id].threads;
+      log(`  ${id}: ${u.samples} samples in the child, ${Math.round(u.wallMs)} ms timed, ${Math.round(u.pauseMs)} ms waiting for its threads to idle; CPU ms per thread ${u.threadMs.map(Math.round).join(', ')}`);
+    }
     await dispose(impl);
   }
 }

@@ -104,17 +104,24 @@ export async function startOrtWebThreads({ threads, dir, maxReps }) {
 
 // --- child side ---------------------------------------------------------------------------------
 
-/** CPU ms of each thread of this process so far ({tid: ms}), from /proc (Linux); {} elsewhere. */
+/**
+ * CPU ms of each thread of this process so far ({tid: ms}), from /proc (Linux): the scheduler's
+ * run time in ns (schedstat), else utime + stime in clock ticks (10 ms: too coarse for short
+ * samples); {} elsewhere.
+ */
 function threadCpuMs() {
   if (!existsSync('/proc/self/task')) return {};
-  const perTick = 1000 / 100; // USER_HZ is 100 on Linux
   const out = {};
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[tid] = (Number(fields[11]) + Number(fields[12])) * perTick; // utime + stime
-    } catch { /* the thread ended */ }
+      out[tid] = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out[tid] = (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, USER_HZ 100
+      } catch { /* the thread ended */ }
+    }
   }
   return out;
 }

@@ -214,14 +214,15 @@ function dispatchTable(workloads, results, targets) {
 }
 
 /**
- * The thread check of a row timed in the child process (ort_web_threads.mjs): threads that
- * each ran for at least a quarter of the samples' wall time, and CPU time / wall time.
+ * The thread check of a row timed in the child process (ort_web_threads.mjs): how busy its two
+ * busiest threads were during the samples (CPU time over the samples' wall time), and the
+ * whole process's CPU time over wall time.
  */
 function threadsBusyCell(res) {
   const u = res?.status === 'ok' ? res.threads : null;
   if (!u || !u.wallMs) return '';
-  const busy = u.threadMs.filter((ms) => ms >= 0.25 * u.wallMs).length;
-  return `${busy}, CPU ${(u.cpuMs / u.wallMs).toFixed(2)}x wall`;
+  const pct = (ms) => `${Math.round((100 * (ms ?? 0)) / u.wallMs)}%`;
+  return `${pct(u.threadMs[0])} + ${pct(u.threadMs[1])} (process ${(u.cpuMs / u.wallMs).toFixed(2)}x)`;
 }
 
 function summaryTables(workloads, results) {
@@ -276,9 +277,10 @@ function summaryTables(workloads, results) {
     '',
     'WebAssembly in Node: ours `simd` and `simd-threads` (heap tensors); onnxruntime-web with `numThreads` 1 (this',
     'process) and 2 (a child process, sampled in the same rounds). "its threads" checks that onnxruntime-web split',
-    'the work: the threads of the child that each ran for at least a quarter of its samples\' time (from',
-    '`/proc/self/task`), and the child\'s CPU time over that time. onnxruntime-web copies inputs and output on',
-    'each `run()` and ours on heap tensors does not (the one-thread comparison pairs it with our copying API).',
+    'the work: how busy the child\'s two busiest threads were during its samples (run time from',
+    '`/proc/self/task/*/schedstat` over the samples\' wall time; 100% + 100% is both threads working throughout),',
+    'and the whole child\'s CPU time over wall time. onnxruntime-web copies inputs and output on each `run()` and ours',
+    'on heap tensors does not (the one-thread comparison pairs it with our copying API).',
     '',
     table(['workload', 'ours wasm 1 thread ms', '2 threads ms', 'scaling', 'onnxruntime-web 1 thread ms',
       '2 threads ms', 'its scaling', 'its threads', 'ours faster (2 threads each)'], wasmThreadRows),
@@ -498,7 +500,7 @@ function bandwidthSection(scaling) {
       if (!one || !two) continue;
       const mib = (one.buffer_bytes / 2 ** 20).toFixed(0);
       rows.push([`${size === 'large' ? 'DRAM' : 'L3-resident'}: ${mib} MiB${kernel === 'copy' ? ' to another' : ''}`,
-        kernel === 'copy' ? 'copy (memcpy; read + written bytes)' : 'read (sum of 64-bit words)',
+        kernel === 'copy' ? 'copy (read + written bytes)' : 'read (sum of 64-bit words)',
         one.gbps_median.toFixed(1), two.gbps_median.toFixed(1), ratio(two.gbps_median / one.gbps_median),
         `${one.gbps_min.toFixed(1)}-${one.gbps_max.toFixed(1)}`, `${two.gbps_min.toFixed(1)}-${two.gbps_max.toFixed(1)}`]);
     }
@@ -507,9 +509,10 @@ function bandwidthSection(scaling) {
     `## Memory bandwidth (GB/s, medians of ${m.reps} repetitions)`,
     '',
     '`build/bench/gridsample_membw` (`bench/native/membw.cc`): each thread streams its contiguous half of the',
-    `buffers; buffers far larger than L3 (DRAM) and of a quarter of L3 (L3 ${(m.l3_bytes / 2 ** 20).toFixed(0)} MiB${m.l3_known ? ', from /sys' : ', assumed'}), so that a copy's two`,
-    'buffers fill half of it. A repetition is as many passes as take 20 ms; the (size, kernel, threads) repetitions are',
-    'interleaved. The scaling model below uses the copy figures.',
+    `buffers; buffers far larger than L3 (DRAM) and of an eighth of L3 (L3 ${(m.l3_bytes / 2 ** 20).toFixed(0)} MiB${m.l3_known ? ', from /sys' : ', assumed'}), so that a copy's two`,
+    'buffers fill a quarter of it. Copy: ordinary stores (as the kernels write), counted as bytes read + bytes written.',
+    'A repetition is as many passes as take 20 ms; the (size, kernel, threads) repetitions are interleaved. The',
+    'scaling model below uses the copy figures.',
     '',
     table(['buffers', 'kernel', '1 thread', '2 threads', '2 / 1', '1 thread range', '2 threads range'], rows),
     '',

@@ -1,4 +1,4 @@
-// Streaming memory bandwidth on 1 and 2 threads: a copy (memcpy) and a read-only sum of buffers
+// Streaming memory bandwidth on 1 and 2 threads: a copy and a read-only sum of buffers
 // far larger than L3 (DRAM) and of an L3-resident size; medians of several repetitions, JSON on
 // stdout. bench/js/bench.mjs runs it in `make bench`; the scaling model of bench/js/report.mjs
 // caps its estimates with these figures (bench/README.md, "Scaling model").
@@ -6,14 +6,16 @@
 // Usage: gridsample_membw [--large_mib=256] [--l3_mib=N] [--threads=1,2] [--reps=7] [--min_ms=20]
 //
 // Sizes: "large" buffers of --large_mib MiB each (a copy reads one and writes another), and
-// "l3" buffers of a quarter of the L3 size (read from /sys, or --l3_mib), so that a copy's two
-// buffers fill half of L3. With T threads each takes a contiguous 1/T of the buffers. A
-// repetition is as many passes over the buffers as take at least --min_ms (counted once, on
-// one thread, before the repetitions); its time runs from the moment every thread is started
-// and waiting to the moment the last one finished. Bandwidth = bytes moved / time, in GB/s
-// (1e9 bytes per second): a copy moves 2 x size (read + written, as the model counts a call's
-// traffic), a read moves size. The repetitions of every (size, kernel, threads) are
-// interleaved, one of each per round, so that a drift of the machine's speed hits all alike.
+// "l3" buffers of an eighth of the L3 size (read from /sys, or --l3_mib), so that a copy's two
+// buffers fill a quarter of L3 (this VM shares its host's L3 with other tenants: buffers of a
+// quarter of it already copied at times at DRAM speed on one thread). With T threads each takes a
+// contiguous 1/T of the buffers. A repetition is as many passes over the buffers as take at least
+// --min_ms (counted once, on its T threads, before the repetitions); its time runs from the moment
+// every thread is started and waiting to the moment the last one finished. Bandwidth = bytes moved
+// / time, in GB/s (1e9 bytes per second): a copy moves 2 x size (read + written, as the model
+// counts a call's traffic; its ordinary stores also read each destination line first, uncounted, as
+// a kernel's output stores do), a read moves size. The repetitions of every (size, kernel, threads)
+// are interleaved, one of each per round, so that a drift of the machine's speed hits all alike.
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,20 +44,30 @@ using Clock = std::chrono::steady_clock;
 #define MEMBW_CLONES
 #endif
 
-// Sum of n words, four accumulators (vectorised by the compiler).
+// Sum of n words: 16 accumulators, which the compiler makes four AVX2 vectors (or eight SSE2
+// ones), so that the adds do not limit the loads.
 MEMBW_CLONES uint64_t SumWords(const uint64_t* p, size_t n) {
-  uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  uint64_t a[16] = {};
   size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a0 += p[i];
-    a1 += p[i + 1];
-    a2 += p[i + 2];
-    a3 += p[i + 3];
+  for (; i + 16 <= n; i += 16) {
+    for (int j = 0; j < 16; ++j) a[j] += p[i + j];
   }
-  for (; i < n; ++i) a0 += p[i];
-  return a0 + a1 + a2 + a3;
+  for (; i < n; ++i) a[0] += p[i];
+  uint64_t sum = 0;
+  for (uint64_t x : a) sum += x;
+  return sum;
 }
 
+// dst[i] = src[i] ^ key: a copy with ordinary stores, as the kernels write their outputs.
+// `key` is 0, read through a volatile so that the compiler cannot turn the loop into a memcpy
+// call: glibc's memcpy switches to non-temporal stores above a size threshold (here between 4
+// and 8 MiB per call), which made one thread copying an L3-sized buffer run at DRAM speed.
+MEMBW_CLONES void CopyWords(uint64_t* __restrict dst, const uint64_t* __restrict src, size_t n,
+                            uint64_t key) {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i] ^ key;
+}
+
+volatile uint64_t g_key = 0;
 std::atomic<uint64_t> g_sink{0};  // keeps the sums alive
 
 enum class Kernel { kCopy, kRead };
@@ -69,9 +81,10 @@ struct Buffers {
 // One thread's share [begin, end) of the words, `passes` times.
 void RunShare(Kernel kernel, const Buffers& b, size_t begin, size_t end, int passes) {
   uint64_t sum = 0;
+  const uint64_t key = g_key;
   for (int pass = 0; pass < passes; ++pass) {
     if (kernel == Kernel::kCopy) {
-      std::memcpy(b.dst + begin, b.src + begin, (end - begin) * sizeof(uint64_t));
+      CopyWords(b.dst + begin, b.src + begin, end - begin, key);
     } else {
       sum += SumWords(b.src + begin, end - begin);
     }
@@ -182,7 +195,7 @@ int main(int argc, char** argv) {
   const bool l3_known = l3_bytes > 0;
   if (!l3_known) l3_bytes = size_t{32} << 20;  // assumed when neither /sys nor sysconf says
 
-  const size_t large = large_mib << 20, small = l3_bytes / 4;
+  const size_t large = large_mib << 20, small = l3_bytes / 8;
   const Buffers big{Allocate(large), Allocate(large), large / sizeof(uint64_t)};
   const Buffers l3{Allocate(small), Allocate(small), small / sizeof(uint64_t)};
 
@@ -192,9 +205,10 @@ int main(int argc, char** argv) {
       for (int t : thread_counts) configs.push_back({name, b, k, t, 1, {}});
     }
   }
-  // Passes per repetition: enough for min_ms on one thread (counted from one warm pass).
+  // Passes per repetition: enough for min_ms on the config's threads (counted from one warm
+  // pass), so that every repetition is as long and as exposed to other work on the machine.
   for (Config& c : configs) {
-    const double once = TimeTeam(c.kernel, c.buffers, 1, 1);
+    const double once = TimeTeam(c.kernel, c.buffers, c.threads, 1);
     c.passes = std::max(1, static_cast<int>(std::ceil(min_ms / 1e3 / std::max(once, 1e-9))));
   }
   for (int r = 0; r < reps; ++r) {
