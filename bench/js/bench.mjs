@@ -8,7 +8,11 @@
 // onnxruntime-node. So every ratio in the report comes from measurements of this run taken
 // side by side, which the machine's drifting speed affects alike. A workload with a baseline
 // (workloads.mjs) also times ours on its inputs with the baseline's settings in those rounds,
-// for the targets comparing two settings. Before timing, each output is compared with ours; a
+// for the targets comparing two settings. onnxruntime-web on 2 threads runs in a child process
+// (ort_web_threads.mjs; numThreads is per process) that takes its samples when its turn in
+// these rounds comes. After the native rounds, the scaling model's inputs are measured: memory
+// bandwidth (gridsample_membw) and two probe calls in the native binary (report.mjs,
+// scalingModel). Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
 // the image warps are timed against OpenCV.js (image_warps.mjs),
@@ -341,6 +345,7 @@ const WASM_ORDER = ['simd', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-w
 async function runWasmWorkload(w, setups) {
   // Our SIMD result is the reference every peer is checked against; without it (the RGBA
   // warp until it exists), the plain JS loop is, as it follows DESIGN.md section 2.
+  const start = performance.now();
   const r = {};
   const live = [];
   const ids = WASM_ORDER.filter((id) => setups[id]);
@@ -359,6 +364,7 @@ async function runWasmWorkload(w, setups) {
   }
   await timeTogether(live, r);
   for (const id of ids) log(`  ${id.padEnd(10)} ${describeResult(r[id])}`);
+  log(`  (${((performance.now() - start) / 1000).toFixed(1)} s)`);
   return r;
 }
 
@@ -581,6 +587,7 @@ async function timeNative(binary, dir, w, r, ortNode) {
  */
 function measureScalingInputs(binary, dir) {
   log('\n== scaling model inputs: memory bandwidth, probe calls');
+  const start = performance.now();
   const membwPath = join(dirname(binary), 'gridsample_membw');
   let membw;
   if (!existsSync(membwPath)) {
@@ -620,6 +627,7 @@ function measureScalingInputs(binary, dir) {
   }
   log(`  membw: ${membw.error ?? membw.results.map((x) => `${x.size} ${x.kernel} ${x.threads}t ${x.gbps_median} GB/s`).join(', ')}`);
   log(`  probes: ${JSON.stringify(probes)}`);
+  log(`  (${((performance.now() - start) / 1000).toFixed(1)} s)`);
   return { membw, probes, reps: { membw: MEMBW_REPS, probes: PROBE_REPS } };
 }
 

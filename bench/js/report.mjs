@@ -1,4 +1,4 @@
-// Renders bench/RESULTS.md from one run's measurements: machine, targets of issue #4, summary and per-workload tables.
+// Renders bench/RESULTS.md from one run's measurements: machine, targets of issue #4, summary, memory bandwidth, the scaling model's estimates and per-workload tables.
 
 import { baselineText } from './workloads.mjs';
 
@@ -560,7 +560,7 @@ function scalingSection(workloads, results, scaling) {
     '',
     `Cells: ms (speed-up over 1 thread); "mem": bandwidth-bound. Model error at 2 cores: model / measured - 1 (mean |error| ${errors.length ? `${Math.round((100 * errors.reduce((a, b) => a + b, 0)) / errors.length)}%` : 'n/a'}).`,
     '',
-    table(['workload', 'MiB per call', 'work / max pieces', '1 core ms (measured)', '2 cores measured', '2 cores model', 'model error',
+    table(['workload', 'MiB per call', 'work (M cost units) / max pieces', '1 core ms (measured)', '2 cores measured', '2 cores model', 'model error',
       '4 cores', '8 cores', '16 cores', '16 cores, data in DRAM'], tableRows),
     '',
   ].join('\n');
