@@ -391,7 +391,8 @@ export const SCALING = {
   // Bandwidth beyond 2 cores (an assumption, not measured): each core adds what one core of
   // the measured 2-thread figure gets (B2 / 2), up to this many times B2 in all.
   bandwidthCapFactor: 4,
-  // src/kernels/parallel.{h,cc}: a piece is at least kMinPieceCost cost units; a split call
+  // src/kernels/parallel.{h,cc}: a piece is at least kMinPieceCost cost units (native; the
+  // model covers native calls only, wasm's minimum is 2^19); a split call
   // has kPiecesPerThread pieces per thread (fewer when they would be smaller than that).
   minPieceCost: 2 ** 16,
   piecesPerThread: 16,
