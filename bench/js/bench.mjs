@@ -46,6 +46,7 @@ import { measureInstructionCounts, renderInstructionCounts } from './instruction
 import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
+import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -600,6 +601,19 @@ function measureScalingInputs(binary, dir) {
       membw = { error: `cannot read gridsample_membw's output: ${e.message}` };
     }
   }
+  // Whether the 2 cores are independent for SIMD work now (bench/native/cores.cc).
+  const coresPath = join(dirname(binary), 'gridsample_cores');
+  let cores;
+  if (!existsSync(coresPath)) {
+    cores = { error: `${coresPath} not found (bench/run.sh builds it)` };
+  } else {
+    const r = spawnSync(coresPath, ['--reps=5'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
+    try {
+      cores = r.status === 0 ? JSON.parse(r.stdout) : { error: `gridsample_cores exited with ${r.status ?? r.signal}` };
+    } catch (e) {
+      cores = { error: `cannot read gridsample_cores's output: ${e.message}` };
+    }
+  }
   let probes;
   if (!existsSync(binary)) {
     probes = { error: `native benchmark binary not found at ${binary}` };
@@ -627,8 +641,9 @@ function measureScalingInputs(binary, dir) {
   }
   log(`  membw: ${membw.error ?? membw.results.map((x) => `${x.size} ${x.kernel} ${x.threads}t ${x.gbps_median} GB/s`).join(', ')}`);
   log(`  probes: ${JSON.stringify(probes)}`);
+  log(`  cores: ${JSON.stringify(cores)}`);
   log(`  (${((performance.now() - start) / 1000).toFixed(1)} s)`);
-  return { membw, probes, reps: { membw: MEMBW_REPS, probes: PROBE_REPS } };
+  return { membw, probes, cores, reps: { membw: MEMBW_REPS, probes: PROBE_REPS } };
 }
 
 /** The machine as the native binary's Google Benchmark context describes it, or null. */
@@ -754,6 +769,8 @@ async function main() {
   if (!args.only) {
     log('\n== image warps');
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
+    log('\n== worker pool (createPool, 2 workers) against one instance');
+    extra += `\n${renderPoolScaling(await poolScaling({ workers: THREADS, log, timing: TIMING }), scaling?.cores)}`;
     log('\n== loops');
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== first calls in fresh processes');

@@ -582,6 +582,18 @@ function ortWebThreadsText(info) {
 }
 
 /** The whole RESULTS.md text. */
+/**
+ * What gridsample_cores (bench/native/cores.cc) found: whether the 2 cores were independent for
+ * SIMD work during the run, which every 2-thread figure depends on.
+ */
+export function coresText(cores) {
+  if (!cores || cores.error) return `not measured (${cores?.error ?? 'not run'})`;
+  const verdict = cores.ratio_median < 1.25 ? 'two independent cores'
+    : cores.ratio_median > 1.7 ? '**one core shared by both vCPUs: no 2-thread speed-up was possible**' : 'partly shared cores';
+  return `2 threads of a SIMD multiply-add loop at once took ${cores.ratio_median.toFixed(2)}x the time of one alone ` +
+    `(median of ${cores.reps}; ${cores.ratio_min.toFixed(2)}-${cores.ratio_max.toFixed(2)}): ${verdict}`;
+}
+
 export function renderReport({ env, workloads, results, models, impls, quick, method, scaling }) {
   const implsById = Object.fromEntries(impls.map((i) => [i.id, i]));
   const evaluations = {};
@@ -698,6 +710,9 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
       '## Summary (median ms)',
       '',
       summaryTables(workloads, results),
+      `Cores during the run (bench/native/cores.cc, after the native rounds): ${coresText(scaling?.cores)}. On this VM`,
+      'the two vCPUs sometimes share one physical core (then 2 threads cannot be faster than 1), and it changes over time.',
+      '',
       bandwidthSection(scaling),
       scalingSection(workloads, results, scaling),
     ] : []),
