@@ -722,9 +722,10 @@ export interface PoolCallOptions {
  * Node): the way to use several cores where wasm threads are not given (pages that are not
  * cross-origin isolated). A large call's output is split into row bands that the workers take
  * in turn; each worker gets a copy of the inputs it needs once per call; the bands are
- * assembled in order, and the result is the same bytes as one instance's call. Calls below
- * about 4M output values x taps (e.g. a 1024x1024 RGBA bilinear warp is 16M) run whole on one
- * worker, where splitting costs more than it saves. Inputs are arrays in JS memory (not heap
+ * assembled in order, and the result is the same bytes as one instance's call. A call is split
+ * only from 32M output values x taps and 4 taps per byte copied (a 1024x1024 RGBA bicubic warp:
+ * 67M and 8; bilinear warps, about as fast as the copies, are not split): smaller ones run whole
+ * on one worker, where splitting costs more than it saves. Inputs are arrays in JS memory (not heap
  * tensors); `options.out` is not taken. Errors are those of one instance's call (same class
  * and message); a worker that stops rejects its calls and is replaced.
  */

@@ -55,6 +55,19 @@ export function load(options) {
   });
 }
 
+// A pool worker with the process's flags (inherited), except that --input-type (for -e / stdin
+// code) stops a file from loading: then the flags without it, or none when some of them are
+// not a worker's (V8 and process flags such as --expose-gc are refused in an explicit list).
+function startWorker() {
+  if (!process.execArgv.some((a) => a.startsWith('--input-type'))) return new Worker(POOL_WORKER, { name: 'gridsample-pool' });
+  try {
+    return new Worker(POOL_WORKER, { name: 'gridsample-pool', execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
+  } catch (e) {
+    if (e.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    return new Worker(POOL_WORKER, { name: 'gridsample-pool', execArgv: [] });
+  }
+}
+
 /**
  * Starts single-threaded gridsample instances in worker_threads and resolves to the pool
  * (see api.d.cts).
@@ -64,9 +77,7 @@ export function createPool(options) {
   return createPoolWith(options, {
     cores,
     spawn() {
-      // The process's flags, but --input-type (for -e / stdin code) stops a file from loading.
-      const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-      const worker = new Worker(POOL_WORKER, { name: 'gridsample-pool', execArgv });
+      const worker = startWorker();
       return {
         post: (message, transfer) => worker.postMessage(message, transfer),
         listen(onMessage, onFailure) {

@@ -4,10 +4,14 @@ import { describe, isView } from './messages.mjs';
 
 const MAX_WORKERS = 64;
 const LOAD_OPTIONS = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
-// Output values times taps per value (the cost unit of src/kernels/parallel.h) from which a
-// call is split among the workers; smaller calls run whole on one worker. Measured break-even:
-// bench/README.md, "Worker pool".
-export const POOL_SPLIT_COST = 1 << 22;
+// When a call is split among the workers (smaller ones run whole on one): from POOL_SPLIT_COST
+// output values times taps per value (the cost unit of src/kernels/parallel.h), and only where
+// that is at least POOL_TAPS_PER_BYTE per byte the split copies (the shared input, maps or
+// grid, the output). Measured on 2 workers (bench/README.md, "Worker pool"): RGBA uint8 bicubic
+// paid off from 1024x1024 (67M, 8 per byte) but not at 512x512 (17M); bilinear (2 per byte,
+// its kernel about as fast as the copies) never, up to 2048x2048.
+export const POOL_SPLIT_COST = 1 << 25;
+export const POOL_TAPS_PER_BYTE = 4;
 // A band is at least this much work, and each worker gets about BANDS_PER_WORKER of them (so
 // that early finishers take more, and progress moves in steps).
 const POOL_BAND_COST = 1 << 20;
@@ -29,7 +33,10 @@ const ARGUMENT_NAMES = {
 };
 /** For tests: `pool[FAULT](worker, 'throw' | 'exit')` makes that worker fail its next band. */
 export const FAULT = Symbol.for('gridsample.pool.fault');
-/** For the benchmark: `createPool({ [SPLIT_COST]: n })` splits from n instead of POOL_SPLIT_COST. */
+/**
+ * For the benchmark and tests: `createPool({ [SPLIT_COST]: n })` splits from n instead of
+ * POOL_SPLIT_COST; 0 splits every call that can be (no bytes rule either).
+ */
 export const SPLIT_COST = Symbol.for('gridsample.pool.splitCost');
 
 // createPool's options: worker count (default: a worker per core, at most 8) and what each
@@ -115,9 +122,9 @@ function sliceRows(data, planes, rows, rowValues, a, b) {
 }
 
 // How a call splits, or null (it runs whole on one worker): the output is `planes` planes of
-// `rows` rows of `rowValues` values; `shared` goes once to each worker of the call, band(a, b)
-// gives the rest of the arguments for rows [a, b); `result(data, first)` wraps the assembled
-// output, `first` being one band's result.
+// `rows` rows of `rowValues` values of `like`'s class; `shared` goes once to each worker of the
+// call, band(a, b) gives the rest of the arguments for rows [a, b) (`bandBytes` in all);
+// `result(data, first)` wraps the assembled output, `first` being one band's result.
 const SPLITTERS = {
   warpAffine: splitWarp,
   warpPerspective: splitWarp,
@@ -127,11 +134,15 @@ const SPLITTERS = {
     const MY = mapY === undefined || mapY === null ? null : plainImage(mapY);
     const mode = options?.mode ?? 'linear';
     if (!I || !MX || (mapY != null && !MY) || !(mode in TAPS[2])) return null;
+    // Maps as the instance takes them (else it reports what is wrong with the whole maps).
+    const planes = MY !== null;
+    if (MX.channels !== (planes ? 1 : 2) || (planes && (MY.channels !== 1 || MY.width !== MX.width || MY.height !== MX.height))) return null;
+    if (!(MX.data instanceof Float32Array) || (planes && !(MY.data instanceof Float32Array))) return null;
     const { width, height } = MX;
     const slice = (M, a, b) => ({ data: sliceRows(M.data, 1, height, width * M.channels, a, b), width, height: b - a });
     return {
       planes: 1, rows: height, rowValues: width * I.channels, taps: TAPS[2][mode], like: I.data,
-      shared: { image: I },
+      shared: { image: I }, bandBytes: MX.data.byteLength + (MY ? MY.data.byteLength : 0),
       band: (a, b) => [slice(MX, a, b), MY && slice(MY, a, b), options],
       result: (data) => ({ data, width, height, channels: I.channels }),
     };
@@ -148,7 +159,7 @@ const SPLITTERS = {
     const inner = G.dims.slice(2, r - 1).reduce((a, b) => a * b, 1);
     return {
       planes: n * c, rows, rowValues: inner, taps: TAPS[r - 2][mode], like: X.data,
-      shared: { x: { data: X.data, shape: X.dims, ...(X.dtype ? { dtype: X.dtype } : {}) } },
+      shared: { x: { data: X.data, shape: X.dims, ...(X.dtype ? { dtype: X.dtype } : {}) } }, bandBytes: G.data.byteLength,
       band: (a, b) => [{ data: sliceRows(G.data, n, rows, inner * (r - 2), a, b), shape: [n, b - a, ...G.dims.slice(2)] }, options],
       result: (data, first) => ({ data, shape: [n, c, ...G.dims.slice(1, r - 1)], dtype: first.dtype }),
     };
@@ -164,7 +175,7 @@ function splitWarp([image, matrix, options]) {
   if (!isSide(width) || !isSide(height)) return null;
   return {
     planes: 1, rows: height, rowValues: width * I.channels, taps: TAPS[2][mode], like: I.data,
-    shared: { image: I },
+    shared: { image: I }, bandBytes: 0,
     band: (a, b) => [matrix, { ...options, rows: [a, b] }],
     result: (data) => ({ data, width, height, channels: I.channels }),
   };
@@ -382,7 +393,10 @@ export async function createPoolWith(options, { spawn, cores }) {
       } catch {
         split = null;  // e.g. a getter that throws: the worker reports it as the instance does
       }
-      const cost = split ? split.planes * split.rows * split.rowValues * split.taps : 0;
+      const values = split ? split.planes * split.rows * split.rowValues : 0;
+      const cost = values * (split?.taps ?? 0);
+      const bytes = split ? Object.values(split.shared)[0].data.byteLength + values * split.like.BYTES_PER_ELEMENT + split.bandBytes : 0;
+      const worth = splitCost === 0 || (cost >= splitCost && cost >= POOL_TAPS_PER_BYTE * bytes);
       const live = workers.filter((w) => !w.dead);
       if (!live.length) {
         finish(call, new Error(`pool.${fn}: no worker is running (they stopped and their replacements could not load)`));
@@ -390,7 +404,7 @@ export async function createPoolWith(options, { spawn, cores }) {
       }
       const bandCount = split ? Math.min(split.rows, live.length * BANDS_PER_WORKER, Math.max(live.length, Math.floor(cost / POOL_BAND_COST))) : 0;
       try {
-        if (!split || cost < splitCost || live.length < 2 || bandCount < 2) {
+        if (!split || !worth || live.length < 2 || bandCount < 2) {
           const w = idlest();
           call.workers.add(w);
           const transfer = [];

@@ -219,7 +219,7 @@ describe('web/demo in headless Chromium', () => {
       const { createPool, load } = await import('/js/browser.mjs');
       const gs = await load();
       const pool = await createPool({ workers: 2 });
-      const side = 512;
+      const side = 1024;
       const data = new Uint8ClampedArray(side * side * 4);
       for (let i = 0; i < data.length; i++) data[i] = (i * 7 + (i >> 11)) & 255;
       const image = { data, width: side, height: side };

@@ -88,11 +88,12 @@ export function threadsInput() {
 }
 
 /**
- * The pool check's input: a 512x512 RGBA image of seeded noise, turned by 25 degrees about its
- * centre and enlarged 1.2 times in pixel space, bicubic: 16M cost units, a call createPool splits.
+ * The pool check's input: a 1024x1024 RGBA image of seeded noise, turned by 25 degrees about its
+ * centre and enlarged 1.2 times in pixel space, bicubic: 67M values x taps, 8 per byte copied,
+ * a call createPool splits.
  */
 export function poolInput(gs) {
-  const side = 512;
+  const side = 1024;
   const data = new Uint8ClampedArray(side * side * 4);
   for (let i = 0, s = 11; i < data.length; ++i) {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
@@ -272,7 +273,7 @@ function assertThreadsExample(r, where, { isolated, node }) {
 }
 
 /**
- * The pool example's result `r` (from a page): two workers started, the 512x512 warp split into
+ * The pool example's result `r` (from a page): two workers started, the 1024x1024 warp split into
  * bands that both took, the same bytes as one instance there and in Node (`node`: {length, hash}).
  */
 function assertPoolExample(r, where, { isolated, node }) {
