@@ -697,7 +697,7 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
     '',
     // A run of the models alone (--only models) has no workload tables.
     ...(workloads.length ? [
-      `## Targets (issue #4): ${met} met, ${missed} missed, ${na} not measurable`,
+      `## Targets (issues #4 and #16): ${met} met, ${missed} missed, ${na} not measurable`,
       '',
       table(['target', 'status'], all.map((e) => [e.text, statusCell(e)])),
       '',
