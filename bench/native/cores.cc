@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "median.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -41,12 +43,6 @@ CORES_CLONES double Spin(long iterations, volatile float* sink) {
   for (int i = 0; i < 8; ++i) s += a[i][0];
   *sink = s;  // a volatile store before the clock: the loop cannot move past it
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace

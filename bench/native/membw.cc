@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "median.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -147,12 +149,6 @@ struct Config {
   int passes = 1;
   std::vector<double> gbps;
 };
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 }  // namespace
 

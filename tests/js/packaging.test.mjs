@@ -296,6 +296,23 @@ function assertPoolExample(r, where, { isolated, node }) {
   assert.equal(r.after, 'pool.warpAffine: the pool was terminated', `${where}: a call after terminate()`);
 }
 
+// What the threads pages of a bundle are opened with: a server of `app` without and one with
+// COOP/COEP, the Node oracle of their warp, and Chromium.
+async function threadsPages(app) {
+  return {
+    server: await serveStatic(app),
+    isolatedServer: await serveStatic(app, { headers: ISOLATION_HEADERS }),
+    nodeOracle: await nodeThreadsOracle(),
+    context: await launchChromium(),
+  };
+}
+
+async function closeThreadsPages({ server, isolatedServer, context }) {
+  if (context) await context.close();
+  if (server) await server.close();
+  if (isolatedServer) await isolatedServer.close();
+}
+
 /**
  * The threads and pool examples' warpAffine by the installed package in Node (variant simd):
  * {length, hash, pool: {length, hash}}.
@@ -661,17 +678,10 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
     });
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
-    server = await serveStatic(app);
-    isolatedServer = await serveStatic(app, { headers: ISOLATION_HEADERS });
-    nodeOracle = await nodeThreadsOracle();
-    context = await launchChromium();
+    ({ server, isolatedServer, nodeOracle, context } = await threadsPages(app));
   });
 
-  after(async () => {
-    if (context) await context.close();
-    if (server) await server.close();
-    if (isolatedServer) await isolatedServer.close();
-  });
+  after(() => closeThreadsPages({ server, isolatedServer, context }));
 
   /** A Vite plugin that pushes the dev server's request URLs onto `requested`. */
   const recordRequests = (requested) => ({
@@ -850,17 +860,10 @@ describe('browser consumer (webpack 5 bundle, headless Chromium)', () => {
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>gridsample threads (webpack)</title></head>
 <body><script src="./threads.js"></script></body></html>
 `);
-    server = await serveStatic(app);
-    isolatedServer = await serveStatic(app, { headers: ISOLATION_HEADERS });
-    nodeOracle = await nodeThreadsOracle();
-    context = await launchChromium();
+    ({ server, isolatedServer, nodeOracle, context } = await threadsPages(app));
   });
 
-  after(async () => {
-    if (context) await context.close();
-    if (server) await server.close();
-    if (isolatedServer) await isolatedServer.close();
-  });
+  after(() => closeThreadsPages({ server, isolatedServer, context }));
 
   test('the bundle builds without errors and emits the three .wasm files and the pthread worker script', () => {
     const info = stats.toJson({ all: false, errors: true, warnings: true, assets: true });

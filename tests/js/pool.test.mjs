@@ -7,25 +7,12 @@ import { describe, test } from 'node:test';
 
 import { createPool, load } from '../../js/node.mjs';
 import { FAULT, SPLIT_COST } from '../../js/pool.mjs';
+import { prng, random } from './lib/random.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const NODE_ENTRY = join(HERE, '..', '..', 'js', 'node.mjs');
 const CJS_ENTRY = join(HERE, '..', '..', 'js', 'index.cjs');
 
-/** A seeded PRNG in [0, 1) (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = (n, seed, lo = 0, hi = 1, Type = Float32Array) => {
-  const next = prng(seed);
-  return Type.from({ length: n }, () => lo + (hi - lo) * next());
-};
 const bytesOf = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 // The pool's result against the instance's: same class, fields and bytes.

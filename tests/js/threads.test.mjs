@@ -6,25 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
 import { load, simdSupported, threadsSupported } from '../../js/node.mjs';
+import { random } from './lib/random.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const NODE_ENTRY = join(HERE, '..', '..', 'js', 'node.mjs');
 const available = simdSupported() && threadsSupported();
 
-/** A seeded PRNG in [0, 1) (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = (n, seed, lo = 0, hi = 1, Type = Float32Array) => {
-  const next = prng(seed);
-  return Type.from({ length: n }, () => lo + (hi - lo) * next());
-};
 const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 function assertSameBytes(a, b, what) {
   assert.equal(a.length, b.length, `${what}: length`);
