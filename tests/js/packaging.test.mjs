@@ -102,6 +102,19 @@ export function poolInput(gs) {
   return { image: { data, width: side, height: side }, matrix: gs.rotationMatrix([side / 2, side / 2], 25, 1.2), options: { space: 'pixel', mode: 'bicubic' } };
 }
 
+/** How many elements of y differ from oracle's, and the first that does (-1: none). */
+export function differences(y, oracle) {
+  let differ = 0;
+  let first = -1;
+  for (let i = 0; i < oracle.length; ++i) {
+    if (y[i] !== oracle[i]) {
+      differ += 1;
+      if (first < 0) first = i;
+    }
+  }
+  return { differ, first };
+}
+
 /** FNV-1a of a byte array, as 8 hex digits. */
 export function fnv1a(bytes) {
   let h = 0x811c9dc5;
@@ -111,7 +124,7 @@ export function fnv1a(bytes) {
 `,
   'threads_example.js': `// The threads example: load({ numThreads: 2 }) against load({ variant: 'simd' }) on the same warpAffine.
 import { load, threadsSupported } from 'gridsample';
-import { fnv1a, threadsInput } from './threads_input.mjs';
+import { differences, fnv1a, threadsInput } from './threads_input.mjs';
 
 // Counts the pthread starts this context posts to its workers (Emscripten's { cmd: 'run' }):
 // the library starts its second thread at the first call it splits.
@@ -132,14 +145,7 @@ export async function threadsExample() {
   const y = threaded.warpAffine(image, theta, options).data;
   const runs = posted.run;
   const oracle = single.warpAffine(image, theta, options).data;
-  let differ = 0;
-  let first = -1;
-  for (let i = 0; i < oracle.length; ++i) {
-    if (y[i] !== oracle[i]) {
-      differ += 1;
-      if (first < 0) first = i;
-    }
-  }
+  const { differ, first } = differences(y, oracle);
   return {
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     threadsSupported: threadsSupported(),
@@ -152,7 +158,7 @@ export async function threadsExample() {
   'pool_example.js': `// The pool example: createPool({ workers: 2 }) splits a warpAffine into row bands between its
 // module workers; the bytes must be those of one instance (variant simd) in the same context.
 import { createPool, load } from 'gridsample';
-import { fnv1a, poolInput } from './threads_input.mjs';
+import { differences, fnv1a, poolInput } from './threads_input.mjs';
 
 // The pool's messages this context posts: 'init' starts a worker, 'band' hands it rows of a call.
 const posted = { init: 0, bands: new Map() };
@@ -172,14 +178,7 @@ export async function poolExample() {
   const progress = [];
   const y = (await pool.warpAffine(image, matrix, { ...options, onProgress: (f) => progress.push(f) })).data;
   const oracle = gs.warpAffine(image, matrix, options).data;
-  let differ = 0;
-  let first = -1;
-  for (let i = 0; i < oracle.length; ++i) {
-    if (y[i] !== oracle[i]) {
-      differ += 1;
-      if (first < 0) first = i;
-    }
-  }
+  const { differ, first } = differences(y, oracle);
   await pool.terminate();
   const after = await pool.warpAffine(image, matrix, options).then(() => 'resolved', (e) => e.message);
   return {
