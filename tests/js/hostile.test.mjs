@@ -180,8 +180,8 @@ function optionCases() {
   const calls = {
     gridSample: [(gs, o) => gs.gridSample(X(), G(), o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, out'],
     gridSampleChannelsLast: [(gs, o) => gs.gridSampleChannelsLast(XCL(), G(), o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, out'],
-    warpAffine: [(gs, o) => gs.warpAffine(IMG(), I6, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill'],
-    warpPerspective: [(gs, o) => gs.warpPerspective(IMG(), I9, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill'],
+    warpAffine: [(gs, o) => gs.warpAffine(IMG(), I6, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill, rows'],
+    warpPerspective: [(gs, o) => gs.warpPerspective(IMG(), I9, o), 'mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill, rows'],
     affineGrid: [(gs, o) => gs.affineGrid(THETA(), [1, 1, 2, 2], o), 'alignCorners, align_corners, out'],
   };
   const modes = "'linear', 'bilinear', 'nearest', 'cubic' or 'bicubic'";

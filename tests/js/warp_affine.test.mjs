@@ -264,7 +264,7 @@ for (const variant of variants) {
       ['theta holds a string', () => gs.warpAffine(IMG(), [1, 0, '0', 0, 1, 0]), TypeError, /^warpAffine: theta\[2\]: expected a number, got "0"$/],
       ['theta detached', () => gs.warpAffine(IMG(), detached(new Float32Array(6))), TypeError, /^warpAffine: theta: the ArrayBuffer is detached/],
       ['options is a string', () => gs.warpAffine(IMG(), T(), 'bilinear'), TypeError, /^warpAffine: options: expected an object, got "bilinear"$/],
-      ['an unknown option', () => gs.warpAffine(IMG(), T(), { size: [2, 2] }), TypeError, /^warpAffine: options\.size: unknown option; expected mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill$/],
+      ['an unknown option', () => gs.warpAffine(IMG(), T(), { size: [2, 2] }), TypeError, /^warpAffine: options\.size: unknown option; expected mode, paddingMode, padding_mode, alignCorners, align_corners, width, height, out, space, inverse, fill, rows$/],
       ['an unknown mode', () => gs.warpAffine(IMG(), T(), { mode: 'area' }), RangeError, /^warpAffine: options\.mode: expected 'linear', 'bilinear', 'nearest', 'cubic' or 'bicubic', got "area"$/],
       ['an unknown padding', () => gs.warpAffine(IMG(), T(), { paddingMode: 'wrap' }), RangeError, /^warpAffine: options\.paddingMode: expected 'zeros', 'border' or 'reflection', got "wrap"$/],
       ['paddingMode and padding_mode', () => gs.warpAffine(IMG(), T(), { paddingMode: 'zeros', padding_mode: 'zeros' }), TypeError, /^warpAffine: options: give paddingMode or padding_mode, not both$/],
