@@ -177,10 +177,10 @@ TEST_P(Threading, WarpFlowIsTheSameForEveryThreadCount) {
 }
 
 // The channels-last operators on uint8 and float32 images of 3 and 4 channels (3: the blend's
-// tail), with and without fill.
-TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
+// tail), with and without fill, into an output of ho x wo pixels.
+void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t ho, int64_t wo) {
   std::mt19937 rng(9);
-  const int64_t h = 64, w = 80, ho = 90, wo = 100;
+  const int64_t h = 64, w = 80;
   const double a = 0.3, s = 1.1;
   const double theta_values[] = {s * std::cos(a), -s * std::sin(a), 0.1,
                                  s * std::sin(a), s * std::cos(a),  -0.05};
@@ -235,9 +235,10 @@ TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
               return op(GridSampleOptions{m, pad, true, threads}, out->MutableView());
             };
             const std::string what = name + " " + Name(dt) + " C=" + std::to_string(c) + " " +
-                                     Describe({m, pad, true, {}});
+                                     Describe({m, pad, true, {}}) + " to " + std::to_string(ho) +
+                                     "x" + std::to_string(wo);
             const bool split = ExpectSameForEveryThreading(run, y, what);
-            if (target() != "SCALAR") {
+            if (target != "SCALAR") {
               EXPECT_EQ(split, kSplits) << what << ": split " << split;
             }
           }
@@ -245,6 +246,17 @@ TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
       }
     }
   }
+}
+
+TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
+  ExpectImageWarpsSameForEveryThreadCount(target(), 90, 100);
+}
+
+// Rows wider than a tile of plans (256 cubic pixels, 512 others): a row's segments are work
+// units of their own, which threads may finish in any order (the reversed parallel-for runs
+// the later segment first). 600 columns end on a partial segment.
+TEST_P(Threading, ImageWarpsOfWideRowsAreTheSameForEveryThreadCount) {
+  ExpectImageWarpsSameForEveryThreadCount(target(), 8, 600);
 }
 
 TEST_P(Threading, AffineGridIsTheSameForEveryThreadCount) {

@@ -25,7 +25,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR
 
 // Three channels travel as four lanes: the fourth is junk (the next pixel's first channel),
-// never stored except where the next pixel is overwritten later.
+// never stored except where the same thread overwrites the next pixel later.
 template <int C>
 constexpr size_t kPixelLanes = C == 3 ? 4 : C;
 template <int C>
@@ -96,7 +96,8 @@ HWY_INLINE void StorePixel(VP<C> v, uint8_t* out) {
   const auto bits = hn::BitCast(d32, hn::Add(v, hn::Set(dp, 8388608.0f)));
   hn::StoreU(hn::U8FromU32(hn::Sub(bits, hn::Set(d32, 0x4B000000u))), d8, out);
 }
-// Exactly C elements, for the last pixel of a row (nothing after it is written later).
+// Exactly C elements, for the last pixel of a row segment: the pixel after it belongs to another
+// work unit, which another thread may have written already.
 template <int C, typename T>
 HWY_INLINE void StorePixelExact(VP<C> v, T* out) {
   if constexpr (C == 3) {
@@ -169,8 +170,8 @@ HWY_NOINLINE VP<C> BlendAtEnd(const TilePlan<M, 2>& plan, const Image<T>& im, in
 
 // Pixels [begin, end) of a tile's plans into out (pixel p at out + p * C), in the reference's
 // order: the taps row by row, weight (1 * w_x) * w_y, summed from 0. Pixel `exact_end` (the
-// last of a row, or -1) stores exactly C elements; the others may write one junk element
-// past themselves (C = 3), which the next pixel overwrites.
+// last of a row segment, or -1) stores exactly C elements; the others may write one junk
+// element past themselves (C = 3), which the next pixel overwrites.
 template <typename T, int C, Mode M>
 HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, int begin, int end,
                               int exact_end, T* out) {

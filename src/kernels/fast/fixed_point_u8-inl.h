@@ -184,7 +184,9 @@ HWY_INLINE void FixedBlend4Rgba(const FixedPlan& plan, const uint8_t* x, int32_t
 #endif  // HWY_TARGET == HWY_WASM
 
 // Pixels [0, valid) of a fixed-point plan: per pixel two int16 dot products (left, right
-// column) give each channel's sum in units of 2^-14, rounded half to even to a byte.
+// column) give each channel's sum in units of 2^-14, rounded half to even to a byte. With
+// `exact_last`, pixel valid - 1 (a segment's last) stores exactly C bytes (C = 3: the others
+// write a fourth byte that the next pixel overwrites).
 template <int C>
 HWY_INLINE void FixedBlend(const FixedPlan& plan, const uint8_t* x, int32_t row,
                            hn::Vec<hn::Full128<uint8_t>> idx_left,

@@ -107,7 +107,7 @@ HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) 
 // for V8 to keep in registers.
 template <int C, class Source>
 HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
-                          const FixedSetup& setup, const uint8_t* x, int v, int count, bool row_end,
+                          const FixedSetup& setup, const uint8_t* x, int v, int count,
                           uint8_t* out) {
   // Local copies: the bytes stored to `out` could alias the originals, which the compiler
   // would then reload for every pixel.
@@ -121,8 +121,7 @@ HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
     FixedPlan plan;
     if (!FixedPlanVector<C, decltype(check)::value>(k, px, py, &plan)) return false;
     const int valid = count - v < lanes ? count - v : lanes;
-    FixedBlend<C>(plan, x, s.row, s.idx_left, s.idx_right, valid, row_end && v + valid == count,
-                  out + v * C);
+    FixedBlend<C>(plan, x, s.row, s.idx_left, s.idx_right, valid, v + valid == count, out + v * C);
     return true;
   };
   if constexpr (Source::kKnowsInterior) {
@@ -142,13 +141,12 @@ HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
 
 template <class Source>
 HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2>& coords,
-                          const FixedSetup& s, const uint8_t* x, int v, int count, bool row_end,
-                          uint8_t* out) {
+                          const FixedSetup& s, const uint8_t* x, int v, int count, uint8_t* out) {
   switch (channels) {
-    case 1: return FixedRow<1>(source, coords, s, x, v, count, row_end, out);
-    case 2: return FixedRow<2>(source, coords, s, x, v, count, row_end, out);
-    case 3: return FixedRow<3>(source, coords, s, x, v, count, row_end, out);
-    default: return FixedRow<4>(source, coords, s, x, v, count, row_end, out);
+    case 1: return FixedRow<1>(source, coords, s, x, v, count, out);
+    case 2: return FixedRow<2>(source, coords, s, x, v, count, out);
+    case 3: return FixedRow<3>(source, coords, s, x, v, count, out);
+    default: return FixedRow<4>(source, coords, s, x, v, count, out);
   }
 }
 
@@ -211,7 +209,6 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
     int64_t item = -1, tile = -1;
     int64_t j0 = 0;
     int count = 0, exact_end = -1;
-    bool row_end = false;
     const uint8_t* x_n = nullptr;
     uint8_t* y_n = nullptr;
     for (int64_t u = begin; u < end; ++u) {
@@ -230,8 +227,9 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         j0 = t * kTile;
         const int64_t rest = pb.axes.out_w - j0;
         count = static_cast<int>(rest < kTile ? rest : kTile);
-        row_end = j0 + count == pb.axes.out_w;
-        exact_end = row_end ? count - 1 : -1;
+        // The segment's last pixel stores exactly its C elements: the pixel after it starts
+        // the next column tile, a work unit that another thread may write first.
+        exact_end = count - 1;
         src.Columns(j0, count);
       }
       src.Row(pb.row0 + i);
@@ -240,7 +238,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         if (fixed) {
           if constexpr (Source::kPositionsFromCoords) src.Fill(0, count, &coords);
           for (int v = 0; v < count; v += lanes) {
-            v = FixedRowOf(c, src, coords, fs, x_n, v, count, row_end, out);
+            v = FixedRowOf(c, src, coords, fs, x_n, v, count, out);
             if (v >= count) break;
             // Vector v: planned and blended in float.
             const int end_v = count - v < lanes ? count : v + lanes;
