@@ -125,7 +125,8 @@ TEST_P(Threading, GridSampleIsTheSameForEveryThreadCount) {
   };
   const Problem problems[] = {
       {DType::kFloat32, DType::kFloat32, {40, 50}, {80, 90}, 2, 3},
-      {DType::kUint8, DType::kFloat16, {40, 50}, {80, 90}, 2, 2},  // converted around float32
+      {DType::kFloat32, DType::kFloat32, {20, 30}, {8, 1100}, 1, 3},  // rows wider than a tile
+      {DType::kUint8, DType::kFloat16, {40, 50}, {80, 90}, 2, 2},     // converted around float32
       {DType::kFloat32, DType::kFloat32, {12, 14, 16}, {20, 24, 28}, 1, 2},
       {DType::kFloat64, DType::kFloat32, {30, 30}, {90, 90}, 1, 2},  // the reference: one thread
   };
