@@ -36,15 +36,18 @@ export function unitsPerPixel(size, alignCorners) {
 
 /**
  * cos and sin of an angle in degrees, exact at multiples of 90° (a quarter turn is then a
- * pure permutation of pixels where the centre allows it).
+ * pure permutation of pixels where the centre allows it). The angle is reduced modulo 360
+ * first, which `%` does exactly: radians of a huge angle would lose every digit (1e20°) or
+ * overflow to Infinity (beyond 5e305°) and give NaN.
  */
 export function cosSin(degrees) {
-  const d = ((degrees % 360) + 360) % 360;
+  const turn = degrees % 360;
+  const d = (turn + 360) % 360;
   if (d === 0) return [1, 0];
   if (d === 90) return [0, 1];
   if (d === 180) return [-1, 0];
   if (d === 270) return [0, -1];
-  const r = (degrees * Math.PI) / 180;
+  const r = (turn * Math.PI) / 180;
   return [Math.cos(r), Math.sin(r)];
 }
 

@@ -90,6 +90,16 @@ describe('js/pixel_space.mjs', () => {
     assert.deepEqual(affineFromParams({ rotate: 270 }), [0, 1, 0, -1, 0, 0]);
   });
 
+  test('a huge angle is reduced modulo 360 exactly (BigInt), not through radians that lose every digit or overflow', () => {
+    // An integral double is an exact BigInt, so its remainder modulo 360 is exact too.
+    for (const degrees of [1e20, -1e20, 1e308, -1.5e308, 2 ** 60 * 3 + 2 ** 8]) {
+      const reduced = Number(BigInt(degrees) % 360n);
+      const r = (reduced * Math.PI) / 180;
+      const [a, , , d] = affineFromParams({ rotate: degrees });
+      assert.ok(Math.abs(a - Math.cos(r)) < 1e-12 && Math.abs(d - Math.sin(r)) < 1e-12, `${degrees}° (${reduced}° modulo 360): cos, sin ${a}, ${d}; expected ${Math.cos(r)}, ${Math.sin(r)}`);
+    }
+  });
+
   test('the inverses: paramsFromAffine, pixelMapFromTheta and paramsFromTheta, mirror images included', () => {
     for (const p of [
       { rotate: 20, scaleX: 0.8, scaleY: 0.8, shear: 0, tx: 0, ty: 0 },
