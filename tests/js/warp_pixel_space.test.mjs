@@ -95,6 +95,8 @@ describe('pixel space against OpenCV.js', () => {
       [[[0, 0], [99, 0], [99, 59], [0, 59]], [[12.5, 7], [80, 3], [95, 55], [4, 50]]],
       [[[3, 4], [40, 2], [44, 30], [1, 33]], [[0, 0], [63, 0], [63, 47], [0, 47]]],
       [[[-5, -5], [5, -5], [5, 5], [-5, 5]], [[-1, -2], [8, -3], [6, 9], [-2, 4]]],
+      // OpenCV's issue 26916: h8 = 0, where OpenCV 4.12 returns the matrix of norm 1.
+      [[[320, 512], [960, 512], [0, 1024], [1280, 1024]], [[0, 0], [1280, 0], [0, 1024], [1280, 1024]]],
     ];
     for (const [src, dst] of quads) {
       const s = cv.matFromArray(4, 1, cv.CV_32FC2, src.flat());
@@ -384,6 +386,7 @@ describe('pixel space: hostile input', () => {
     ['alignCorners in pixel space', (gs) => gs.warpAffine(IMG(), [1, 0, 0, 0, 1, 0], { space: 'pixel', alignCorners: true }), RangeError, /^warpAffine: options\.alignCorners does not apply to space 'pixel'/],
     ['singular affine matrix', (gs) => gs.warpAffine(IMG(), [1, 2, 0, 2, 4, 0], { space: 'pixel' }), RangeError, /^warpAffine: matrix: it is singular \(determinant 0\)/],
     ['NaN in a matrix to invert', (gs) => gs.warpAffine(IMG(), [1, 0, NaN, 0, 1, 0], { space: 'pixel' }), RangeError, /^warpAffine: matrix\[2\]: expected a finite number to invert the matrix, got NaN/],
+    ['inverse beyond double\'s range', (gs) => gs.warpAffine(IMG(), [1e-310, 0, 0, 0, 1, 0], { space: 'pixel' }), RangeError, /^warpAffine: matrix: its inverse has entries beyond double's range \(about 1\.8e308\): it is too nearly singular/],
     ['singular homography', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0, 1, 0, 0], { space: 'pixel' }), RangeError, /^warpPerspective: h: it is singular/],
     ['homography of 6 numbers', (gs) => gs.warpPerspective(IMG(), [1, 0, 0, 0, 1, 0]), RangeError, /^warpPerspective: h: expected 9 numbers \[h0, h1, \.\.\., h8\] \(the 3x3 matrix, row-major\), got 6$/],
     ['homography as a string', (gs) => gs.warpPerspective(IMG(), 'identity'), TypeError, /^warpPerspective: h: expected 9 numbers .* as an Array, Float32Array or Float64Array, got "identity"$/],
@@ -392,6 +395,7 @@ describe('pixel space: hostile input', () => {
     ['rotationMatrix centre of 3 numbers', (gs) => gs.rotationMatrix([1, 2, 3], 10), RangeError, /^rotationMatrix: center: expected a point \[x, y\] of 2 numbers, got 3$/],
     ['rotationMatrix angle NaN', (gs) => gs.rotationMatrix([1, 2], NaN), RangeError, /^rotationMatrix: angleDeg: expected a finite number, got NaN$/],
     ['rotationMatrix scale a string', (gs) => gs.rotationMatrix([1, 2], 10, '2'), TypeError, /^rotationMatrix: scale: expected a number, got "2"$/],
+    ['rotationMatrix beyond double\'s range', (gs) => gs.rotationMatrix([3, 4], 30, 1e308), RangeError, /^rotationMatrix: scale: 1e\+308 about center \[3, 4\] gives entry 2 of the matrix beyond double's range/],
     ['quad of 3 points', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src: expected 4 points \[\[x, y\], x4\], got 3$/],
     ['quad with collinear points', (gs) => gs.perspectiveTransform([[0, 0], [1, 0], [1, 1], [0, 1]], [[0, 0], [1, 1], [2, 2], [0, 1]]), RangeError, /^perspectiveTransform: dst: points 0, 1 and 2 lie on one line/],
     ['quad with a repeated point', (gs) => gs.perspectiveTransform([[0, 0], [0, 0], [1, 1], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]), RangeError, /^perspectiveTransform: src: points 0, 1 and 2 lie on one line/],
