@@ -14,6 +14,8 @@ const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners',
 // The library's output shapes for the API objects made here, which gridsample/onnx sizes the
 // heap tensors it keeps across runs by; not part of the public API.
 const SHAPE_QUERIES = new WeakMap();
+// The check-only twin of each API object made here (see checkOnly).
+const CHECK_ONLY = new WeakMap();
 
 /**
  * {gridSample(xDims, gridDims), affineGrid(size)} giving the output dimensions the library
@@ -22,6 +24,17 @@ const SHAPE_QUERIES = new WeakMap();
  */
 export function shapeQueries(api) {
   return SHAPE_QUERIES.get(api) ?? null;
+}
+
+/**
+ * `api`'s check-only twin over the same module: its calls check every argument as `api`'s do
+ * (same errors, the library's rules included) and return undefined before allocating or running
+ * a kernel; null when `api` was not made by this copy of the package. The worker pool checks
+ * its calls with it in the caller's thread, so that its errors are an instance's. Not part of
+ * the public API.
+ */
+export function checkOnly(api) {
+  return CHECK_ONLY.get(api)?.() ?? null;
 }
 
 // The build a module is, from its Highway target: the SIMD128 build dispatches to WASM (or
@@ -57,9 +70,10 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
  * The public object `load()` resolves to, over an Emscripten module built from
  * src/bindings/bindings.cc. `variant` is 'simd', 'scalar' or 'simd-threads', the build that
  * was asked for; `explicit` says the caller named it, `what` where the wasm came from, and
- * `threads` how many threads its calls may use (the threaded build only).
+ * `threads` how many threads its calls may use (the threaded build only); `checks` makes the
+ * check-only twin (see checkOnly).
  */
-export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1 } = {}) {
+export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1, checks = false } = {}) {
   // The glues of the simd and scalar builds are interchangeable, so the wasm decides what runs.
   // A build other than the one named is an error; with variant 'auto' we report what was
   // loaded. (The threaded build's glue takes only its own wasm: instantiate() says so.)
@@ -70,7 +84,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     }
     variant = actual;
   }
-  const heap = new WasmHeap(Module);
+  const heap = new WasmHeap(Module, { checkOnly: checks });
   const code = heap.dtypeCodes;
 
   function gridSample(x, grid, options) {
@@ -204,6 +218,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     heapUsed: () => Module.heapUsed(),
     heapSize: () => Module.HEAPU8.buffer.byteLength,
   });
+  let twin = checks ? api : null;
+  CHECK_ONLY.set(api, () => (twin ??= createApi(Module, variant, { threads, checks: true })));
   SHAPE_QUERIES.set(api, {
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),

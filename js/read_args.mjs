@@ -57,13 +57,18 @@ export function countElements(fn, what, dims, dtype) {
   return zero ? 0 : Number(nonzero);
 }
 
+/** Whether calls take `options` as an options object (not an array, a typed array or a look-alike). */
+export function isOptionsObject(options) {
+  return options !== null && typeof options === 'object' && !Array.isArray(options) && !isView(options) && !posesAsView(options);
+}
+
 /**
  * The options object as a snapshot of the known keys: each option (getters included) is read
  * exactly once, before any tensor argument.
  */
 export function readOptions(fn, options, known) {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options) || isView(options) || posesAsView(options)) {
+  if (!isOptionsObject(options)) {
     throw new TypeError(`${fn}: options: expected an object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {

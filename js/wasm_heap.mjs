@@ -21,8 +21,13 @@ export function libraryError(fn, message) {
 }
 
 export class WasmHeap {
-  constructor(Module) {
+  /**
+   * `checkOnly`: withHeap() returns undefined once the call's budget is checked, allocating and
+   * running nothing (the worker pool's checks in the caller's thread; see core.mjs checkOnly).
+   */
+  constructor(Module, { checkOnly = false } = {}) {
     this.Module = Module;
+    this.checkOnly = checkOnly;
     this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
     if (!this.scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
     // gridsample::DType codes by name, from the library's own ParseDType.
@@ -126,6 +131,7 @@ export class WasmHeap {
     const parts = inputs.filter(([, t]) => !t.ptr).map(([name, t]) => [name, t.bytes]);
     if (!(out && out.ptr)) parts.push(['the output', outBytes]);
     this.checkBudget(fn, parts);
+    if (this.checkOnly) return undefined;
     const owned = [];
     try {
       const alloc = (what, bytes) => {
