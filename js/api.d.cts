@@ -708,7 +708,10 @@ export interface PoolOptions {
 
 /** What a pool call takes besides its operator's options. */
 export interface PoolCallOptions {
-  /** Rejects the call with `signal.reason` when aborted (bands already running finish unseen). */
+  /**
+   * Rejects the call with `signal.reason` when aborted: bands already running finish unseen, the
+   * rest are never sent (a worker holds one band or call at a time).
+   */
   signal?: AbortSignal;
   /**
    * Called with the fraction done (0 to 1) as the call's bands come back, the last time with
@@ -727,7 +730,8 @@ export interface PoolCallOptions {
  * 67M and 8; bilinear warps, about as fast as the copies, are not split): smaller ones run whole
  * on one worker, where splitting costs more than it saves. Inputs are arrays in JS memory (not heap
  * tensors); `options.out` is not taken. Errors are those of one instance's call (same class
- * and message); a worker that stops rejects its calls and is replaced.
+ * and message), checked in the caller's thread before anything is sent; a worker that stops
+ * rejects its calls and is replaced.
  */
 export interface Pool {
   /** The number of workers. */
@@ -752,7 +756,8 @@ export interface Pool {
 }
 
 /**
- * Starts a pool of workers (see {@link Pool}) and resolves once each has loaded its instance.
+ * Starts a pool of workers (see {@link Pool}) and resolves once each has loaded its instance
+ * (and this thread one that checks the calls' arguments).
  * @throws TypeError / RangeError for bad options; a worker's load() error (every worker is
  *   then ended).
  *

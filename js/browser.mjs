@@ -15,6 +15,7 @@ export { load };
 export function createPool(options) {
   return createPoolWith(options, {
     cores,
+    load,
     spawn() {
       // Literal, so that bundlers emit the worker script (and what it imports).
       const worker = new Worker(new URL('./pool_worker.mjs', import.meta.url), { type: 'module', name: 'gridsample-pool' });

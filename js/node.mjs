@@ -76,6 +76,7 @@ function startWorker() {
 export function createPool(options) {
   return createPoolWith(options, {
     cores,
+    load,
     spawn() {
       const worker = startWorker();
       return {

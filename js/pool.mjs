@@ -1,6 +1,8 @@
-// createPool's main-thread side: single-threaded gridsample instances in workers, large calls split into row bands handed out to them, results assembled in order (DESIGN.md section 10).
+// createPool's main-thread side: single-threaded gridsample instances in workers, calls checked here by a check-only instance, large ones split into row bands handed out to idle workers, results assembled in order (DESIGN.md section 10).
+import { checkOnly } from './core.mjs';
 import { HeapTensor } from './heap_tensor.mjs';
 import { describe, isView } from './messages.mjs';
+import { isOptionsObject } from './read_args.mjs';
 
 const MAX_WORKERS = 64;
 const LOAD_OPTIONS = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
@@ -73,9 +75,10 @@ function readPoolOptions(options, cores) {
 }
 
 // A call's own options: signal (an AbortSignal) and onProgress (a function of the fraction
-// done), taken out of the options the workers get.
+// done), taken out of the options the instance checks and the workers get.
 function readCallOptions(fn, options) {
-  if (options === undefined || options === null || typeof options !== 'object') return { rest: options };
+  // What calls do not take as options goes on as it is, for the instance's check to refuse.
+  if (!isOptionsObject(options)) return { rest: options };
   const { signal, onProgress, ...rest } = options;
   if (signal !== undefined && !(signal !== null && typeof signal === 'object' && typeof signal.aborted === 'boolean' &&
       typeof signal.addEventListener === 'function')) {
@@ -93,7 +96,7 @@ function readCallOptions(fn, options) {
 const isSide = (v) => Number.isInteger(v) && v >= 0;
 
 // An interleaved image in JS memory, as the pool can split it: {data, width, height,
-// channels}, or null (then the call runs whole on one worker, which reports what is wrong).
+// channels}, or null (then the call runs whole on one worker).
 function plainImage(image) {
   if (image === null || typeof image !== 'object' || !isView(image.data) || image.data instanceof DataView) return null;
   const { data, width, height } = image;
@@ -134,7 +137,7 @@ const SPLITTERS = {
     const MY = mapY === undefined || mapY === null ? null : plainImage(mapY);
     const mode = options?.mode ?? 'linear';
     if (!I || !MX || (mapY != null && !MY) || !(mode in TAPS[2])) return null;
-    // Maps as the instance takes them (else it reports what is wrong with the whole maps).
+    // Maps as the instance takes them (checked before; what it would refuse is not split).
     const planes = MY !== null;
     if (MX.channels !== (planes ? 1 : 2) || (planes && (MY.channels !== 1 || MY.width !== MX.width || MY.height !== MX.height))) return null;
     if (!(MX.data instanceof Float32Array) || (planes && !(MY.data instanceof Float32Array))) return null;
@@ -166,8 +169,9 @@ const SPLITTERS = {
   },
 };
 
-function splitWarp([image, matrix, options]) {
+function splitWarp([image, theta, options]) {
   const I = plainImage(image);
+  const matrix = snapshot(theta, []);  // read now, sent with each band
   const mode = options?.mode ?? 'linear';
   if (!I || options?.rows !== undefined || !(mode in TAPS[2])) return null;
   const width = options?.width ?? I.width;
@@ -181,22 +185,29 @@ function splitWarp([image, matrix, options]) {
   };
 }
 
-// `arg` for a worker: a large typed array, or an object's `data` one, copied and transferred
-// (cheaper than the structured clone postMessage makes otherwise).
-function copied(arg, transfer) {
-  const large = (v) => isView(v) && !(v instanceof DataView) && v.byteLength >= 1 << 16;
-  if (large(arg)) {
+// The fields of an image or tensor argument that the instance reads (images.mjs, readImage;
+// tensor_args.mjs, readTensor).
+const ARGUMENT_FIELDS = ['data', 'width', 'height', 'channels', 'shape', 'dims', 'dtype', 'type'];
+
+// Argument `arg` (not the options) as a worker gets it, read now: a typed array copied (the copy
+// transferred: cheaper than the structured clone postMessage makes otherwise), an Array
+// copied, an image or tensor as a plain object of the fields the instance reads (its class's
+// getters, e.g. onnxruntime's Tensor.data, read here; other properties, functions among them,
+// left out: a worker could not get them).
+function snapshot(arg, transfer) {
+  if (isView(arg)) {
     const copy = arg.slice();
-    transfer.push(copy.buffer);
+    if (copy.byteLength) transfer.push(copy.buffer);
     return copy;
   }
-  if (arg !== null && typeof arg === 'object' && !Array.isArray(arg) && large(arg.data) &&
-      Object.getPrototypeOf(arg) === Object.prototype) {
-    const copy = { ...arg, data: arg.data.slice() };
-    transfer.push(copy.data.buffer);
-    return copy;
+  if (Array.isArray(arg)) return Array.from(arg);
+  if (arg === null || typeof arg !== 'object') return arg;
+  const plain = {};
+  for (const key of ARGUMENT_FIELDS) {
+    const v = arg[key];
+    if (v !== undefined) plain[key] = key === 'data' ? snapshot(v, transfer) : v;
   }
-  return arg;
+  return plain;
 }
 
 // The Error a worker's error message stands for: the same class and message as the
@@ -208,26 +219,43 @@ function errorFrom(e) {
   return error;
 }
 
+// A copy of a call's shared input, made with the call (it may wait for a worker; the caller may
+// change its arrays meanwhile): in shared memory, which every worker can read, where there is
+// some (Node; cross-origin isolated pages).
+function inputCopy(from) {
+  if (!SHARED_MEMORY || !from.byteLength) return from.slice();
+  const copy = new from.constructor(new SharedArrayBuffer(from.byteLength));
+  const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  bytes(copy).set(bytes(from));
+  return copy;
+}
+
 /**
  * createPool for an environment: `spawn()` starts a worker running pool_worker*.mjs and returns
  * {post(message, transfer), listen(onMessage, onFailure), ref(), unref(), terminate()};
- * `cores()` counts logical cores.
+ * `cores()` counts logical cores; `load(options)` loads an instance in this thread, whose
+ * check-only twin checks every call before it is sent (errors are then the instance's).
  */
-export async function createPoolWith(options, { spawn, cores }) {
-  const { workers: count, load, splitCost } = readPoolOptions(options, cores());
+export async function createPoolWith(options, { spawn, cores, load }) {
+  const { workers: count, load: loadOptions, splitCost } = readPoolOptions(options, cores());
   const workers = [];
-  const calls = new Map();
+  const calls = new Map();    // id -> every call not settled
+  const waiting = [];         // the calls with work not yet handed to a worker, oldest first
+  const signals = new Map();  // AbortSignal -> its calls and their one abort listener
+  let check = null;
   let nextId = 1;
   let terminated = false;
+  let started = false;
 
-  // A worker: its port, the calls it has the shared inputs of, its bands in flight.
+  // A worker: its port, the messages it has in hand (0 or 1), whether it is loaded or stopped.
   function start(index) {
-    const w = { index, port: spawn(), opened: new Set(), busy: 0, dead: false, loaded: false };
+    const w = { index, port: spawn(), busy: 0, dead: false, loaded: false };
     w.ready = new Promise((resolve, reject) => {
       w.port.listen((msg) => {
         if (msg.type === 'ready') {
           w.loaded = true;
-          return resolve();
+          resolve();
+          return joined(w);
         }
         if (msg.type === 'failed') {
           const error = errorFrom(msg.error);
@@ -240,14 +268,21 @@ export async function createPoolWith(options, { spawn, cores }) {
         fail(w, error);
       });
     });
-    w.port.post({ type: 'init', load });
+    w.port.post({ type: 'init', load: loadOptions });
     workers[index] = w;
     return w;
   }
 
+  // A replacement worker loaded: idle, it no longer keeps Node alive; it takes waiting work.
+  function joined(w) {
+    if (!started) return;
+    if (w.busy === 0) w.port.unref();
+    dispatch();
+  }
+
   // A worker stopped (it threw outside a call, ran out of memory, or exited) or could not load:
   // its calls reject, and a fresh worker takes the place of one that had loaded (not of one
-  // that could not: that would fail again).
+  // that could not: that would fail again). With no worker left, waiting calls reject.
   function fail(w, error) {
     if (w.dead) return;
     stop(w);
@@ -255,7 +290,10 @@ export async function createPoolWith(options, { spawn, cores }) {
       if (call.workers.has(w)) finish(call, new Error(`pool.${call.fn}: worker ${w.index} stopped: ${error?.message ?? error}`));
     }
     if (!terminated && w.loaded) start(w.index).ready.catch(() => {});
+    if (!workers.some((v) => !v.dead)) for (const call of [...waiting]) finish(call, noWorker(call.fn));
   }
+
+  const noWorker = (fn) => new Error(`pool.${fn}: no worker is running (they stopped and their replacements could not load)`);
 
   // Ends a worker; its exit is then no failure.
   function stop(w) {
@@ -263,19 +301,27 @@ export async function createPoolWith(options, { spawn, cores }) {
     return w.port.terminate();
   }
 
-  // The workers' answers: a band's data, a whole call's result, or an error.
+  // A worker's answer: a band's data, a whole call's result, or an error; then it takes the
+  // next waiting work.
   function answer(w, msg) {
     w.busy--;
     if (w.busy === 0) w.port.unref();
     const call = calls.get(msg.id);
-    if (!call) return;
+    try {
+      if (call) settle(call, msg);
+    } catch (e) {
+      finish(call, e);  // e.g. no memory for the assembled output
+    }
+    dispatch();
+  }
+
+  function settle(call, msg) {
     if (msg.type === 'error') return finish(call, errorFrom(msg.error));
     if (msg.type === 'whole') {
       if (progress(call, 1)) finish(call, null, msg.result);
       return;
     }
     place(call, msg.band, msg.result);
-    if (!call.settled) give(call, w);
   }
 
   // A band's rows into the output, in order; the call resolves with its last band.
@@ -307,129 +353,174 @@ export async function createPoolWith(options, { spawn, cores }) {
     }
   }
 
-  // The call's next band to worker `w` (with the shared input the first time). The band's own
-  // arrays (map and grid rows) are new: transferred.
-  function give(call, w) {
-    if (call.next >= call.bands.length || call.settled) return;
+  // Hands out waiting work, oldest call first, one message at a time to each idle worker that
+  // has loaded. Work stays here until a worker is free for it: an aborted call's bands are
+  // then never sent, and a worker is free for the next call once its band in hand is done.
+  function dispatch() {
+    for (const w of workers) {
+      while (waiting.length && !w.dead && w.loaded && w.busy === 0) {
+        const call = waiting[0];
+        try {
+          handOut(call, w);
+        } catch (e) {
+          // postMessage's DataCloneError: something the instance's checks let through cannot
+          // be copied to a worker. The call leaves the waiting work; `w` takes the next one.
+          finish(call, new TypeError(`pool.${call.fn}: the arguments cannot be sent to a worker: ${e.message}`, { cause: e }));
+        }
+      }
+    }
+  }
+
+  // The call's next piece of work to worker `w`: the whole call, or its next band (with the
+  // shared input the first time `w` gets one of its bands; the band's own arrays, map and grid
+  // rows, are new: transferred).
+  function handOut(call, w) {
+    call.workers.add(w);
+    if (!call.split) {
+      waiting.shift();
+      return post(w, call.whole, call.transfer);
+    }
     const index = call.next++;
+    if (call.next === call.bands.length) waiting.shift();
     const [a, b] = call.bands[index];
     const transfer = [];
     const shared = call.opened.has(w) ? null : sharedFor(call, transfer);
     call.opened.add(w);
-    call.workers.add(w);
     const args = call.split.band(a, b);
     for (const v of args) if (isView(v?.data) && v.data.byteLength) transfer.push(v.data.buffer);
     post(w, { type: 'band', id: call.id, fn: call.fn, band: index, shared, args }, transfer);
   }
 
-  // A worker's copy of the call's shared input (the image or x). A structured clone of a large
-  // array costs several times a copy, so: one copy into shared memory for all the workers where
-  // there is shared memory (Node; cross-origin isolated pages), else a copy each, transferred.
+  // A worker's copy of the call's shared input (the image or x), from the one made with the
+  // call: that copy itself where it is in shared memory, else a copy of it, transferred (a
+  // structured clone of a large array costs several times a copy).
   function sharedFor(call, transfer) {
     const [[key, input]] = Object.entries(call.split.shared);
-    const from = input.data;
-    const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    let data;
-    if (SHARED_MEMORY && from.byteLength) {
-      if (!call.sharedCopy) {
-        call.sharedCopy = new from.constructor(new SharedArrayBuffer(from.byteLength));
-        bytes(call.sharedCopy).set(bytes(from));
-      }
-      data = call.sharedCopy;
-    } else {
-      data = from.slice();
+    let data = call.input;
+    if (!SHARED_MEMORY || !data.byteLength) {
+      data = data.slice();
       if (data.byteLength) transfer.push(data.buffer);
     }
     return { [key]: { ...input, data } };
   }
 
   // A message that the worker answers (a whole call or a band); the worker keeps the process
-  // alive (Node) while it has any.
+  // alive (Node) while it has one.
   function post(w, msg, transfer) {
     w.port.post(msg, transfer);
     if (w.busy++ === 0) w.port.ref();
   }
 
-  // Settles the call once; the workers that hold its inputs free them.
+  // One abort listener per signal, however many calls share it (Node warns of a leak past 10
+  // listeners), removed with its last call.
+  function watch(call) {
+    const { signal } = call;
+    let on = signals.get(signal);
+    if (!on) {
+      on = { calls: new Set(), abort: () => [...on.calls].forEach((c) => finish(c, signal.reason)) };
+      signals.set(signal, on);
+      signal.addEventListener('abort', on.abort);
+    }
+    on.calls.add(call);
+  }
+
+  function unwatch(call) {
+    const on = signals.get(call.signal);
+    on.calls.delete(call);
+    if (on.calls.size) return;
+    signals.delete(call.signal);
+    call.signal.removeEventListener?.('abort', on.abort);
+  }
+
+  // Settles the call once: it leaves the waiting work, and the workers that hold its inputs
+  // free them.
   function finish(call, error, result) {
     if (call.settled) return;
     call.settled = true;
     calls.delete(call.id);
-    call.signal?.removeEventListener('abort', call.abort);
+    const at = waiting.indexOf(call);
+    if (at >= 0) waiting.splice(at, 1);
+    if (call.signal) unwatch(call);
     for (const w of call.opened) if (!w.dead) w.port.post({ type: 'close', id: call.id });
     if (error) call.reject(error);
     else call.resolve(result);
   }
 
-  // The worker with the fewest bands in flight.
-  const idlest = () => workers.filter((w) => !w.dead).reduce((a, b) => (b.busy < a.busy ? b : a));
-
-  function run(fn, args) {
-    if (terminated) return Promise.reject(new Error(`pool.${fn}: the pool was terminated`));
-    let own;
-    try {
-      own = readCallOptions(fn, args[args.length - 1]);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+  // A call checked in this thread (the instance's errors, and the pool's own), with its work
+  // planned for `live` workers.
+  function prepare(fn, args, live) {
+    const own = readCallOptions(fn, args[args.length - 1]);
     args = [...args.slice(0, -1), own.rest];
     const names = ARGUMENT_NAMES[fn];
     const onHeap = args.findIndex((a) => a instanceof HeapTensor);
     if (onHeap >= 0) {
-      return Promise.reject(new TypeError(`pool.${fn}: ${names[onHeap]}: a heap tensor lives in one instance's memory; give the pool arrays in JS memory ({data, width, height} images, {data, shape} tensors)`));
+      throw new TypeError(`pool.${fn}: ${names[onHeap]}: a heap tensor lives in one instance's memory; give the pool arrays in JS memory ({data, width, height} images, {data, shape} tensors)`);
     }
-    if (own.signal?.aborted) return Promise.reject(own.signal.reason);
+    check[fn](...args);
+    const call = { id: nextId++, fn, onProgress: own.onProgress, signal: own.signal,
+      opened: new Set(), workers: new Set(), done: 0, next: 0, settled: false };
+    const split = worthSplitting(fn, args, live);
+    if (split) {
+      call.split = split;
+      call.input = inputCopy(Object.values(split.shared)[0].data);
+      call.bands = Array.from({ length: split.bandCount }, (_, i) =>
+        [Math.floor((i * split.rows) / split.bandCount), Math.floor(((i + 1) * split.rows) / split.bandCount)]);
+    } else {
+      call.transfer = [];
+      const sent = args.map((a, i) => (i < args.length - 1 ? snapshot(a, call.transfer) : a));
+      call.whole = { type: 'whole', id: call.id, fn, args: sent };
+    }
+    return call;
+  }
+
+  // The call's split (SPLITTERS) with its band count, where splitting it among `live` workers
+  // pays off (see POOL_SPLIT_COST); else null.
+  function worthSplitting(fn, args, live) {
+    let split;
+    try {
+      split = SPLITTERS[fn](args);
+    } catch {
+      return null;  // a getter that throws only now: the worker reports what it then reads
+    }
+    if (!split || live < 2) return null;
+    const values = split.planes * split.rows * split.rowValues;
+    const cost = values * split.taps;
+    const bytes = Object.values(split.shared)[0].data.byteLength + values * split.like.BYTES_PER_ELEMENT + split.bandBytes;
+    const worth = splitCost === 0 || (cost >= splitCost && cost >= POOL_TAPS_PER_BYTE * bytes);
+    const bandCount = Math.min(split.rows, live * BANDS_PER_WORKER, Math.max(live, Math.floor(cost / POOL_BAND_COST)));
+    return worth && bandCount >= 2 ? { ...split, bandCount } : null;
+  }
+
+  function run(fn, args) {
+    if (terminated) return Promise.reject(new Error(`pool.${fn}: the pool was terminated`));
+    const live = workers.filter((w) => !w.dead).length;
+    let call;
+    try {
+      call = prepare(fn, args, live);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
+    if (!live) return Promise.reject(noWorker(fn));
     return new Promise((resolve, reject) => {
-      const call = { id: nextId++, fn, resolve, reject, onProgress: own.onProgress, signal: own.signal,
-        opened: new Set(), workers: new Set(), done: 0, next: 0, settled: false };
+      Object.assign(call, { resolve, reject });
       calls.set(call.id, call);
-      if (own.signal) {
-        call.abort = () => finish(call, own.signal.reason);
-        own.signal.addEventListener('abort', call.abort, { once: true });
-      }
-      let split;
-      try {
-        split = SPLITTERS[fn](args);
-      } catch {
-        split = null;  // e.g. a getter that throws: the worker reports it as the instance does
-      }
-      const values = split ? split.planes * split.rows * split.rowValues : 0;
-      const cost = values * (split?.taps ?? 0);
-      const bytes = split ? Object.values(split.shared)[0].data.byteLength + values * split.like.BYTES_PER_ELEMENT + split.bandBytes : 0;
-      const worth = splitCost === 0 || (cost >= splitCost && cost >= POOL_TAPS_PER_BYTE * bytes);
-      const live = workers.filter((w) => !w.dead);
-      if (!live.length) {
-        finish(call, new Error(`pool.${fn}: no worker is running (they stopped and their replacements could not load)`));
-        return;
-      }
-      const bandCount = split ? Math.min(split.rows, live.length * BANDS_PER_WORKER, Math.max(live.length, Math.floor(cost / POOL_BAND_COST))) : 0;
-      try {
-        if (!split || !worth || live.length < 2 || bandCount < 2) {
-          const w = idlest();
-          call.workers.add(w);
-          const transfer = [];
-          post(w, { type: 'whole', id: call.id, fn, args: args.map((a) => copied(a, transfer)) }, transfer);
-          return;
-        }
-        call.split = split;
-        call.bands = Array.from({ length: bandCount }, (_, i) =>
-          [Math.floor((i * split.rows) / bandCount), Math.floor(((i + 1) * split.rows) / bandCount)]);
-        for (const w of live.slice(0, bandCount)) give(call, w);
-      } catch (e) {
-        // postMessage's DataCloneError: something in the arguments cannot be copied to a worker.
-        finish(call, new TypeError(`pool.${fn}: the arguments cannot be sent to a worker: ${e.message}`, { cause: e }));
-      }
+      if (call.signal) watch(call);
+      waiting.push(call);
+      dispatch();
     });
   }
 
   for (let i = 0; i < count; i++) start(i);
   try {
-    await Promise.all(workers.map((w) => w.ready));
+    const [gs] = await Promise.all([load({ ...loadOptions, warmUp: false }), ...workers.map((w) => w.ready)]);
+    check = checkOnly(gs);
   } catch (e) {
     terminated = true;
     await Promise.all(workers.map(stop));
     throw e;
   }
+  started = true;
   for (const w of workers) w.port.unref();
 
   return Object.freeze({
