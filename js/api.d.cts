@@ -538,15 +538,17 @@ export interface GridSample {
    * `scale` (default 1), exactly as OpenCV's `getRotationMatrix2D`: a positive angle turns the
    * picture counter-clockwise on screen. For `warpAffine(image, m, { space: 'pixel' })`.
    * @throws TypeError / RangeError for a centre that is not two finite numbers, or a
-   *   non-finite angle or scale.
+   *   non-finite angle or scale; RangeError where an entry lies beyond double's range.
    */
   rotationMatrix(center: Point, angleDeg: number, scale?: number): number[];
 
   /**
    * The homography (nine numbers, `h8 = 1`) taking the points `src` onto `dst`, as OpenCV's
-   * `getPerspectiveTransform` (an exact solve). For `warpPerspective(image, h, { space: 'pixel' })`.
-   * @throws RangeError for a degenerate quad (three of its points on a line) or non-finite
-   *   coordinates; TypeError for anything but four `[x, y]` points.
+   * `getPerspectiveTransform` (an exact solve). Where h8 is 0 (the origin maps to infinity) it
+   * is the matrix of norm 1, as OpenCV 4.12 returns, signed so that w > 0 at the src points.
+   * For `warpPerspective(image, h, { space: 'pixel' })`.
+   * @throws RangeError for a degenerate quad (three of its points on a line), non-finite
+   *   coordinates, or an entry beyond double's range; TypeError for anything but four `[x, y]` points.
    */
   perspectiveTransform(src: Quad, dst: Quad): number[];
 
