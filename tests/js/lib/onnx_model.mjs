@@ -42,28 +42,56 @@ function int64(v) {
 
 const utf8 = (s) => new TextEncoder().encode(s);
 
-// TensorProto with the data as raw_data.
-// t: {name, dtype, dims: numbers, data: TypedArray of the dtype's kind (see ARRAY)}.
-function tensor({ name, dtype, dims, data }) {
+// TensorProto with the data as raw_data, or, given `external` (its external_data entries, e.g.
+// {location, offset, length}), kept in an external file (see externalize).
+// t: {name, dtype, dims: numbers, data: TypedArray of the dtype's kind (see ARRAY), external}.
+function tensor({ name, dtype, dims, data, external }) {
   const kind = ARRAY[dtype];
   if (!kind) throw new TypeError(`onnx_model: tensor '${name}': unknown dtype '${dtype}'`);
   if (!(data instanceof kind)) throw new TypeError(`onnx_model: tensor '${name}': ${dtype} data must be a ${kind.name}`);
   const count = dims.reduce((a, b) => a * b, 1);
   if (data.length !== count) throw new RangeError(`onnx_model: tensor '${name}': ${data.length} values for dims [${dims}]`);
   if (!LITTLE_ENDIAN && data.BYTES_PER_ELEMENT > 1) throw new Error('onnx_model: big-endian hosts are not supported');
+  const where = external
+    ? { dataLocation: onnx.TensorProto.DataLocation.EXTERNAL, externalData: Object.entries(external).map(([key, value]) => ({ key, value: String(value) })) }
+    : { rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   return onnx.TensorProto.create({
     dims: dims.map(int64),
     dataType: elemType(dtype),
     ...(name === undefined ? {} : { name }),
-    rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    ...where,
   });
+}
+
+/**
+ * Moves the data of the initializers named in `names` into one external file called
+ * `location`, as onnx.save_model(..., save_as_external_data=True) does: returns
+ * { initializers (those moved with their `external` entries: location, offset, length),
+ * data (the file's bytes) }. Each tensor starts on a 16-byte boundary after 16 bytes of
+ * filler, so that no offset is 0 and a wrong offset reads wrong values.
+ */
+export function externalize(initializers, names, location) {
+  const chunks = [];
+  let size = 16;
+  const moved = initializers.map((t) => {
+    if (!names.includes(t.name)) return t;
+    const bytes = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    const offset = Math.ceil(size / 16) * 16;
+    chunks.push([offset, bytes]);
+    size = offset + bytes.length;
+    return { ...t, external: { location, offset, length: bytes.length } };
+  });
+  const data = new Uint8Array(size).fill(0xee);
+  for (const [offset, bytes] of chunks) data.set(bytes, offset);
+  return { initializers: moved, data };
 }
 
 // AttributeProto from a JS value:
 //   string -> STRING; integer number or BigInt -> INT; other number -> FLOAT;
 //   {i}, {f}, {s}, {t: tensor}, {ints: [...]}, {floats: [...]}, {strings: [...]}, {g: GraphProto
 //   fields (onnx-proto's names)} for the kind
-//   named (e.g. {f: 1} for a float attribute whose value is integral).
+//   named (e.g. {f: 1} for a float attribute whose value is integral); {raw: AttributeProto fields}
+//   as given, type and value fields free to disagree (for models onnxruntime must refuse).
 function attribute(name, value) {
   const a = { name };
   if (typeof value === 'string') return onnx.AttributeProto.create({ ...a, type: AttributeType.STRING, s: utf8(value) });
@@ -82,6 +110,7 @@ function attribute(name, value) {
     case 'floats': return onnx.AttributeProto.create({ ...a, type: AttributeType.FLOATS, floats: [...v] });
     case 'strings': return onnx.AttributeProto.create({ ...a, type: AttributeType.STRINGS, strings: [...v].map(utf8) });
     case 'g': return onnx.AttributeProto.create({ ...a, type: AttributeType.GRAPH, g: onnx.GraphProto.create(v) });
+    case 'raw': return onnx.AttributeProto.create({ ...a, ...v });
     default: throw new TypeError(`onnx_model: attribute '${name}': unknown kind '${kind}'`);
   }
 }
@@ -98,8 +127,9 @@ function valueInfo({ name, dtype, dims }) {
 
 /**
  * An ONNX model as bytes (Uint8Array).
- * nodes: [{op, inputs, outputs, attrs: {name: value}, name (default `n${i}`), domain}]; attribute
- *   values as `attribute` above (int, float, string or an explicit {kind: value})
+ * nodes: [{op, inputs, outputs, attrs: {name: value} or [[name, value], ...] (which may repeat a
+ *   name), name (default `n${i}`), domain}]; attribute values as `attribute` above (int, float,
+ *   string or an explicit {kind: value})
  * inputs/outputs/valueInfo: [{name, dtype, dims}]; dims numbers, or strings for symbolic dims
  * initializers: [{name, dtype, dims, data: TypedArray}], constants that are not graph inputs;
  *   int64 data as BigInt64Array, float16 as Uint16Array of the bits
@@ -116,7 +146,7 @@ export function encodeModel({
       output: n.outputs,
       name: n.name ?? `n${i}`,
       opType: n.op,
-      attribute: Object.entries(n.attrs || {}).map(([k, v]) => attribute(k, v)),
+      attribute: (Array.isArray(n.attrs) ? n.attrs : Object.entries(n.attrs || {})).map(([k, v]) => attribute(k, v)),
       ...(n.domain ? { domain: n.domain } : {}),
     })),
     name,
