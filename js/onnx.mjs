@@ -2,34 +2,30 @@
 import { load } from '#gridsample';
 import { readBytes } from '#read';
 
+import { externalDataOption, readExternalData } from './onnx_external.mjs';
 import {
-  ELEM_TYPES, OnnxModelError, decodeModel, formatType, initializerTensor, splitModel, subModel,
+  ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, quote, splitModel, subModel,
 } from './onnx_graph.mjs';
-import { io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
+import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts'];
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'externalData'];
 const now = () => globalThis.performance.now();
+const ignore = () => {};
 
-function describe(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return v.constructor?.name ? `a ${v.constructor.name}` : 'an object';
-  return typeof v === 'string' ? `'${v}'` : `${typeof v} ${String(v)}`;
-}
-
-// The model's bytes and the name errors call it by (its file name, else its graph's name).
+// The model's bytes, the name errors call it by (its file name, else its graph's name), and the
+// path or URL that external data files sit beside.
 async function readModel(model) {
   if (model instanceof ArrayBuffer) return { bytes: new Uint8Array(model), name: null };
   if (ArrayBuffer.isView(model)) return { bytes: new Uint8Array(model.buffer, model.byteOffset, model.byteLength), name: null };
   if (typeof model === 'string' || model instanceof URL) {
     const text = String(model);
-    const name = `'${text.split(/[\\/]/).pop() || text}'`;
+    const name = quote(text.split(/[\\/]/).pop() || text);
     try {
-      return { bytes: await readBytes(model), name };
+      return { bytes: await readBytes(model), name, base: model };
     } catch (e) {
-      throw new OnnxModelError(name, `cannot read ${text}: ${e.message}`, { cause: e });
+      throw new OnnxModelError(name, `cannot read ${quote(text)}: ${e.message}`, { cause: e });
     }
   }
   throw new TypeError(`InferenceSession.create: model: expected a Uint8Array, an ArrayBuffer, a URL or a path, got ${describe(model)}`);
@@ -38,13 +34,15 @@ async function readModel(model) {
 function checkOrt(ort) {
   if (!ort || typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function') {
     throw new TypeError("InferenceSession.create: options.ort: expected the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node'), "
-      + `got ${ort === undefined ? 'nothing' : describe(ort)}`);
+      + `got ${describe(ort)}`);
   }
 }
 
-// onnxruntime's options for every part: the caller's, less ours.
-function ortOptions(options) {
-  return Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
+// onnxruntime's options for every part: the caller's, less ours, with the external data files
+// as bytes (onnxruntime-node takes no paths there; every file is read once, by us).
+function ortOptions(options, files) {
+  const passOn = Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
+  return files.length ? { ...passOn, externalData: files } : passOn;
 }
 
 const nodeCount = (part) => `${part.nodes.length} node${part.nodes.length === 1 ? '' : 's'}`;
@@ -59,11 +57,14 @@ export class InferenceSession {
   #split;
   #parts;
   #whole; // the onnxruntime session of a model with nothing for gridsample
-  #constants = new Map(); // initializers read by our nodes, as tensors
+  #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
   #graphOutputs;
+  #passedThrough; // graph outputs that are initializers or graph inputs: returned as copies
+  #queue = Promise.resolve(); // settles when the last run called so far has
+  #pending = 0; // runs called and not yet settled
   #released = false;
-  #running = false;
+  #releasing = null;
 
   /** The names of the inputs `run` takes, as onnxruntime reports them. */
   inputNames;
@@ -84,7 +85,10 @@ export class InferenceSession {
     this.#split = fields.split;
     this.#parts = fields.parts;
     this.#whole = fields.whole;
+    this.#constants = fields.constants ?? new Map();
     this.#graphOutputs = new Set(fields.split.outputs.map((v) => v.name));
+    const inputs = new Set(fields.split.inputs.map((v) => v.name));
+    this.#passedThrough = new Set([...this.#graphOutputs].filter((n) => inputs.has(n) || fields.split.initializers.has(n)));
   }
 
   static #token = Symbol('InferenceSession');
@@ -95,32 +99,36 @@ export class InferenceSession {
    * `subgraphs: 'onnxruntime'` (leave GridSample nodes inside If / Loop / Scan bodies to
    * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
    * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
-   * `gridsample onnx bench`), and any onnxruntime session option
-   * (`executionProviders`, `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
+   * `gridsample onnx bench`), `externalData` (onnxruntime-web's option: the files a model keeps its
+   * weights in, as `{ path, data }` or paths/URLs; a model given as a path or URL finds them beside
+   * itself without it), and any onnxruntime session option (`executionProviders`,
+   * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
    */
   static async create(model, options) {
     if (options === null || typeof options !== 'object') {
-      throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${options === undefined ? 'nothing' : describe(options)}`);
+      throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
     }
     const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample' } = options;
     checkOrt(ort);
     for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts]]) {
       const allowed = name === 'subgraphs' ? ['error', 'onnxruntime'] : ['gridsample', 'onnxruntime'];
       if (!allowed.includes(value)) {
-        throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describe(value)}`);
+        throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map(quote).join(' or ')}, got ${describe(value)}`);
       }
     }
     if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
       throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
     }
+    const entries = externalDataOption(options.externalData);
     const read = await readModel(model);
     const proto = decodeModel(read.bytes, read.name ?? 'the model');
-    const name = read.name ?? (proto.graph.name ? `model '${proto.graph.name}'` : 'the model');
+    const name = read.name ?? (proto.graph.name ? `model ${quote(proto.graph.name)}` : 'the model');
+    const external = await readExternalData(proto, { entries, base: read.base, model: name });
     const split = splitModel(proto, name, { subgraphs });
-    const passOn = ortOptions(options);
+    const passOn = ortOptions(options, external.files);
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
-      return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${e?.message ?? e}`, { cause: e });
+      return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${failureReason(e)}`, { cause: e });
     };
 
     if (!split.parts.some((p) => p.runsOn === 'gridsample')) {
@@ -143,14 +151,23 @@ export class InferenceSession {
       });
     }
 
+    // The initializers the session reads itself, converted once, before any session is made:
+    // those its gridsample parts read and those the graph returns.
+    const ours = gridsampleParts === 'gridsample' ? split.parts.filter((p) => p.runsOn === 'gridsample') : [];
+    const constants = initializerTensors(split, [...ours.flatMap((p) => p.constants), ...split.outputs.map((v) => v.name)], external.raw);
     const gs = gridsample ?? await load();
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
     for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
     const parts = [];
     try {
       for (const [index, part] of split.parts.entries()) {
+        if (part.runsOn === 'gridsample') {
+          for (const n of part.nodes) {
+            checkInputTypes(n, (v) => types.get(v), name);
+            types.set(n.node.output[0], types.get(n.node.input[0]));
+          }
+        }
         if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
-          for (const n of part.nodes) types.set(n.node.output[0], types.get(n.node.input[0]));
           parts.push({ ...part, index });
           continue;
         }
@@ -168,7 +185,7 @@ export class InferenceSession {
       throw e;
     }
     return new InferenceSession(InferenceSession.#token, {
-      ort, gs, split, parts,
+      ort, gs, split, parts, constants,
       public: {
         inputNames: split.inputs.map((v) => v.name),
         outputNames: split.outputs.map((v) => v.name),
@@ -210,46 +227,52 @@ export class InferenceSession {
    * Runs the model: `feeds` maps every input name to a tensor of the caller's onnxruntime;
    * resolves to `{ outputName: ort.Tensor }` as onnxruntime's own session does. `fetches` (an
    * array of output names) limits the outputs; `options` are onnxruntime run options, plus
-   * `profile: true` to time every part into `session.lastProfile`.
+   * `profile: true` to time every part into `session.lastProfile`. Runs called before others
+   * have finished wait for them and run in the order called (they share the tensors that carry
+   * values between parts); a run that fails does not stop the next.
    */
   async run(feeds, fetches, options) {
-    if (this.#released) throw new Error(`gridsample/onnx: ${this.#split.model}: run: the session was released`);
-    // Runs share the heap tensors that carry values between parts, as onnxruntime's own
-    // session allows one run at a time.
-    if (this.#running) throw new Error(`gridsample/onnx: ${this.#split.model}: run: another run of this session is in progress; await it first`);
-    this.#running = true;
-    try {
-      return await this.#run(feeds, fetches, options);
-    } finally {
-      this.#running = false;
-    }
+    if (this.#released) throw this.#error('run: the session was released');
+    if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
+    // Checked now, so that a mistake is reported against this call; the feeds are copied so
+    // that a caller reusing the object for the next call does not change this run's.
+    const { profile = false, ...runOptions } = options ?? {};
+    const request = { feeds: this.#checkFeeds(feeds), wanted: this.#checkFetches(fetches), runOptions, profile };
+    // A run called while others are pending waits its turn; release() meanwhile cancels it.
+    const waits = this.#pending++ > 0;
+    const turn = this.#queue.then(() => {
+      if (waits && this.#released) throw this.#error('run: the session was released before this run started');
+      return this.#whole ? this.#runWhole(request) : this.#run(request);
+    });
+    this.#queue = turn.then(ignore, ignore).then(() => void --this.#pending);
+    return turn;
   }
 
-  async #run(feeds, fetches, options) {
-    if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
-    const { profile = false, ...runOptions } = options ?? {};
-    const wanted = this.#checkFetches(fetches);
-    this.#checkFeeds(feeds);
-    if (this.#whole) {
-      const t0 = now();
-      const out = await this.#whole.run(feeds, wanted, runOptions);
-      if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
-      return out;
+  async #runWhole({ feeds, wanted, runOptions, profile }) {
+    const t0 = now();
+    let out;
+    try {
+      out = await this.#whole.run(this.#ortFeeds(feeds, [...feeds.keys()]), wanted, runOptions);
+    } catch (e) {
+      throw this.#error(`onnxruntime failed: ${failureReason(e)}`, e);
     }
-    const values = new Map(Object.entries(feeds));
+    if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
+    return out;
+  }
+
+  async #run({ feeds, wanted, runOptions, profile }) {
+    const values = new Map(feeds);
     const times = [];
     const start = now();
-    const model = this.#split.model;
     const owned = []; // GPU tensors onnxruntime parts made, disposed of unless returned
     for (const part of this.#parts) {
       const t0 = now();
       if (part.session) {
-        const subFeeds = Object.fromEntries(part.inputs.map((n) => [n, this.#asOrt(values.get(n))]));
         let out;
         try {
-          out = await part.session.run(subFeeds, part.outputs, runOptions);
+          out = await part.session.run(this.#ortFeeds(values, part.inputs), part.outputs, runOptions);
         } catch (e) {
-          throw new OnnxModelError(model, `onnxruntime failed in part ${part.index + 1} (${nodeCount(part)} from ${part.nodes[0].label}): ${e?.message ?? e}`, { cause: e });
+          throw this.#error(`onnxruntime failed in part ${part.index + 1} (${nodeCount(part)} from ${part.nodes[0].label}): ${failureReason(e)}`, e);
         }
         for (const [n, t] of Object.entries(out)) {
           values.set(n, t);
@@ -263,21 +286,43 @@ export class InferenceSession {
       times.push(timing);
     }
     const result = {};
-    for (const name of wanted ?? this.outputNames) result[name] = this.#asOrt(values.get(name) ?? this.#constant(name));
+    for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);
     const returned = new Set(Object.values(result));
     for (const t of owned) if (!returned.has(t)) t.dispose?.();
     if (profile) this.lastProfile = { ms: now() - start, parts: times };
     return result;
   }
 
-  /** Releases every onnxruntime session; the session cannot run afterwards. */
-  async release() {
-    if (this.#released) return;
+  // A graph output as the caller's onnxruntime tensor. An initializer or a feed returned as it
+  // is gets an array of its own, as onnxruntime's session returns it: changing a result must
+  // change neither the session's constant (which our nodes read) nor the caller's feed.
+  #output(name, values) {
+    const t = values.get(name) ?? this.#constants.get(name);
+    if (!this.#passedThrough.has(name) || !onHost(t)) return this.#asOrt(t);
+    return new this.#ort.Tensor(typeOf(t), t.data.slice(), [...t.dims]);
+  }
+
+  /**
+   * Releases every onnxruntime session; the session cannot run afterwards. A run in progress
+   * finishes first; runs waiting for their turn reject.
+   */
+  release() {
+    this.#releasing ??= this.#free();
+    return this.#releasing;
+  }
+
+  async #free() {
     this.#released = true;
+    await this.#queue;
     const sessions = this.#whole ? [this.#whole] : this.#parts.filter((p) => p.session).map((p) => p.session);
     await Promise.all(sessions.map((s) => s.release()));
     for (const t of this.#heap.values()) t.dispose();
     this.#heap.clear();
+  }
+
+  // An error of a run, naming the model; `cause` is what onnxruntime or gridsample threw.
+  #error(message, cause) {
+    return new OnnxModelError(this.#split.model, message, cause === undefined ? undefined : { cause });
   }
 
   // A GridSample or AffineGrid node on gridsample; errors name the node. A result that only
@@ -286,7 +331,7 @@ export class InferenceSession {
   // neither allocated again nor copied out of the heap.
   async #runOurs(n, values) {
     const ort = this.#ort;
-    let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constant(name));
+    let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constants.get(name));
     if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
     const name = n.node.output[0];
     try {
@@ -295,8 +340,8 @@ export class InferenceSession {
       const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
-      const inputs = n.node.input.map((input, i) => `${input}: ${typeOf([a, b][i])} [${[...[a, b][i].dims].join(', ')}]`).join(', ');
-      throw new OnnxModelError(this.#split.model, `${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, { cause: e });
+      const inputs = n.node.input.map((input, i) => `${quote(input)}: ${typeOf([a, b][i])} [${[...[a, b][i].dims].join(', ')}]`).join(', ');
+      throw this.#error(`${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, e);
     }
   }
 
@@ -311,50 +356,45 @@ export class InferenceSession {
     return fresh;
   }
 
-  // An initializer as a tensor (converted once).
-  #constant(name) {
-    if (!this.#constants.has(name)) this.#constants.set(name, initializerTensor(this.#split.initializers.get(name), this.#split.model));
-    return this.#constants.get(name);
-  }
-
   // A value as the caller's onnxruntime tensor (feeds of another onnxruntime copy are rewrapped).
   #asOrt(t) {
     const ort = this.#ort;
     return t instanceof ort.Tensor ? t : new ort.Tensor(typeOf(t), t.data, [...t.dims]);
   }
 
+  // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
+  #ortFeeds(values, names) {
+    return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
+  }
+
   #checkFetches(fetches) {
     if (fetches === undefined) return undefined;
     for (const name of fetches) {
       if (!this.outputNames.includes(name)) {
-        throw new RangeError(`gridsample/onnx: ${this.#split.model}: run: fetches: '${name}' is not an output of the model; its outputs are ${this.outputNames.map((n) => `'${n}'`).join(', ')}`);
+        throw this.#error(`run: fetches: ${describe(name)} is not an output of the model; its outputs are ${this.outputNames.map(quote).join(', ')}`);
       }
     }
-    return fetches;
+    return [...fetches];
   }
 
+  // The feeds as a Map of their own, after checking them against the model's inputs.
   #checkFeeds(feeds) {
-    const model = this.#split.model;
     if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) {
-      throw new TypeError(`gridsample/onnx: ${model}: run: feeds: expected an object { inputName: ort.Tensor }, got ${describe(feeds)}`);
+      throw this.#error(`run: feeds: expected an object { inputName: ort.Tensor }, got ${describe(feeds)}`);
     }
     for (const name of Object.keys(feeds)) {
       if (!this.inputNames.includes(name)) {
-        throw new RangeError(`gridsample/onnx: ${model}: run: feeds: '${name}' is not an input of the model; its inputs are ${this.inputNames.map((n) => `'${n}'`).join(', ')}`);
+        throw this.#error(`run: feeds: ${quote(name)} is not an input of the model; its inputs are ${this.inputNames.map(quote).join(', ')}`);
       }
     }
+    const checked = new Map();
     for (const { name, type } of this.#split.inputs) {
       const t = feeds[name];
-      const expected = `expected ${formatType(type)}`;
-      if (t === undefined) throw new TypeError(`gridsample/onnx: ${model}: run: input '${name}' is missing (${expected})`);
-      if (t === null || typeof t !== 'object' || typeof t.type !== 'string' || !t.dims) {
-        throw new TypeError(`gridsample/onnx: ${model}: run: input '${name}': ${expected}, got ${describe(t)} (make it with new ort.Tensor(type, data, dims))`);
-      }
-      const dims = [...t.dims].map(Number);
-      const shapeOk = !type.dims || (type.dims.length === dims.length && type.dims.every((d, i) => typeof d !== 'number' || d === dims[i]));
-      if (t.type !== type.type || !shapeOk) {
-        throw new TypeError(`gridsample/onnx: ${model}: run: input '${name}': ${expected}, got ${t.type} [${dims.join(', ')}]`);
-      }
+      if (t === undefined) throw this.#error(`run: input ${quote(name)} is missing (expected ${formatType(type)})`);
+      const problem = checkFeed(t, type);
+      if (problem) throw this.#error(`run: input ${quote(name)}: ${problem}`);
+      checked.set(name, t);
     }
+    return checked;
   }
 }

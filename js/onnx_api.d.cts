@@ -29,6 +29,15 @@ export interface OrtModule {
 /** The tensor class of an onnxruntime module. */
 export type TensorOf<O extends OrtModule> = InstanceType<O['Tensor']>;
 
+/**
+ * A file a model keeps tensor data in, as onnxruntime-web's `ExternalDataFileType`: `path` is the
+ * `location` the model names, `data` the file (a path or URL to read, a Blob, or its bytes); a
+ * string alone is both.
+ */
+export type ExternalDataFile =
+  | string
+  | { readonly path: string; readonly data: string | URL | Blob | ArrayBuffer | SharedArrayBuffer | Uint8Array };
+
 /** Options of {@link InferenceSession.create}. */
 export interface SessionOptions<O extends OrtModule = OrtModule> {
   /** The caller's onnxruntime module: onnxruntime-web or onnxruntime-node (required). */
@@ -45,6 +54,12 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    * (the same split, every part on onnxruntime: a per-part reference for timing).
    */
   gridsampleParts?: 'gridsample' | 'onnxruntime';
+  /**
+   * The files the model keeps tensor data in (read once; every onnxruntime part gets their bytes
+   * through onnxruntime's own `externalData` option). A model given as a path or URL finds them
+   * beside itself without it.
+   */
+  externalData?: readonly ExternalDataFile[];
   /** Passed on to every onnxruntime part, e.g. `['wasm']` or `['webgpu', 'wasm']`. */
   executionProviders?: readonly unknown[];
   /** Any other onnxruntime session option, passed on to every onnxruntime part. */
@@ -168,11 +183,14 @@ export declare class InferenceSession<T extends OrtTensor = OrtTensor> {
   readonly lastProfile: Profile | null;
   /** Which nodes run where. */
   plan(): Plan;
-  /** Runs the model; resolves to onnxruntime tensors by output name. */
+  /**
+   * Runs the model; resolves to onnxruntime tensors by output name. Runs called before earlier
+   * ones have finished wait their turn and run in the order called; errors are {@link OnnxModelError}s.
+   */
   run(feeds: Readonly<Record<string, T>>, options?: RunOptions): Promise<Record<string, T>>;
   /** Runs the model and returns only the outputs named in `fetches`. */
   run(feeds: Readonly<Record<string, T>>, fetches: readonly string[], options?: RunOptions): Promise<Record<string, T>>;
-  /** Releases the onnxruntime sessions. */
+  /** Releases the onnxruntime sessions after the run in progress; runs still waiting reject. */
   release(): Promise<void>;
 }
 

@@ -4,6 +4,7 @@ import onnxProto from 'onnx-proto';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
 const { onnx } = onnxProto;
+const { AttributeType } = onnx.AttributeProto;
 
 /** The operators gridsample runs, with the opset each first appeared in. */
 export const OUR_OPS = Object.freeze({ GridSample: 16, AffineGrid: 20 });
@@ -29,19 +30,61 @@ const MODES = {
 const PADDING_MODES = ['zeros', 'border', 'reflection'];
 
 const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
-const num = (v) => (typeof v === 'number' ? v : Number(v)); // protobufjs gives int64 fields as Long
+// Own properties only: an op type such as 'constructor' is not ours.
+const isOurs = (node) => isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType);
+export const num = (v) => (typeof v === 'number' ? v : Number(v)); // protobufjs gives int64 fields as Long
 
-/** An error about a model: a one-line message that starts with the model's name. */
+/**
+ * A name from the model or the caller as messages print it: JSON-quoted, so that quotes, line
+ * breaks and control characters in it can neither end the message's line nor fake its text.
+ */
+export function quote(name) {
+  return JSON.stringify(String(name)).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** What the caller gave, as messages print it: `null`, `a Uint8Array`, `"text"`, `number 42`. */
+export function describe(v) {
+  if (v === null) return 'null';
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') {
+    let name;
+    try {
+      name = Object.getPrototypeOf(v)?.constructor?.name;
+    } catch {
+      // a Proxy whose traps throw
+    }
+    if (typeof name !== 'string' || !name || name === 'Object') return 'an object';
+    return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+  }
+  return typeof v === 'string' ? quote(v) : `${typeof v} ${String(v)}`;
+}
+
+/**
+ * An error about a model: a one-line message that starts with the model's name. Text quoted from
+ * elsewhere (onnxruntime's, the file system's) has its line breaks folded into spaces.
+ */
 export class OnnxModelError extends Error {
   constructor(model, message, options) {
-    super(`gridsample/onnx: ${model}: ${message}`, options);
+    super(`gridsample/onnx: ${model}: ${message}`.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' '), options);
     this.name = 'OnnxModelError';
   }
 }
 
-/** How a node is named in messages: `node 'name' (Op)`, or its position when it has no name. */
+/**
+ * onnxruntime's own words for a failure, on one line (its lines joined: a name from the model
+ * may hold a line break), without its source path and C++ signature.
+ */
+export function failureReason(e) {
+  const text = String(e?.message ?? e).trim().replace(/\s*\n\s*/g, ' ');
+  const status = /Status Message: (.*)$/.exec(text)?.[1] ?? text.replace(/^.*ERROR_MESSAGE: /, '');
+  return status.replace(/^\S+\.cc:\d+ .*?\) const(?: \[[^\]]*\])? /, '');
+}
+
+/** How a node is named in messages: `node "name" (Op)`, or its position when it has no name. */
 export function nodeLabel(node, index) {
-  return node.name ? `node '${node.name}' (${node.opType})` : `node #${index} (${node.opType}, unnamed)`;
+  const op = /^[A-Za-z_][\w.]*$/.test(node.opType) ? node.opType : quote(node.opType);
+  return node.name ? `node ${quote(node.name)} (${op})` : `node #${index} (${op}, unnamed)`;
 }
 
 /** Decodes a model's bytes; `model` names it in errors. */
@@ -77,36 +120,86 @@ export function formatType(t) {
   return t.dims ? `${t.type} [${t.dims.map((d) => d ?? '?').join(', ')}]` : `${t.type} (any shape)`;
 }
 
-function attributeValue(a) {
-  switch (a.type) {
-    case onnx.AttributeProto.AttributeType.INT: return num(a.i);
-    case onnx.AttributeProto.AttributeType.STRING: return new TextDecoder().decode(a.s);
-    case onnx.AttributeProto.AttributeType.FLOAT: return a.f;
-    default: return undefined;
+// The attributes of each operator of ours and the type each must have (ONNX operator pages).
+const ATTRIBUTES = {
+  GridSample: { mode: 'STRING', padding_mode: 'STRING', align_corners: 'INT' },
+  AffineGrid: { align_corners: 'INT' },
+};
+
+// AttributeProto's value field for each attribute type.
+const VALUE_FIELDS = {
+  FLOAT: 'f', INT: 'i', STRING: 's', TENSOR: 't', GRAPH: 'g', SPARSE_TENSOR: 'sparseTensor', TYPE_PROTO: 'tp',
+  FLOATS: 'floats', INTS: 'ints', STRINGS: 'strings', TENSORS: 'tensors', GRAPHS: 'graphs', SPARSE_TENSORS: 'sparseTensors', TYPE_PROTOS: 'typeProtos',
+};
+
+// The types of the value fields an attribute holds: a singular field is held when the model sets
+// it (protobufjs then makes it an own property), a repeated one when it is not empty.
+const heldTypes = (a) => Object.entries(VALUE_FIELDS)
+  .filter(([, field]) => (Array.isArray(a[field]) ? a[field].length > 0 : Object.hasOwn(a, field)))
+  .map(([type]) => type);
+
+// The attributes of a GridSample / AffineGrid node by name, checked as onnxruntime checks them
+// when it loads a model: each named once, known to the operator, and holding one value, of the
+// type its `type` field says and the operator takes (an INTS `mode` is refused, not ignored).
+function attributeValues(node, version, where) {
+  const types = ATTRIBUTES[node.opType];
+  const values = new Map();
+  for (const a of node.attribute) {
+    const name = quote(a.name);
+    if (!a.name) throw new Error(`${where}: an attribute has no name`);
+    if (values.has(a.name)) throw new Error(`${where}: attribute ${name} appears more than once`);
+    if (!Object.hasOwn(types, a.name)) throw new Error(`${where}: unknown attribute ${name} (${node.opType}-${version} has ${Object.keys(types).join(', ')})`);
+    const declared = AttributeType[a.type] ?? `type ${a.type}`;
+    const held = heldTypes(a);
+    if (held.length !== 1 || held[0] !== declared) {
+      throw new Error(`${where}: attribute ${name} says it is ${declared} but holds ${held.length ? held.join(' and ') : 'no value'}`);
+    }
+    if (declared !== types[a.name]) throw new Error(`${where}: attribute ${name} is ${declared}; ${node.opType}-${version} takes ${types[a.name]}`);
+    values.set(a.name, declared === 'INT' ? num(a.i) : new TextDecoder().decode(a.s));
   }
+  return values;
 }
+
+const quoteAll = (names) => names.map(quote).join(', ');
 
 // The attributes of a GridSample / AffineGrid node as gridsample's options, after checking them
 // against the operator version the model's opset selects.
 function ourAttributes(node, version, where) {
-  const given = Object.fromEntries(node.attribute.map((a) => [a.name, attributeValue(a)]));
-  const known = node.opType === 'GridSample' ? ['mode', 'padding_mode', 'align_corners'] : ['align_corners'];
-  for (const name of Object.keys(given)) {
-    if (!known.includes(name)) throw new Error(`${where}: unknown attribute '${name}' (${node.opType}-${version} has ${known.join(', ')})`);
-  }
-  const align = given.align_corners ?? 0;
+  const given = attributeValues(node, version, where);
+  const align = given.get('align_corners') ?? 0;
   if (align !== 0 && align !== 1) throw new Error(`${where}: align_corners must be 0 or 1, got ${align}`);
   if (node.opType === 'AffineGrid') return { alignCorners: align === 1 };
-  const mode = given.mode ?? MODES[version][0];
+  const mode = given.get('mode') ?? MODES[version][0];
   if (!MODES[version].includes(mode)) {
-    const hint = MODES[version === 16 ? 20 : 16].includes(mode) ? ` ('${mode}' is GridSample-${version === 16 ? 20 : 16}'s spelling)` : '';
-    throw new Error(`${where}: mode '${mode}' is not one of GridSample-${version}'s ${MODES[version].map((m) => `'${m}'`).join(', ')}${hint}`);
+    const other = version === 16 ? 20 : 16;
+    const hint = MODES[other].includes(mode) ? ` (${quote(mode)} is GridSample-${other}'s spelling)` : '';
+    throw new Error(`${where}: mode ${quote(mode)} is not one of GridSample-${version}'s ${quoteAll(MODES[version])}${hint}`);
   }
-  const padding = given.padding_mode ?? 'zeros';
+  const padding = given.get('padding_mode') ?? 'zeros';
   if (!PADDING_MODES.includes(padding)) {
-    throw new Error(`${where}: padding_mode '${padding}' is not one of ${PADDING_MODES.map((m) => `'${m}'`).join(', ')}`);
+    throw new Error(`${where}: padding_mode ${quote(padding)} is not one of ${quoteAll(PADDING_MODES)}`);
   }
   return { mode, paddingMode: padding, alignCorners: align === 1 };
+}
+
+// The element types each input of ours takes (ONNX operator pages; GridSample's X takes any).
+const INPUT_TYPES = {
+  GridSample: [null, ['float16', 'float32', 'float64']],
+  AffineGrid: [['bfloat16', 'float16', 'float32', 'float64'], ['int64']],
+};
+
+/**
+ * Checks the element types of a node of ours where `typeOf(name)` knows them, as onnxruntime's
+ * type inference does when it loads the model (a float32 AffineGrid size is refused).
+ */
+export function checkInputTypes(n, typeOf, model) {
+  n.node.input.forEach((name, i) => {
+    const allowed = INPUT_TYPES[n.node.opType][i];
+    const type = typeOf(name);
+    if (allowed && type !== undefined && !allowed.includes(type)) {
+      throw new OnnxModelError(model, `${n.label}: input ${quote(name)} is ${type}; ${n.node.opType}-${n.version} takes ${allowed.join(' or ')}`);
+    }
+  });
 }
 
 // The operator version an opset selects (the latest version at or below it).
@@ -137,9 +230,9 @@ function nestedOurs(node, index) {
     for (const g of [a.g, ...(a.graphs || [])]) {
       if (!g) continue;
       for (const [i, n] of g.node.entries()) {
-        if (isDefaultDomain(n.domain) && n.opType in OUR_OPS) return `${nodeLabel(n, i)} in the '${a.name}' body of ${nodeLabel(node, index)}`;
+        if (isOurs(n)) return `${nodeLabel(n, i)} in the ${quote(a.name)} body of ${nodeLabel(node, index)}`;
         const deeper = nestedOurs(n, i);
-        if (deeper) return `${deeper} in the '${a.name}' body of ${nodeLabel(node, index)}`;
+        if (deeper) return `${deeper} in the ${quote(a.name)} body of ${nodeLabel(node, index)}`;
       }
     }
   }
@@ -160,20 +253,17 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
   const opsetEntry = proto.opsetImport.find((o) => isDefaultDomain(o.domain));
   const opset = opsetEntry ? num(opsetEntry.version) : null;
   const initializers = new Map(graph.initializer.map((t) => [t.name, t]));
-  for (const t of graph.initializer) {
-    if (num(t.dataLocation) === 1) throw fail(`initializer '${t.name}' keeps its data in an external file, which gridsample/onnx cannot read; save the model with its weights inside (onnx.save(model, path, save_as_external_data=False))`);
-  }
   const valueInfo = new Map();
   for (const v of [...graph.valueInfo, ...graph.output, ...graph.input]) valueInfo.set(v.name, v);
   const inputs = graph.input.filter((v) => !initializers.has(v.name)).map((v) => ({ name: v.name, type: declaredType(v) }));
   const inputNames = new Set(inputs.map((v) => v.name));
-  for (const v of inputs) if (!v.type) throw fail(`graph input '${v.name}' declares no tensor type`);
+  for (const v of inputs) if (!v.type) throw fail(`graph input ${quote(v.name)} declares no tensor type`);
   const outputs = graph.output.map((v) => ({ name: v.name, type: declaredType(v) }));
 
   // Which nodes are ours; everything else goes to onnxruntime.
   let nodes = graph.node.map((node, index) => {
     const label = nodeLabel(node, index);
-    const entry = { index, node, label, ours: isDefaultDomain(node.domain) && node.opType in OUR_OPS, after: outerNames(node) };
+    const entry = { index, node, label, ours: isOurs(node), after: outerNames(node) };
     if (!entry.ours) {
       const nested = nestedOurs(node, index);
       if (nested && subgraphs !== 'onnxruntime') {
@@ -184,7 +274,7 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
     if (opset === null) throw fail(`${label}: the model imports no default-domain (ai.onnx) opset`);
     if (opset < OUR_OPS[node.opType]) throw fail(`${label}: ${node.opType} needs opset ${OUR_OPS[node.opType]} or later; the model imports opset ${opset}`);
     if (opset > LAST_KNOWN_OPSET) throw fail(`${label}: the model imports opset ${opset}; gridsample/onnx knows ${node.opType} up to opset ${LAST_KNOWN_OPSET}`);
-    if (node.input.length !== 2 || node.input.some((n) => !n)) throw fail(`${label}: expected 2 inputs, got ${node.input.length} (${node.input.map((n) => `'${n}'`).join(', ')})`);
+    if (node.input.length !== 2 || node.input.some((n) => !n)) throw fail(`${label}: expected 2 inputs, got ${node.input.length} (${quoteAll(node.input)})`);
     if (node.output.length !== 1 || !node.output[0]) throw fail(`${label}: expected 1 output, got ${node.output.length}`);
     entry.version = operatorVersion(node.opType, opset);
     try {
@@ -200,7 +290,7 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
   for (const n of nodes) {
     for (const name of n.node.output) {
       if (!name) continue;
-      if (producer.has(name) || initializers.has(name) || inputNames.has(name)) throw fail(`value '${name}' is defined twice (${n.label} writes it again)`);
+      if (producer.has(name) || initializers.has(name) || inputNames.has(name)) throw fail(`value ${quote(name)} is defined twice (${n.label} writes it again)`);
       producer.set(name, n);
     }
   }
@@ -208,13 +298,13 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
   for (const n of nodes) {
     for (const name of reads(n)) {
       if (!producer.has(name) && !initializers.has(name) && !inputNames.has(name)) {
-        throw fail(`${n.label} reads '${name}', which no node, graph input or initializer provides`);
+        throw fail(`${n.label} reads ${quote(name)}, which no node, graph input or initializer provides`);
       }
     }
   }
   for (const v of outputs) {
     if (!producer.has(v.name) && !initializers.has(v.name) && !inputNames.has(v.name)) {
-      throw fail(`graph output '${v.name}' is not produced by any node`);
+      throw fail(`graph output ${quote(v.name)} is not produced by any node`);
     }
   }
 
@@ -297,7 +387,7 @@ export function subModel(proto, split, part, types) {
     const declared = valueInfo(name);
     if (declared?.type?.tensorType?.elemType) return declared;
     const type = types.get(name);
-    if (!type || !(type in ELEM_CODES)) throw new OnnxModelError(split.model, `cannot tell the element type of '${name}' (an input of an onnxruntime part)`);
+    if (!type || !(type in ELEM_CODES)) throw new OnnxModelError(split.model, `cannot tell the element type of ${quote(name)} (an input of an onnxruntime part)`);
     return { name, type: { tensorType: { elemType: ELEM_CODES[type] } } };
   });
   const inside = new Set(part.nodes.flatMap((n) => [...n.node.input, ...n.node.output]));
@@ -324,22 +414,38 @@ const TYPED_FIELDS = {
   uint32: 'uint64Data', bool: 'int32Data',
 };
 
-/** An initializer as { type, dims, data } (a typed array of its own), for the nodes gridsample runs. */
-export function initializerTensor(t, model) {
+/**
+ * An initializer as { type, dims, data } (a typed array of its own), for the nodes gridsample
+ * runs; `raw` is its data when the model keeps it in an external file.
+ */
+export function initializerTensor(t, model, raw = t.rawData) {
   const type = ELEM_TYPES[t.dataType];
   const name = TYPED_FIELDS[type];
-  if (!name) throw new OnnxModelError(model, `initializer '${t.name}' has element type ${type ?? t.dataType}, which gridsample cannot read`);
+  if (!name) throw new OnnxModelError(model, `initializer ${quote(t.name)} has element type ${type ?? t.dataType}, which gridsample cannot read`);
   const Array_ = ARRAY_CLASSES[type];
   const dims = t.dims.map(num);
   const count = dims.reduce((a, b) => a * b, 1);
   let data;
-  if (t.rawData && t.rawData.length) {
-    if (t.rawData.length !== count * Array_.BYTES_PER_ELEMENT) throw new OnnxModelError(model, `initializer '${t.name}' has ${t.rawData.length} bytes of data, expected ${count * Array_.BYTES_PER_ELEMENT}`);
-    data = fromBytes(type, t.rawData); // little-endian, as ONNX stores it
+  if (raw && raw.length) {
+    if (raw.length !== count * Array_.BYTES_PER_ELEMENT) throw new OnnxModelError(model, `initializer ${quote(t.name)} has ${raw.length} bytes of data, expected ${count * Array_.BYTES_PER_ELEMENT}`);
+    data = fromBytes(type, raw); // little-endian, as ONNX stores it
   } else {
     const values = t[name];
-    if (values.length !== count) throw new OnnxModelError(model, `initializer '${t.name}' has ${values.length} values, expected ${count}`);
+    if (values.length !== count) throw new OnnxModelError(model, `initializer ${quote(t.name)} has ${values.length} values, expected ${count}`);
     data = Array_ === BigInt64Array ? BigInt64Array.from(values, (v) => BigInt(String(v))) : Array_.from(values, num);
   }
   return { type, dims, data };
+}
+
+/**
+ * The initializers among `names` as tensors of their own (initializerTensor), by name; `raw`
+ * maps a TensorProto kept in an external file to its bytes (readExternalData).
+ */
+export function initializerTensors(split, names, raw) {
+  const tensors = new Map();
+  for (const name of names) {
+    const t = split.initializers.get(name);
+    if (t && !tensors.has(name)) tensors.set(name, initializerTensor(t, split.model, raw.get(t)));
+  }
+  return tensors;
 }

@@ -1,5 +1,6 @@
 // Times a model on onnxruntime alone against gridsample/onnx's split session on the same feeds, part by part: what `gridsample onnx bench`, the ONNX demo page and `make bench` report.
 import { InferenceSession } from './onnx.mjs';
+import { failureReason } from './onnx_graph.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const now = () => globalThis.performance.now();
@@ -98,12 +99,8 @@ export function compareOutputs(got, want) {
 /** A part's operators as `Conv ×2, Relu` (plan().parts[i].ops). */
 export const formatOps = (ops) => Object.entries(ops).map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
 
-/** onnxruntime's own words for a failure, without its source path and C++ signature. */
-export function failureReason(e) {
-  const text = String(e?.message ?? e).split('\n')[0];
-  const status = /Status Message: (.*)$/.exec(text)?.[1] ?? text.replace(/^.*ERROR_MESSAGE: /, '');
-  return status.replace(/^\S+\.cc:\d+ .*?\) const(?: \[[^\]]*\])? /, '');
-}
+/** onnxruntime's own words for a failure, as the session's errors quote them. */
+export { failureReason };
 
 // The smallest step of performance.now() seen (0.1 ms in pages that are not cross-origin
 // isolated, microseconds or less in Node.js).

@@ -1,6 +1,8 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
 import { shapeQueries } from './core.mjs';
+import { describe, formatType } from './onnx_graph.mjs';
+import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const CPU = new Set(['cpu', 'cpu-pinned']);
 
@@ -13,6 +15,36 @@ export const onHost = (t) => !t.location || CPU.has(t.location);
 // A tensor whose data JavaScript can read (GPU tensors are downloaded).
 export async function onCpu(ort, t) {
   return onHost(t) ? t : new ort.Tensor(t.type, await t.getData(), t.dims);
+}
+
+// The typed array that holds a type's values on the CPU (a plain array of strings for 'string').
+const arrayClassOf = (type) => (type === 'uint64' ? BigUint64Array : ARRAY_CLASSES[type]);
+const isFloat16Array = (data) => typeof globalThis.Float16Array === 'function' && data instanceof globalThis.Float16Array;
+
+/**
+ * What is wrong with a feed for an input the model declares as `declared` ({type, dims}), or
+ * null: its type and dimensions against the declaration, and, for data on the CPU, its array
+ * against its type and dimensions (so that a plain { type, dims, data } object cannot fail
+ * later inside onnxruntime's Tensor constructor).
+ */
+export function checkFeed(t, declared) {
+  const expected = `expected ${formatType(declared)}`;
+  if (t === null || typeof t !== 'object' || typeof t.type !== 'string' || !t.dims || typeof t.dims[Symbol.iterator] !== 'function') {
+    return `${expected}, got ${describe(t)} (make it with new ort.Tensor(type, data, dims))`;
+  }
+  const dims = [...t.dims].map(Number);
+  if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0)) return `${expected}, got dimensions [${[...t.dims].map(String).join(', ')}]`;
+  const shapeOk = !declared.dims || (declared.dims.length === dims.length && declared.dims.every((d, i) => typeof d !== 'number' || d === dims[i]));
+  if (t.type !== declared.type || !shapeOk) return `${expected}, got ${t.type} [${dims.join(', ')}]`;
+  if (!onHost(t)) return null;
+  const { data } = t;
+  const ArrayClass = arrayClassOf(t.type);
+  if (ArrayClass ? !(data instanceof ArrayClass || (t.type === 'float16' && isFloat16Array(data))) : !Array.isArray(data)) {
+    return `its data must be a ${ArrayClass?.name ?? 'array of strings'} for ${t.type}, got ${describe(data)}`;
+  }
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (data.length !== count) return `${t.type} [${dims.join(', ')}] has ${count} elements, but its data holds ${data.length}`;
+  return null;
 }
 
 // The dimensions of a node's result as the library computes them (GridSample from X's and the

@@ -30,6 +30,10 @@ export async function consume(bytes: Uint8Array): Promise<void> {
   await session.run({ X: new Float32Array(4) });
   // @ts-expect-error: subgraphs is 'error' or 'onnxruntime'
   await InferenceSession.create(bytes, { ort, subgraphs: 'skip' });
+  // External data as onnxruntime-web takes it: bytes, a Blob, a path or URL, or a path alone.
+  await InferenceSession.create('model.onnx', { ort, externalData: [{ path: 'model.onnx_data', data: new Uint8Array(8) }, { path: 'b.bin', data: new Blob([]) }, 'c.bin'] });
+  // @ts-expect-error: external data is a file, not a number
+  await InferenceSession.create(bytes, { ort, externalData: [{ path: 'model.onnx_data', data: 8 }] });
   // @ts-expect-error: the session is made by create(), not new
   new InferenceSession();
 }
