@@ -5,8 +5,9 @@ import process from 'node:process';
 
 import { load } from './node.mjs';
 import { parseArgs, parseOrReport } from './cli_args.mjs';
-import { FileError, formatOfName, FORMATS, loadCodecs, readImage, writeImage } from './cli_files.mjs';
+import { encodeImage, FileError, formatOfName, FORMATS, loadCodecs, readImage, writeOutputFile } from './cli_files.mjs';
 import { readFlowFile } from './cli_flow.mjs';
+import { startProgress } from './cli_progress.mjs';
 import { flowGrid } from './flows.mjs';
 import { thetaFromParams } from './pixel_space.mjs';
 
@@ -66,10 +67,16 @@ Sampling (the GridSample attributes):
                                        min(4, ceil(cores / 2)); results do not change)
 
   --json                    print one JSON line instead of the summary: files, sizes,
-                            sampling, backend, milliseconds and the matrix used
+                            sampling, backend, milliseconds (ms: the warp; times: decode,
+                            warp, encode, total) and the matrix used
 
   -h, --help                this text
   -v, --version             the version
+
+The summary's times: decode (reading the files included), warp, encode (writing included)
+and total (the whole command). On a terminal, a step that runs over a second shows a
+progress line on stderr. The output is written to a temporary file beside it, then renamed
+over it: a failed or interrupted write leaves an existing file as it was.
 
 Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage
 (GRIDSAMPLE_DEBUG=1 adds the codec's own words to a decoding error).
@@ -138,6 +145,40 @@ function flowSize(flow) {
   return flow.shape ? [flow.shape[3], flow.shape[2]] : [flow.width, flow.height];
 }
 
+// The milliseconds `body` takes, and its result.
+function timed(body) {
+  const t0 = performance.now();
+  const result = body();
+  return [result, performance.now() - t0];
+}
+
+/**
+ * Writes the output whole or not at all: a termination signal during the write (Ctrl-C)
+ * stops it and removes the temporary file, then ends the command as the signal would.
+ * Returns whether it was written; false after such a signal. (Until then, a signal ends the
+ * command at once: nothing of the output exists yet.)
+ */
+async function writeInterruptibly(path, bytes) {
+  const controller = new AbortController();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let received = null;
+  const stop = (signal) => {
+    received = signal;
+    controller.abort();
+  };
+  for (const signal of signals) process.on(signal, stop);
+  try {
+    await writeOutputFile(path, bytes, { signal: controller.signal });
+    return true;
+  } catch (e) {
+    if (!received) throw e;
+    return false;
+  } finally {
+    for (const signal of signals) process.off(signal, stop);
+    if (received) process.kill(process.pid, received);
+  }
+}
+
 async function main(argv) {
   // The ONNX commands (and onnx-proto) load only when asked for.
   if (argv[0] === 'onnx') return (await import('./cli_onnx.mjs')).onnxCommand(argv.slice(1));
@@ -151,52 +192,76 @@ async function main(argv) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  const progress = startProgress();
   try {
-    const o = args.options;
-    // The input's codec (any, for a name without an extension) and the output's.
-    const inputFormat = formatOfName(args.input);
-    await loadCodecs([...(inputFormat ? [inputFormat] : FORMATS), formatOfName(args.output)]);
-    if (o.flowFile) o.flowFile.flow = readFlowFile(o.flowFile.path, o.flowFile.size);
-    const outputSize = o.flowFile ? flowSize(o.flowFile.flow) : o.size; // null: the input's
-    const image = readImage(args.input, outputSize);
-    let gs;
-    try {
-      gs = await load(o.threads ? { numThreads: o.threads } : {});
-    } catch (e) {
-      throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
-    }
-    const t0 = performance.now();
-    let result;
-    try {
-      result = warp(gs, image, args.options);
-    } catch (e) {
-      // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
-      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${outputSize?.join('x') ?? `${image.width}x${image.height}`}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
-      throw e;
-    }
-    const ms = performance.now() - t0;
-    writeImage(args.output, result, { quality: o.quality });
-    if (o.json) {
-      process.stdout.write(`${JSON.stringify({
-        input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
-        warp: o.flowFile ? 'flow-file' : o.perspective ? 'perspective' : 'affine', flow: o.flow, flowFile: o.flowFile?.path ?? null,
-        mode: o.mode, padding: o.padding, fill: o.fill ?? null, alignCorners: o.alignCorners,
-        matrix: result.matrix, backend: gs.backend, threads: gs.threads, ms: Number(ms.toFixed(3)),
-      })}\n`);
-      return 0;
-    }
-    const what = o.flowFile ? `flow ${o.flowFile.path}, ` : o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
-    process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
-      `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
-      `${gs.backend}${gs.threads > 1 ? ` (${gs.threads} threads)` : ''}, ${ms.toFixed(1)} ms\n`);
-    return 0;
+    return await warpCommand(args, progress);
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
+    progress.stop();
     process.stderr.write(`gridsample: ${e.message}\n`);
     // GRIDSAMPLE_DEBUG=1 adds what the codec said, for a bug report.
     if (process.env.GRIDSAMPLE_DEBUG && e.cause) process.stderr.write(`(codec: ${e.cause.message || e.cause})\n`);
     return 1;
+  } finally {
+    progress.stop();
   }
+}
+
+// `gridsample warp`: reads, warps and writes, timing each step, and prints the summary.
+async function warpCommand(args, progress) {
+  const o = args.options;
+  // The input's codec (any, for a name without an extension) and the output's.
+  const inputFormat = formatOfName(args.input);
+  await loadCodecs([...(inputFormat ? [inputFormat] : FORMATS), formatOfName(args.output)]);
+  progress.step(`decoding ${args.input}`);
+  const [image, decodeMs] = timed(() => {
+    if (o.flowFile) o.flowFile.flow = readFlowFile(o.flowFile.path, o.flowFile.size);
+    return readImage(args.input, o.flowFile ? flowSize(o.flowFile.flow) : o.size);
+  });
+  const outputSize = o.flowFile ? flowSize(o.flowFile.flow) : o.size ?? [image.width, image.height];
+  progress.step('loading the wasm module');
+  let gs;
+  try {
+    gs = await load(o.threads ? { numThreads: o.threads } : {});
+  } catch (e) {
+    throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
+  }
+  progress.step(`warping ${image.width}x${image.height} to ${outputSize.join('x')}`);
+  const [result, warpMs] = timed(() => {
+    try {
+      return warp(gs, image, o);
+    } catch (e) {
+      // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
+      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${outputSize.join('x')}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
+      throw e;
+    }
+  });
+  progress.step(`encoding ${args.output}`);
+  const encodeStart = performance.now();
+  const bytes = encodeImage(args.output, result, { quality: o.quality });
+  progress.step(`writing ${args.output}`);
+  if (!(await writeInterruptibly(args.output, bytes))) return 1;
+  const encodeMs = performance.now() - encodeStart;
+  // performance.now() counts from the process's start: the whole command.
+  const times = { decode: decodeMs, warp: warpMs, encode: encodeMs, total: performance.now() };
+  progress.stop();
+  if (o.json) {
+    const ms = (t) => Number(t.toFixed(3));
+    process.stdout.write(`${JSON.stringify({
+      input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
+      warp: o.flowFile ? 'flow-file' : o.perspective ? 'perspective' : 'affine', flow: o.flow, flowFile: o.flowFile?.path ?? null,
+      mode: o.mode, padding: o.padding, fill: o.fill ?? null, alignCorners: o.alignCorners,
+      matrix: result.matrix, backend: gs.backend, threads: gs.threads, ms: ms(warpMs),
+      times: Object.fromEntries(Object.entries(times).map(([k, t]) => [k, ms(t)])),
+    })}\n`);
+    return 0;
+  }
+  const what = o.flowFile ? `flow ${o.flowFile.path}, ` : o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
+  process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
+    `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
+    `${gs.backend}${gs.threads > 1 ? ` (${gs.threads} threads)` : ''}; ` +
+    `${Object.entries(times).map(([k, t]) => `${k} ${t.toFixed(1)} ms`).join(', ')}\n`);
+  return 0;
 }
 
 // Anything else is a bug of ours: still one line (GRIDSAMPLE_DEBUG=1 adds the stack trace).

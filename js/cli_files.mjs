@@ -1,6 +1,8 @@
 // The CLI's image files: the format named by the file's extension (PNG, JPEG), reading a file or a pipe, checking it before its codec sees it, decoding to and encoding from 8-bit RGBA, and writing.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import process from 'node:process';
 
 import { JPEG_FORMAT } from './cli_jpeg.mjs';
 import { PNG_FORMAT } from './cli_png.mjs';
@@ -35,7 +37,7 @@ const OTHER_FORMATS = [
 function systemReason(e) {
   const reasons = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'it is a directory',
     ENOTDIR: 'a part of the path is not a directory', EPERM: 'operation not permitted', ENOSPC: 'no space left on the device',
-    EROFS: 'read-only file system' };
+    EROFS: 'read-only file system', EFBIG: 'it would exceed the file size limit (ulimit -f)', EDQUOT: 'the disk quota is exceeded' };
   return reasons[e.code] || e.message;
 }
 
@@ -105,26 +107,82 @@ export function readImage(path, size) {
   if (sniffed && sniffed !== format) throw invalid(`it is a ${sniffed.name} file; name it ${sniffed.extensions.join(' or ')}`);
   const other = OTHER_FORMATS.find(([, test]) => test(bytes));
   if (!sniffed && other) throw invalid(`it is a ${other[0]} file; the formats read are ${FORMAT_LIST}`);
-  const { width, height, bytes: image } = format.check(bytes, invalid);
+  const checked = format.check(bytes, invalid);
+  const { width, height } = checked;
   const [ow, oh] = size || [width, height];
   const total = BigInt(width) * BigInt(height) * 4n + BigInt(ow) * BigInt(oh) * 4n;
   if (total >= 2n ** 31n) {
     throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
   }
   try {
-    return format.decode(image);
+    return format.decode(checked, invalid);
   } catch (e) {
+    if (e instanceof FileError) throw e;
     // The structure checked out, so what the codec refuses is what the image data holds.
     throw new FileError(`${path} is not a valid ${format.name} file (its image data is corrupt or incomplete)`, { cause: e });
   }
 }
 
-/** Writes RGBA pixels {width, height, data} in the format `path`'s extension names. */
-export function writeImage(path, image, options = {}) {
-  const bytes = formatOfName(path).encode(image, options);
+/** RGBA pixels {width, height, data} as a file of the format `path`'s extension names. */
+export function encodeImage(path, image, options = {}) {
+  return formatOfName(path).encode(image, options);
+}
+
+/** Writes an output file whole or not at all (writeFileAtomic); FileError with the reason when it cannot. */
+export async function writeOutputFile(path, bytes, { signal } = {}) {
   try {
-    writeFileSync(path, bytes);
+    await writeFileAtomic(path, bytes, { signal });
   } catch (e) {
+    if (signal?.aborted) throw e;
     throw new FileError(`cannot write ${path}: ${systemReason(e)}`);
+  }
+}
+
+const WRITE_CHUNK = 1 << 22; // between chunks, `signal` may stop the write
+
+/**
+ * Writes `bytes` to `path` so that a failure at any point (a full disk, a file size limit,
+ * `signal` aborted, e.g. on Ctrl-C) leaves what was there before: into a temporary file in
+ * the same folder, then renamed over the target, with the target's permissions where it
+ * existed. A symbolic link is written through; a target that is not a regular file (a pipe,
+ * a device) is written in place, as there is nothing to rename over it. On failure the
+ * temporary file is removed and the error (the system's, or `signal`'s reason) is thrown.
+ */
+export async function writeFileAtomic(path, bytes, { signal } = {}) {
+  const target = existingTarget(path);
+  if (target.stat && !target.stat.isFile()) {
+    writeFileSync(path, bytes);
+    return;
+  }
+  const temporary = join(dirname(target.path), `.${basename(target.path)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.tmp`);
+  let file = null;
+  try {
+    file = await open(temporary, 'wx');
+    if (target.stat) await file.chmod(target.stat.mode & 0o7777);
+    for (let at = 0; at < bytes.length;) {
+      signal?.throwIfAborted();
+      at += (await file.write(bytes, at, Math.min(WRITE_CHUNK, bytes.length - at))).bytesWritten;
+    }
+    await file.sync();
+    await file.close();
+    file = null;
+    signal?.throwIfAborted();
+    await rename(temporary, target.path);
+  } catch (e) {
+    await file?.close().catch(() => {});
+    await rm(temporary, { force: true });
+    throw e;
+  }
+}
+
+// The file a write to `path` replaces: the path (through any symbolic links) and its status,
+// or `path` itself and null where nothing is there yet.
+function existingTarget(path) {
+  try {
+    const real = realpathSync(path);
+    return { path: real, stat: statSync(real) };
+  } catch (e) {
+    if (e.code === 'ENOENT') return { path, stat: null };
+    throw e;
   }
 }

@@ -27,12 +27,71 @@ function scanEnd(bytes, at) {
   return -1;
 }
 
+// The frame header (start-of-frame segment at `at`): its size, progressive or not, and its
+// components' ids and sampling factors.
+function readFrame(bytes, at, length, marker, invalid) {
+  const count = bytes[at + 9];
+  const frame = { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7), progressive: marker === 0xc2, components: [] };
+  if (!frame.width || !frame.height) throw invalid(`its frame header says ${frame.width}x${frame.height} pixels; both sides must be at least 1`);
+  if (![1, 3, 4].includes(count)) throw invalid(`its frame header says ${count} colour components; JPEG images have 1, 3 or 4`);
+  if (length !== 8 + 3 * count) throw invalid(`it is corrupt: its start-of-frame segment at byte ${at} has ${length} bytes for ${count} components`);
+  for (let k = 0; k < count; ++k) {
+    const [id, sampling] = [bytes[at + 10 + 3 * k], bytes[at + 11 + 3 * k]];
+    const [h, v] = [sampling >> 4, sampling & 15];
+    if (h < 1 || h > 4 || v < 1 || v > 4) throw invalid(`its frame header gives component ${id} sampling factors ${h}x${v}; JPEG allows 1 to 4`);
+    frame.components.push({ id, h, v, coded: false });
+  }
+  return frame;
+}
+
+// The 8x8 blocks a scan codes (ITU T.81 A.2): one component's own blocks, or whole MCUs of
+// several.
+function scanBlocks(frame, components) {
+  const hMax = Math.max(...frame.components.map((c) => c.h));
+  const vMax = Math.max(...frame.components.map((c) => c.v));
+  if (components.length === 1) {
+    const [{ h, v }] = components;
+    return Math.ceil(Math.ceil((frame.width * h) / hMax) / 8) * Math.ceil(Math.ceil((frame.height * v) / vMax) / 8);
+  }
+  const mcus = Math.ceil(frame.width / (8 * hMax)) * Math.ceil(frame.height / (8 * vMax));
+  return mcus * components.reduce((sum, c) => sum + c.h * c.v, 0);
+}
+
+/**
+ * Checks a scan (start-of-scan segment at `at`, entropy-coded data to `next`) against the
+ * frame: a scan that codes DC coefficients (every sequential scan; a progressive one with
+ * Ss = 0) spends at least one bit on each of its blocks, so a header that promises more
+ * blocks than the data has bits is truncated or forged, and jpeg-js would allocate and
+ * transform every promised block first (a 600-byte file saying 16000x16000 took a minute and
+ * gigabytes). Marks the components whose DC coefficients the scan codes.
+ */
+function checkScan(bytes, at, length, next, frame, invalid) {
+  const count = length > 2 ? bytes[at + 4] : 0;
+  if (count < 1 || count > 4 || length !== 6 + 2 * count) throw invalid(`it is corrupt: its start-of-scan segment at byte ${at} has ${length} bytes for ${count} components`);
+  const components = [];
+  for (let k = 0; k < count; ++k) {
+    const id = bytes[at + 5 + 2 * k];
+    const component = frame.components.find((c) => c.id === id);
+    if (!component) throw invalid(`it is corrupt: its scan at byte ${at} codes component ${id}, which its frame does not have`);
+    components.push(component);
+  }
+  if (frame.progressive && bytes[at + 5 + 2 * count] !== 0) return; // AC coefficients only: a run of empty blocks costs a few bits
+  const blocks = scanBlocks(frame, components);
+  const data = next - (at + 2 + length);
+  if (8 * data < blocks) {
+    throw invalid(`it is truncated or corrupt: its frame header says ${frame.width}x${frame.height} pixels, ${blocks} blocks of 8x8 in its scan at byte ${at}, ` +
+      `which need at least ${Math.ceil(blocks / 8)} bytes (a bit a block); the scan has ${data}`);
+  }
+  for (const c of components) c.coded = true;
+}
+
 /**
  * Checks a JPEG file before the codec sees it, so that a bad file gets a reason of ours and the
  * decoder never allocates what a forged header says: the start-of-image marker, every
  * segment's marker and length, one frame of a type jpeg-js decodes with a size of at least
- * 1x1, a scan, and an end-of-image marker. Returns the size and the bytes up to the end of the
- * image (anything after it is ignored, as browsers do); throws invalid(reason) for a bad file.
+ * 1x1, scans with data enough for the frame's size (checkScan) that code every component, and
+ * an end-of-image marker. Returns the size and the bytes up to the end of the image (anything
+ * after it is ignored, as browsers do); throws invalid(reason) for a bad file.
  */
 function checkJpeg(bytes, invalid) {
   if (bytes.length < 2 || bytes[0] !== 0xff || bytes[1] !== 0xd8) throw invalid('it does not start with the JPEG start-of-image marker');
@@ -47,6 +106,8 @@ function checkJpeg(bytes, invalid) {
     if (marker === 0xd9) {
       if (!frame) throw invalid('it has no start-of-frame segment');
       if (!scans) throw invalid('it has no image data (no start-of-scan segment)');
+      const missing = frame.components.find((c) => !c.coded);
+      if (missing) throw invalid(`it is incomplete: no scan codes ${frame.progressive ? 'the DC coefficients of ' : ''}its component ${missing.id}`);
       return { width: frame.width, height: frame.height, bytes: bytes.subarray(0, at + 2) };
     }
     if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { // markers without a segment
@@ -64,15 +125,14 @@ function checkJpeg(bytes, invalid) {
     if (marker in DECODED_FRAMES) {
       if (frame) throw invalid(`it is corrupt: a second start-of-frame segment at byte ${at}`);
       if (length < 8) throw invalid(`it is corrupt: its start-of-frame segment at byte ${at} has ${length} bytes`);
-      frame = { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7), components: bytes[at + 9] };
-      if (!frame.width || !frame.height) throw invalid(`its frame header says ${frame.width}x${frame.height} pixels; both sides must be at least 1`);
-      if (![1, 3, 4].includes(frame.components)) throw invalid(`its frame header says ${frame.components} colour components; JPEG images have 1, 3 or 4`);
+      frame = readFrame(bytes, at, length, marker, invalid);
     }
     if (marker === 0xda) {
       if (!frame) throw invalid(`it is corrupt: its start-of-scan segment at byte ${at} comes before any start-of-frame segment`);
       scans += 1;
       const next = scanEnd(bytes, end);
       if (next < 0) throw invalid(`it is truncated: the file ends inside the image data of its scan at byte ${at}`);
+      checkScan(bytes, at, length, next, frame, invalid);
       at = next;
       continue;
     }
@@ -94,7 +154,7 @@ export const JPEG_FORMAT = Object.freeze({
     jpeg = (await import('jpeg-js')).default;
   },
   // Grey, YCbCr and CMYK come back as 8-bit RGBA, opaque. (EXIF orientation is not applied.)
-  decode(bytes) {
+  decode({ bytes }) {
     const image = jpeg.decode(bytes, {
       useTArray: true, formatAsRGBA: true, tolerantDecoding: false,
       maxResolutionInMP: MAX_MEGAPIXELS, maxMemoryUsageInMB: 4096,

@@ -22,7 +22,7 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'load_browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
-  'cli_args.mjs', 'cli_files.mjs', 'cli_png.mjs', 'cli_jpeg.mjs', 'cli_flow.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
+  'cli_args.mjs', 'cli_files.mjs', 'cli_png.mjs', 'cli_jpeg.mjs', 'cli_flow.mjs', 'cli_progress.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
   'wasm_heap.mjs', 'library_rules.mjs', 'images.mjs', 'matrices.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
