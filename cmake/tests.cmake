@@ -51,7 +51,7 @@ target_link_libraries(gridsample_tests PRIVATE gridsample_case_loader GTest::gte
 target_compile_definitions(gridsample_tests PRIVATE
   GRIDSAMPLE_CASES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/tests/cases")
 # The tests compute oracle grids with the library's inline coordinate rules
-# (perspective_rule.h, remap_rule.h): they must round as the library does, without FMA
+# (perspective_rule.h, pixel_rule.h): they must round as the library does, without FMA
 # contraction (g++ contracts across statements by default where FMA is baseline, e.g. aarch64).
 target_compile_options(gridsample_tests PRIVATE -ffp-contract=off)
 # The pthreadpool adapter (gridsample/pthreadpool.h) against Debian's libpthreadpool, where it

@@ -511,8 +511,8 @@ export interface GridSample {
    * Samples an interleaved image at pixel coordinates given per output pixel, as OpenCV's
    * `remap` with float maps: output pixel `(i, j)` takes the input at `(mapX(i, j), mapY(i, j))`,
    * pixel centres at integer coordinates. The output has the maps' size. Fused: no normalised
-   * grid is built (each coordinate is normalised in float32, within a float32 rounding of its
-   * position, where OpenCV.js quantises to 1/32 pixel). A non-finite coordinate gives 0.
+   * grid is built; each position is sampled as it is (exact in binary, exact weights; OpenCV.js
+   * quantises to 1/32 pixel). A non-finite coordinate gives 0.
    *
    * @param image - as for {@link GridSample.warpAffine}.
    * @param mapX - x of each output pixel: `{data: Float32Array, width, height}` or a float32
@@ -555,8 +555,8 @@ export interface GridSample {
   /**
    * Warps NCHW tensors backward by an optical-flow field in pixels (RAFT / RIFE's convention):
    * `y[n, c, i, j] = x[n, c]` sampled at `(j + flow[n, 0, i, j], i + flow[n, 1, i, j])`,
-   * `out(p) = in(p + flow(p))`. Fused: no normalised grid is built (each position is
-   * normalised in float32, within a float32 rounding); a non-finite position gives 0.
+   * `out(p) = in(p + flow(p))`. Fused: no normalised grid is built (each position is rounded
+   * to float32 once and sampled as it is); a non-finite position gives 0.
    * `alignCorners` moves no point; it only chooses reflection's lines.
    *
    * @param x - (N, C, H, W), any {@link DType}.

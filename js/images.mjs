@@ -3,7 +3,7 @@ import { checkArrayClass, elementSize } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
 import { readSampling } from './library_rules.mjs';
-import { affineTheta, perspectivePixelMap, SPACES } from './matrices.mjs';
+import { perspectivePixelMap, SPACES } from './matrices.mjs';
 import { countElements, readChannels, readMatrix, readOptions, readSide } from './read_args.mjs';
 import { overlaps, readTensor } from './tensor_args.mjs';
 
@@ -161,24 +161,25 @@ export function warpImage(heap, fn, image, matrix, options) {
   const wholeHeight = size.height ?? I.height;
   const band = opts.rows === undefined ? null : readRows(fn, opts.rows, wholeHeight);
   const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, band ? { ...size, height: band[1] - band[0] } : size);
-  // What the kernel takes: theta, or H from output pixels to input pixels (float64 when
-  // converted here), both for the whole output.
+  // What the kernel takes, for the whole output: theta (normalised warpAffine: AffineGrid's
+  // values), else H from output pixels to input pixels, float64 (a pixel-space affine matrix is
+  // H with bottom row 0, 0, 1), whose positions the kernel samples as they are.
   const sizes = [[I.width, I.height], [width, band ? wholeHeight : height]];
-  let kernelMatrix = M;
-  if (fn === 'warpAffine' && space === 'pixel') {
-    kernelMatrix = float64Matrix(affineTheta(fn, warp.name[space], M.data, inverse, ...sizes));
-  } else if (fn === 'warpPerspective') {
-    kernelMatrix = float64Matrix(perspectivePixelMap(fn, warp.name[space], M.data, space, inverse, ...sizes, align));
+  let kernel = { binding: warp.binding, rows: warp.rows, matrix: M };
+  if (space === 'pixel' || fn === 'warpPerspective') {
+    const h = fn === 'warpAffine' ? [...M.data, 0, 0, 1] : M.data;
+    const matrix = float64Matrix(perspectivePixelMap(fn, warp.name[space], h, space, inverse, ...sizes, align));
+    kernel = { binding: WARPS.warpPerspective.binding, rows: 3, matrix };
   }
-  const inputs = [['image', I], [warp.name[space], kernelMatrix]];
+  const inputs = [['image', I], [warp.name[space], kernel.matrix]];
   // Pixel space fixes the points; align_corners then only picks reflection's lines: the pixel
   // edges, as OpenCV's BORDER_REFLECT.
   const kernelAlign = space === 'pixel' ? false : align;
   return heap.withHeap(fn, inputs, yBytes, O, ([ip, mp], yp) => {
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
+    const ms = heap.writeInt64s(1, [1, kernel.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module[warp.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernelMatrix.dtype], ms, yp, ys,
+    heap.check(fn, heap.Module[kernel.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernel.matrix.dtype], ms, yp, ys,
       mode, padding, kernelAlign, band ? wholeHeight : -1, band ? band[0] : 0, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });

@@ -1,4 +1,4 @@
-// Pixel-space matrices as OpenCV writes them (rotationMatrix, perspectiveTransform) and their conversion into what the kernels take: theta for warpAffine, a pixel homography from output to input for warpPerspective.
+// Pixel-space matrices as OpenCV writes them (rotationMatrix, perspectiveTransform) and their conversion into what the kernels take: a pixel homography from output to input (pixel-space warpAffine and every warpPerspective).
 //
 // Pixel space (DESIGN.md section 9) is OpenCV's: pixel centres at integer coordinates, the
 // origin at the top-left pixel's centre, and a matrix that maps the source to the destination
@@ -6,7 +6,7 @@
 // WARP_INVERSE_MAP). Normalised space is AffineGrid's: theta or a 3x3 homography from the
 // output's normalised coordinates to the input's. All arithmetic here is in double.
 import { describe } from './messages.mjs';
-import { cosSin, thetaFromPixelMap } from './pixel_space.mjs';
+import { cosSin } from './pixel_space.mjs';
 
 /** The spaces a matrix may be written in; `normalized` is the default and never guessed. */
 export const SPACES = ['normalized', 'pixel'];
@@ -213,26 +213,12 @@ function toPixels([width, height], align) {
 }
 
 /**
- * theta (six numbers) for warpAffine's kernel from the caller's pixel-space matrix `m` (named
- * `name` in errors), for an input and output of [width, height]: m maps source to destination
- * unless `inverse`; it is inverted here (RangeError when singular) and conjugated by the
- * normalisations with alignCorners false (pixel centres at integers either way).
- */
-export function affineTheta(fn, name, m, inverse, inSize, outSize) {
-  const map = inverse ? [...m, 0, 0, 1] : invertOrThrow(fn, name, [...m, 0, 0, 1]);
-  // thetaFromPixelMap takes offsets from the images' centres ((S - 1) / 2 in pixels).
-  const [a, b, c, d, e, f] = map;
-  const cin = [(inSize[0] - 1) / 2, (inSize[1] - 1) / 2];
-  const cout = [(outSize[0] - 1) / 2, (outSize[1] - 1) / 2];
-  const centred = [a, b, a * cout[0] + b * cout[1] + c - cin[0], d, e, d * cout[0] + e * cout[1] + f - cin[1]];
-  return thetaFromPixelMap(centred, inSize, outSize, false);
-}
-
-/**
  * The homography from output pixels to input pixels (nine numbers) that WarpPerspective takes,
  * from the caller's `h` (named `name` in errors) in `space`: pixel space inverts h unless
- * `inverse` (RangeError when singular); normalised space maps the output's normalised coordinates (AffineGrid's, with
- * `align`) to the input's, and is conjugated into pixels.
+ * `inverse` (RangeError when singular); normalised space maps the output's normalised
+ * coordinates (AffineGrid's, with `align`) to the input's, and is conjugated into pixels. A
+ * pixel-space affine matrix is the homography with bottom row (0, 0, 1): the kernel samples its
+ * positions as they are, as OpenCV's warpAffine.
  */
 export function perspectivePixelMap(fn, name, h, space, inverse, inSize, outSize, align) {
   if (space === 'normalized') {

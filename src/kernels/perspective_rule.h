@@ -1,43 +1,38 @@
 // WarpPerspective's coordinate rule, in one place for the reference and the fast source: the
-// pixel homography folded with X's normalisation (double), its terms per output row, and each
-// output pixel's normalised coordinates in float32. Plain scalar code, callable from every
-// Highway target and from the reference.
+// pixel homography scaled by a power of two, its terms per output row, and each output pixel's
+// input pixel position in float32. Plain scalar code, callable from every Highway target and
+// from the reference.
 #ifndef GRIDSAMPLE_PERSPECTIVE_RULE_H_
 #define GRIDSAMPLE_PERSPECTIVE_RULE_H_
 
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
 namespace gridsample {
 
 // H (3x3, row-major) takes output pixel (j, i, 1) to the point (X, Y, W): input pixel
-// (X / W, Y / W), pixel centres at integer coordinates. Folded with the normalisation of X's
-// axes (DESIGN.md section 2, inverted) into rows x, y, w such that the normalised coordinates
-// are (x . p) / (w . p) and (y . p) / (w . p):
-//   align_corners 0: g = (2 u + 1) / S - 1;  1: g = 2 u / (S - 1) - 1, and 0 when S = 1.
-// A point maps to the same input pixel either way; align_corners only chooses reflection's
-// lines (the pixel edges, or the outer pixels' centres).
+// (X / W, Y / W), pixel centres at integer coordinates (pixel_rule.h: the planner samples
+// these positions as they are; align_corners only chooses reflection's lines). Its rows x, y, w
+// here are H's times the power of two that brings its largest entry into [0.5, 1): the same
+// map, exactly (H and 2^k H agree on every point and on the sign of W), whose entries neither
+// overflow float32 nor, but for the smallest, vanish in it.
 struct PerspectiveMap {
   double x[3], y[3], w[3];
 };
 
-inline PerspectiveMap FoldPerspective(const double* h, int64_t in_w, int64_t in_h, bool align) {
+inline PerspectiveMap PerspectiveMapOf(const double* h) {
+  double largest = 0.0;
+  for (int k = 0; k < 9; ++k) largest = std::fabs(h[k]) > largest ? std::fabs(h[k]) : largest;
+  int exponent = 0;  // non-finite or all-zero H: unscaled (it samples nothing anyway)
+  if (largest > 0.0 && largest <= DBL_MAX) std::frexp(largest, &exponent);
   PerspectiveMap m;
-  const auto fold = [&](const double* row, int64_t size, double* out) {
-    double scale = 0.0, offset = 0.0;  // align_corners with S = 1: every point samples 0
-    if (!align) {
-      scale = 2.0 / static_cast<double>(size);
-      offset = 1.0 / static_cast<double>(size) - 1.0;
-    } else if (size > 1) {
-      scale = 2.0 / static_cast<double>(size - 1);
-      offset = -1.0;
-    }
-    for (int k = 0; k < 3; ++k) out[k] = scale * row[k] + offset * h[6 + k];
-  };
-  fold(h, in_w, m.x);
-  fold(h + 3, in_h, m.y);
-  for (int k = 0; k < 3; ++k) m.w[k] = h[6 + k];
+  for (int k = 0; k < 3; ++k) {
+    m.x[k] = std::ldexp(h[k], -exponent);
+    m.y[k] = std::ldexp(h[3 + k], -exponent);
+    m.w[k] = std::ldexp(h[6 + k], -exponent);
+  }
   return m;
 }
 
@@ -59,19 +54,19 @@ inline PerspectiveTerms PerspectiveRowTerms(const PerspectiveMap& m, int64_t i) 
                           static_cast<float>(m.w[1] * di + m.w[2])};
 }
 
-// Output pixel j's normalised coordinates on its row, in float32 (each product rounded, then
+// Output pixel j's input pixel position on its row, in float32 (each product rounded, then
 // each sum, then the quotient; the fast source computes the same per lane): (nx / nw, ny / nw)
 // when 0 < nw <= FLT_MAX, else NaN for both: a point behind the camera, at infinity or not
 // finite samples 0 (a non-finite coordinate's rule).
-inline void PerspectiveCoordinates(const PerspectiveTerms& t, int64_t j, float* gx, float* gy) {
+inline void PerspectiveCoordinates(const PerspectiveTerms& t, int64_t j, float* x, float* y) {
   const float fj = static_cast<float>(j);
   const float px = t.col_x * fj, py = t.col_y * fj, pw = t.col_w * fj;
   const float nx = px + t.row_x, ny = py + t.row_y, nw = pw + t.row_w;
   if (nw > 0.0f && nw <= FLT_MAX) {
-    *gx = nx / nw;
-    *gy = ny / nw;
+    *x = nx / nw;
+    *y = ny / nw;
   } else {
-    *gx = *gy = std::numeric_limits<float>::quiet_NaN();
+    *x = *y = std::numeric_limits<float>::quiet_NaN();
   }
 }
 

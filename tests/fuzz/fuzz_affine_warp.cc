@@ -1,6 +1,7 @@
 // Fuzz target: AffineGrid (2-D, 3-D, every theta dtype) against the reference bit for bit, and
-// the fused WarpAffine, WarpPerspective and Remap against reference GridSample on their grids
-// (AffineGrid's; perspective_rule.h's; remap_rule.h's), on every compiled Highway target, with
+// the fused WarpAffine against reference GridSample on AffineGrid's grid, WarpPerspective
+// against the reference Remap at its positions (perspective_rule.h) and Remap against the
+// reference Remap (pixel_rule.h), on every compiled Highway target, with
 // sizes, options and matrix values chosen by the input.
 #include <algorithm>
 #include <cmath>
@@ -240,19 +241,22 @@ void CheckWarp(FuzzInput& in, Warp warp) {
                                           gridsample::AffineGridOptions{options.align_corners, {}});
   } else if (warp == Warp::kPerspective) {
     FillHomography(in, h, w, ho, wo, &theta);
-    grid = gridsample_test::PerspectiveGrid(theta, h, w, ho, wo, options.align_corners);
+    map_x = gridsample_test::PerspectivePositions(theta, ho, wo);
   } else {
     for (int64_t p = 0; p < n * ho * wo; ++p) {
       map_x.Set(planes ? p : 2 * p, MapValue(in, w));
       (planes ? map_y : map_x).Set(planes ? p : 2 * p + 1, MapValue(in, h));
     }
-    grid =
-        gridsample_test::RemapGrid(map_x, planes ? &map_y : nullptr, h, w, options.align_corners);
   }
   static constexpr const char* kNames[] = {"WarpAffine", "WarpPerspective", "Remap"};
   const char* op = kNames[static_cast<int>(warp)];
   Tensor want;
-  if (want_status.ok()) want_status = OracleOnGrid(x, grid, options, &want);
+  if (want_status.ok()) {
+    // WarpPerspective's meaning: Remap at its positions.
+    want_status = warp == Warp::kAffine ? OracleOnGrid(x, grid, options, &want)
+                                        : gridsample_test::ReferenceRemap(
+                                              x, map_x, planes ? &map_y : nullptr, options, &want);
+  }
   const bool may_be_fast = (dtype == DType::kUint8 || dtype == DType::kFloat32) && c >= 1 && c <= 4;
   const ChannelMagnitudes magnitudes = MagnitudesNhwc(x);
   ForEachTarget(may_be_fast, [&](const char* target) {

@@ -66,6 +66,17 @@ function cvWarp(kind, image, m, { width, height, mode, paddingMode, inverse, fil
   }
 }
 
+// The normalised coordinate (align_corners 0, or 1 with `align`) of pixel position u on a side
+// of `size`. Reflection repeats every period (2 size pixels about -0.5, or 2 (size - 1) about
+// 0), so a far position is first moved by whole periods, exactly (JavaScript's % on doubles):
+// a float32 grid value of about 1e30 / size keeps no digit of its place in the period.
+function normalised(u, size, paddingMode, align = false) {
+  const period = align ? 2 * (size - 1) : 2 * size;
+  const centre = align ? 0 : 0.5;
+  if (paddingMode === 'reflection' && period > 0 && Math.abs(u) > 1e6) u = ((u + centre) % period) - centre;
+  return align ? (2 * u) / (size - 1) - 1 : (2 * u + 1) / size - 1;
+}
+
 // Largest and mean |a - b|.
 function difference(a, b) {
   let max = 0;
@@ -202,15 +213,15 @@ describe('pixel space against OpenCV.js', () => {
       mapX.data[5] = NaN;
       mapY.data[9] = Infinity;
       mapX.data[12] = 1e30; // far outside: the padding rule
-      const grid = new Float32Array(2 * ow * oh);
-      for (let p = 0; p < ow * oh; ++p) {
-        grid[2 * p] = (2 * mapX.data[p] + 1) / width - 1;
-        grid[2 * p + 1] = (2 * mapY.data[p] + 1) / height - 1;
-      }
       const planar = { data: new Float32Array(data.length), shape: [1, 2, height, width] };
       for (let p = 0; p < width * height; ++p) for (let c = 0; c < 2; ++c) planar.data[c * width * height + p] = data[p * 2 + c];
       for (const mode of ['bilinear', 'nearest', 'bicubic']) {
         for (const paddingMode of ['zeros', 'border', 'reflection']) {
+          const grid = new Float32Array(2 * ow * oh);
+          for (let p = 0; p < ow * oh; ++p) {
+            grid[2 * p] = normalised(mapX.data[p], width, paddingMode);
+            grid[2 * p + 1] = normalised(mapY.data[p], height, paddingMode);
+          }
           const want = gs.gridSample(planar, { data: grid, shape: [1, oh, ow, 2] }, { mode, paddingMode }).data;
           const got = gs.remap(image, mapX, mapY, { mode, paddingMode }).data;
           // The coordinates agree to a float32 rounding of the normalised value (a few 1e-6
@@ -484,17 +495,18 @@ describe('warpFlow (NCHW, flows in pixels)', () => {
       flow.data[3] = NaN;
       flow.data[17] = 1e30;
       for (const alignCorners of [false, true]) {
-        const norm = (u, s) => (alignCorners ? (2 * u) / (s - 1) - 1 : (2 * u + 1) / s - 1);
-        const grid = new Float32Array(N * Ho * Wo * 2);
-        for (let n = 0; n < N; ++n) {
-          for (let p = 0; p < Ho * Wo; ++p) {
-            const [i, j] = [Math.floor(p / Wo), p % Wo];
-            grid[2 * (n * Ho * Wo + p)] = norm(j + flow.data[(2 * n) * Ho * Wo + p], W);
-            grid[2 * (n * Ho * Wo + p) + 1] = norm(i + flow.data[(2 * n + 1) * Ho * Wo + p], H);
-          }
-        }
         for (const mode of ['bilinear', 'nearest', 'bicubic']) {
           for (const paddingMode of ['zeros', 'border', 'reflection']) {
+            // The positions as the library sums them (in float32), normalised.
+            const norm = (u, size) => normalised(Math.fround(u), size, paddingMode, alignCorners);
+            const grid = new Float32Array(N * Ho * Wo * 2);
+            for (let n = 0; n < N; ++n) {
+              for (let p = 0; p < Ho * Wo; ++p) {
+                const [i, j] = [Math.floor(p / Wo), p % Wo];
+                grid[2 * (n * Ho * Wo + p)] = norm(j + flow.data[(2 * n) * Ho * Wo + p], W);
+                grid[2 * (n * Ho * Wo + p) + 1] = norm(i + flow.data[(2 * n + 1) * Ho * Wo + p], H);
+              }
+            }
             const options = { mode, paddingMode, alignCorners };
             const want = gs.gridSample(x, { data: grid, shape: [N, Ho, Wo, 2] }, options).data;
             const got = gs.warpFlow(x, flow, options);

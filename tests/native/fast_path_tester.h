@@ -74,11 +74,13 @@ inline Tensor OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho,
   return OracleGridSample(x, OracleAffineGrid(theta, x.shape()[3], ho, wo, o.align_corners), o);
 }
 
-// WarpPerspective's meaning: GridSample on that grid.
+// WarpPerspective's meaning: the reference Remap at its pixel positions.
 inline Tensor OracleWarpPerspective(const Tensor& x, const Tensor& h, int64_t ho, int64_t wo,
                                     const GridSampleOptions& o) {
-  return OracleGridSample(
-      x, PerspectiveGrid(h, x.shape()[1], x.shape()[2], ho, wo, o.align_corners), o);
+  Tensor y;
+  const Status s = ReferenceRemap(x, PerspectivePositions(h, ho, wo), nullptr, o, &y);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return y;
 }
 
 // ---------------------------------------------------------------------------
@@ -213,16 +215,16 @@ class FastPathTester {
         return OracleWarpPerspective(x, *theta_, out_.at(0), out_.at(1), options_);
       case Op::kWarpFlow: {
         Tensor y;
-        const Tensor g = FlowGrid(*flow_, x.shape()[2], x.shape()[3], options_.align_corners);
-        const Status s = RunGridSample(&gridsample::reference::GridSample, x, g, options_, &y);
+        const Status s = ReferenceWarpFlow(x, *flow_, options_, &y);
         EXPECT_TRUE(s.ok()) << s.message();
         return y;
       }
-      case Op::kRemap:
-        return OracleGridSample(x,
-                                RemapGrid(*map_x_, map_y_ ? &*map_y_ : nullptr, x.shape()[1],
-                                          x.shape()[2], options_.align_corners),
-                                options_);
+      case Op::kRemap: {
+        Tensor y;
+        const Status s = ReferenceRemap(x, *map_x_, map_y_ ? &*map_y_ : nullptr, options_, &y);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return y;
+      }
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         Tensor g(theta_->dtype(), GridShape(size[0], out_));

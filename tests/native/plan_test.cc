@@ -1,7 +1,7 @@
 // The fast paths' planner alone (src/kernels/fast/plan-inl.h), on every compiled target,
-// against the reference's per-axis taps: for every pixel of the axis, the weight the plan's
-// window gives it equals the reference's weights of the taps padded onto it, summed in tap
-// order; the window lies inside the axis.
+// against the reference's per-axis taps, for normalised coordinates and for pixel positions:
+// for every pixel of the axis, the weight the plan's window gives it equals the reference's
+// weights of the taps padded onto it, summed in tap order; the window lies inside the axis.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -20,7 +20,11 @@ namespace {
 
 // Finite coordinates that reach the interior, the exact borders, pixel centres and ties,
 // several reflections and far outside (the planner's input is finite by contract).
-float PlanCoordinate(std::mt19937& rng) {
+float PlanCoordinate(std::mt19937& rng, gridsample::CoordinateSpace space, int32_t size) {
+  if (space == gridsample::CoordinateSpace::kPixels) {  // the same kinds, in pixels
+    const float g = PlanCoordinate(rng, gridsample::CoordinateSpace::kNormalised, size);
+    return std::fabs(g) > 1e6f ? g : (g + 1.0f) * static_cast<float>(size) * 0.5f - 0.5f;
+  }
   const int kind = std::uniform_int_distribution<int>(0, 99)(rng);
   std::uniform_real_distribution<float> u(-1.3f, 1.3f);
   if (kind < 60) return u(rng);
@@ -40,40 +44,48 @@ GRIDSAMPLE_INSTANTIATE_PER_TARGET(PlanTest);
 TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
   std::mt19937 rng(31);
   int64_t checked = 0;
-  for (Mode m : kModes) {
-    const int window = gridsample::fast::TapsPerAxis(m);
-    for (Padding pad : kPaddings) {
-      for (bool align : kAligns) {
-        for (int32_t size : {window, window + 1, 5, 17, 1000}) {
-          const GridSampleOptions o{m, pad, align, {}};
-          constexpr int kCount = 67;  // vector tails on every target
-          std::vector<float> g(kCount);
-          for (float& v : g) v = PlanCoordinate(rng);
-          std::vector<int32_t> start(kCount, -7);
-          std::vector<float> weight(kCount * 4, -7.0f);
-          gridsample::fast::ProbePlanAxis(m, pad, size, align, g.data(), kCount, start.data(),
-                                          weight.data());
-          for (int p = 0; p < kCount; ++p) {
-            const std::string what = target() + ' ' + Describe(o) + " size " +
-                                     std::to_string(size) + " g " + std::to_string(g[p]);
-            ASSERT_GE(start[p], 0) << what;
-            ASSERT_LE(start[p] + window, size) << what;
-            gridsample::reference::AxisTaps<float> taps;
-            gridsample::reference::ComputeAxisTaps(g[p], size, o, &taps);
-            // Every tap the reference keeps lands in the window.
-            for (int k = 0; k < taps.count; ++k) {
-              if (taps.index[k] < 0) continue;
-              ASSERT_GE(taps.index[k], start[p]) << what << " tap " << k;
-              ASSERT_LT(taps.index[k], start[p] + window) << what << " tap " << k;
-            }
-            for (int j = 0; j < window; ++j) {
-              float want = 0.0f;  // the reference's weights on this pixel, in tap order
-              for (int k = 0; k < taps.count; ++k) {
-                if (taps.index[k] == start[p] + j) want += taps.weight[k];
+  using gridsample::CoordinateSpace;
+  for (CoordinateSpace space : {CoordinateSpace::kNormalised, CoordinateSpace::kPixels}) {
+    for (Mode m : kModes) {
+      const int window = gridsample::fast::TapsPerAxis(m);
+      for (Padding pad : kPaddings) {
+        for (bool align : kAligns) {
+          for (int32_t size : {window, window + 1, 5, 17, 1000}) {
+            const GridSampleOptions o{m, pad, align, {}};
+            constexpr int kCount = 67;  // vector tails on every target
+            std::vector<float> g(kCount);
+            for (float& v : g) v = PlanCoordinate(rng, space, size);
+            std::vector<int32_t> start(kCount, -7);
+            std::vector<float> weight(kCount * 4, -7.0f);
+            gridsample::fast::ProbePlanAxis(m, pad, space, size, align, g.data(), kCount,
+                                            start.data(), weight.data());
+            for (int p = 0; p < kCount; ++p) {
+              const std::string what =
+                  target() + ' ' + Describe(o) + " size " + std::to_string(size) +
+                  (space == CoordinateSpace::kPixels ? " pixel " : " g ") + std::to_string(g[p]);
+              ASSERT_GE(start[p], 0) << what;
+              ASSERT_LE(start[p] + window, size) << what;
+              gridsample::reference::AxisTaps<float> taps;
+              if (space == CoordinateSpace::kPixels) {
+                gridsample::reference::ComputePixelTaps(g[p], size, o, &taps);
+              } else {
+                gridsample::reference::ComputeAxisTaps(g[p], size, o, &taps);
               }
-              ASSERT_EQ(weight[p * 4 + j], want)
-                  << what << ": slot " << j << " (pixel " << start[p] + j << ")";
-              ++checked;
+              // Every tap the reference keeps lands in the window.
+              for (int k = 0; k < taps.count; ++k) {
+                if (taps.index[k] < 0) continue;
+                ASSERT_GE(taps.index[k], start[p]) << what << " tap " << k;
+                ASSERT_LT(taps.index[k], start[p] + window) << what << " tap " << k;
+              }
+              for (int j = 0; j < window; ++j) {
+                float want = 0.0f;  // the reference's weights on this pixel, in tap order
+                for (int k = 0; k < taps.count; ++k) {
+                  if (taps.index[k] == start[p] + j) want += taps.weight[k];
+                }
+                ASSERT_EQ(weight[p * 4 + j], want)
+                    << what << ": slot " << j << " (pixel " << start[p] + j << ")";
+                ++checked;
+              }
             }
           }
         }

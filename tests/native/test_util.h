@@ -19,7 +19,6 @@
 #include "gtest/gtest.h"
 #include "perspective_rule.h"
 #include "reference/reference.h"
-#include "remap_rule.h"
 
 namespace gridsample_test {
 
@@ -490,70 +489,49 @@ inline std::string TargetParamName(const ::testing::TestParamInfo<std::string>& 
   INSTANTIATE_TEST_SUITE_P(PerTarget, suite, ::testing::ValuesIn(gridsample::AvailableTargets()), \
                            ::gridsample_test::TargetParamName)
 
-// The (N, Ho, Wo, 2) float32 grid of WarpPerspective's coordinates for H (N, 3, 3) on an X of
-// in_h x in_w pixels: perspective_rule.h's values, stored (that rule is tested against the
-// exact projection in warp_affine_test.cc).
-inline Tensor PerspectiveGrid(const Tensor& h, int64_t in_h, int64_t in_w, int64_t ho, int64_t wo,
-                              bool align) {
+// The (N, Ho, Wo, 2) float32 map of WarpPerspective's input pixel positions for H (N, 3, 3):
+// perspective_rule.h's values, stored (that rule is tested against the exact projection in
+// warp_affine_test.cc), for Remap to sample.
+inline Tensor PerspectivePositions(const Tensor& h, int64_t ho, int64_t wo) {
   const int64_t n = h.shape()[0];
-  Tensor grid(DType::kFloat32, {n, ho, wo, 2});
+  Tensor map(DType::kFloat32, {n, ho, wo, 2});
   for (int64_t b = 0; b < n; ++b) {
     double m[9];
     for (int k = 0; k < 9; ++k) m[k] = h.Get(b * 9 + k);
-    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, in_w, in_h, align);
+    const gridsample::PerspectiveMap pm = gridsample::PerspectiveMapOf(m);
     for (int64_t i = 0; i < ho; ++i) {
-      const gridsample::PerspectiveTerms terms = gridsample::PerspectiveRowTerms(map, i);
+      const gridsample::PerspectiveTerms terms = gridsample::PerspectiveRowTerms(pm, i);
       for (int64_t j = 0; j < wo; ++j) {
-        float gx, gy;
-        gridsample::PerspectiveCoordinates(terms, j, &gx, &gy);
+        float x, y;
+        gridsample::PerspectiveCoordinates(terms, j, &x, &y);
         const int64_t at = ((b * ho + i) * wo + j) * 2;
-        grid.Set(at, gx);
-        grid.Set(at + 1, gy);
+        map.Set(at, x);
+        map.Set(at + 1, y);
       }
     }
   }
-  return grid;
+  return map;
 }
 
-// The (N, Ho, Wo, 2) float32 grid of Remap's coordinates on an X of in_h x in_w pixels, for
-// an interleaved map (N, Ho, Wo, 2), or planes map_x and map_y (N, Ho, Wo) when map_y is
-// given: remap_rule.h's values, stored (that rule is tested against exact arithmetic in
-// warp_affine_test.cc).
-inline Tensor RemapGrid(const Tensor& map_x, const Tensor* map_y, int64_t in_h, int64_t in_w,
-                        bool align) {
+// Remap's output by the scalar reference (pixel_rule.h; the fast paths' oracle), for an
+// interleaved map (N, Ho, Wo, 2), or planes map_x and map_y (N, Ho, Wo) when map_y is given, on
+// X (N, H, W, C). The reference itself is checked against exact arithmetic in
+// warp_affine_test.cc (PixelRule).
+inline Status ReferenceRemap(const Tensor& x, const Tensor& map_x, const Tensor* map_y,
+                             const GridSampleOptions& o, Tensor* y) {
   const std::vector<int64_t>& s = map_x.shape();
-  Tensor grid(DType::kFloat32, {s[0], s[1], s[2], 2});
-  const gridsample::PixelAxis ax = gridsample::PixelAxisOf(in_w, align);
-  const gridsample::PixelAxis ay = gridsample::PixelAxisOf(in_h, align);
-  for (int64_t p = 0; p < s[0] * s[1] * s[2]; ++p) {
-    const float u = static_cast<float>(map_y ? map_x.Get(p) : map_x.Get(2 * p));
-    const float v = static_cast<float>(map_y ? map_y->Get(p) : map_x.Get(2 * p + 1));
-    grid.Set(2 * p, gridsample::NormalisePixel(ax, u));
-    grid.Set(2 * p + 1, gridsample::NormalisePixel(ay, v));
-  }
-  return grid;
+  *y = Tensor(x.dtype(), {s[0], s[1], s[2], x.shape()[3]});
+  const TensorView my = map_y ? map_y->View() : TensorView{};
+  return gridsample::reference::Remap(x.View(), map_x.View(), map_y ? &my : nullptr,
+                                      y->MutableView(), o);
 }
 
-// The (N, Ho, Wo, 2) float32 grid of WarpFlow's coordinates for a flow (N, 2, Ho, Wo) on an X
-// of in_h x in_w pixels: remap_rule.h's values, stored.
-inline Tensor FlowGrid(const Tensor& flow, int64_t in_h, int64_t in_w, bool align) {
+// WarpFlow's output by the scalar reference, for a flow (N, 2, Ho, Wo) on X (N, C, H, W).
+inline Status ReferenceWarpFlow(const Tensor& x, const Tensor& flow, const GridSampleOptions& o,
+                                Tensor* y) {
   const std::vector<int64_t>& s = flow.shape();
-  const int64_t n = s[0], ho = s[2], wo = s[3];
-  Tensor grid(DType::kFloat32, {n, ho, wo, 2});
-  const gridsample::PixelAxis ax = gridsample::PixelAxisOf(in_w, align);
-  const gridsample::PixelAxis ay = gridsample::PixelAxisOf(in_h, align);
-  for (int64_t b = 0; b < n; ++b) {
-    for (int64_t i = 0; i < ho; ++i) {
-      for (int64_t j = 0; j < wo; ++j) {
-        const int64_t p = i * wo + j;
-        const float dx = static_cast<float>(flow.Get((b * 2) * ho * wo + p));
-        const float dy = static_cast<float>(flow.Get((b * 2 + 1) * ho * wo + p));
-        grid.Set(2 * (b * ho * wo + p), NormalisePixel(ax, gridsample::FlowPosition(j, dx)));
-        grid.Set(2 * (b * ho * wo + p) + 1, NormalisePixel(ay, gridsample::FlowPosition(i, dy)));
-      }
-    }
-  }
-  return grid;
+  *y = Tensor(x.dtype(), {s[0], x.shape()[1], s[2], s[3]});
+  return gridsample::reference::WarpFlow(x.View(), flow.View(), y->MutableView(), o);
 }
 
 }  // namespace gridsample_test

@@ -330,7 +330,7 @@ TEST_P(ChannelsLastFast, WarpPerspectiveMatchesGridSampleOnItsGrid) {
       static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
 
-TEST_P(ChannelsLastFast, RemapMatchesGridSampleOnItsGrid) {
+TEST_P(ChannelsLastFast, RemapMatchesReference) {
   Tally tally;
   std::mt19937 rng(1808);
   for (int iter = 0; iter < 40; ++iter) {
@@ -350,7 +350,7 @@ TEST_P(ChannelsLastFast, RemapMatchesGridSampleOnItsGrid) {
   }
   EXPECT_EQ(tally.runs, 40 * 4 * 18);
   std::printf(
-      "Remap: %lld runs as promised against GridSample on its grid on %s (%lld uint8 bilinear "
+      "Remap: %lld runs as promised against the reference on %s (%lld uint8 bilinear "
       "runs with some value 1 level off)\n",
       static_cast<long long>(tally.runs), target().c_str(), static_cast<long long>(tally.off));
 }
@@ -543,15 +543,10 @@ TEST(ChannelsLastPublic, HandWorkedRgba) {
 
 // --- WarpPerspective's coordinate rule against the exact projection -------------------------
 
-// Input pixel of the normalised coordinate g on an axis of `size` (DESIGN.md section 2).
-double PixelOf(double g, int64_t size, bool align) {
-  return align ? (g + 1) / 2 * static_cast<double>(size - 1)
-               : ((g + 1) * static_cast<double>(size) - 1) / 2;
-}
-
-// perspective_rule.h's float32 coordinates, taken back to pixels in double, are the exact
-// projection (X / W, Y / W) of H * (j, i, 1) computed in double, within the rounding error of
-// its float32 steps: a few units in the last place of the terms summed, divided by |w|.
+// perspective_rule.h's float32 positions are the exact projection (X / W, Y / W) of
+// H * (j, i, 1) computed in double, within the rounding error of its float32 steps: a few units
+// in the last place of the terms summed, divided by |W|; whatever H's scale (H and 2^k H, k up
+// to +-900, give the same positions).
 TEST(WarpPerspectiveRule, CoordinatesFollowTheExactProjection) {
   std::mt19937 rng(404);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -562,7 +557,6 @@ TEST(WarpPerspectiveRule, CoordinatesFollowTheExactProjection) {
     const int64_t h = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
     const int64_t wo = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
     const int64_t ho = std::uniform_int_distribution<int64_t>(1, 2000)(rng);
-    const bool align = iter % 2 == 1;
     const double m[9] = {static_cast<double>(w) / wo * (1 + 0.3 * u(rng)),
                          0.3 * u(rng),
                          20 * u(rng),
@@ -572,45 +566,49 @@ TEST(WarpPerspectiveRule, CoordinatesFollowTheExactProjection) {
                          1.5 * u(rng) / wo,
                          1.5 * u(rng) / ho,
                          1 + 0.2 * u(rng)};
-    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, w, h, align);
-    for (int k = 0; k < 40; ++k) {
+    const int k = std::uniform_int_distribution<int>(-900, 900)(rng);
+    double scaled[9];
+    for (int e = 0; e < 9; ++e) scaled[e] = std::ldexp(m[e], k);
+    const gridsample::PerspectiveMap map = gridsample::PerspectiveMapOf(m);
+    const gridsample::PerspectiveMap map_scaled = gridsample::PerspectiveMapOf(scaled);
+    for (int q = 0; q < 40; ++q) {
       const int64_t i = std::uniform_int_distribution<int64_t>(0, ho - 1)(rng);
       const int64_t j = std::uniform_int_distribution<int64_t>(0, wo - 1)(rng);
-      float gx, gy;
-      gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &gx, &gy);
+      float x, y, xs, ys;
+      gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &x, &y);
+      gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map_scaled, i), j, &xs,
+                                         &ys);
+      const std::string where = "(" + std::to_string(j) + ", " + std::to_string(i) + ") of " +
+                                std::to_string(wo) + "x" + std::to_string(ho);
       const double p[3] = {static_cast<double>(j), static_cast<double>(i), 1.0};
       const double X = m[0] * p[0] + m[1] * p[1] + m[2];
       const double Y = m[3] * p[0] + m[4] * p[1] + m[5];
       const double W = m[6] * p[0] + m[7] * p[1] + m[8];
       if (!(W > 0)) {
-        EXPECT_TRUE(std::isnan(gx) && std::isnan(gy))
-            << "W = " << W << " at (" << j << ", " << i << ")";
+        EXPECT_TRUE(std::isnan(x) && std::isnan(y)) << "W = " << W << " at " << where;
+        EXPECT_TRUE(std::isnan(xs) && std::isnan(ys)) << "W = " << W << " at " << where;
         ++behind;
         continue;
       }
+      ASSERT_EQ(x, xs) << "x at " << where << ", H times 2^" << k;
+      ASSERT_EQ(y, ys) << "y at " << where << ", H times 2^" << k;
       // Each float32 step rounds by at most 2^-24 relative: the numerators' and w's terms
-      // (three roundings each) and the quotient; in pixels, times the axis's scale.
+      // (three roundings each) and the quotient.
       const double eps = std::ldexp(1.0, -24);
-      const double aw =
-          std::fabs(map.w[0] * p[0]) + std::fabs(map.w[1] * p[1]) + std::fabs(map.w[2]);
-      const auto bound = [&](const double* r, double g, int64_t size) {
-        const double a = std::fabs(r[0] * p[0]) + std::fabs(r[1] * p[1]) + std::fabs(r[2]);
-        const double per_g = 4 * eps * (a + std::fabs(g) * aw) / W + 2 * eps * std::fabs(g);
-        return per_g * (align ? (size - 1) / 2.0 : size / 2.0) + 1e-12;
+      const auto sum = [&](const double* r) {
+        return std::fabs(r[0] * p[0]) + std::fabs(r[1] * p[1]) + std::fabs(r[2]);
+      };
+      const double scale = std::ldexp(1.0, -std::ilogb(map.w[2] / m[8]));  // map = m / scale
+      const auto bound = [&](const double* r, double v) {
+        return (4 * eps * (sum(r) + std::fabs(v) * sum(map.w)) * scale / W +
+                2 * eps * std::fabs(v)) +
+               1e-12;
       };
       const double ex = X / W, ey = Y / W;
-      if (!(w == 1 && align)) {
-        const double err = std::fabs(PixelOf(gx, w, align) - ex), b = bound(map.x, gx, w);
-        ASSERT_LE(err, b) << "x at (" << j << ", " << i << ") of " << wo << "x" << ho << " onto "
-                          << w << "x" << h;
-        worst = std::max(worst, err / b);
-      }
-      if (!(h == 1 && align)) {
-        const double err = std::fabs(PixelOf(gy, h, align) - ey), b = bound(map.y, gy, h);
-        ASSERT_LE(err, b) << "y at (" << j << ", " << i << ") of " << wo << "x" << ho << " onto "
-                          << w << "x" << h;
-        worst = std::max(worst, err / b);
-      }
+      const double bx = bound(map.x, x), by = bound(map.y, y);
+      ASSERT_LE(std::fabs(x - ex), bx) << "x at " << where << " onto " << w << "x" << h;
+      ASSERT_LE(std::fabs(y - ey), by) << "y at " << where << " onto " << w << "x" << h;
+      worst = std::max({worst, std::fabs(x - ex) / bx, std::fabs(y - ey) / by});
       ++checked;
     }
   }
@@ -622,32 +620,36 @@ TEST(WarpPerspectiveRule, CoordinatesFollowTheExactProjection) {
       static_cast<long long>(checked), worst, static_cast<long long>(behind));
 }
 
-// Points at infinity or of non-finite H sample nothing.
+// Points at infinity or of non-finite H sample nothing; a huge but finite w is a point near
+// the origin (H's scale does not matter).
 TEST(WarpPerspectiveRule, InfiniteAndNonFiniteWSampleNothing) {
   const double cases[][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 0},         // W = 0 everywhere
                              {1, 0, 0, 0, 1, 0, 0, 0, -1},        // behind the camera
                              {1, 0, 0, 0, 1, 0, 0, 0, HUGE_VAL},  // at infinity
-                             {1, 0, 0, 0, 1, 0, 0, 0, 1e300},     // w beyond float
                              {1, 0, 0, 0, 1, 0, 0, std::nan(""), 1}};
   for (const double* m : cases) {
-    const gridsample::PerspectiveMap map = gridsample::FoldPerspective(m, 8, 8, false);
+    const gridsample::PerspectiveMap map = gridsample::PerspectiveMapOf(m);
     for (int64_t i : {0, 3}) {
-      for (int64_t j : {0, 5}) {
-        float gx, gy;
-        gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &gx, &gy);
-        EXPECT_TRUE(std::isnan(gx) && std::isnan(gy))
-            << "w = " << m[8] << " got " << gx << ", " << gy;
+      for (int64_t j : {1, 5}) {
+        float x, y;
+        gridsample::PerspectiveCoordinates(gridsample::PerspectiveRowTerms(map, i), j, &x, &y);
+        EXPECT_TRUE(std::isnan(x) && std::isnan(y))
+            << "H[6..8] = " << m[6] << ", " << m[7] << ", " << m[8] << " got " << x << ", " << y;
       }
     }
   }
+  const double near_origin[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1e300};
+  float x, y;
+  gridsample::PerspectiveCoordinates(
+      gridsample::PerspectiveRowTerms(gridsample::PerspectiveMapOf(near_origin), 3), 5, &x, &y);
+  EXPECT_EQ(x, 0.0f);
+  EXPECT_EQ(y, 0.0f);
 }
 
 // Worked by hand: the identity reproduces X in every mode and padding; an integer translation
 // shifts it (border padding repeats the edge); a map whose w grows along the row puts output
 // pixels 16 and 48 exactly on input columns 8 and 12 (x = j / w, w = 1 + j / 16); H = -I puts every
-// point behind the camera: all 0. Sides are powers of two (plus one with align_corners),
-// where normalising a pixel position and back is exact (elsewhere it may move a point by a
-// float32 rounding: a weight of about 1e-7 on a neighbour).
+// point behind the camera: all 0.
 TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
   std::mt19937 rng(8);
   const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 8, 64, 3});
@@ -701,83 +703,300 @@ TEST(ChannelsLastPublic, WarpPerspectiveHandWorked) {
   }
 }
 
-// --- Remap's coordinate rule against exact arithmetic ---------------------------------------
+// --- Remap's pixel rule against exact arithmetic ---------------------------------------------
 
-// NormalisePixel's float32 coordinate, taken back to pixels in double, is the position within
-// the rounding of its two float32 steps (and the scale's own): a few units in the last place
-// of |u| * scale + |offset|, in pixels. Huge finite positions stay finite; non-finite ones stay
-// non-finite.
-TEST(RemapRule, CoordinatesFollowThePositions) {
+// Reflection's reduction of a far position (pixel_rule.h) moves it by whole periods: the same
+// fraction, a floor congruent modulo the period (checked in int64), and the result within a
+// period of the image; positions that are not far stay as they are.
+TEST(PixelRule, FarReflectionMovesByWholePeriods) {
   std::mt19937 rng(55);
-  double worst = 0;
+  int64_t reduced = 0;
   for (int iter = 0; iter < 400; ++iter) {
     const int64_t size = std::uniform_int_distribution<int64_t>(1, 5000)(rng);
     const bool align = iter % 2 == 1;
-    const gridsample::PixelAxis axis = gridsample::PixelAxisOf(size, align);
+    const double period = gridsample::ReflectionPeriod(size, align);
     for (int k = 0; k < 50; ++k) {
       const float u = HostilePixel(rng, size);
-      const float g = gridsample::NormalisePixel(axis, u);
-      if (!std::isfinite(u)) {
-        EXPECT_FALSE(std::isfinite(g)) << u;
+      if (!std::isfinite(u)) continue;
+      const float r = gridsample::ReducePixel(u, size, align);
+      if (!gridsample::PixelIsFar(u, period)) {
+        ASSERT_EQ(r, u) << u << " on " << size << " pixels";
         continue;
       }
-      ASSERT_TRUE(std::isfinite(g)) << "a finite position " << u << " on " << size << " pixels";
-      if (std::fabs(u) > 1e7f || (align && size == 1)) continue;  // far outside: any far value
-      const double eps = std::ldexp(1.0, -24);
-      const double per_g =
-          3 * eps * (std::fabs(static_cast<double>(u) * axis.scale) + std::fabs(axis.offset));
-      const double bound = per_g * (align ? (size - 1) / 2.0 : size / 2.0) + 1e-12;
-      const double err = std::fabs(PixelOf(g, size, align) - u);
-      ASSERT_LE(err, bound) << "u = " << u << " on " << size << " pixels, align " << align;
-      worst = std::max(worst, err / bound);
+      ++reduced;
+      const std::string what = std::to_string(u) + " on " + std::to_string(size) + " pixels";
+      ASSERT_GE(r, -period - 0.5) << what;
+      ASSERT_LT(r, period) << what;
+      if (std::fabs(u) > 1e18f) continue;  // beyond int64: the bounds only
+      ASSERT_EQ(u - std::floor(u), r - std::floor(r)) << what;
+      const auto whole = static_cast<int64_t>(std::floor(u)) - static_cast<int64_t>(std::floor(r));
+      ASSERT_EQ(whole % static_cast<int64_t>(period), 0) << what;
     }
   }
-  std::printf("remap rule: largest error %.2f of its bound\n", worst);
+  EXPECT_GT(reduced, 1000);
 }
 
-// Worked by hand: an identity map reproduces X in every mode and padding (power-of-two sides,
-// where normalising is exact); planes shifted by whole pixels with border padding repeat the
-// edge; a huge finite position follows the padding rule (border: the edge pixel), an infinite
-// one samples 0.
+// Remap and WarpFlow (planes and channels-last) sample pixel positions as they are: where the
+// positions and weights are
+// exact in binary (eighths for linear, halves for cubic, ties for nearest) and every tap lies
+// inside X, the result is the exact weighted sum (integer X values: the float32 sums are exact),
+// on every target, for sizes that are not powers of two. (Through a normalised coordinate the
+// result was off by a unit in the last place: OpenCV's Imgproc_Remap.issue_23562.)
+class PixelPositions : public PerTargetTest {};
+GRIDSAMPLE_INSTANTIATE_PER_TARGET(PixelPositions);
+
+// The exact value at (u, v) of plane `c` of an (H, W, C) image, every tap inside.
+double ExactSample(const Tensor& x, int64_t c, double u, double v, Mode mode) {
+  const int64_t w = x.shape()[2], channels = x.shape()[3];
+  const auto at = [&](int64_t i, int64_t j) { return x.Get((i * w + j) * channels + c); };
+  if (mode == Mode::kNearest) {
+    return at(static_cast<int64_t>(std::nearbyint(v)), static_cast<int64_t>(std::nearbyint(u)));
+  }
+  const auto weights = [&](double t, double* wt) {  // taps floor - 1 .. floor + 2
+    const double a = -0.75;
+    const auto near = [a](double s) { return ((a + 2) * s - (a + 3)) * s * s + 1; };
+    const auto far = [a](double s) { return ((a * s - 5 * a) * s + 8 * a) * s - 4 * a; };
+    if (mode == Mode::kLinear) {
+      wt[0] = 0, wt[1] = 1 - t, wt[2] = t, wt[3] = 0;
+    } else {
+      wt[0] = far(t + 1), wt[1] = near(t), wt[2] = near(1 - t), wt[3] = far(2 - t);
+    }
+  };
+  const double fu = std::floor(u), fv = std::floor(v);
+  double wu[4], wv[4];
+  weights(u - fu, wu);
+  weights(v - fv, wv);
+  double sum = 0;
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      const double wgt = wu[b] * wv[a];
+      if (wgt != 0)
+        sum += wgt * at(static_cast<int64_t>(fv) - 1 + a, static_cast<int64_t>(fu) - 1 + b);
+    }
+  }
+  return sum;
+}
+
+TEST_P(PixelPositions, ExactPositionsGiveExactSums) {
+  std::mt19937 rng(23562);
+  for (const auto& [h, w] : std::vector<std::pair<int64_t, int64_t>>{{3, 3}, {7, 11}, {37, 100}}) {
+    for (Mode mode : kModes) {
+      // Positions whose taps stay inside: cubic reads floor - 1 .. floor + 2.
+      const double step = mode == Mode::kLinear ? 0.125 : 0.5;
+      const double lo = mode == Mode::kCubic ? 1 : 0;
+      const auto position = [&](int64_t size) {
+        const double hi = mode == Mode::kCubic ? static_cast<double>(size) - 3 : size - 1.0;
+        const auto steps = static_cast<int64_t>((hi - lo) / step);
+        return lo + step * std::uniform_int_distribution<int64_t>(0, steps)(rng);
+      };
+      if (mode == Mode::kCubic && std::min(h, w) < 5) continue;
+      for (int64_t c : {1, 3, 4}) {
+        Tensor x(DType::kFloat32, {1, h, w, c});
+        for (int64_t k = 0; k < x.size(); ++k) {
+          x.Set(k, std::uniform_int_distribution<int>(0, 255)(rng));
+        }
+        const int64_t ho = 5, wo = 9;
+        Tensor map(DType::kFloat32, {1, ho, wo, 2}), flow(DType::kFloat32, {1, ho, wo, 2});
+        for (int64_t p = 0; p < ho * wo; ++p) {
+          const double u = position(w), v = position(h);
+          map.Set(2 * p, u);
+          map.Set(2 * p + 1, v);
+          flow.Set(2 * p, u - static_cast<double>(p % wo));  // exact: small dyadic values
+          flow.Set(2 * p + 1, v - static_cast<double>(p / wo));
+        }
+        for (Padding pad : kPaddings) {
+          const GridSampleOptions o{mode, pad, pad == Padding::kReflection, {}};
+          Tensor y(DType::kFloat32, {1, ho, wo, c}), yf(DType::kFloat32, {1, ho, wo, c});
+          ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), y.MutableView(), o).ok());
+          ASSERT_TRUE(
+              gridsample::WarpFlowChannelsLast(x.View(), flow.View(), yf.MutableView(), o).ok());
+          // WarpFlow on planes: X and the flow (N, 2, Ho, Wo) moved to channels first.
+          Tensor planes(DType::kFloat32, {1, c, h, w}),
+              flow_planes(DType::kFloat32, {1, 2, ho, wo});
+          for (int64_t k = 0; k < x.size(); ++k) planes.Set(k % c * h * w + k / c, x.Get(k));
+          for (int64_t p = 0; p < ho * wo; ++p) {
+            flow_planes.Set(p, flow.Get(2 * p));
+            flow_planes.Set(ho * wo + p, flow.Get(2 * p + 1));
+          }
+          Tensor yp(DType::kFloat32, {1, c, ho, wo});
+          ASSERT_TRUE(
+              gridsample::WarpFlow(planes.View(), flow_planes.View(), yp.MutableView(), o).ok());
+          for (int64_t p = 0; p < ho * wo; ++p) {
+            for (int64_t k = 0; k < c; ++k) {
+              const double want = ExactSample(x, k, map.Get(2 * p), map.Get(2 * p + 1), mode);
+              const std::string what = std::string("X ") + std::to_string(h) + "x" +
+                                       std::to_string(w) + " C=" + std::to_string(c) + " at (" +
+                                       std::to_string(map.Get(2 * p)) + ", " +
+                                       std::to_string(map.Get(2 * p + 1)) + ") " + Describe(o);
+              ASSERT_EQ(y.Get(p * c + k), want) << "Remap " << what;
+              ASSERT_EQ(yf.Get(p * c + k), want) << "WarpFlowChannelsLast " << what;
+              ASSERT_EQ(yp.Get(k * ho * wo + p), want) << "WarpFlow " << what;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// WarpPerspective samples its pixel positions as they are too: an H that moves output pixels by
+// eighths or halves (w = 1), or halves their positions (w = 2), gives the exact weighted sums on
+// sizes that are not powers of two, every mode, on every target.
+TEST_P(PixelPositions, WarpPerspectiveAtExactPositionsGivesExactSums) {
+  std::mt19937 rng(8);
+  const int64_t h = 13, w = 37, c = 3, ho = 6, wo = 20;
+  Tensor x(DType::kFloat32, {1, h, w, c});
+  for (int64_t k = 0; k < x.size(); ++k) x.Set(k, std::uniform_int_distribution<int>(0, 255)(rng));
+  for (Mode mode : kModes) {
+    // Eighths for linear, halves for the others (cubic weights of eighths are not short).
+    const bool eighths = mode == Mode::kLinear;
+    for (const std::vector<double>& m :
+         {std::vector<double>{1, 0, eighths ? 3.375 : 3.5, 0, 1, eighths ? 2.625 : 2.5, 0, 0, 1},
+          std::vector<double>{1, 0, eighths ? 6.5 : 7, 0, 1, eighths ? 4.25 : 5, 0, 0, 2}}) {
+      const Tensor hm = MakeTensor(DType::kFloat64, {1, 3, 3}, m);
+      Tensor y(DType::kFloat32, {1, ho, wo, c});
+      const GridSampleOptions o{mode, Padding::kZeros, false, {}};
+      ASSERT_TRUE(gridsample::WarpPerspective(x.View(), hm.View(), y.MutableView(), o).ok());
+      for (int64_t i = 0; i < ho; ++i) {
+        for (int64_t j = 0; j < wo; ++j) {
+          const double u = (j + m[2]) / m[8], v = (i + m[5]) / m[8];
+          for (int64_t k = 0; k < c; ++k) {
+            ASSERT_EQ(y.Get((i * wo + j) * c + k), ExactSample(x, k, u, v, mode))
+                << "at (" << u << ", " << v << "), w = " << m[8] << " " << Describe(o);
+          }
+        }
+      }
+    }
+  }
+}
+
+// OpenCV's Imgproc_Remap.issue_23562 (second loop): a half-pixel position on a 3x3 image
+// samples exactly 17, for 1 to 4 channels (its BORDER_TRANSPARENT reads no pixel outside).
+TEST_P(PixelPositions, OpenCvIssue23562) {
+  const std::vector<double> mx = {0, 1, 2, 0, 1, 2, 0, 1, 2}, my = {0, 0, 0, 1, 1, 1, 2, 2, 1.5};
+  const std::vector<double> want = {0, 1, 2, 10, 11, 12, 20, 21, 17};
+  for (int64_t c = 1; c <= 4; ++c) {
+    std::vector<double> values;
+    for (double v : {0, 1, 2, 10, 11, 12, 20, 21, 22}) values.insert(values.end(), c, v);
+    const Tensor x = MakeTensor(DType::kFloat32, {1, 3, 3, c}, values);
+    Tensor y(DType::kFloat32, {1, 3, 3, c});
+    const GridSampleOptions o{Mode::kLinear, Padding::kBorder, false, {}};
+    ASSERT_TRUE(gridsample::Remap(x.View(), MakeTensor(DType::kFloat32, {1, 3, 3}, mx).View(),
+                                  MakeTensor(DType::kFloat32, {1, 3, 3}, my).View(),
+                                  y.MutableView(), o)
+                    .ok());
+    for (int64_t p = 0; p < 9; ++p) {
+      for (int64_t k = 0; k < c; ++k) ASSERT_EQ(y.Get(p * c + k), want[p]) << p << ", C=" << c;
+    }
+  }
+}
+
+// The reference's pixel positions against an independent route in double: GridSample of a
+// float64 X on the float64 grid of the exactly normalised positions (every mode, padding and
+// align, positions inside and around X; far ones are PixelRule's). Within float32 rounding.
+TEST(PixelRule, RemapFollowsTheNormalisedGridInDouble) {
+  std::mt19937 rng(77);
+  double worst = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const Shape s = RandomShape(rng, 3);
+    const Tensor x = RandomTensor(rng, DType::kFloat32, {1, s.h, s.w, s.c});
+    Tensor map(DType::kFloat32, {1, s.ho, s.wo, 2});
+    for (int64_t p = 0; p < s.ho * s.wo; ++p) {
+      map.Set(2 * p, std::uniform_real_distribution<float>(-2.0f * s.w, 3.0f * s.w)(rng));
+      map.Set(2 * p + 1, std::uniform_real_distribution<float>(-2.0f * s.h, 3.0f * s.h)(rng));
+    }
+    Tensor x64(DType::kFloat64, {1, s.c, s.h, s.w});
+    for (int64_t i = 0; i < s.h * s.w; ++i) {
+      for (int64_t c = 0; c < s.c; ++c) x64.Set(c * s.h * s.w + i, x.Get(i * s.c + c));
+    }
+    for (Mode m : kModes) {
+      for (Padding pad : kPaddings) {
+        for (bool align : kAligns) {
+          const GridSampleOptions o{m, pad, align, {}};
+          Tensor grid(DType::kFloat64, {1, s.ho, s.wo, 2});
+          for (int64_t p = 0; p < s.ho * s.wo; ++p) {
+            for (int a = 0; a < 2; ++a) {
+              const double u = map.Get(2 * p + a), size = a == 0 ? s.w : s.h;
+              const double g =
+                  align ? (size > 1 ? 2 * u / (size - 1) - 1 : 0) : (2 * u + 1) / size - 1;
+              grid.Set(2 * p + a, g);
+            }
+          }
+          Tensor want(DType::kFloat64, {1, s.c, s.ho, s.wo}),
+              got(DType::kFloat32, {1, s.ho, s.wo, s.c});
+          ASSERT_TRUE(
+              gridsample::reference::GridSample(x64.View(), grid.View(), want.MutableView(), o)
+                  .ok());
+          ASSERT_TRUE(
+              gridsample::reference::Remap(x.View(), map.View(), nullptr, got.MutableView(), o)
+                  .ok());
+          for (int64_t p = 0; p < s.ho * s.wo; ++p) {
+            for (int64_t c = 0; c < s.c; ++c) {
+              const double e = want.Get(c * s.ho * s.wo + p), v = got.Get(p * s.c + c);
+              // The exact g rounds in double; align 1 with S = 1 maps every u to pixel 0.
+              const bool s1 = align && (s.w == 1 || s.h == 1);
+              if (s1) continue;
+              const double err = std::fabs(v - e);
+              worst = std::max(worst, err);
+              ASSERT_LE(err, 2e-5) << "at (" << map.Get(2 * p) << ", " << map.Get(2 * p + 1)
+                                   << ") on " << s.h << "x" << s.w << " " << Describe(o);
+            }
+          }
+        }
+      }
+    }
+  }
+  std::printf("reference Remap against the normalised grid in double: largest difference %g\n",
+              worst);
+}
+
+// Worked by hand, on sides that are not powers of two (positions are sampled as they are): an
+// identity map reproduces X in every mode and padding; planes shifted by whole pixels with
+// border padding repeat the edge; a huge finite position follows the padding rule (border: the
+// edge pixel), an infinite one samples 0.
 TEST(ChannelsLastPublic, RemapHandWorked) {
+  constexpr int64_t kH = 7, kW = 13;
   std::mt19937 rng(12);
-  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 8, 16, 2});
-  Tensor map(DType::kFloat32, {1, 8, 16, 2}), mx(DType::kFloat32, {1, 8, 16}),
-      my(DType::kFloat32, {1, 8, 16});
-  for (int64_t i = 0; i < 8; ++i) {
-    for (int64_t j = 0; j < 16; ++j) {
-      map.Set(2 * (i * 16 + j), j);
-      map.Set(2 * (i * 16 + j) + 1, i);
-      mx.Set(i * 16 + j, j + 2);
-      my.Set(i * 16 + j, i - 3);
+  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, kH, kW, 2});
+  Tensor map(DType::kFloat32, {1, kH, kW, 2}), mx(DType::kFloat32, {1, kH, kW}),
+      my(DType::kFloat32, {1, kH, kW});
+  for (int64_t i = 0; i < kH; ++i) {
+    for (int64_t j = 0; j < kW; ++j) {
+      map.Set(2 * (i * kW + j), j);
+      map.Set(2 * (i * kW + j) + 1, i);
+      mx.Set(i * kW + j, j + 2);
+      my.Set(i * kW + j, i - 3);
     }
   }
   for (Mode m : kModes) {
     for (Padding pad : kPaddings) {
-      const GridSampleOptions o{m, pad, false, {}};
-      Tensor y(DType::kFloat32, {1, 8, 16, 2});
-      ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), y.MutableView(), o).ok());
-      for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
+      for (bool align : kAligns) {
+        const GridSampleOptions o{m, pad, align, {}};
+        Tensor y(DType::kFloat32, {1, kH, kW, 2});
+        ASSERT_TRUE(gridsample::Remap(x.View(), map.View(), y.MutableView(), o).ok());
+        for (int64_t k = 0; k < x.size(); ++k) ASSERT_EQ(y.Get(k), x.Get(k)) << Describe(o);
+      }
     }
   }
-  Tensor y(DType::kFloat32, {1, 8, 16, 2});
+  Tensor y(DType::kFloat32, {1, kH, kW, 2});
   const GridSampleOptions border{Mode::kLinear, Padding::kBorder, false, {}};
   ASSERT_TRUE(gridsample::Remap(x.View(), mx.View(), my.View(), y.MutableView(), border).ok());
-  for (int64_t i = 0; i < 8; ++i) {
-    for (int64_t j = 0; j < 16; ++j) {
+  for (int64_t i = 0; i < kH; ++i) {
+    for (int64_t j = 0; j < kW; ++j) {
       for (int64_t c = 0; c < 2; ++c) {
-        const int64_t si = std::clamp<int64_t>(i - 3, 0, 7), sj = std::clamp<int64_t>(j + 2, 0, 15);
-        ASSERT_EQ(y.Get((i * 16 + j) * 2 + c), x.Get((si * 16 + sj) * 2 + c)) << i << ", " << j;
+        const int64_t si = std::clamp<int64_t>(i - 3, 0, kH - 1);
+        const int64_t sj = std::clamp<int64_t>(j + 2, 0, kW - 1);
+        ASSERT_EQ(y.Get((i * kW + j) * 2 + c), x.Get((si * kW + sj) * 2 + c)) << i << ", " << j;
       }
     }
   }
   const Tensor far = MakeTensor(DType::kFloat32, {1, 1, 3, 2},
-                                {std::numeric_limits<float>::max(), 0, -3e38, 7, kInf, 0});
+                                {std::numeric_limits<float>::max(), 0, -3e38, 5, kInf, 0});
   Tensor yf(DType::kFloat32, {1, 1, 3, 2});
   ASSERT_TRUE(gridsample::Remap(x.View(), far.View(), yf.MutableView(), border).ok());
-  EXPECT_EQ(yf.Get(0), x.Get(15 * 2));            // row 0, last column
-  EXPECT_EQ(yf.Get(2), x.Get((7 * 16 + 0) * 2));  // row 7, first column
-  EXPECT_EQ(yf.Get(4), 0.0);                      // infinite: 0
+  EXPECT_EQ(yf.Get(0), x.Get((kW - 1) * 2));  // row 0, last column
+  EXPECT_EQ(yf.Get(2), x.Get((5 * kW) * 2));  // row 5, first column
+  EXPECT_EQ(yf.Get(4), 0.0);                  // infinite: 0
 }
 
 TEST(ChannelsLastPublic, EmptyOutputsAndZeroChannelsSucceed) {

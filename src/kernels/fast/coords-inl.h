@@ -1,7 +1,7 @@
-// Coordinate sources of the fast paths: where the normalised sampling coordinates of a vector
-// of output pixels come from (a grid tensor; an affine or perspective map or pixel maps, whose
-// grid is never materialised),
-// for the planner (plan-inl.h). A new warp is a new source here.
+// Coordinate sources of the fast paths: where the sampling coordinates of a vector of output
+// pixels come from (a grid tensor; an affine or perspective map, pixel maps or a flow, whose
+// grid is never materialised), for the planner (plan-inl.h). Each says the space of its values
+// (kSpace: normalised, or pixel positions, pixel_rule.h). A new warp is a new source here.
 //
 // Every source fills TileCoords (plan-inl.h): per axis a (outermost first) an array of the
 // tile's coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0,
@@ -29,8 +29,8 @@
 #include "fast/plan-inl.h"
 #include "hwy/highway.h"
 #include "perspective_rule.h"
+#include "pixel_rule.h"
 #include "reference/reference.h"
-#include "remap_rule.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -41,6 +41,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // A float32 grid tensor: kRank coordinates per pixel, innermost axis first (x, y[, z]).
 template <int kRank>
 struct GridSource {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   const float* grid;  // the first pixel's coordinates (of the batch item being sampled)
 
   // Pixels [p, p + Lanes) as g[a] per axis; when `valid` < Lanes only the first `valid` are
@@ -74,34 +75,21 @@ struct GridSource {
   }
 };
 
-// A row's pixel positions denormalised from its filled coordinates (for sources with
-// kPositionsFromCoords), as a value the fixed-point loop keeps in registers (the bytes it
-// stores could alias a source's members, which the compiler would then reload).
+// A row's pixel positions from its filled coordinates once they are pixel positions (sources
+// with kPositionsFromCoords; TileToPixels), as a value the fixed-point loop keeps in registers
+// (the bytes it stores could alias a source's members, which the compiler would then reload).
 struct CoordPositions {
-  const float* gx;
-  const float* gy;
-  int32_t w, h;
-  bool align, reflect;
-  static HWY_INLINE CoordPositions Of(const ImageAxes& axes, const TileCoords<2>& coords) {
-    return CoordPositions{coords.g[1], coords.g[0], axes.in_w, axes.in_h, axes.align, axes.reflect};
+  const float* x;
+  const float* y;
+  static HWY_INLINE CoordPositions Of(const TileCoords<2>& coords) {
+    return CoordPositions{coords.g[1], coords.g[0]};
   }
-  HWY_INLINE void At(int v, VF* x, VF* y) const {
+  HWY_INLINE void At(int v, VF* px, VF* py) const {
     const DF d;
-    *x = Denormalise(d, hn::Load(d, gx + v), w, align, reflect);
-    *y = Denormalise(d, hn::Load(d, gy + v), h, align, reflect);
+    *px = hn::Load(d, x + v);
+    *py = hn::Load(d, y + v);
   }
 };
-
-// remap_rule.h's NormalisePixel per lane: finite positions beyond kPixelLimit limited, then
-// the product and the sum, in its order. Without masks: clamping also turns an infinity (or,
-// by target, a NaN) into the limit, and adding u - u (0 for finite u, NaN otherwise) makes
-// those lanes non-finite again, as the rule's are (any non-finite coordinate samples 0).
-HWY_INLINE VF NormalisePixels(DF d, const PixelAxis& axis, VF u) {
-  const VF limit = hn::Set(d, kPixelLimit);
-  const VF limited = MinNoNaN(MaxNoNaN(u, hn::Neg(limit)), limit);
-  const VF g = hn::Add(hn::Mul(limited, hn::Set(d, axis.scale)), hn::Set(d, axis.offset));
-  return hn::Add(g, hn::Sub(u, u));
-}
 
 // A vector from each of two float planes at x and y; when `valid` < Lanes only the first
 // `valid` values are read, the other lanes 0.
@@ -120,13 +108,13 @@ HWY_INLINE void LoadPlanes(const float* x, const float* y, int valid, VF* u, VF*
 }
 
 // WarpFlow's (N, 2, Ho, Wo) float32 flow, for one batch item of the NCHW driver: the pixels
-// [p, p + Lanes) of the output as (j + dx, i + dy), each normalised (remap_rule.h, per lane in
-// its order); when `valid` < Lanes only the first `valid` are read.
+// [p, p + Lanes) of the output at the pixel positions (j + dx, i + dy) (pixel_rule.h's
+// FlowPosition per lane); when `valid` < Lanes only the first `valid` are read.
 struct FlowSource {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   const float* dx;  // the item's flow planes
   const float* dy;
   int32_t width;  // output columns, below 2^24
-  PixelAxis ax, ay;
   HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
     const DF d;
     const DI di;
@@ -141,8 +129,8 @@ struct FlowSource {
       j = hn::IfThenElse(wrap, hn::Sub(j, cols), j);
       i = hn::IfThenElse(wrap, hn::Add(i, hn::Set(di, 1)), i);
     }
-    g[1] = NormalisePixels(d, ax, hn::Add(hn::ConvertTo(d, j), u));
-    g[0] = NormalisePixels(d, ay, hn::Add(hn::ConvertTo(d, i), w));
+    g[1] = hn::Add(hn::ConvertTo(d, j), u);
+    g[0] = hn::Add(hn::ConvertTo(d, i), w);
   }
 };
 
@@ -150,6 +138,7 @@ struct FlowSource {
 class GridRows {
  public:
   GridRows(const ImageAxes& axes, const float* grid) : axes_(axes), grid_(grid) {}
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   // The fixed-point blend's positions come from the filled coordinates; no pixels are known
   // to lie inside X in advance.
   static constexpr bool kPositionsFromCoords = true;
@@ -162,7 +151,7 @@ class GridRows {
     item_.Fill(row_, begin, end, coords);
   }
   HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
-    return CoordPositions::Of(axes_, coords);
+    return CoordPositions::Of(coords);
   }
 
  private:
@@ -179,6 +168,7 @@ class AffineRows {
  public:
   AffineRows(const ImageAxes& axes, const void* theta, bool theta_f64)
       : axes_(axes), theta_(theta), f64_(theta_f64) {}
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   static constexpr bool kPositionsFromCoords = false;
   static constexpr bool kKnowsInterior = true;
 
@@ -309,13 +299,14 @@ class AffineRows {
   HWY_ALIGN double ay_[kAffineTile + kMaxLanes];
 };
 
-// WarpPerspective's H (N, 3, 3), float32 or float64: each pixel's coordinates by the rule of
-// perspective_rule.h (the row's float terms, then per lane the products, sums and quotients
-// the scalar PerspectiveCoordinates computes, in its order).
+// WarpPerspective's H (N, 3, 3), float32 or float64: each pixel's input pixel position by the
+// rule of perspective_rule.h (the row's float terms, then per lane the products, sums and
+// quotients the scalar PerspectiveCoordinates computes, in its order).
 class PerspectiveRows {
  public:
   PerspectiveRows(const ImageAxes& axes, const void* h, bool h_f64)
       : axes_(axes), h_(h), f64_(h_f64) {}
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
 
@@ -325,7 +316,7 @@ class PerspectiveRows {
       h[k] = f64_ ? static_cast<const double*>(h_)[n * 9 + k]
                   : static_cast<double>(static_cast<const float*>(h_)[n * 9 + k]);
     }
-    map_ = FoldPerspective(h, axes_.in_w, axes_.in_h, axes_.align);
+    map_ = PerspectiveMapOf(h);
   }
   HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = static_cast<int32_t>(j0); }
   HWY_INLINE void Row(int64_t i) { terms_ = PerspectiveRowTerms(map_, i); }
@@ -350,7 +341,7 @@ class PerspectiveRows {
     }
   }
   HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
-    return CoordPositions::Of(axes_, coords);
+    return CoordPositions::Of(coords);
   }
 
  private:
@@ -363,20 +354,15 @@ class PerspectiveRows {
 };
 
 // Remap's float32 pixel maps, row by row: map_x[p * stride] and map_y[p * stride] for output
-// pixel p of the batch (stride 2: one interleaved map), each normalised by remap_rule.h's
-// NormalisePixel, per lane in its order; with `flow` (WarpFlowChannelsLast) they are offsets,
-// added to the pixel's column and row first (FlowPosition; sides below 2^24). The fixed-point
-// blend reads the positions before normalisation (they are pixel positions already).
+// pixel p of the batch (stride 2: one interleaved map), pixel positions as they are; with
+// `flow` (WarpFlowChannelsLast) they are offsets, added to the pixel's column and row first
+// (pixel_rule.h's FlowPosition; sides below 2^24). The fixed-point blend reads the same
+// positions.
 class RemapRows {
  public:
   RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride, bool flow)
-      : axes_(axes),
-        map_x_(map_x),
-        map_y_(map_y),
-        stride_(stride),
-        flow_(flow),
-        ax_(PixelAxisOf(axes.in_w, axes.align)),
-        ay_(PixelAxisOf(axes.in_h, axes.align)) {}
+      : axes_(axes), map_x_(map_x), map_y_(map_y), stride_(stride), flow_(flow) {}
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = false;
   static constexpr bool kKnowsInterior = false;
 
@@ -396,8 +382,8 @@ class RemapRows {
     for (int v = begin; v < end; v += lanes) {
       VF u, w;
       map.Read(v, end - v < lanes ? end - v : lanes, &u, &w);
-      hn::Store(NormalisePixels(d, ax_, u), d, coords->g[1] + v);
-      hn::Store(NormalisePixels(d, ay_, w), d, coords->g[0] + v);
+      hn::Store(u, d, coords->g[1] + v);
+      hn::Store(w, d, coords->g[0] + v);
     }
   }
 
@@ -443,7 +429,6 @@ class RemapRows {
   const float* map_y_;
   int stride_;
   bool flow_;
-  PixelAxis ax_, ay_;
   int64_t item_ = 0, j0_ = 0, i_ = 0, row_ = 0;
   int count_ = 0;
 };

@@ -7,6 +7,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "pixel_rule.h"
 #include "validate.h"
 
 // Calls a HWY_EXPORTed kernel on the chosen target: the one compiled target when cross
@@ -85,9 +86,9 @@ struct InterleavedProblem {
 };
 
 // For tests: the planner's window start and slot weights (4 per coordinate, kT used) for the
-// finite normalised coordinates g[0..count) on an axis of `size` >= the mode's window.
-void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g, int count,
-                   int32_t* start, float* weight);
+// finite coordinates g[0..count) in `space` on an axis of `size` >= the mode's window.
+void ProbePlanAxis(Mode mode, Padding padding, CoordinateSpace space, int32_t size, bool align,
+                   const float* g, int count, int32_t* start, float* weight);
 // For tests: a tile's capacity in pixels (mode, rank 2 or 3) and the NCHW blend's lanes.
 void ProbeBlendTile(Mode mode, int rank, int* pixels, int* lanes);
 // For tests: the NCHW blend (BlendTile, channels paired as the driver pairs them) of planes

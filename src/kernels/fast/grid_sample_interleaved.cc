@@ -236,13 +236,19 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
       uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
       if constexpr (M == Mode::kLinear) {
         if (fixed) {
-          if constexpr (Source::kPositionsFromCoords) src.Fill(0, count, &coords);
+          if constexpr (Source::kPositionsFromCoords) {
+            src.Fill(0, count, &coords);
+            TileToPixels<Source::kSpace>(axes, pb.padding, 0, count, &coords);
+          }
           for (int v = 0; v < count; v += lanes) {
             v = FixedRowOf(c, src, coords, fs, x_n, v, count, out);
             if (v >= count) break;
             // Vector v: planned and blended in float.
             const int end_v = count - v < lanes ? count : v + lanes;
-            if constexpr (!Source::kPositionsFromCoords) src.Fill(v, end_v, &coords);
+            if constexpr (!Source::kPositionsFromCoords) {
+              src.Fill(v, end_v, &coords);
+              TileToPixels<Source::kSpace>(axes, pb.padding, v, end_v, &coords);
+            }
             PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
             if (nonempty[v / lanes]) {
               BlendSegment<M>(plan, pb.uint8, c, im, v, end_v, exact_end, out);
@@ -254,6 +260,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         }
       }
       src.Fill(0, count, &coords);
+      TileToPixels<Source::kSpace>(axes, pb.padding, 0, count, &coords);
       PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
       // Runs of vectors with some weight are blended; the others (zeros padding, every
       // tap outside) are 0 or the fill colour.

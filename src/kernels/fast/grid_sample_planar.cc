@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "dtype_traits.h"
 #include "fast/constants.h"
@@ -46,15 +47,40 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Whether a source's coordinates are in its type's space (kSpace: GridSource, FlowSource), not
+// one chosen per batch item (the scalar wasm's GridOrFlowSource, SpaceOf).
+template <class Source, class = void>
+struct HasTypeSpace : std::false_type {};
+template <class Source>
+struct HasTypeSpace<Source, std::void_t<decltype(Source::kSpace)>> : std::true_type {};
+
+// A source's coordinates g on an axis as pixel positions (the planner's ToPixels).
+template <class Source>
+HWY_INLINE VF SourceToPixels(const Source& source, DF d, VF g, int32_t size, bool align,
+                             bool reduce) {
+  if constexpr (HasTypeSpace<Source>::value) {
+    return ToPixels<Source::kSpace>(d, g, size, align, reduce);
+  } else if (SpaceOf(source) == CoordinateSpace::kPixels) {
+    return ToPixels<CoordinateSpace::kPixels>(d, g, size, align, reduce);
+  } else {
+    return ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, reduce);
+  }
+}
+
 // Plans one tile of a batch item's output pixels, [p0, p0 + count), from its coordinate source
 // (GridSource, FlowSource).
 template <Mode M, Padding P, int kRank, class Source>
 HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const Source& source, int64_t p0,
                              int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
-  const int lanes = static_cast<int>(hn::Lanes(DF()));
+  const DF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  constexpr bool kReduce = P == Padding::kReflection;
   for (int p = 0; p < count; p += lanes) {
     VF g[kRank];
     source.Coords(p0 + p, count - p, g);
+    for (int a = 0; a < kRank; ++a) {
+      g[a] = SourceToPixels(source, d, g[a], axes.size[a], axes.align, kReduce);
+    }
     PlanVector<M, P, kRank>(axes, g, p, plan);
   }
 }
@@ -102,10 +128,9 @@ struct FlowSources {
   const float* flow;
   int64_t out_spatial;
   int32_t width;
-  PixelAxis ax, ay;
   HWY_INLINE FlowSource Item(int64_t n) const {
     const float* dx = flow + n * 2 * out_spatial;
-    return FlowSource{dx, dx + out_spatial, width, ax, ay};
+    return FlowSource{dx, dx + out_spatial, width};
   }
 };
 
@@ -124,6 +149,9 @@ struct GridOrFlowSource {
     }
   }
 };
+constexpr CoordinateSpace SpaceOf(const GridOrFlowSource& s) {
+  return s.is_flow ? FlowSource::kSpace : GridSource<2>::kSpace;
+}
 struct GridOrFlowSources {
   GridSources<2> grid;
   FlowSources flow;
@@ -238,8 +266,7 @@ void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool al
 // WarpFlow: rank 2, `width` output columns; the flow (N, 2, Ho, Wo).
 void WarpFlowF32(const PlanarShape& shape, int32_t width, Mode mode, Padding padding, bool align,
                  const float* x, const float* flow, float* y) {
-  const FlowSources sources{flow, shape.out_spatial, width, PixelAxisOf(shape.in[1], align),
-                            PixelAxisOf(shape.in[0], align)};
+  const FlowSources sources{flow, shape.out_spatial, width};
   RunMode<2>(shape, mode, padding, align, x, Sources2(sources), y);
 }
 

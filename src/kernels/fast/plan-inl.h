@@ -1,7 +1,8 @@
-// The planner of the fast paths: from a vector of coordinates to each pixel's window of taps
-// inside the image and the weight of each window slot, with padding folded into the weights.
-// The single fast-path home of denormalisation, far-coordinate reduction and clamping,
-// reflection and padding; every source feeds it and every blend reads its plans.
+// The planner of the fast paths: from a vector of coordinates (normalised, or pixel positions)
+// to each pixel's window of taps inside the image and the weight of each window slot, with
+// padding folded into the weights. The single fast-path home of denormalisation, far-coordinate
+// reduction and clamping, reflection and padding; every source feeds it and every blend reads
+// its plans.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_FAST_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_FAST_PLAN_INL_H_
@@ -15,6 +16,7 @@
 #include "fast/constants.h"
 #include "gridsample/types.h"
 #include "hwy/highway.h"
+#include "pixel_rule.h"
 #if HWY_TARGET == HWY_WASM
 #include <wasm_simd128.h>
 #endif
@@ -99,6 +101,27 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   const VF shift = align ? hn::Zero(d) : one;
   const VF x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), scale), shift), half);
   return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels)),
+                  hn::Set(d, static_cast<float>(size) + kFarPixels));
+}
+
+// pixel_rule.h's ReducePixel lane by lane (a far position under reflection: rare).
+inline HWY_NOINLINE VF ReduceFarPixels(DF d, VF u, int32_t size, bool align) {
+  HWY_ALIGN float lanes[kMaxLanes];
+  hn::Store(u, d, lanes);
+  for (size_t k = 0; k < hn::Lanes(d); ++k) lanes[k] = ReducePixel(lanes[k], size, align);
+  return hn::Load(d, lanes);
+}
+// Pixel positions u (finite) as the planner takes them, by pixel_rule.h: reduced by whole
+// periods where reflection (`reduce`) meets a far position, then far away points clamped as
+// Denormalise clamps them.
+HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, bool reduce) {
+  if (reduce) {  // a branch per vector: maps rarely reach a period beyond the image
+    const double period = ReflectionPeriod(size, align);
+    const VF p = hn::Set(d, static_cast<float>(period));
+    const auto far = hn::Or(hn::Lt(u, hn::Neg(p)), hn::Gt(u, hn::Add(p, p)));
+    if (period > 0.0 && !hn::AllFalse(d, far)) u = ReduceFarPixels(d, u, size, align);
+  }
+  return MinNoNaN(MaxNoNaN(u, hn::Set(d, -kFarPixels)),
                   hn::Set(d, static_cast<float>(size) + kFarPixels));
 }
 
@@ -231,10 +254,19 @@ HWY_INLINE void PlanPixels(DF d, VF x, int32_t size, bool align, AxisPlan<M>* ou
   }
 }
 
-// PlanPixels from normalised coordinates g (finite).
-template <Mode M, Padding P>
-HWY_INLINE void PlanAxis(DF d, VF g, int32_t size, bool align, AxisPlan<M>* out) {
-  PlanPixels<M, P>(d, Denormalise(d, g, size, align, P == Padding::kReflection), size, align, out);
+// The pixel positions PlanVector takes, from coordinates g in space S (denormalised, or as they
+// are) by the planner's rules, `reduce` for reflection; a non-finite g stays non-finite (adding
+// g - g, which is 0 for finite g), as it samples 0. Sources' coordinates pass here before they are
+// planned, so that the planner itself, the bulk of the code, exists once for every space.
+template <CoordinateSpace S>
+HWY_INLINE VF ToPixels(DF d, VF g, int32_t size, bool align, bool reduce) {
+  VF x;
+  if constexpr (S == CoordinateSpace::kPixels) {
+    x = PixelPositions(d, g, size, align, reduce);
+  } else {
+    x = Denormalise(d, g, size, align, reduce);
+  }
+  return hn::Add(x, hn::Sub(g, g));
 }
 
 // The plans of one tile of output pixels, structure of arrays: the offset of each pixel's
@@ -260,28 +292,29 @@ struct PlanAxes {
   bool align;
 };
 
-// Plans the pixels [p, p + Lanes) of a tile from their normalised coordinates g[a] (axis a,
-// outermost first; any values). kInterleaved (channels-last images): the innermost axis has
+// Plans the pixels [p, p + Lanes) of a tile from their pixel positions x[a] (axis a, outermost
+// first, as ToPixels gives them: clamped, reduced for reflection, or non-finite). kInterleaved
+// (channels-last images): the innermost axis has
 // a stride (the channel count), and the result says whether some lane has a non-zero weight
 // (zeros padding leaves none for pixels whose taps all lie outside); planes have neither, and
 // their drivers skip that work.
 template <Mode M, Padding P, int kRank, bool kInterleaved = false>
-HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
+HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* x, int p,
                            TilePlan<M, kRank>* plan) {
   const DF d;
   const DI di;
   constexpr int kT = kTaps<M>;
-  // g * 0 is 0 for finite g and NaN otherwise: one test covers every axis.
-  VF probe = hn::Mul(g[0], hn::Zero(d));
-  for (int a = 1; a < kRank; ++a) probe = hn::Add(probe, hn::Mul(g[a], hn::Zero(d)));
+  // x * 0 is 0 for finite x and NaN otherwise: one test covers every axis.
+  VF probe = hn::Mul(x[0], hn::Zero(d));
+  for (int a = 1; a < kRank; ++a) probe = hn::Add(probe, hn::Mul(x[a], hn::Zero(d)));
   const auto finite = hn::Eq(probe, probe);
-  // Written out, not looped: compilers keep such a loop rolled (PlanAxis is large), which
+  // Written out, not looped: compilers keep such a loop rolled (PlanPixels is large), which
   // sends the axis plans through memory and recomputes the per-axis constants every vector.
   AxisPlan<M> axis[kRank];
-  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[0]), axes.size[0], axes.align, &axis[0]);
-  PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[1]), axes.size[1], axes.align, &axis[1]);
+  PlanPixels<M, P>(d, hn::IfThenElseZero(finite, x[0]), axes.size[0], axes.align, &axis[0]);
+  PlanPixels<M, P>(d, hn::IfThenElseZero(finite, x[1]), axes.size[1], axes.align, &axis[1]);
   if constexpr (kRank == 3) {
-    PlanAxis<M, P>(d, hn::IfThenElseZero(finite, g[2]), axes.size[2], axes.align, &axis[2]);
+    PlanPixels<M, P>(d, hn::IfThenElseZero(finite, x[2]), axes.size[2], axes.align, &axis[2]);
   }
   VI offset = axis[kRank - 1].start;
   if (kInterleaved) offset = hn::Mul(offset, hn::Set(di, axes.stride[kRank - 1]));
@@ -317,16 +350,32 @@ HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* g, int p,
   return !hn::AllFalse(d, any);
 }
 
-// The normalised coordinates of a tile's pixels, one array per axis (outermost first), as
-// sources fill them; whole vectors (a partial last one is padded with zeros).
+// The coordinates of a tile's pixels (in the source's space, then as pixel positions), one
+// array per axis (outermost first), as sources fill them; whole vectors (a partial last one is
+// padded with zeros).
 template <int kRank>
 struct TileCoords {
   HWY_ALIGN float g[kRank][kMaxTilePixels + kMaxLanes];
 };
 
+// The coordinates [begin, end) of a channels-last tile (begin a multiple of Lanes) in space S as
+// pixel positions (ToPixels), in place, for `padding`.
+template <CoordinateSpace S, int kRank>
+HWY_NOINLINE void TileToPixels(const PlanAxes<kRank>& axes, Padding padding, int begin, int end,
+                               TileCoords<kRank>* coords) {
+  const DF d;
+  const bool reduce = padding == Padding::kReflection;
+  for (int p = begin; p < end; p += static_cast<int>(hn::Lanes(d))) {
+    for (int a = 0; a < kRank; ++a) {
+      float* g = coords->g[a] + p;
+      hn::Store(ToPixels<S>(d, hn::Load(d, g), axes.size[a], axes.align, reduce), d, g);
+    }
+  }
+}
+
 // Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
-// coordinates; with `nonempty`, records per vector whether PlanVector found some weight. One
-// instance per mode, padding and rank, shared by every channels-last source.
+// pixel positions (TileToPixels); with `nonempty`, records per vector whether PlanVector found
+// some weight. One instance per mode, padding and rank, shared by every channels-last source.
 template <Mode M, Padding P, int kRank>
 HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
                            const TileCoords<kRank>* HWY_RESTRICT coords, int begin, int end,
@@ -337,9 +386,9 @@ HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   for (int p = begin; p < end; p += lanes) {
-    VF g[kRank];
-    for (int a = 0; a < kRank; ++a) g[a] = hn::Load(d, coords->g[a] + p);
-    const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, g, p, plan);
+    VF x[kRank];
+    for (int a = 0; a < kRank; ++a) x[a] = hn::Load(d, coords->g[a] + p);
+    const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, x, p, plan);
     if (nonempty != nullptr) nonempty[p / lanes] = any;
   }
 }

@@ -1,5 +1,6 @@
-// The planner on its own, for tests: PlanAxis on the dispatched target for given coordinates,
-// so that plans can be checked against the reference's per-axis taps on every target.
+// The planner on its own, for tests: one axis (ToPixels, then PlanPixels) on the dispatched
+// target for given coordinates (normalised or pixel positions), so that plans can be checked
+// against the reference's per-axis taps on every target.
 #include <cstdint>
 #include <cstring>
 
@@ -21,7 +22,8 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 template <Mode M, Padding P>
-void Probe(int32_t size, bool align, const float* g, int count, int32_t* start, float* weight) {
+void Probe(CoordinateSpace space, int32_t size, bool align, const float* g, int count,
+           int32_t* start, float* weight) {
   const DF d;
   const DI di;
   const int lanes = static_cast<int>(hn::Lanes(d));
@@ -30,7 +32,12 @@ void Probe(int32_t size, bool align, const float* g, int count, int32_t* start, 
     HWY_ALIGN float in[kMaxLanes] = {};
     std::memcpy(in, g + v, sizeof(float) * valid);
     AxisPlan<M> plan;
-    PlanAxis<M, P>(d, hn::Load(d, in), size, align, &plan);
+    const VF g = hn::Load(d, in);
+    const bool reduce = P == Padding::kReflection;
+    const VF x = space == CoordinateSpace::kPixels
+                     ? ToPixels<CoordinateSpace::kPixels>(d, g, size, align, reduce)
+                     : ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, reduce);
+    PlanPixels<M, P>(d, x, size, align, &plan);
     HWY_ALIGN int32_t s[kMaxLanes];
     HWY_ALIGN float w[kTaps<M>][kMaxLanes];
     hn::Store(plan.start, di, s);
@@ -43,25 +50,27 @@ void Probe(int32_t size, bool align, const float* g, int count, int32_t* start, 
 }
 
 template <Mode M>
-void ProbeMode(Padding padding, int32_t size, bool align, const float* g, int count, int32_t* start,
-               float* weight) {
+void ProbeMode(Padding padding, CoordinateSpace space, int32_t size, bool align, const float* g,
+               int count, int32_t* start, float* weight) {
   switch (padding) {
-    case Padding::kZeros: return Probe<M, Padding::kZeros>(size, align, g, count, start, weight);
-    case Padding::kBorder: return Probe<M, Padding::kBorder>(size, align, g, count, start, weight);
+    case Padding::kZeros:
+      return Probe<M, Padding::kZeros>(space, size, align, g, count, start, weight);
+    case Padding::kBorder:
+      return Probe<M, Padding::kBorder>(space, size, align, g, count, start, weight);
     case Padding::kReflection:
-      return Probe<M, Padding::kReflection>(size, align, g, count, start, weight);
+      return Probe<M, Padding::kReflection>(space, size, align, g, count, start, weight);
   }
 }
 
-void ProbePlanAxisOnTarget(Mode mode, Padding padding, int32_t size, bool align, const float* g,
-                           int count, int32_t* start, float* weight) {
+void ProbePlanAxisOnTarget(Mode mode, Padding padding, CoordinateSpace space, int32_t size,
+                           bool align, const float* g, int count, int32_t* start, float* weight) {
   switch (mode) {
     case Mode::kLinear:
-      return ProbeMode<Mode::kLinear>(padding, size, align, g, count, start, weight);
+      return ProbeMode<Mode::kLinear>(padding, space, size, align, g, count, start, weight);
     case Mode::kNearest:
-      return ProbeMode<Mode::kNearest>(padding, size, align, g, count, start, weight);
+      return ProbeMode<Mode::kNearest>(padding, space, size, align, g, count, start, weight);
     case Mode::kCubic:
-      return ProbeMode<Mode::kCubic>(padding, size, align, g, count, start, weight);
+      return ProbeMode<Mode::kCubic>(padding, space, size, align, g, count, start, weight);
   }
 }
 
@@ -76,9 +85,10 @@ namespace fast {
 
 HWY_EXPORT(ProbePlanAxisOnTarget);
 
-void ProbePlanAxis(Mode mode, Padding padding, int32_t size, bool align, const float* g, int count,
-                   int32_t* start, float* weight) {
-  GRIDSAMPLE_DISPATCH(ProbePlanAxisOnTarget)(mode, padding, size, align, g, count, start, weight);
+void ProbePlanAxis(Mode mode, Padding padding, CoordinateSpace space, int32_t size, bool align,
+                   const float* g, int count, int32_t* start, float* weight) {
+  GRIDSAMPLE_DISPATCH(ProbePlanAxisOnTarget)
+  (mode, padding, space, size, align, g, count, start, weight);
 }
 
 }  // namespace fast

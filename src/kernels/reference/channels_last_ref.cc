@@ -6,8 +6,8 @@
 
 #include "dtype_traits.h"
 #include "perspective_rule.h"
+#include "pixel_rule.h"
 #include "reference/reference.h"
-#include "remap_rule.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -16,11 +16,11 @@ namespace {
 // Output pixels per chunk whose coordinates are made at once (two double arrays on the stack).
 constexpr int64_t kChunk = 256;
 
-// Where the normalised coordinates of output pixels come from: a grid of any float dtype,
-// AffineGrid's values for theta, WarpPerspective's for H (perspective_rule.h), or Remap's
-// pixel maps or WarpFlowChannelsLast's flows (remap_rule.h). Fill() writes
-// those of pixels (n, i, j0 .. j0 + count) as GridSample reads them (doubles). Not a template:
-// RunGeneric is instantiated once per compute type.
+// Where the coordinates of output pixels come from: normalised, a grid of any float dtype or
+// AffineGrid's values for theta; pixel positions, WarpPerspective's for H (perspective_rule.h),
+// Remap's maps or WarpFlowChannelsLast's displaced positions (pixel_rule.h). Fill()
+// writes those of pixels (n, i, j0 .. j0 + count) as doubles. Not a template: RunGeneric is
+// instantiated once per compute type.
 struct Coordinates {
   const ChannelsLastGeometry* geo;
   const TensorView* grid;   // or null
@@ -30,7 +30,8 @@ struct Coordinates {
   const float* map_y;       //   map_x[p * stride] (map_y[p * stride] its y)
   int64_t stride;
   bool align;
-  bool flow;  // the maps hold offsets from each output pixel (remap_rule.h's FlowPosition)
+  bool flow;  // the maps hold offsets from each output pixel (pixel_rule.h's FlowPosition)
+  CoordinateSpace space;  // pixel positions for H and the maps, else normalised
 
   // The matrix of batch item n (count entries, float32 or float64) as doubles.
   static void Load(const TensorView& m, int64_t n, int count, double* out) {
@@ -58,7 +59,6 @@ struct Coordinates {
       return;
     }
     if (map_x != nullptr) {
-      const PixelAxis ax = PixelAxisOf(geo->in_w, align), ay = PixelAxisOf(geo->in_h, align);
       const int64_t p0 = (n * geo->out_h + i) * geo->out_w + j0;
       for (int64_t j = 0; j < count; ++j) {
         float u = map_x[(p0 + j) * stride], v = map_y[(p0 + j) * stride];
@@ -66,16 +66,15 @@ struct Coordinates {
           u = FlowPosition(j0 + j, u);
           v = FlowPosition(i, v);
         }
-        gx[j] = static_cast<double>(NormalisePixel(ax, u));
-        gy[j] = static_cast<double>(NormalisePixel(ay, v));
+        gx[j] = static_cast<double>(u);
+        gy[j] = static_cast<double>(v);
       }
       return;
     }
     if (h != nullptr) {
       double m[9];
       Load(*h, n, 9, m);
-      const PerspectiveTerms terms =
-          PerspectiveRowTerms(FoldPerspective(m, geo->in_w, geo->in_h, align), i);
+      const PerspectiveTerms terms = PerspectiveRowTerms(PerspectiveMapOf(m), i);
       for (int64_t j = 0; j < count; ++j) {
         float x, y;
         PerspectiveCoordinates(terms, j0 + j, &x, &y);
@@ -127,8 +126,13 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
             continue;
           }
           AxisTaps<Acc> ty, tx;
-          ComputeAxisTaps(gy[j], h, o, &ty);
-          ComputeAxisTaps(gx[j], w, o, &tx);
+          if (coords.space == CoordinateSpace::kPixels) {
+            ComputePixelTaps(static_cast<float>(gy[j]), h, o, &ty);
+            ComputePixelTaps(static_cast<float>(gx[j]), w, o, &tx);
+          } else {
+            ComputeAxisTaps(gy[j], h, o, &ty);
+            ComputeAxisTaps(gx[j], w, o, &tx);
+          }
           for (int64_t c = 0; c < c_count; ++c) {
             Acc acc = 0;
             for (int a = 0; a < ty.count; ++a) {
@@ -173,7 +177,7 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
                                const GridSampleOptions& options) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false});
+                                 options.align_corners, false, CoordinateSpace::kNormalised});
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
@@ -181,7 +185,7 @@ void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false},
+                                 options.align_corners, false, CoordinateSpace::kNormalised},
                      fill);
 }
 
@@ -190,7 +194,7 @@ void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& 
                         const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0,
-                                 options.align_corners, false},
+                                 options.align_corners, false, CoordinateSpace::kPixels},
                      fill);
 }
 
@@ -201,8 +205,20 @@ void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const T
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
-                                 options.align_corners, flow},
+                                 options.align_corners, flow, CoordinateSpace::kPixels},
                      fill);
+}
+
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+             const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
+             bool flow) {
+  const char* op = flow ? "WarpFlowChannelsLast" : "Remap";
+  ChannelsLastGeometry geometry;
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geometry, flow);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geometry.c, op);
+  if (s.ok()) RunRemap(geometry, x, map_x, map_y, y, options, fill, flow);
+  return s;
 }
 
 }  // namespace reference

@@ -1,13 +1,13 @@
 // Scalar reference GridSample for any rank, mode, padding and dtype, written line by
 // line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths. WarpFlow
-// runs the same sampler on its coordinates (remap_rule.h).
+// runs the same sampler on its pixel positions (pixel_rule.h).
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "dtype_traits.h"
+#include "pixel_rule.h"
 #include "reference/reference.h"
-#include "remap_rule.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -76,18 +76,9 @@ Acc CoordinateAs(double g, bool reduce) {
   return static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
 }
 
-// Taps and weights along one axis of size s for the finite normalised coordinate g.
+// Taps and weights along one axis of size s at the pixel coordinate x (finite).
 template <typename Acc>
-void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
-  const Acc gc = CoordinateAs<Acc>(g, o.padding == Padding::kReflection);
-
-  // Denormalise, in PyTorch's order of operations.
-  Acc x;
-  if (o.align_corners) {
-    x = s == 1 ? Acc(0) : ((gc + 1) / 2) * static_cast<Acc>(s - 1);
-  } else {
-    x = ((gc + 1) * static_cast<Acc>(s) - 1) / 2;
-  }
+void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
   const Acc lo = -kFar<Acc>;
   const Acc hi = static_cast<Acc>(s) + kFar<Acc>;
   if (!(x >= lo)) x = lo;
@@ -126,6 +117,39 @@ void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* 
   }
 }
 
+// Taps and weights along one axis of size s for the finite normalised coordinate g.
+template <typename Acc>
+void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
+  const Acc gc = CoordinateAs<Acc>(g, o.padding == Padding::kReflection);
+  // Denormalise, in PyTorch's order of operations.
+  Acc x;
+  if (o.align_corners) {
+    x = s == 1 ? Acc(0) : ((gc + 1) / 2) * static_cast<Acc>(s - 1);
+  } else {
+    x = ((gc + 1) * static_cast<Acc>(s) - 1) / 2;
+  }
+  TapsAtPixel<Acc>(x, s, o, taps);
+}
+
+// Taps and weights along one axis of size s for the finite pixel position u (pixel_rule.h):
+// reduced by whole periods first for reflection when far, then taken as it is.
+template <typename Acc>
+void PixelTapsOf(float u, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
+  if (o.padding == Padding::kReflection) u = ReducePixel(u, s, o.align_corners);
+  TapsAtPixel<Acc>(static_cast<Acc>(u), s, o, taps);
+}
+
+// An axis's taps for a coordinate in `space` (finite).
+template <typename Acc>
+void TapsIn(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& o,
+            AxisTaps<Acc>* taps) {
+  if (space == CoordinateSpace::kPixels) {
+    PixelTapsOf<Acc>(static_cast<float>(v), s, o, taps);
+  } else {
+    AxisTapsOf<Acc>(v, s, o, taps);
+  }
+}
+
 // Grid coordinate `i` as a double (exact for every grid dtype).
 double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   double v = 0.0;
@@ -139,12 +163,13 @@ double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   return v;
 }
 
-// Where the sampler's coordinates come from: coordinate(source, n, p, a) is the normalised
-// coordinate of output point p of batch item n on spatial axis a (outermost first), as a
-// double. A function pointer, not a template: one Run per compute type (code size in wasm).
+// Where the sampler's coordinates come from: coordinate(source, n, p, a) is the coordinate of
+// output point p of batch item n on spatial axis a (outermost first) in `space`, as a double. A
+// function pointer, not a template: one Run per compute type (code size in wasm).
 struct Coordinates {
   double (*coordinate)(const void* source, int64_t n, int64_t p, int a);
   const void* source;
+  CoordinateSpace space;
 };
 
 // Every dtype whose values are computed in Acc (one instance per compute type).
@@ -166,7 +191,7 @@ void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& 
           finite = false;
           break;
         }
-        AxisTapsOf<Acc>(coord, geo.in[a], o, &taps[a]);
+        TapsIn<Acc>(coords.space, coord, geo.in[a], o, &taps[a]);
       }
       for (int64_t c = 0; c < geo.c; ++c) {
         const int64_t out = (n * geo.c + c) * geo.out_spatial + p;
@@ -218,6 +243,15 @@ void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options,
   AxisTapsOf<double>(g, s, options, taps);
 }
 
+void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps) {
+  PixelTapsOf<float>(u, s, options, taps);
+}
+
+void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options,
+                      AxisTaps<double>* taps) {
+  PixelTapsOf<double>(u, s, options, taps);
+}
+
 namespace {
 
 // Run in the compute type of X's dtype, unless Y is empty (N, C or an output size 0): then
@@ -247,18 +281,17 @@ struct GridCoordinates {
   }
 };
 
-// WarpFlow's flow (remap_rule.h): point p at row i, column j takes (j + dx, i + dy), normalised
-// per axis.
+// WarpFlow's flow (pixel_rule.h): point p at row i, column j takes the pixel position
+// (j + dx, i + dy).
 struct FlowCoordinates {
   const float* flow;
   const GridSampleGeometry* geo;
-  PixelAxis axes[2];  // y, x
   static double Of(const void* self, int64_t n, int64_t p, int a) {
     const auto& s = *static_cast<const FlowCoordinates*>(self);
     const int64_t width = s.geo->out[1];
     const int64_t k = a == 1 ? p % width : p / width;  // column, or row
     const float d = s.flow[(n * 2 + (a == 1 ? 0 : 1)) * s.geo->out_spatial + p];
-    return static_cast<double>(NormalisePixel(s.axes[a], FlowPosition(k, d)));
+    return static_cast<double>(FlowPosition(k, d));
   }
 };
 
@@ -267,16 +300,15 @@ struct FlowCoordinates {
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options) {
   const GridCoordinates source{&grid, &geometry};
-  RunAnyDType(geometry, x, Coordinates{&GridCoordinates::Of, &source}, y, options);
+  RunAnyDType(geometry, x, Coordinates{&GridCoordinates::Of, &source, CoordinateSpace::kNormalised},
+              y, options);
 }
 
 void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
                  const MutableTensorView& y, const GridSampleOptions& options) {
-  const FlowCoordinates source{static_cast<const float*>(flow.data),
-                               &geometry,
-                               {PixelAxisOf(geometry.in[0], options.align_corners),
-                                PixelAxisOf(geometry.in[1], options.align_corners)}};
-  RunAnyDType(geometry, x, Coordinates{&FlowCoordinates::Of, &source}, y, options);
+  const FlowCoordinates source{static_cast<const float*>(flow.data), &geometry};
+  RunAnyDType(geometry, x, Coordinates{&FlowCoordinates::Of, &source, CoordinateSpace::kPixels}, y,
+              options);
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
@@ -285,6 +317,15 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
   if (s.ok()) RunGridSample(geometry, x, grid, y, options);
+  return s;
+}
+
+Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                const GridSampleOptions& options) {
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleOptions(options, "WarpFlow");
+  if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
+  if (s.ok()) RunWarpFlow(geometry, x, flow, y, options);
   return s;
 }
 

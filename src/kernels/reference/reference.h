@@ -18,6 +18,14 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options = {});
 
+// Same contracts as gridsample::WarpFlow and gridsample::Remap (map_y null: one interleaved
+// map; flow: WarpFlowChannelsLast), always the scalar reference: the pixel-coordinate oracle.
+Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
+                const GridSampleOptions& options = {});
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+             const MutableTensorView& y, const GridSampleOptions& options = {},
+             const double* fill = nullptr, bool flow = false);
+
 // The kernels behind those calls, for an already validated problem (fill: as in warp_affine.h,
 // each tap outside X contributing fill[c] with its weight).
 void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
@@ -54,6 +62,10 @@ struct AxisTaps {
 // Taps for the finite normalised coordinate g on an axis of size s, computed in Acc.
 void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
 void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
+// Taps for the finite pixel position u (pixel_rule.h: reduced by whole periods for far
+// reflection, otherwise taken as it is), computed in Acc.
+void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
+void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
 
 // The float coordinate a float-compute GridSample takes from the grid value g: reduced
 // modulo 4 first for reflection (`reduce`) when |g| > 3, kept inside float's range, NaN when

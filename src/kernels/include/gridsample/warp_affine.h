@@ -55,11 +55,12 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 //   x: (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   h: (N, 3, 3), float32 or float64, row-major.
 //   y: (N, Ho, Wo, C), same dtype as x; its Ho and Wo are the output size.
-// Coordinates are computed in float32 (src/kernels/perspective_rule.h): the normalised
-// coordinate as a quotient of two float sums, so positions are within a few float32 ulps of
-// the exact map's (about 1e-4 pixel on a 1000-pixel axis). Results equal GridSample on the
-// grid of those coordinates, bit for bit, except uint8 bilinear: its fixed-point blend (inside
-// the image) may differ by 1 level. Validates everything first; on error nothing is written.
+// Positions are computed in float32 (src/kernels/perspective_rule.h), H first scaled by a power
+// of two (any scale of H works): each a quotient of two float sums, within a few float32 ulps of
+// the exact map's, and sampled as they are (no normalised coordinate), so an H with bottom row
+// (0, 0, 1) is OpenCV's pixel-space warpAffine and positions exact in binary sample exactly.
+// Results equal Remap at those positions, bit for bit. Validates everything first; on error
+// nothing is written.
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options = {}, const double* fill = nullptr);
 
@@ -84,10 +85,10 @@ Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const Mutab
 // maps: output pixel (i, j) samples X at (map_x(i, j), map_y(i, j)), pixel centres at integer
 // coordinates; every mode and padding (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
 // reflection: BORDER_REFLECT, or BORDER_REFLECT_101 with options.align_corners, which moves
-// no point). A non-finite coordinate samples 0 (or fill). No normalised grid is built: each
-// coordinate is normalised on the fly in float32 (src/kernels/remap_rule.h), within a float32
-// rounding of its position; results equal GridSample on the grid of those coordinates, bit for bit,
-// except uint8 bilinear: its fixed-point blend (inside the image) may differ by 1 level.
+// no point). A non-finite coordinate samples 0 (or fill). No normalised grid is built: the
+// positions are sampled as they are (src/kernels/pixel_rule.h), so weights exact in binary stay
+// exact (OpenCV's Imgproc_Remap.issue_23562). uint8 bilinear inside the image takes a fixed-point
+// blend, which may differ from the float blend by 1 level.
 //   x:   (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   map: (N, Ho, Wo, 2) float32, (x, y) per output pixel (OpenCV's CV_32FC2 map), or
 //   map_x, map_y: (N, Ho, Wo) float32 each (CV_32FC1 maps).
@@ -101,7 +102,7 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map
 
 // Y = X warped backward by a flow field in pixels on interleaved images (RAFT's and RIFE's
 // convention, out(p) = in(p + flow(p))): Remap at the positions (j + flow_x(i, j),
-// i + flow_y(i, j)), each sum rounded to float32 once (remap_rule.h's FlowPosition, as WarpFlow
+// i + flow_y(i, j)), each sum rounded to float32 once (pixel_rule.h's FlowPosition, as WarpFlow
 // on NCHW tensors); every mode, padding and dtype, and fill, as Remap.
 //   flow: (N, Ho, Wo, 2) float32, (dx, dy) per output pixel (OpenCV's optical-flow layout), or
 //   flow_x, flow_y: (N, Ho, Wo) float32 each (the planes of a (N, 2, Ho, Wo) flow, per item).
