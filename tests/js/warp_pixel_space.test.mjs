@@ -161,6 +161,36 @@ describe('pixel space against OpenCV.js', () => {
     });
   }
 
+  for (const variant of variants) {
+    test(`${variant}: warpPerspective rectifies a trapezoid whose OpenCV matrix has W < 0 over it (a bird's-eye view), as cv.warpPerspective`, async () => {
+      const gs = await load({ variant });
+      const image = smoothImage(100, 100);
+      const src = [[40, 40], [60, 40], [90, 90], [10, 90]];
+      const dst = [[0, 0], [99, 0], [99, 99], [0, 99]];
+      const h = cv.getPerspectiveTransform(cv.matFromArray(4, 1, cv.CV_32FC2, src.flat()), cv.matFromArray(4, 1, cv.CV_32FC2, dst.flat()));
+      const m = Array.from(h.data64F);
+      h.delete();
+      // OpenCV's h8 = 1 leaves W = h6 x + h7 y + 1 < 0 at the quad's points.
+      for (const [x, y] of src) assert.ok(m[6] * x + m[7] * y + m[8] < 0, 'W < 0 at the quad in OpenCV\'s matrix');
+      for (const mode of ['bilinear', 'bicubic']) {
+        for (const paddingMode of ['zeros', 'border', 'reflection']) {
+          const options = { width: 100, height: 100, mode, paddingMode };
+          const want = cvWarp('perspective', image, m, { ...options, inverse: false });
+          checkAgainstOpenCv(gs.warpPerspective(image, m, { ...options, space: 'pixel' }).data, want, mode, paddingMode, `${mode} ${paddingMode}`);
+          // The inverse map as given (WARP_INVERSE_MAP), and -H: the same picture.
+          const inv = cv.matFromArray(3, 3, cv.CV_64FC1, m);
+          const back = new cv.Mat();
+          cv.invert(inv, back);
+          const mInverse = Array.from(back.data64F);
+          inv.delete();
+          back.delete();
+          checkAgainstOpenCv(gs.warpPerspective(image, mInverse, { ...options, space: 'pixel', inverse: true }).data, want, mode, paddingMode, `${mode} ${paddingMode} inverse`);
+          checkAgainstOpenCv(gs.warpPerspective(image, m.map((v) => -v), { ...options, space: 'pixel' }).data, want, mode, paddingMode, `${mode} ${paddingMode} -H`);
+        }
+      }
+    });
+  }
+
   // Maps that bend the picture (a swirl about a point off the centre, partly outside).
   function swirlMaps(width, height, ow, oh) {
     const mapX = new Float32Array(ow * oh);
