@@ -5,7 +5,7 @@ import process from 'node:process';
 import { FORMAT_LIST, formatOfName } from './cli_files.mjs';
 import { FLOW_FILE_KINDS, flowFileKind } from './cli_flow.mjs';
 import { FLOW_NAMES } from './flows.mjs';
-import { perspectiveTransform } from './matrices.mjs';
+import { invertOrThrow, perspectiveTransform } from './matrices.mjs';
 
 /** Bad usage: reported with a pointer to --help and exit status 2. */
 export class UsageError extends Error {}
@@ -117,8 +117,12 @@ export function parseArgs(argv) {
     options.theta = numbers('theta', values.theta, [6], 'six numbers A,B,C,D,E,F');
   } else if (whole === 'matrix') {
     const m = numbers('matrix', values.matrix, [6], 'six numbers A,B,C,D,E,F');
-    if (!options.inverse && m[0] * m[4] - m[1] * m[3] === 0) {
-      throw new UsageError('--matrix: it is singular (determinant 0), so it cannot be inverted; give the output-to-input map with --inverse');
+    if (!options.inverse) {
+      try {
+        invertOrThrow('gridsample', '--matrix', [...m, 0, 0, 1], '--inverse');
+      } catch (e) {
+        throw new UsageError(e.message.replace(/^gridsample: /, ''));
+      }
     }
     options.matrix = m;
   } else if (whole === 'perspective') {

@@ -239,18 +239,19 @@ function facingTheOutput(m, [width, height]) {
 }
 
 // The inverse of a source-to-destination 3x3 matrix (nine numbers), or a RangeError naming what
-// stops it (`fn`'s argument `name`).
-export function invertOrThrow(fn, name, m) {
+// stops it (`fn`'s argument `name`; `inverseOption`: how the caller names the option that takes
+// the output-to-input map instead, the command line's --inverse).
+export function invertOrThrow(fn, name, m, inverseOption = 'inverse: true') {
   const bad = m.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) {
-    throw new RangeError(`${fn}: ${name}[${bad}]: expected a finite number to invert the matrix, got ${m[bad]} (with inverse: true a non-finite entry gives transparent pixels where it reaches)`);
+    throw new RangeError(`${fn}: ${name}[${bad}]: expected a finite number to invert the matrix, got ${m[bad]} (with ${inverseOption} a non-finite entry gives transparent pixels where it reaches)`);
   }
   const inv = invert3(m);
   if (inv === null) {
-    throw new RangeError(`${fn}: ${name}: it is singular (determinant 0), so it cannot be inverted; give the output-to-input map with inverse: true`);
+    throw new RangeError(`${fn}: ${name}: it is singular (determinant 0), so it cannot be inverted; give the output-to-input map with ${inverseOption}`);
   }
   if (!inv.every(Number.isFinite)) {
-    throw new RangeError(`${fn}: ${name}: its inverse has entries beyond double's range (about 1.8e308): it is too nearly singular to invert; give the output-to-input map with inverse: true`);
+    throw new RangeError(`${fn}: ${name}: its inverse has entries beyond double's range (about 1.8e308): it is too nearly singular to invert; give the output-to-input map with ${inverseOption}`);
   }
   return inv;
 }

@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
+import { parseArgs, UsageError } from '../../js/cli_args.mjs';
 import { FileError, FORMATS, loadCodecs, readImage, writeFileAtomic } from '../../js/cli_files.mjs';
 import { startProgress } from '../../js/cli_progress.mjs';
 
@@ -338,4 +339,13 @@ test('the progress line is drawn while the main thread is busy, after `afterMs`,
   } finally {
     closeSync(fd);
   }
+});
+
+// --matrix is inverted as the library inverts pixel-space matrices (in wide numbers): a
+// matrix of tiny entries is not singular (its determinant, 1e-400, underflowed before).
+test('--matrix of tiny entries is invertible; a singular one names --inverse', () => {
+  const { options } = parseArgs(['warp', 'in.png', 'out.png', '--matrix', '1e-200,0,0,0,1e-200,0']);
+  assert.deepEqual(options.matrix, [1e-200, 0, 0, 0, 1e-200, 0]);
+  assert.throws(() => parseArgs(['warp', 'in.png', 'out.png', '--matrix', '1,2,0,2,4,0']),
+    (e) => e instanceof UsageError && e.message === '--matrix: it is singular (determinant 0), so it cannot be inverted; give the output-to-input map with --inverse');
 });
