@@ -552,4 +552,14 @@ Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorV
   return CheckChannelsLastY(kOp, x, x_count, y_shape, y, {{map_x, counts[0]}}, geometry);
 }
 
+Status ValidateRemapCall(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+                         const MutableTensorView& y, const GridSampleOptions& options,
+                         const double* fill, bool flow, ChannelsLastGeometry* geometry) {
+  const char* op = flow ? "WarpFlowChannelsLast" : "Remap";
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, geometry, flow);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geometry->c, op);
+  return s;
+}
+
 }  // namespace gridsample

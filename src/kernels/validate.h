@@ -77,15 +77,20 @@ Status ValidateWarpAffine(const TensorView& x, const TensorView& theta, const Mu
 Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                                ChannelsLastGeometry* geometry);
 
-// Remap: x (N, H, W, C), float32 pixel maps: map_x (N, Ho, Wo, 2) interleaved when map_y is
-// null, else planes map_x and map_y (N, Ho, Wo); y (N, Ho, Wo, C) of x's dtype; no overlaps.
-// `flow`: the same for WarpFlowChannelsLast, whose maps are a flow (messages name them so).
 // A band of a warp's output (WarpAffineRows, WarpPerspectiveRows): `rows` placing Y, whose rows
 // `geometry` holds, in an output rows.height high; updates out_h and row0.
 Status ValidateOutputRows(const char* op, const OutputRows& rows, ChannelsLastGeometry* geometry);
 
+// Remap: x (N, H, W, C), float32 pixel maps: map_x (N, Ho, Wo, 2) interleaved when map_y is
+// null, else planes map_x and map_y (N, Ho, Wo); y (N, Ho, Wo, C) of x's dtype; no overlaps.
+// `flow`: the same for WarpFlowChannelsLast, whose maps are a flow (messages name them so).
 Status ValidateRemap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
                      const MutableTensorView& y, ChannelsLastGeometry* geometry, bool flow = false);
+
+// A whole Remap or WarpFlowChannelsLast call (`flow`): its options, tensors and fill.
+Status ValidateRemapCall(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+                         const MutableTensorView& y, const GridSampleOptions& options,
+                         const double* fill, bool flow, ChannelsLastGeometry* geometry);
 
 }  // namespace gridsample
 

@@ -78,11 +78,8 @@ namespace {
 Status RemapAny(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
                 const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
                 bool flow) {
-  const char* op = flow ? "WarpFlowChannelsLast" : "Remap";
   ChannelsLastGeometry geo;
-  Status s = ValidateGridSampleOptions(options, op);
-  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geo, flow);
-  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
+  const Status s = ValidateRemapCall(x, map_x, map_y, y, options, fill, flow, &geo);
   if (!s.ok()) return s;
   if (!fast::TryRemap(geo, x, map_x, map_y, y, options, fill, flow)) {
     reference::RunRemap(geo, x, map_x, map_y, y, options, fill, flow);

@@ -77,6 +77,20 @@ function normalised(u, size, paddingMode, align = false) {
   return align ? (2 * u) / (size - 1) - 1 : (2 * u + 1) / size - 1;
 }
 
+// OpenCV's inverse of an affine (six numbers) or perspective (nine) pixel-space matrix.
+function cvInverse(m) {
+  const M = cv.matFromArray(m.length / 3, 3, cv.CV_64FC1, m);
+  const back = new cv.Mat();
+  try {
+    if (m.length === 6) cv.invertAffineTransform(M, back);
+    else cv.invert(M, back);
+    return Array.from(back.data64F);
+  } finally {
+    M.delete();
+    back.delete();
+  }
+}
+
 // Largest and mean |a - b|.
 function difference(a, b) {
   let max = 0;
@@ -126,12 +140,7 @@ describe('pixel space against OpenCV.js', () => {
       const m = gs.rotationMatrix([30, 18], 30, 0.9);
       m[2] += 3.5;
       m[5] -= 2.25;
-      const inv = cv.matFromArray(2, 3, cv.CV_64FC1, m);
-      const back = new cv.Mat();
-      cv.invertAffineTransform(inv, back);
-      const mInverse = Array.from(back.data64F);
-      inv.delete();
-      back.delete();
+      const mInverse = cvInverse(m);
       for (const mode of ['bilinear', 'bicubic']) {
         for (const paddingMode of ['zeros', 'border', 'reflection']) {
           for (const [matrix, inverse] of [[m, false], [mInverse, true]]) {
@@ -178,13 +187,7 @@ describe('pixel space against OpenCV.js', () => {
           const want = cvWarp('perspective', image, m, { ...options, inverse: false });
           checkAgainstOpenCv(gs.warpPerspective(image, m, { ...options, space: 'pixel' }).data, want, mode, paddingMode, `${mode} ${paddingMode}`);
           // The inverse map as given (WARP_INVERSE_MAP), and -H: the same picture.
-          const inv = cv.matFromArray(3, 3, cv.CV_64FC1, m);
-          const back = new cv.Mat();
-          cv.invert(inv, back);
-          const mInverse = Array.from(back.data64F);
-          inv.delete();
-          back.delete();
-          checkAgainstOpenCv(gs.warpPerspective(image, mInverse, { ...options, space: 'pixel', inverse: true }).data, want, mode, paddingMode, `${mode} ${paddingMode} inverse`);
+          checkAgainstOpenCv(gs.warpPerspective(image, cvInverse(m), { ...options, space: 'pixel', inverse: true }).data, want, mode, paddingMode, `${mode} ${paddingMode} inverse`);
           checkAgainstOpenCv(gs.warpPerspective(image, m.map((v) => -v), { ...options, space: 'pixel' }).data, want, mode, paddingMode, `${mode} ${paddingMode} -H`);
         }
       }

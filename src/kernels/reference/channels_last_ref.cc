@@ -212,11 +212,8 @@ void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const T
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
              bool flow) {
-  const char* op = flow ? "WarpFlowChannelsLast" : "Remap";
   ChannelsLastGeometry geometry;
-  Status s = ValidateGridSampleOptions(options, op);
-  if (s.ok()) s = ValidateRemap(x, map_x, map_y, y, &geometry, flow);
-  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geometry.c, op);
+  const Status s = ValidateRemapCall(x, map_x, map_y, y, options, fill, flow, &geometry);
   if (s.ok()) RunRemap(geometry, x, map_x, map_y, y, options, fill, flow);
   return s;
 }
