@@ -179,7 +179,8 @@ TEST_P(Threading, WarpFlowIsTheSameForEveryThreadCount) {
 
 // The channels-last operators on uint8 and float32 images of 3 and 4 channels (3: the blend's
 // tail), with and without fill, into an output of ho x wo pixels.
-void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t ho, int64_t wo) {
+void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t ho, int64_t wo,
+                                             const std::vector<int64_t>& channels) {
   std::mt19937 rng(9);
   const int64_t h = 64, w = 80;
   const double a = 0.3, s = 1.1;
@@ -195,7 +196,7 @@ void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t 
   for (int64_t i = 0; i < map_x.size(); ++i) map_x.Set(i, RandomDyadic(rng, -5, 85));
   for (int64_t i = 0; i < map_y.size(); ++i) map_y.Set(i, RandomDyadic(rng, -5, 70));
   for (DType dt : {DType::kUint8, DType::kFloat32}) {
-    for (int64_t c : {3, 4}) {
+    for (int64_t c : channels) {
       const Tensor x = RandomTensor(rng, dt, {1, h, w, c});
       const Tensor y(dt, {1, ho, wo, c});
       const double fill_values[] = {7, 20, 40, 90};
@@ -250,14 +251,15 @@ void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t 
 }
 
 TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
-  ExpectImageWarpsSameForEveryThreadCount(target(), 90, 100);
+  ExpectImageWarpsSameForEveryThreadCount(target(), 90, 100, {3, 4});
 }
 
 // Rows wider than a tile of plans (256 cubic pixels, 512 others): a row's segments are work
 // units of their own, which threads may finish in any order (the reversed parallel-for runs
-// the later segment first). 600 columns end on a partial segment.
+// the later segment first). 600 columns end on a partial segment. Three channels: the blends
+// store their pixels as four lanes, the last written over by the next pixel (issue 26).
 TEST_P(Threading, ImageWarpsOfWideRowsAreTheSameForEveryThreadCount) {
-  ExpectImageWarpsSameForEveryThreadCount(target(), 8, 600);
+  ExpectImageWarpsSameForEveryThreadCount(target(), 8, 600, {3});
 }
 
 TEST_P(Threading, AffineGridIsTheSameForEveryThreadCount) {
