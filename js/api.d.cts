@@ -483,9 +483,9 @@ export interface GridSample {
   /**
    * Warps an interleaved image by a homography without building a grid: each output pixel
    * divides by its own `w`. A point with `w <= 0` (behind the camera) or a non-finite
-   * coordinate gives 0 (transparent) in every padding; in pixel space `h` and `-h` are one map
-   * (as in OpenCV), taken with `w > 0` at the output's centre. Coordinates are computed in
-   * float32 (within a few float32 roundings of the exact map's), then sampled as they are.
+   * coordinate gives 0 (transparent) in every padding (OpenCV ignores `w`'s sign: for a matrix
+   * with `w < 0` over the picture, pass `-h` to draw what OpenCV draws). Coordinates are computed
+   * in float32 (within a few float32 roundings of the exact map's), then sampled as they are.
    *
    * @param image - as for {@link GridSample.warpAffine}.
    * @param h - the 3x3 matrix (see {@link Homography}), in `options.space`.

@@ -224,18 +224,7 @@ export function perspectivePixelMap(fn, name, h, space, inverse, inSize, outSize
   if (space === 'normalized') {
     return multiply3(multiply3(toPixels(inSize, align), [...h]), toNormalized(outSize, align));
   }
-  return facingTheOutput(inverse ? [...h] : invertOrThrow(fn, name, [...h]), outSize);
-}
-
-// The map m (output pixels to input pixels) or -m, whichever has W > 0 at the output's centre.
-// In pixel space H and -H are one map, as in OpenCV, whose warpPerspective ignores W's sign:
-// OpenCV's getPerspectiveTransform fixes h8 = 1, which gives W < 0 over the whole output when the
-// quad lies on the other side of the line W = 0 from the origin (a bird's-eye view of a road),
-// and the kernel's rule (W <= 0: behind the camera, padding) would draw nothing at all. Points
-// beyond the horizon still give padding, where OpenCV draws a mirrored picture.
-function facingTheOutput(m, [width, height]) {
-  const w = m[6] * ((width - 1) / 2) + m[7] * ((height - 1) / 2) + m[8];
-  return w < 0 ? m.map((v) => -v) : m;
+  return inverse ? [...h] : invertOrThrow(fn, name, [...h]);
 }
 
 // The inverse of a source-to-destination 3x3 matrix (nine numbers), or a RangeError naming what

@@ -646,6 +646,29 @@ TEST(WarpPerspectiveRule, InfiniteAndNonFiniteWSampleNothing) {
   EXPECT_EQ(y, 0.0f);
 }
 
+// Finite positions beyond float32's range stay finite (the terms and the quotient saturate), so
+// they follow the padding rule: border padding repeats the corner they lie beyond.
+TEST(WarpPerspectiveRule, HugeFinitePositionsFollowThePadding) {
+  const double h[9] = {1, 0, 1e300, 0, 1, -1e300, 0, 0, 1};
+  float x, y;
+  gridsample::PerspectiveCoordinates(
+      gridsample::PerspectiveRowTerms(gridsample::PerspectiveMapOf(h), 2), 3, &x, &y);
+  EXPECT_TRUE(std::isfinite(x) && x > 1e30f) << x;
+  EXPECT_TRUE(std::isfinite(y) && y < -1e30f) << y;
+  std::mt19937 rng(3);
+  const Tensor img = RandomTensor(rng, DType::kFloat32, {1, 5, 7, 2});
+  const Tensor hm = MakeTensor(DType::kFloat64, {1, 3, 3}, {h, h + 9});
+  Tensor out(DType::kFloat32, {1, 3, 4, 2});
+  for (Mode m : kModes) {
+    ASSERT_TRUE(gridsample::WarpPerspective(img.View(), hm.View(), out.MutableView(),
+                                            {m, Padding::kBorder, false, {}})
+                    .ok());
+    for (int64_t k = 0; k < out.size(); ++k) {
+      ASSERT_EQ(out.Get(k), img.Get(6 * 2 + k % 2)) << "row 0, last column; " << Name(m);
+    }
+  }
+}
+
 // Worked by hand: the identity reproduces X in every mode and padding; an integer translation
 // shifts it (border padding repeats the edge); a map whose w grows along the row puts output
 // pixels 16 and 48 exactly on input columns 8 and 12 (x = j / w, w = 1 + j / 16); H = -I puts every

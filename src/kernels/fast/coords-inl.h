@@ -330,14 +330,19 @@ class PerspectiveRows {
     const VF row_w = hn::Set(d, terms_.row_w);
     const VF zero = hn::Zero(d), max = hn::Set(d, FLT_MAX);
     const VF nan = hn::Set(d, std::numeric_limits<float>::quiet_NaN());
+    // PerspectiveQuotient: an overflowing quotient kept finite, non-finite n made NaN.
+    const auto quotient = [&](VF n, VF w) {
+      const VF q = MinNoNaN(MaxNoNaN(hn::Div(n, w), hn::Neg(max)), max);
+      return hn::Add(q, hn::Sub(n, n));
+    };
     for (int v = begin; v < end; v += lanes) {
       const VF j = hn::ConvertTo(d, hn::Iota(di, j0_ + v));
       const VF nx = hn::Add(hn::Mul(col_x, j), row_x);
       const VF ny = hn::Add(hn::Mul(col_y, j), row_y);
       const VF nw = hn::Add(hn::Mul(col_w, j), row_w);
       const auto visible = hn::And(hn::Gt(nw, zero), hn::Le(nw, max));
-      hn::Store(hn::IfThenElse(visible, hn::Div(nx, nw), nan), d, coords->g[1] + v);
-      hn::Store(hn::IfThenElse(visible, hn::Div(ny, nw), nan), d, coords->g[0] + v);
+      hn::Store(hn::IfThenElse(visible, quotient(nx, nw), nan), d, coords->g[1] + v);
+      hn::Store(hn::IfThenElse(visible, quotient(ny, nw), nan), d, coords->g[0] + v);
     }
   }
   HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
