@@ -304,8 +304,7 @@ class AffineRows {
 // quotients the scalar PerspectiveCoordinates computes, in its order).
 class PerspectiveRows {
  public:
-  PerspectiveRows(const ImageAxes& axes, const void* h, bool h_f64)
-      : axes_(axes), h_(h), f64_(h_f64) {}
+  PerspectiveRows(const void* h, bool h_f64) : h_(h), f64_(h_f64) {}
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
@@ -350,7 +349,6 @@ class PerspectiveRows {
   }
 
  private:
-  ImageAxes axes_;
   const void* h_;
   bool f64_;
   PerspectiveMap map_{};

@@ -301,7 +301,7 @@ bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, bool the
 }
 
 bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, bool h_f64) {
-  PerspectiveRows source(pb.axes, h, h_f64);
+  PerspectiveRows source(h, h_f64);
   return DriveMode(pb, source);
 }
 
