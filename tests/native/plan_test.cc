@@ -66,11 +66,7 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
               ASSERT_GE(start[p], 0) << what;
               ASSERT_LE(start[p] + window, size) << what;
               gridsample::reference::AxisTaps<float> taps;
-              if (space == CoordinateSpace::kPixels) {
-                gridsample::reference::ComputePixelTaps(g[p], size, o, &taps);
-              } else {
-                gridsample::reference::ComputeAxisTaps(g[p], size, o, &taps);
-              }
+              gridsample::reference::ComputeTaps(space, g[p], size, o, &taps);
               // Every tap the reference keeps lands in the window.
               for (int k = 0; k < taps.count; ++k) {
                 if (taps.index[k] < 0) continue;

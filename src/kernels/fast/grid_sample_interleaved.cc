@@ -208,7 +208,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
                   has_fill ? fill_pixel : nullptr};
     int64_t item = -1, tile = -1;
     int64_t j0 = 0;
-    int count = 0, exact_end = -1;
+    int count = 0;
     const uint8_t* x_n = nullptr;
     uint8_t* y_n = nullptr;
     for (int64_t u = begin; u < end; ++u) {
@@ -227,28 +227,27 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         j0 = t * kTile;
         const int64_t rest = pb.axes.out_w - j0;
         count = static_cast<int>(rest < kTile ? rest : kTile);
-        // The segment's last pixel stores exactly its C elements: the pixel after it starts
-        // the next column tile, a work unit that another thread may write first.
-        exact_end = count - 1;
         src.Columns(j0, count);
       }
       src.Row(pb.row0 + i);
       uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
+      // The segment's last pixel stores exactly its C elements: the pixel after it starts the
+      // next column tile, a work unit that another thread may write first.
+      const int exact_end = count - 1;
+      // Pixels [a, b) of the segment's coordinates from the source, as pixel positions.
+      const auto fill_positions = [&](int a, int b) {
+        src.Fill(a, b, &coords);
+        TileToPixels<Source::kSpace>(axes, pb.padding, a, b, &coords);
+      };
       if constexpr (M == Mode::kLinear) {
         if (fixed) {
-          if constexpr (Source::kPositionsFromCoords) {
-            src.Fill(0, count, &coords);
-            TileToPixels<Source::kSpace>(axes, pb.padding, 0, count, &coords);
-          }
+          if constexpr (Source::kPositionsFromCoords) fill_positions(0, count);
           for (int v = 0; v < count; v += lanes) {
             v = FixedRowOf(c, src, coords, fs, x_n, v, count, out);
             if (v >= count) break;
             // Vector v: planned and blended in float.
             const int end_v = count - v < lanes ? count : v + lanes;
-            if constexpr (!Source::kPositionsFromCoords) {
-              src.Fill(v, end_v, &coords);
-              TileToPixels<Source::kSpace>(axes, pb.padding, v, end_v, &coords);
-            }
+            if constexpr (!Source::kPositionsFromCoords) fill_positions(v, end_v);
             PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
             if (nonempty[v / lanes]) {
               BlendSegment<M>(plan, pb.uint8, c, im, v, end_v, exact_end, out);
@@ -259,8 +258,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
           continue;
         }
       }
-      src.Fill(0, count, &coords);
-      TileToPixels<Source::kSpace>(axes, pb.padding, 0, count, &coords);
+      fill_positions(0, count);
       PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
       // Runs of vectors with some weight are blended; the others (zeros padding, every
       // tap outside) are 0 or the fill colour.

@@ -31,7 +31,12 @@ struct Coordinates {
   int64_t stride;
   bool align;
   bool flow;  // the maps hold offsets from each output pixel (pixel_rule.h's FlowPosition)
-  CoordinateSpace space;  // pixel positions for H and the maps, else normalised
+
+  // Pixel positions for H and the maps, else normalised.
+  CoordinateSpace Space() const {
+    return h != nullptr || map_x != nullptr ? CoordinateSpace::kPixels
+                                            : CoordinateSpace::kNormalised;
+  }
 
   // The matrix of batch item n (count entries, float32 or float64) as doubles.
   static void Load(const TensorView& m, int64_t n, int count, double* out) {
@@ -110,6 +115,7 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
                 const GridSampleOptions& o, const Coordinates& coords, const double* fill) {
   const auto outside = [fill](int64_t c) { return fill ? static_cast<Acc>(fill[c]) : Acc(0); };
   const int64_t h = geo.in_h, w = geo.in_w, c_count = geo.c;
+  const CoordinateSpace space = coords.Space();
   double gx[kChunk], gy[kChunk];
   for (int64_t n = 0; n < geo.n; ++n) {
     const int64_t x_n = n * h * w * c_count;
@@ -126,13 +132,8 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
             continue;
           }
           AxisTaps<Acc> ty, tx;
-          if (coords.space == CoordinateSpace::kPixels) {
-            ComputePixelTaps(static_cast<float>(gy[j]), h, o, &ty);
-            ComputePixelTaps(static_cast<float>(gx[j]), w, o, &tx);
-          } else {
-            ComputeAxisTaps(gy[j], h, o, &ty);
-            ComputeAxisTaps(gx[j], w, o, &tx);
-          }
+          ComputeTaps(space, gy[j], h, o, &ty);
+          ComputeTaps(space, gx[j], w, o, &tx);
           for (int64_t c = 0; c < c_count; ++c) {
             Acc acc = 0;
             for (int a = 0; a < ty.count; ++a) {
@@ -177,7 +178,7 @@ void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const Tenso
                                const GridSampleOptions& options) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false, CoordinateSpace::kNormalised});
+                                 options.align_corners, false});
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
@@ -185,7 +186,7 @@ void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false, CoordinateSpace::kNormalised},
+                                 options.align_corners, false},
                      fill);
 }
 
@@ -194,7 +195,7 @@ void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& 
                         const GridSampleOptions& options, const double* fill) {
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0,
-                                 options.align_corners, false, CoordinateSpace::kPixels},
+                                 options.align_corners, false},
                      fill);
 }
 
@@ -205,7 +206,7 @@ void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const T
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   RunGenericAnyDType(geometry, x, y, options,
                      Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
-                                 options.align_corners, flow, CoordinateSpace::kPixels},
+                                 options.align_corners, flow},
                      fill);
 }
 

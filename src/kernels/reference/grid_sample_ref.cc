@@ -234,22 +234,14 @@ float CoordinateAsFloat(double g, bool reduce) {
   return CoordinateAs<float>(g, reduce);
 }
 
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps) {
-  AxisTapsOf<float>(g, s, options, taps);
+void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                 AxisTaps<float>* taps) {
+  TapsIn<float>(space, v, s, options, taps);
 }
 
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options,
-                     AxisTaps<double>* taps) {
-  AxisTapsOf<double>(g, s, options, taps);
-}
-
-void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps) {
-  PixelTapsOf<float>(u, s, options, taps);
-}
-
-void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options,
-                      AxisTaps<double>* taps) {
-  PixelTapsOf<double>(u, s, options, taps);
+void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                 AxisTaps<double>* taps) {
+  TapsIn<double>(space, v, s, options, taps);
 }
 
 namespace {

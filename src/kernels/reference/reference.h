@@ -4,6 +4,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "pixel_rule.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -59,13 +60,13 @@ struct AxisTaps {
   int64_t index[4];
   Acc weight[4];
 };
-// Taps for the finite normalised coordinate g on an axis of size s, computed in Acc.
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
-void ComputeAxisTaps(double g, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
-// Taps for the finite pixel position u (pixel_rule.h: reduced by whole periods for far
-// reflection, otherwise taken as it is), computed in Acc.
-void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<float>* taps);
-void ComputePixelTaps(float u, int64_t s, const GridSampleOptions& options, AxisTaps<double>* taps);
+// Taps for the finite coordinate v on an axis of size s, computed in Acc: a normalised
+// coordinate, or a pixel position (a float; pixel_rule.h: reduced by whole periods for far
+// reflection, otherwise taken as it is).
+void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                 AxisTaps<float>* taps);
+void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                 AxisTaps<double>* taps);
 
 // The float coordinate a float-compute GridSample takes from the grid value g: reduced
 // modulo 4 first for reflection (`reduce`) when |g| > 3, kept inside float's range, NaN when
