@@ -1,11 +1,13 @@
 // The `gridsample onnx inspect|bench MODEL.onnx` commands: a model's GridSample / AffineGrid nodes and whether onnxruntime runs them, and onnxruntime alone timed against the split session.
 import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import process from 'node:process';
 
 import { load } from './node.mjs';
 import { parseOrReport, UsageError } from './cli_args.mjs';
 import { InferenceSession } from './onnx.mjs';
-import { decodeModel, encodeModel, formatType, splitModel } from './onnx_graph.mjs';
+import { counted } from './messages.mjs';
+import { decodeModel, encodeModel, formatType, isOurs, nodeLabel, OnnxModelError, quote, splitModel } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
@@ -22,7 +24,13 @@ bench    times onnxruntime alone against gridsample/onnx's split session on the 
 
 Options:
   --shape NAME=D1xD2x...   the shape of input NAME (for dimensions the model leaves open;
-                           they are 1 otherwise); repeat for several inputs
+                           they are 1 otherwise); NAME= (nothing after =) is a scalar, rank 0
+                           (an input the model declares as a scalar needs none); repeat for
+                           several inputs
+  --subgraphs error|onnxruntime
+                           a GridSample / AffineGrid node inside an If / Loop / Scan body:
+                           refuse the model (error, the default, as InferenceSession.create()
+                           does) or leave the node to onnxruntime (create()'s subgraphs option)
   --ort web|node           onnxruntime-web (wasm; the default when installed) or
                            onnxruntime-node (CPU); one thread either way, as gridsample runs;
                            either must be installed beside gridsample
@@ -40,7 +48,7 @@ function parse(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   if (!['inspect', 'bench'].includes(command)) throw new UsageError(`onnx: unknown command "${command}"; the commands are inspect and bench`);
-  const options = { shapes: {}, inputs: {}, runs: 20, warmup: 3, ort: null, json: false };
+  const options = { shapes: {}, inputs: {}, runs: 20, warmup: 3, ort: null, subgraphs: 'error', json: false };
   const files = [];
   for (let i = 0; i < rest.length; ++i) {
     const arg = rest[i];
@@ -54,9 +62,9 @@ function parse(argv) {
     else if (name === '--help' || name === '-h') return { command: 'help' };
     else if (name === '--shape' || arg.startsWith('--shape=')) {
       const text = arg.startsWith('--shape=') ? arg.slice(8) : value();
-      const m = /^([^=]+)=(\d+(?:x\d+)*)$/.exec(text);
-      if (!m) throw new UsageError(`--shape: expected NAME=D1xD2x..., e.g. image=1x3x224x224; got "${text}"`);
-      options.shapes[m[1]] = m[2].split('x').map(Number);
+      const m = /^([^=]+)=(\d+(?:x\d+)*)?$/.exec(text);
+      if (!m) throw new UsageError(`--shape: expected NAME=D1xD2x..., e.g. image=1x3x224x224 (NAME= for a scalar); got "${text}"`);
+      options.shapes[m[1]] = m[2] ? m[2].split('x').map(Number) : [];
     } else if (name === '--input' || arg.startsWith('--input=')) {
       const text = arg.startsWith('--input=') ? arg.slice(8) : value();
       const m = /^([^=]+)=(.+)$/.exec(text);
@@ -65,6 +73,9 @@ function parse(argv) {
     } else if (name === '--ort') {
       options.ort = value();
       if (!['node', 'web'].includes(options.ort)) throw new UsageError(`--ort: expected web or node, got "${options.ort}"`);
+    } else if (name === '--subgraphs') {
+      options.subgraphs = value();
+      if (!['error', 'onnxruntime'].includes(options.subgraphs)) throw new UsageError(`--subgraphs: expected error or onnxruntime, got "${options.subgraphs}"`);
     } else if (name === '--runs' || name === '--warmup') {
       const text = value();
       const n = Number(text);
@@ -137,7 +148,7 @@ function givenFeeds(ort, split, options) {
   const feeds = {};
   for (const [name, path] of Object.entries(options.inputs)) {
     const input = split.inputs.find((v) => v.name === name);
-    if (!input) throw new Error(`--input ${name}: the model has no input '${name}'; its inputs are ${split.inputs.map((v) => `'${v.name}'`).join(', ')}`);
+    if (!input) throw new Error(`--input ${name}: the model has no input ${quote(name)}; its inputs are ${split.inputs.map((v) => quote(v.name)).join(', ')}`);
     let bytes;
     try {
       bytes = new Uint8Array(readFileSync(path));
@@ -162,9 +173,48 @@ function givenFeeds(ort, split, options) {
   return feeds;
 }
 
-async function inspect(bytes, name, options, ortInfo) {
+// The GridSample / AffineGrid nodes inside If / Loop / Scan bodies (at any depth), each as a
+// path of labels: what InferenceSession.create() refuses unless given subgraphs: 'onnxruntime'.
+function nestedNodes(graph, where = null) {
+  const found = [];
+  for (const [index, node] of graph.node.entries()) {
+    if (where !== null && isOurs(node)) found.push(`${nodeLabel(node, index)}${where}`);
+    for (const a of node.attribute) {
+      for (const g of [a.g, ...(a.graphs || [])]) {
+        if (g) found.push(...nestedNodes(g, ` in the ${quote(a.name)} body of ${nodeLabel(node, index)}${where ?? ''}`));
+      }
+    }
+  }
+  return found;
+}
+
+// The shapes of the random inputs: --shape's, and rank 0 for the inputs the model declares as
+// scalars (the sessions' inputMetadata gives [] for those and for inputs of unknown rank alike).
+function feedDims(split, options) {
+  const scalars = split.inputs.filter((v) => v.type.dims?.length === 0).map((v) => [v.name, []]);
+  return { ...Object.fromEntries(scalars), ...options.shapes };
+}
+
+// The model as `gridsample onnx` reads it: decoded, its GridSample / AffineGrid nodes in
+// control flow, and split as InferenceSession.create() with --subgraphs splits it (its
+// OnnxModelError, in createError, where create() refuses the model).
+function readModel(bytes, name, options) {
   const proto = decodeModel(bytes, name);
-  const split = splitModel(proto, name, { subgraphs: 'onnxruntime' });
+  const nested = nestedNodes(proto.graph);
+  try {
+    return { proto, nested, split: splitModel(proto, name, { subgraphs: options.subgraphs }), createError: null };
+  } catch (e) {
+    if (!(e instanceof OnnxModelError) || !nested.length || options.subgraphs === 'onnxruntime') throw e;
+    // Refused for a node in control flow only: the rest is still worth listing.
+    return { proto, nested, split: splitModel(proto, name, { subgraphs: 'onnxruntime' }), createError: withFlag(e.message) };
+  }
+}
+
+// create()'s advice on nested nodes, in the command line's words.
+const withFlag = (message) => message.replace("pass { subgraphs: 'onnxruntime' }", 'pass --subgraphs onnxruntime');
+
+async function inspect(path, model, name, options, ortInfo) {
+  const { proto, nested, split, createError } = model;
   const ours = split.parts.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.nodes);
   const report = {
     model: name,
@@ -174,15 +224,18 @@ async function inspect(bytes, name, options, ortInfo) {
     inputs: split.inputs.map((v) => ({ name: v.name, type: formatType(v.type) })),
     outputs: split.outputs.map((v) => ({ name: v.name, type: formatType(v.type) })),
     gridsampleNodes: ours.map((n) => ({ name: n.node.name, opType: n.node.opType, version: n.version, attributes: attributesText(n) })),
+    nestedNodes: nested,
+    subgraphs: options.subgraphs,
+    createError,
     plan: null,
     onnxruntime: ortInfo.ort ? ortInfo.name : `not installed: ${ortInfo.tried.join(', ')}`,
   };
-  if (ortInfo.ort) {
+  if (ortInfo.ort && !createError) {
     const given = givenFeeds(ortInfo.ort, split, options);
-    const session = await InferenceSession.create(bytes, { ort: ortInfo.ort, ...ortInfo.sessionOptions, gridsample: await load(), subgraphs: 'onnxruntime' });
+    const session = await InferenceSession.create(path, { ort: ortInfo.ort, ...ortInfo.sessionOptions, gridsample: await load(), subgraphs: options.subgraphs });
     report.plan = session.plan();
     try {
-      const random = randomFeeds(ortInfo.ort, session.inputMetadata.filter((m) => !(m.name in given)), { dims: options.shapes });
+      const random = randomFeeds(ortInfo.ort, session.inputMetadata.filter((m) => !(m.name in given)), { dims: feedDims(split, options) });
       await session.run({ ...random, ...given }, { profile: true });
       const seen = new Map(session.lastProfile.parts.flatMap((p) => p.io ?? []).map((io) => [io.name, io]));
       for (const [i, n] of ours.entries()) {
@@ -199,10 +252,11 @@ async function inspect(bytes, name, options, ortInfo) {
 }
 
 function printInspect(r, out) {
-  out(`${r.model}: opset ${r.opset}, IR version ${r.irVersion}, ${r.nodes} nodes`);
+  out(`${quote(r.model)}: opset ${r.opset}, IR version ${r.irVersion}, ${counted(r.nodes, 'node')}`);
   out(`  inputs:  ${r.inputs.map((v) => `${v.name} ${v.type}`).join('; ')}`);
   out(`  outputs: ${r.outputs.map((v) => `${v.name} ${v.type}`).join('; ')}`);
-  out(`GridSample / AffineGrid nodes: ${r.gridsampleNodes.length}${r.gridsampleNodes.length ? '' : ' (the model runs on onnxruntime alone, as one session)'}`);
+  const alone = r.gridsampleNodes.length || r.createError ? '' : ' (the model runs on onnxruntime alone, as one session)';
+  out(`GridSample / AffineGrid nodes: ${r.gridsampleNodes.length}${r.nestedNodes.length ? ' in the main graph' : ''}${alone}`);
   for (const n of r.gridsampleNodes) {
     out(`  ${n.name || '(unnamed)'}: ${n.opType}-${n.version} ${n.attributes}`);
     if (n.inputs) {
@@ -210,10 +264,19 @@ function printInspect(r, out) {
       out(`    onnxruntime: ${n.onnxruntime}`);
     }
   }
+  if (r.nestedNodes.length) {
+    const left = r.subgraphs === 'onnxruntime' ? ', left to onnxruntime (--subgraphs onnxruntime)' : '';
+    out(`  and ${r.nestedNodes.length} inside If / Loop / Scan bodies${left}:`);
+    for (const label of r.nestedNodes) out(`    ${label}`);
+  }
+  if (r.createError) {
+    out(`InferenceSession.create() refuses the model: ${r.createError.replace(/^gridsample\/onnx: /, '')}`);
+    return;
+  }
   if (r.runError) out(`The model did not run on its inputs: ${r.runError}`);
   if (r.plan) {
-    out(`Split into ${r.plan.parts.length} part${r.plan.parts.length > 1 ? 's' : ''} (${r.plan.counts.onnxruntimeSessions} onnxruntime session${r.plan.counts.onnxruntimeSessions === 1 ? '' : 's'}):`);
-    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${p.nodes.length} node${p.nodes.length > 1 ? 's' : ''}: ${formatOps(p.ops)}`);
+    out(`Split into ${counted(r.plan.parts.length, 'part')} (${counted(r.plan.counts.onnxruntimeSessions, 'onnxruntime session')}):`);
+    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${counted(p.nodes.length, 'node')}: ${formatOps(p.ops)}`);
   } else {
     out(`onnxruntime: ${r.onnxruntime}; install one to see the shapes and the split.`);
   }
@@ -221,7 +284,7 @@ function printInspect(r, out) {
 
 function printBench(r, out) {
   const ortText = r.onnxruntime.error ? `fails: ${r.onnxruntime.error}` : `${ms(r.onnxruntime.median)} ms median, p90 ${ms(r.onnxruntime.p90)} ms`;
-  out(`${r.model} on ${r.ort}, ${r.split.runs} runs of each after warming up:`);
+  out(`${quote(r.model)} on ${r.ort}, ${counted(r.split.runs, 'run')} of each after warming up:`);
   out(`  onnxruntime alone: ${ortText}`);
   out(`  split session:     ${ms(r.split.median)} ms median, p90 ${ms(r.split.p90)} ms`);
   if (!r.onnxruntime.error) out(`  ratio:             ${(r.onnxruntime.median / r.split.median).toFixed(2)}x (onnxruntime alone / split)`);
@@ -252,19 +315,24 @@ export async function onnxCommand(argv) {
     } catch (e) {
       throw new Error(`cannot read ${model}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}`, { cause: e });
     }
-    const name = `'${model.split(/[\\/]/).pop()}'`;
+    // The file's name as InferenceSession.create() names it (given the path, as here) in its errors.
+    const name = basename(model);
+    const read = readModel(bytes, quote(name), options);
     const ortInfo = await importOrt(options.ort);
+    // An absolute path: create() and onnxruntime read the file (and any external data beside it)
+    // themselves, and a name such as c:model.onnx is not taken for a URL.
+    const path = resolve(model);
     if (args.command === 'inspect') {
-      const r = await inspect(bytes, name, options, ortInfo);
+      const r = await inspect(path, read, name, options, ortInfo);
       if (options.json) out(JSON.stringify(r, null, 2));
       else printInspect(r, out);
-      return r.runError ? 1 : 0;
+      return r.runError || r.createError ? 1 : 0;
     }
+    if (read.createError) throw new Error(read.createError);
     if (!ortInfo.ort) throw new Error(`bench needs onnxruntime: ${ortInfo.tried.join(', ')}; npm install onnxruntime-node (or onnxruntime-web)`);
-    const r = await compareModel(bytes, {
-      ort: ortInfo.ort, gridsample: await load(), dims: options.shapes, runs: options.runs, minMs: 1000, warmup: options.warmup,
-      // The model's declared inputs, read here only when files are given for some of them.
-      given: Object.keys(options.inputs).length ? givenFeeds(ortInfo.ort, splitModel(decodeModel(bytes, name), name, { subgraphs: 'onnxruntime' }), options) : {},
+    const r = await compareModel(path, {
+      ort: ortInfo.ort, gridsample: await load(), dims: feedDims(read.split, options), runs: options.runs, minMs: 1000, warmup: options.warmup,
+      given: givenFeeds(ortInfo.ort, read.split, options), subgraphs: options.subgraphs,
       sessionOptions: ortInfo.sessionOptions,
       onRound: options.json || !process.stderr.isTTY ? undefined : (i, n) => process.stderr.write(`\r${i}/${n} runs`),
     });

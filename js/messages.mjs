@@ -1,5 +1,8 @@
 // How error messages show what the caller gave: values, shapes, byte counts, detached buffers (no rule of the library here).
 
+/** `1 node`, `2 nodes`: a count and its noun, plural unless the count is 1. */
+export const counted = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** A typed array (not a DataView). */
 export function isView(v) {
   return ArrayBuffer.isView(v) && !(v instanceof DataView);

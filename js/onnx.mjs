@@ -2,6 +2,7 @@
 import { load } from '#gridsample';
 import { readBytes } from '#read';
 
+import { counted } from './messages.mjs';
 import { externalDataOption, readExternalData } from './onnx_external.mjs';
 import {
   ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, quote, splitModel, subModel,
@@ -45,7 +46,7 @@ function ortOptions(options, files) {
   return files.length ? { ...passOn, externalData: files } : passOn;
 }
 
-const nodeCount = (part) => `${part.nodes.length} node${part.nodes.length === 1 ? '' : 's'}`;
+const nodeCount = (part) => counted(part.nodes.length, 'node');
 
 /**
  * A model split into onnxruntime sessions and GridSample / AffineGrid nodes run on gridsample.

@@ -30,8 +30,8 @@ const MODES = {
 const PADDING_MODES = ['zeros', 'border', 'reflection'];
 
 const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
-// Own properties only: an op type such as 'constructor' is not ours.
-const isOurs = (node) => isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType);
+/** Whether a node is a GridSample or AffineGrid of the default domain (own properties only: an op type such as 'constructor' is not ours). */
+export const isOurs = (node) => isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType);
 export const num = (v) => (typeof v === 'number' ? v : Number(v)); // protobufjs gives int64 fields as Long
 
 /**

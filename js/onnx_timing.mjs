@@ -1,6 +1,6 @@
 // Times a model on onnxruntime alone against gridsample/onnx's split session on the same feeds, part by part: what `gridsample onnx bench`, the ONNX demo page and `make bench` report.
 import { InferenceSession } from './onnx.mjs';
-import { failureReason } from './onnx_graph.mjs';
+import { failureReason, quote } from './onnx_graph.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const now = () => globalThis.performance.now();
@@ -35,14 +35,14 @@ export function randomFeeds(ort, metadata, { dims = {}, ranges = {}, seed = 1 } 
     const uniform = () => lo + (hi - lo) * next();
     const given = dims[name];
     if (given && shape.length && given.length !== shape.length) {
-      throw new RangeError(`input '${name}': the model declares ${shape.length} dimensions [${shape.join(', ')}], got ${given.length}: [${given.join(', ')}]`);
+      throw new RangeError(`input ${quote(name)}: the model declares ${shape.length} dimensions [${shape.join(', ')}], got ${given.length}: [${given.join(', ')}]`);
     }
     const d = given ? [...given] : shape.map((s) => (typeof s === 'number' && s > 0 ? s : 1));
-    if (!shape.length && !given) throw new RangeError(`input '${name}': the model does not declare its rank; give its shape`);
+    if (!shape.length && !given) throw new RangeError(`input ${quote(name)}: the model does not declare its rank; give its shape`);
     const n = d.reduce((a, b) => a * b, 1);
     let data;
     const ArrayClass = ARRAY_CLASSES[type];
-    if (!ArrayClass || type === 'bfloat16') throw new RangeError(`input '${name}': cannot make random ${type} data`);
+    if (!ArrayClass || type === 'bfloat16') throw new RangeError(`input ${quote(name)}: cannot make random ${type} data`);
     if (type === 'float32' || type === 'float64') data = ArrayClass.from({ length: n }, uniform);
     else if (type === 'float16') data = ArrayClass.from({ length: n }, () => toHalf(uniform()));
     else if (type === 'int64') data = ArrayClass.from({ length: n }, () => BigInt(Math.floor(4 * next())));
@@ -122,18 +122,19 @@ async function warm(session, feeds, runs, ms) {
 }
 
 /**
- * Runs `model` (bytes) on onnxruntime alone and on the split session, in alternating blocks of
+ * Runs `model` (bytes, or a path or URL both read) on onnxruntime alone and on the split session, in alternating blocks of
  * runs: `runs` of each, or more until `minMs` have passed, after warming each up (`warmup` runs
  * and `warmupMs` milliseconds at least), with the same split with every part on onnxruntime
  * (the per-part reference; `reference: false` leaves it out) as a third. The feeds are
- * `feeds`, or `given` completed with random ones (randomFeeds with `dims` and `ranges`).
+ * `feeds`, or `given` completed with random ones (randomFeeds with `dims` and `ranges`);
+ * `subgraphs` is InferenceSession.create()'s option.
  * Resolves to { plan, feeds, onnxruntime: {median, p90} | {error}, split: {median, p90},
  * parts: [{part, runsOn, ops, ms: median, onnxruntimeMs: median | null}], reference: {error}?,
  * outputs: compareOutputs(split, onnxruntime) | null, gridsampleShare: {split, onnxruntime} }.
  * `onRound(i, runs)` is called after each round.
  */
-export async function compareModel(model, { ort, feeds, given = {}, dims, ranges, runs = 20, minMs = 0, warmup = 3, warmupMs = 1000, reference = true, gridsample, sessionOptions = {}, onRound } = {}) {
-  const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample });
+export async function compareModel(model, { ort, feeds, given = {}, dims, ranges, runs = 20, minMs = 0, warmup = 3, warmupMs = 1000, reference = true, gridsample, subgraphs, sessionOptions = {}, onRound } = {}) {
+  const split = await InferenceSession.create(model, { ...sessionOptions, ort, gridsample, subgraphs });
   const sessions = { split };
   const errors = {};
   try {
@@ -150,7 +151,7 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
     }
     if (reference && plan.parts.some((p) => p.runsOn === 'gridsample')) {
       try {
-        sessions.reference = await InferenceSession.create(model, { ...sessionOptions, logSeverityLevel: 4, ort, gridsample, gridsampleParts: 'onnxruntime' });
+        sessions.reference = await InferenceSession.create(model, { ...sessionOptions, logSeverityLevel: 4, ort, gridsample, subgraphs, gridsampleParts: 'onnxruntime' });
         await sessions.reference.run(feeds);
       } catch (e) {
         errors.reference = failureReason(e);
