@@ -498,9 +498,9 @@ export interface GridSample {
    *
    * @example
    * // Rectify a photographed page: the page's corners in the photo onto a 600x800 output.
-   * const page = [[112, 80], [530, 95], [560, 700], [90, 690]];
-   * const h = gs.perspectiveTransform(page, [[0, 0], [599, 0], [599, 799], [0, 799]]);
-   * const flat = gs.warpPerspective(photo, h, { space: 'pixel', width: 600, height: 800 });
+   * const page: Quad = [[112, 80], [530, 95], [560, 700], [90, 690]];
+   * const homography = gs.perspectiveTransform(page, [[0, 0], [599, 0], [599, 799], [0, 799]]);
+   * const flat = gs.warpPerspective(photo, homography, { space: 'pixel', width: 600, height: 800 });
    */
   warpPerspective<I extends ImageLike | HeapTensor<'uint8' | 'float32'>, O extends ImageOut | undefined = undefined>(
     image: I,
@@ -626,6 +626,18 @@ export interface GridSample {
   heapSize(): number;
 }
 
+/**
+ * The instance type of the host's global class `Name` (`'URL'`, `'Blob'`, `'AbortSignal'`) as
+ * the consumer's project declares it (lib.dom, lib.webworker or @types/node), else `never`:
+ * these declarations name no global type directly, so that they compile with or without the DOM
+ * lib and Node's types (a Node-only project with `lib: ["es2022"]` has no `WebAssembly`, and
+ * without @types/node no `URL`), and take the real class wherever there is one.
+ */
+export type HostClass<Name extends string> = typeof globalThis extends { readonly [K in Name]: { prototype: infer T } } ? T : never;
+
+/** `WebAssembly.Module` where the project declares it (lib.dom, lib.webworker), else any object. */
+export type WasmModule = typeof globalThis extends { readonly WebAssembly: { readonly Module: { prototype: infer M } } } ? M : object;
+
 /** Options of {@link load}. */
 /**
  * A build of the wasm: `'simd'` (SIMD128), `'scalar'` (runs everywhere), `'simd-threads'`
@@ -655,14 +667,14 @@ export interface LoadOptions {
    * `file:` URLs and paths are read from disk. A fixed URL must hold the variant that is
    * chosen, so give `variant` with it.
    */
-  wasmUrl?: string | URL | ((variant: Variant) => string | URL);
+  wasmUrl?: string | HostClass<'URL'> | ((variant: Variant) => string | HostClass<'URL'>);
   /**
    * The `.wasm` bytes themselves (of the chosen variant: with an explicit `variant`, bytes of
    * the other build are a `TypeError`; with `'auto'` the module reports the build it is).
    */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /** An already compiled module (of the chosen variant, as `wasmBinary`), e.g. posted to a worker. */
-  wasmModule?: WebAssembly.Module;
+  wasmModule?: WasmModule;
   /**
    * Milliseconds to run the kernels on small inputs before `load()` resolves (`true`, the
    * default: 50; `false` or 0: none; at most 10000). Engines optimise wasm only after it has run
@@ -700,11 +712,11 @@ export interface PoolOptions {
   /** As {@link LoadOptions.variant}, without `'simd-threads'` (each worker runs one thread). */
   variant?: 'simd' | 'scalar' | 'auto';
   /** As {@link LoadOptions.wasmUrl}, a fixed URL only (a function cannot be sent to a worker). */
-  wasmUrl?: string | URL;
+  wasmUrl?: string | HostClass<'URL'>;
   /** As {@link LoadOptions.wasmBinary} (copied to each worker). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /** As {@link LoadOptions.wasmModule} (compiled once, shared by the workers). */
-  wasmModule?: WebAssembly.Module;
+  wasmModule?: WasmModule;
   /** As {@link LoadOptions.warmUp}, in each worker. */
   warmUp?: boolean | number;
 }
@@ -715,7 +727,7 @@ export interface PoolCallOptions {
    * Rejects the call with `signal.reason` when aborted: bands already running finish unseen, the
    * rest are never sent (a worker holds one band or call at a time).
    */
-  signal?: AbortSignal;
+  signal?: HostClass<'AbortSignal'>;
   /**
    * Called with the fraction done (0 to 1) as the call's bands come back, the last time with
    * 1; a call too small to split calls it once, with 1.

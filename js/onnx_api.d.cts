@@ -4,7 +4,7 @@
 // peers, and either may be the one given. The session is generic over the `Tensor` class of
 // the module passed as `options.ort`, so its feeds and results have that module's tensor type.
 
-import type { GridSample } from './api.cjs';
+import type { GridSample, HostClass } from './api.cjs';
 
 /** What the runner reads of an onnxruntime tensor (onnxruntime's `Tensor` has all of it). */
 export interface OrtTensor {
@@ -36,7 +36,7 @@ export type TensorOf<O extends OrtModule> = InstanceType<O['Tensor']>;
  */
 export type ExternalDataFile =
   | string
-  | { readonly path: string; readonly data: string | URL | Blob | ArrayBuffer | SharedArrayBuffer | Uint8Array };
+  | { readonly path: string; readonly data: string | HostClass<'URL'> | HostClass<'Blob'> | ArrayBuffer | SharedArrayBuffer | Uint8Array };
 
 /** Options of {@link InferenceSession.create}. */
 export interface SessionOptions<O extends OrtModule = OrtModule> {
@@ -170,7 +170,7 @@ export interface Plan {
 export declare class InferenceSession<T extends OrtTensor = OrtTensor> {
   private constructor();
   /** Parses and splits `model` (bytes, a URL or a path) and creates its onnxruntime sessions. */
-  static create<O extends OrtModule>(model: Uint8Array | ArrayBuffer | URL | string, options: SessionOptions<O>): Promise<InferenceSession<TensorOf<O>>>;
+  static create<O extends OrtModule>(model: Uint8Array | ArrayBuffer | HostClass<'URL'> | string, options: SessionOptions<O>): Promise<InferenceSession<TensorOf<O>>>;
   /** The model's input names. */
   readonly inputNames: readonly string[];
   /** The model's output names. */

@@ -545,6 +545,11 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
     const onnxSource = readFileSync(join(HERE, 'typescript', 'onnx_consumer.ts'), 'utf8');
     writeFileSync(join(dir, 'onnx_esm.mts'), onnxSource);
     writeFileSync(join(dir, 'onnx_cjs.cts'), onnxSource);
+    // Without the DOM lib: the same source as ESM and CommonJS, and Node's own classes.
+    const noDomSource = readFileSync(join(HERE, 'typescript', 'no_dom_consumer.ts'), 'utf8');
+    writeFileSync(join(dir, 'no_dom_esm.mts'), noDomSource);
+    writeFileSync(join(dir, 'no_dom_cjs.cts'), noDomSource);
+    writeFileSync(join(dir, 'node_esm.mts'), readFileSync(join(HERE, 'typescript', 'node_consumer.ts'), 'utf8'));
   });
 
   for (const [name, modules] of Object.entries(TS_MODULES)) {
@@ -560,6 +565,32 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
         await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });
       } catch (e) {
         assert.fail(`tsc -p ${config} (${modules.module}, ${modules.moduleResolution}):\n${withSourceLines(dir, `${e.stdout}${e.stderr}`)}`);
+      }
+    });
+  }
+
+  // Projects without the DOM lib (issue 27: a Node-only `lib: ["es2022"]` failed with TS2503
+  // "Cannot find namespace 'WebAssembly'"): es2022 alone, with Node's types (the tests' copy of
+  // @types/node), and a worker's lib.
+  const NO_DOM = {
+    es2022: { lib: ['es2022'], types: [], files: ['no_dom_esm.mts', 'no_dom_cjs.cts'] },
+    'es2022-node': { lib: ['es2022'], types: ['node'], files: ['no_dom_esm.mts', 'no_dom_cjs.cts', 'node_esm.mts'] },
+    'es2022-webworker': { lib: ['es2022', 'webworker'], types: [], files: ['no_dom_esm.mts', 'no_dom_cjs.cts'] },
+  };
+  for (const [name, { lib, types, files }] of Object.entries(NO_DOM)) {
+    test(`no DOM lib: lib ${lib.join(' + ')}, types [${types.join(', ')}] (nodenext)`, async () => {
+      const config = `tsconfig.${name}.json`;
+      writeFileSync(join(dir, config), JSON.stringify({
+        compilerOptions: {
+          ...TS_MODULES.nodenext, strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', lib, types,
+          typeRoots: [join(HERE, 'node_modules', '@types')],
+        },
+        files,
+      }, null, 2));
+      try {
+        await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });
+      } catch (e) {
+        assert.fail(`tsc -p ${config}:\n${withSourceLines(dir, `${e.stdout}${e.stderr}`)}`);
       }
     });
   }
