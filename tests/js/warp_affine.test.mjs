@@ -330,7 +330,7 @@ describe('js/README.md', () => {
         [this.data, this.width, this.height] = typeof a === 'number' ? [new Uint8ClampedArray(4 * a * b), a, b] : [a, b, c];
       }
     }
-    new Function('gs', 'canvas', 'ImageData', code)(await load(), canvas, ImageData);
+    new Function('gs', 'canvas', 'ctx', 'ImageData', code)(await load(), canvas, ctx, ImageData);
     assert.equal(drawn.length, 1, 'the example draws one picture');
     const m = moments(drawn[0]);
     const s = moments(source);
