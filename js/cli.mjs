@@ -5,7 +5,7 @@ import process from 'node:process';
 
 import { load } from './node.mjs';
 import { parseArgs, parseOrReport } from './cli_args.mjs';
-import { encodeImage, FileError, formatOfName, FORMATS, loadCodecs, readImage, writeOutputFile } from './cli_files.mjs';
+import { encodeImage, FileError, fileName, formatOfName, FORMATS, loadCodecs, readImage, STDIO, writeOutputFile } from './cli_files.mjs';
 import { readFlowFile } from './cli_flow.mjs';
 import { startProgress } from './cli_progress.mjs';
 import { flowGrid } from './flows.mjs';
@@ -13,14 +13,17 @@ import { thetaFromParams } from './pixel_space.mjs';
 
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
-const HELP = `Usage: gridsample warp IN.png OUT.png [options]
+const HELP = `Usage: gridsample warp IN OUT [options]
        gridsample onnx inspect|bench MODEL.onnx [options]   (see gridsample onnx --help)
        gridsample --help | --version
 
 Warps an image with gridsample's WebAssembly build and writes an 8-bit RGBA PNG, or a JPEG
 (no alpha: transparent pixels keep their colour, black outside the image unless --fill). The
 format is the file name's extension (any case): .png, or .jpg / .jpeg; an input without an
-extension (a pipe) is told by its first bytes. JPEG EXIF orientation is not applied.
+extension (a pipe) is told by its first bytes, an output without one needs --format. IN -
+reads standard input, OUT - writes standard output (the summary then goes to stderr):
+  cat photo.jpg | gridsample warp - - --format png --rotate 30 > out.png
+JPEG EXIF orientation is not applied.
 
 The transform moves the window each output pixel samples, in the input's pixels about its
 centre (x right, y down; pixel centres at whole numbers, the centre at ((W-1)/2, (H-1)/2)):
@@ -63,6 +66,8 @@ Sampling (the GridSample attributes):
   --fill V | R,G,B | R,G,B,A           the colour outside the image with --padding zeros
                                        (0..255; default 0,0,0,0: transparent black)
   --quality Q                          JPEG output quality, 1..100 (default 90)
+  --format png|jpeg                    the output's format where its name has no extension
+                                       (-, /dev/stdout); with one, they must agree
   --threads N                          threads for the warp, 1..64 (default
                                        min(4, ceil(cores / 2)); results do not change)
 
@@ -75,8 +80,8 @@ Sampling (the GridSample attributes):
 
 The summary's times: decode (reading the files included), warp, encode (writing included)
 and total (the whole command). On a terminal, a step that runs over a second shows a
-progress line on stderr. The output is written to a temporary file beside it, then renamed
-over it: a failed or interrupted write leaves an existing file as it was.
+progress line on stderr. An output file is written to a temporary file beside it, then
+renamed over it: a failed or interrupted write leaves an existing file as it was.
 
 Exit status: 0 done, 1 a file could not be read, decoded or written, 2 bad usage
 (GRIDSAMPLE_DEBUG=1 adds the codec's own words to a decoding error).
@@ -212,8 +217,9 @@ async function warpCommand(args, progress) {
   const o = args.options;
   // The input's codec (any, for a name without an extension) and the output's.
   const inputFormat = formatOfName(args.input);
-  await loadCodecs([...(inputFormat ? [inputFormat] : FORMATS), formatOfName(args.output)]);
-  progress.step(`decoding ${args.input}`);
+  await loadCodecs([...(inputFormat ? [inputFormat] : FORMATS), args.outputFormat]);
+  const [inputName, outputName] = [fileName(args.input), fileName(args.output, { output: true })];
+  progress.step(`decoding ${inputName}`);
   const [image, decodeMs] = timed(() => {
     if (o.flowFile) o.flowFile.flow = readFlowFile(o.flowFile.path, o.flowFile.size);
     return readImage(args.input, o.flowFile ? flowSize(o.flowFile.flow) : o.size);
@@ -232,22 +238,24 @@ async function warpCommand(args, progress) {
       return warp(gs, image, o);
     } catch (e) {
       // The library's own RangeError, e.g. an output larger than the 2 GiB wasm heap.
-      if (e instanceof RangeError) throw new FileError(`cannot warp ${args.input} to ${outputSize.join('x')}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
+      if (e instanceof RangeError) throw new FileError(`cannot warp ${inputName} to ${outputSize.join('x')}${o.flowFile ? ` by ${o.flowFile.path}` : ''}: ${e.message}`);
       throw e;
     }
   });
-  progress.step(`encoding ${args.output}`);
+  progress.step(`encoding ${outputName}`);
   const encodeStart = performance.now();
-  const bytes = encodeImage(args.output, result, { quality: o.quality });
-  progress.step(`writing ${args.output}`);
+  const bytes = encodeImage(args.outputFormat, result, { quality: o.quality });
+  progress.step(`writing ${outputName}`);
   if (!(await writeInterruptibly(args.output, bytes))) return 1;
   const encodeMs = performance.now() - encodeStart;
   // performance.now() counts from the process's start: the whole command.
   const times = { decode: decodeMs, warp: warpMs, encode: encodeMs, total: performance.now() };
   progress.stop();
+  // Standard output may be the image itself: the summary goes to stderr then.
+  const report = args.output === STDIO ? process.stderr : process.stdout;
   if (o.json) {
     const ms = (t) => Number(t.toFixed(3));
-    process.stdout.write(`${JSON.stringify({
+    report.write(`${JSON.stringify({
       input: args.input, output: args.output, inputSize: [image.width, image.height], outputSize: [result.width, result.height],
       warp: o.flowFile ? 'flow-file' : o.perspective ? 'perspective' : 'affine', flow: o.flow, flowFile: o.flowFile?.path ?? null,
       mode: o.mode, padding: o.padding, fill: o.fill ?? null, alignCorners: o.alignCorners,
@@ -257,7 +265,7 @@ async function warpCommand(args, progress) {
     return 0;
   }
   const what = o.flowFile ? `flow ${o.flowFile.path}, ` : o.perspective ? 'perspective, ' : o.matrix ? 'pixel matrix, ' : o.flow ? `${o.flow} flow, ` : '';
-  process.stdout.write(`${args.output}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
+  report.write(`${outputName}: ${result.width}x${result.height} from ${image.width}x${image.height}, ` +
     `${what}${o.mode}/${o.padding}${o.alignCorners ? '/align-corners' : ''}, ` +
     `${gs.backend}${gs.threads > 1 ? ` (${gs.threads} threads)` : ''}; ` +
     `${Object.entries(times).map(([k, t]) => `${k} ${t.toFixed(1)} ms`).join(', ')}\n`);

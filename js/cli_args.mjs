@@ -2,7 +2,7 @@
 import { extname } from 'node:path';
 import process from 'node:process';
 
-import { FORMAT_LIST, formatOfName } from './cli_files.mjs';
+import { FORMAT_LIST, FORMATS, fileName, formatOfName } from './cli_files.mjs';
 import { FLOW_FILE_KINDS, flowFileKind } from './cli_flow.mjs';
 import { FLOW_NAMES } from './flows.mjs';
 import { invertOrThrow, perspectiveTransform } from './matrices.mjs';
@@ -24,7 +24,7 @@ export function parseOrReport(parse, argv, help) {
 const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
 const PADDINGS = ['zeros', 'border', 'reflection'];
 const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength',
-  'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality', 'threads'];
+  'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality', 'threads', 'format'];
 const FLAG_OPTIONS = ['align-corners', 'inverse', 'json', 'help', 'version'];
 const SHORT = { '-h': 'help', '-v': 'version' };
 const MAX_SIDE = 32768;
@@ -87,12 +87,12 @@ export function parseArgs(argv) {
     }
   }
   if (values.help || values.version) return { command: values.help ? 'help' : 'version' };
-  if (positional.length === 0) throw new UsageError('missing command; usage: gridsample warp IN.png OUT.png [options]');
+  if (positional.length === 0) throw new UsageError('missing command; usage: gridsample warp IN OUT [options]');
   const [command, ...files] = positional;
   if (command === 'help') return { command: 'help' };
   if (command !== 'warp') throw new UsageError(`unknown command "${command}"; the commands are warp and onnx`);
-  if (files.length < 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length ? `only "${files[0]}"` : 'neither'}`);
-  if (files.length > 2) throw new UsageError(`warp: expected IN.png and OUT.png, got ${files.length} files: ${files.join(' ')}`);
+  if (files.length < 2) throw new UsageError(`warp: expected IN and OUT (PNG or JPEG files, - for standard input and output), got ${files.length ? `only "${files[0]}"` : 'neither'}`);
+  if (files.length > 2) throw new UsageError(`warp: expected IN and OUT (PNG or JPEG files, - for standard input and output), got ${files.length} files: ${files.join(' ')}`);
 
   const options = {
     mode: 'bilinear', padding: 'zeros', alignCorners: !!values['align-corners'], flow: null, strength: 0.6, size: null,
@@ -164,13 +164,9 @@ export function parseArgs(argv) {
   }
   // Checked last, so that a bad option is reported first whatever the file names.
   const [input, output] = files;
-  const outputFormat = formatOfName(output);
-  if (!outputFormat) {
-    const extension = extname(output);
-    throw new UsageError(`${output}: ${extension ? `cannot write ${extension} files` : 'the output needs a file extension'}; the output formats are ${FORMAT_LIST}`);
-  }
+  const outputFormat = readOutputFormat(output, values.format);
   if (formatOfName(input) === null) {
-    throw new UsageError(`${input}: cannot read ${extname(input)} files; the input formats are ${FORMAT_LIST} (a name without an extension is told by its first bytes)`);
+    throw new UsageError(`${input}: cannot read ${extname(input)} files; the input formats are ${FORMAT_LIST} (a name without an extension, or -, is told by its first bytes)`);
   }
   if ('threads' in values) {
     options.threads = number('threads', values.threads);
@@ -183,9 +179,28 @@ export function parseArgs(argv) {
     if (!Number.isInteger(options.quality) || options.quality < 1 || options.quality > 100) {
       throw new UsageError(`--quality: expected a whole number from 1 to 100, got "${values.quality}"`);
     }
-    if (outputFormat.name !== 'JPEG') throw new UsageError(`--quality applies to JPEG output (.jpg, .jpeg), not to ${output}`);
+    if (outputFormat.name !== 'JPEG') throw new UsageError(`--quality applies to JPEG output (.jpg, .jpeg), not to ${output === '-' ? `${outputFormat.name} output` : output}`);
   }
-  return { command: 'warp', input, output, options };
+  return { command: 'warp', input, output, outputFormat, options };
+}
+
+// --format's words: each format's name and its extensions without the dot (png, jpeg, jpg).
+const FORMAT_WORDS = new Map(FORMATS.flatMap((f) => [f.name, ...f.extensions.map((e) => e.slice(1))].map((w) => [w.toLowerCase(), f])));
+
+// The output's format (a FORMATS entry): its extension's, else --format's (the only way to name
+// it for `-` or a name without an extension); both given, they must agree.
+function readOutputFormat(output, word) {
+  const byName = formatOfName(output);
+  const extension = extname(output);
+  if (byName === null) throw new UsageError(`${output}: cannot write ${extension} files; the output formats are ${FORMAT_LIST}`);
+  if (word === undefined) {
+    if (!byName) throw new UsageError(`${fileName(output, { output: true })}: the output needs a file extension or --format png|jpeg; the output formats are ${FORMAT_LIST}`);
+    return byName;
+  }
+  const format = FORMAT_WORDS.get(word.toLowerCase());
+  if (!format) throw new UsageError(`--format: expected png or jpeg, got "${word}"`);
+  if (byName && byName !== format) throw new UsageError(`--format ${word} disagrees with ${output}'s extension (${byName.name}); give one`);
+  return format;
 }
 
 // WxH with each side from 1 to MAX_SIDE.

@@ -1,4 +1,4 @@
-// The CLI's image files: the format named by the file's extension (PNG, JPEG), reading a file or a pipe, checking it before its codec sees it, decoding to and encoding from 8-bit RGBA, and writing.
+// The CLI's image files: the format named by the file's extension (PNG, JPEG), reading a file or a pipe (`-`: standard input), checking it before its codec sees it, decoding to and encoding from 8-bit RGBA, and writing.
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -16,9 +16,18 @@ export const FORMATS = Object.freeze([PNG_FORMAT, JPEG_FORMAT]);
 /** "PNG (.png) and JPEG (.jpg, .jpeg)", for messages. */
 export const FORMAT_LIST = FORMATS.map((f) => `${f.name} (${f.extensions.join(', ')})`).join(' and ');
 
+/** The file name that stands for standard input (an input) or standard output (the output). */
+export const STDIO = '-';
+
+/** How messages name a file: its path, or `standard input` / `standard output` for `-`. */
+export function fileName(path, { output = false } = {}) {
+  if (path !== STDIO) return path;
+  return output ? 'standard output' : 'standard input';
+}
+
 /**
  * The format a file name's extension names (any case): a FORMATS entry, null for an extension
- * of another format, undefined for a name without one (a pipe such as /dev/stdin).
+ * of another format, undefined for a name without one (`-` or a pipe such as /dev/stdin).
  */
 export function formatOfName(path) {
   const extension = extname(path).toLowerCase();
@@ -37,7 +46,8 @@ const OTHER_FORMATS = [
 function systemReason(e) {
   const reasons = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'it is a directory',
     ENOTDIR: 'a part of the path is not a directory', EPERM: 'operation not permitted', ENOSPC: 'no space left on the device',
-    EROFS: 'read-only file system', EFBIG: 'it would exceed the file size limit (ulimit -f)', EDQUOT: 'the disk quota is exceeded' };
+    EROFS: 'read-only file system', EFBIG: 'it would exceed the file size limit (ulimit -f)', EDQUOT: 'the disk quota is exceeded',
+    EPIPE: 'the pipe was closed by its reader' };
   return reasons[e.code] || e.message;
 }
 
@@ -60,30 +70,45 @@ const MAX_FILE = 2 ** 31 - 1;
 export function readInput(path) {
   let fd;
   try {
-    fd = openSync(path, 'r');
+    fd = stdin ? 0 : openSync(path, 'r');
+  const name = fileName(path);
+  const stdin = path === STDIO;
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     if (stat.isFile()) {
-      if (stat.size > MAX_FILE) throw new FileError(`cannot read ${path}: it has ${stat.size} bytes, more than the 2 GiB an input file may have here`);
+      if (stat.size > MAX_FILE) throw new FileError(`cannot read ${name}: it has ${stat.size} bytes, more than the 2 GiB an input file may have here`);
       return readFileSync(fd);
     }
-    if (!stat.isFIFO()) throw new FileError(`cannot read ${path}: it is not a regular file or a pipe`);
+    if (stdin && stat.isCharacterDevice()) throw new FileError('cannot read standard input: it is a terminal; pipe or redirect an image into it');
+    if (!stat.isFIFO() && !(stdin && stat.isSocket())) throw new FileError(`cannot read ${name}: it is not a regular file or a pipe`);
     const chunks = [];
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(1 << 20);
-      const n = readSync(fd, chunk, 0, chunk.length, null);
+      const n = readWaiting(fd, chunk);
       if (n === 0) break;
       total += n;
-      if (total > MAX_FILE) throw new FileError(`cannot read ${path}: it has more than the 2 GiB an input file may have here`);
+      if (total > MAX_FILE) throw new FileError(`cannot read ${name}: it has more than the 2 GiB an input file may have here`);
       chunks.push(chunk.subarray(0, n));
     }
     return Buffer.concat(chunks, total);
   } catch (e) {
     if (e instanceof FileError) throw e;
-    throw new FileError(`cannot read ${path}: ${systemReason(e)}`);
+    throw new FileError(`cannot read ${name}: ${systemReason(e)}`);
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined && !stdin) closeSync(fd);
+  }
+}
+
+// readSync of a pipe, waiting where the writer left it non-blocking (EAGAIN: no data yet).
+function readWaiting(fd, buffer) {
+  for (;;) {
+    try {
+      return readSync(fd, buffer, 0, buffer.length, null);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
   }
 }
 
@@ -98,11 +123,12 @@ export function readImage(path, size) {
   const sniffed = FORMATS.find((f) => f.sniff(bytes));
   const format = formatOfName(path) || sniffed;
   if (!format) {
+  const name = fileName(path);
     const other = OTHER_FORMATS.find(([, test]) => test(bytes));
     const reason = bytes.length === 0 ? 'the file is empty' : other ? `it is a ${other[0]} file` : 'it starts with neither signature';
-    throw new FileError(`${path} is not a PNG or JPEG file (${reason}); the formats read are ${FORMAT_LIST}`);
+    throw new FileError(`${name} is not a PNG or JPEG file (${reason}); the formats read are ${FORMAT_LIST}`);
   }
-  const invalid = (reason) => new FileError(`${path} is not a valid ${format.name} file (${reason})`);
+  const invalid = (reason) => new FileError(`${name} is not a valid ${format.name} file (${reason})`);
   if (bytes.length === 0) throw invalid('the file is empty');
   if (sniffed && sniffed !== format) throw invalid(`it is a ${sniffed.name} file; name it ${sniffed.extensions.join(' or ')}`);
   const other = OTHER_FORMATS.find(([, test]) => test(bytes));
@@ -112,35 +138,53 @@ export function readImage(path, size) {
   const [ow, oh] = size || [width, height];
   const total = BigInt(width) * BigInt(height) * 4n + BigInt(ow) * BigInt(oh) * 4n;
   if (total >= 2n ** 31n) {
-    throw new FileError(`cannot warp ${path} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
+    throw new FileError(`cannot warp ${name} (${width}x${height} pixels) to ${ow}x${oh}: as 8-bit RGBA the two images need ${total} bytes, more than the 2 GiB wasm heap can hold`);
   }
   try {
     return format.decode(checked, invalid);
   } catch (e) {
     if (e instanceof FileError) throw e;
     // The structure checked out, so what the codec refuses is what the image data holds.
-    throw new FileError(`${path} is not a valid ${format.name} file (its image data is corrupt or incomplete)`, { cause: e });
+    throw new FileError(`${name} is not a valid ${format.name} file (its image data is corrupt or incomplete)`, { cause: e });
   }
 }
 
-/** RGBA pixels {width, height, data} as a file of the format `path`'s extension names. */
-export function encodeImage(path, image, options = {}) {
-  return formatOfName(path).encode(image, options);
+/** RGBA pixels {width, height, data} as a file of `format` (a FORMATS entry). */
+export function encodeImage(format, image, options = {}) {
+  return format.encode(image, options);
 }
 
-/** Writes an output file whole or not at all (writeFileAtomic); FileError with the reason when it cannot. */
+/**
+ * Writes an output file whole or not at all (writeFileAtomic), or to standard output for `-`;
+ * FileError with the reason when it cannot.
+ */
 export async function writeOutputFile(path, bytes, { signal } = {}) {
   try {
-    await writeFileAtomic(path, bytes, { signal });
+    if (path === STDIO) await writeStdout(bytes);
+    else await writeFileAtomic(path, bytes, { signal });
   } catch (e) {
-    if (signal?.aborted) throw e;
-    throw new FileError(`cannot write ${path}: ${systemReason(e)}`);
+    if (signal?.aborted || e instanceof FileError) throw e;
+    throw new FileError(`cannot write ${fileName(path, { output: true })}: ${systemReason(e)}`);
   }
 }
 
 const WRITE_CHUNK = 1 << 22; // between chunks, `signal` may stop the write
 
 /**
+// Standard output as the image file: all of `bytes`, or the stream's error (EPIPE when the
+// reader has gone). Not to a terminal, where an image is noise.
+async function writeStdout(bytes) {
+  if (process.stdout.isTTY) throw new FileError('cannot write standard output: it is a terminal; redirect it to a file or a pipe');
+  await new Promise((resolve, reject) => {
+    process.stdout.once('error', reject);
+    process.stdout.write(bytes, (e) => {
+      process.stdout.off('error', reject);
+      if (e) reject(e);
+      else resolve();
+    });
+  });
+}
+
  * Writes `bytes` to `path` so that a failure at any point (a full disk, a file size limit,
  * `signal` aborted, e.g. on Ctrl-C) leaves what was there before: into a temporary file in
  * the same folder, then renamed over the target, with the target's permissions where it

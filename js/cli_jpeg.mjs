@@ -120,7 +120,7 @@ function checkJpeg(bytes, invalid) {
     const name = segmentName(marker);
     if (length < 2) throw invalid(`it is corrupt: its ${name} segment at byte ${at} says it has ${length} bytes`);
     const end = at + 2 + length;
-    if (end > bytes.length) throw invalid(`it is truncated: the file ends inside its ${name} segment at byte ${at}`);
+    if (end > bytes.length) throw invalid(`it is truncated: the file ends at byte ${bytes.length}, inside its ${name} segment that starts at byte ${at}`);
     if (marker in OTHER_FRAMES) throw invalid(`it is a ${OTHER_FRAMES[marker]} JPEG, which the codec (jpeg-js) does not decode; it decodes baseline and progressive JPEG`);
     if (marker in DECODED_FRAMES) {
       if (frame) throw invalid(`it is corrupt: a second start-of-frame segment at byte ${at}`);
@@ -131,7 +131,7 @@ function checkJpeg(bytes, invalid) {
       if (!frame) throw invalid(`it is corrupt: its start-of-scan segment at byte ${at} comes before any start-of-frame segment`);
       scans += 1;
       const next = scanEnd(bytes, end);
-      if (next < 0) throw invalid(`it is truncated: the file ends inside the image data of its scan at byte ${at}`);
+      if (next < 0) throw invalid(`it is truncated: the file ends at byte ${bytes.length}, inside the image data of its scan that starts at byte ${at}`);
       checkScan(bytes, at, length, next, frame, invalid);
       at = next;
       continue;

@@ -76,7 +76,7 @@ function checkPng(bytes, invalid) {
     if (!/^[A-Za-z]{4}$/.test(type)) throw invalid(`it is corrupt: the chunk at byte ${at} has no valid type`);
     if (length > PNG_MAX_SIDE) throw invalid(`it is corrupt: its ${type} chunk at byte ${at} says it has ${length} bytes`);
     const end = at + 12 + length;
-    if (end > bytes.length) throw invalid(`it is truncated: the file ends inside its ${type} chunk at byte ${at}`);
+    if (end > bytes.length) throw invalid(`it is truncated: the file ends at byte ${bytes.length}, inside its ${type} chunk that starts at byte ${at}`);
     if (crc32(bytes.subarray(at + 4, end - 4)) !== bytes.readUInt32BE(end - 4)) {
       throw invalid(`it is corrupt: its ${type} chunk at byte ${at} fails its CRC check`);
     }

@@ -35,9 +35,10 @@ async function sh(file, args, options = {}) {
 }
 
 // Runs the installed CLI; resolves to {code, stdout, stderr} whatever the exit status.
-async function cli(args, options = {}) {
+// (`options.file` runs that program instead, e.g. sh for a command line with redirections.)
+async function cli(args, { file = bin, ...options } = {}) {
   try {
-    const { stdout, stderr } = await run(bin, args, { cwd: work, encoding: 'utf8', ...options });
+    const { stdout, stderr } = await run(file, args, { cwd: work, encoding: 'utf8', ...options });
     return { code: 0, stdout, stderr };
   } catch (e) {
     if (typeof e.code !== 'number') throw e;
@@ -52,9 +53,11 @@ before(async () => {
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-consumer', version: '1.0.0', private: true }));
-  // The PNG codec comes from the npm cache when tests/js installed the same version.
+  // The codecs are the user's own (optional peers, as they may be); both come from the npm
+  // cache that tests/js's install filled.
+  const versions = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies;
   await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
-    join(work, JSON.parse(stdout)[0].filename)], { cwd: app });
+    join(work, JSON.parse(stdout)[0].filename), `pngjs@${versions.pngjs}`, `jpeg-js@${versions['jpeg-js']}`], { cwd: app });
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 });
 
@@ -400,7 +403,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     const diskRgba = diskPng(320, 200, 159.5, 99.5, 40);
     const disk = PNG.sync.write(diskRgba);
     for (const name of ['in.png', 'photo.png', 'frame2.png']) writeFileSync(join(dir, name), disk);
-    writeFileSync(join(dir, 'scan.jpg'), jpeg.encode({ width: 320, height: 200, data: diskRgba.data }, 90).data);
+    for (const name of ['scan.jpg', 'photo.jpg']) writeFileSync(join(dir, name), jpeg.encode({ width: 320, height: 200, data: diskRgba.data }, 90).data);
     // A flow of (1.5, -0.5) pixels at the picture's size, in Middlebury's .flo.
     const flo = Buffer.alloc(12 + 8 * 320 * 200);
     flo.writeFloatLE(202021.25, 0);
@@ -415,10 +418,12 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     assert.ok(commands.size >= 5, `only ${commands.size} commands found: ${[...commands].join('; ')}`);
     for (const command of commands) {
       const args = command.split(/\s+/);
-      const r = await cli(args, { cwd: dir });
+      // A command with redirections (standard input and output) runs in a shell.
+      const shell = /[<>]/.test(command);
+      const r = shell ? await cli(['-c', `"${bin}" ${command}`], { cwd: dir, file: 'sh' }) : await cli(args, { cwd: dir });
       assert.equal(r.code, 0, `${command}: ${r.stderr}`);
       if (args.includes('--rotate') && !args.includes('--flow')) {
-        const output = readFileSync(join(dir, args[2]));
+        const output = readFileSync(join(dir, shell ? args[args.indexOf('>') + 1] : args[2]));
         const m = moments(/\.jpe?g$/i.test(args[2]) ? jpeg.decode(output, { useTArray: true }) : PNG.sync.read(output));
         assert.ok(Math.abs(m.ratio - 1) < 0.01, `${command}: the disk's axis ratio is ${m.ratio}`);
       }
@@ -458,8 +463,8 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       ['a GIF file named .png', () => file('anim.png', Buffer.from('GIF89a\x01\x00\x01\x00')),
         /anim\.png is not a valid PNG file \(it is a GIF file; the formats read are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\)/],
       ['a PNG cut inside its signature', () => file('cut5.png', readFileSync(input).subarray(0, 5)), /cut5\.png is not a valid PNG file \(it is truncated: the file ends inside the PNG signature\)/],
-      ['a PNG cut inside its header', () => file('cut20.png', readFileSync(input).subarray(0, 20)), /cut20\.png is not a valid PNG file \(it is truncated: the file ends inside its IHDR chunk at byte 8\)/],
-      ['a truncated PNG', () => file('truncated.png', readFileSync(input).subarray(0, 200)), /truncated\.png is not a valid PNG file \(it is truncated: the file ends inside its IDAT chunk at byte 33\)/],
+      ['a PNG cut inside its header', () => file('cut20.png', readFileSync(input).subarray(0, 20)), /cut20\.png is not a valid PNG file \(it is truncated: the file ends at byte 20, inside its IHDR chunk that starts at byte 8\)/],
+      ['a truncated PNG', () => file('truncated.png', readFileSync(input).subarray(0, 200)), /truncated\.png is not a valid PNG file \(it is truncated: the file ends at byte 200, inside its IDAT chunk that starts at byte 33\)/],
       ['a PNG without its IEND chunk', () => { const b = readFileSync(input); return file('no-end.png', b.subarray(0, b.length - 12)); },
         /no-end\.png is not a valid PNG file \(it is truncated: the file ends at byte \d+ without an IEND chunk\)/],
       ['a PNG cut inside a chunk header', () => { const b = readFileSync(input); return file('cut-head.png', b.subarray(0, b.length - 6)); },
@@ -473,11 +478,11 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         /zdata\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
       ['a PNG whose compressed data stops short (with a good CRC)', () => file('short.png', withChunk('IDAT', (d) => d.fill(0, d.length - 12))),
         /short\.png is not a valid PNG file \(its image data is corrupt or incomplete\)/],
-      ['a JPEG cut inside its header', () => file('cut.jpg', jpegFile().subarray(0, 30)), /cut\.jpg is not a valid JPEG file \(it is truncated: the file ends inside its quantisation table segment at byte 20\)/],
+      ['a JPEG cut inside its header', () => file('cut.jpg', jpegFile().subarray(0, 30)), /cut\.jpg is not a valid JPEG file \(it is truncated: the file ends at byte 30, inside its quantisation table segment that starts at byte 20\)/],
       ['a truncated JPEG', () => { const b = jpegFile(); return file('truncated.jpg', b.subarray(0, b.length - 200)); },
-        /truncated\.jpg is not a valid JPEG file \(it is truncated: the file ends inside the image data of its scan at byte \d+\)/],
+        /truncated\.jpg is not a valid JPEG file \(it is truncated: the file ends at byte \d+, inside the image data of its scan that starts at byte \d+\)/],
       ['a JPEG without its end-of-image marker', () => { const b = jpegFile(); return file('no-eoi.jpg', b.subarray(0, b.length - 2)); },
-        /no-eoi\.jpg is not a valid JPEG file \(it is truncated: the file ends inside the image data of its scan at byte \d+\)/],
+        /no-eoi\.jpg is not a valid JPEG file \(it is truncated: the file ends at byte \d+, inside the image data of its scan that starts at byte \d+\)/],
       ['a JPEG of 0x0 pixels', () => file('empty-frame.jpg', withFrame((b, at) => b.writeUInt16BE(0, at + 5))),
         /empty-frame\.jpg is not a valid JPEG file \(its frame header says 67x0 pixels; both sides must be at least 1\)/],
       ['an arithmetic-coded JPEG', () => file('arith.jpg', withFrame((b, at) => { b[at + 1] = 0xc9; })),
@@ -543,7 +548,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       assert.ok(!existsSync(join(work, 'out.webp')), 'out.webp was written');
     });
 
-    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension; the output formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\n/],
+    for (const [name, message] of [['out', /^gridsample: out: the output needs a file extension or --format png\|jpeg; the output formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\n/],
       ['out.png.gif', /^gridsample: out\.png\.gif: cannot write \.gif files; the output formats are PNG/]]) {
       test(`${name} is refused too`, async () => {
         const r = await cli(['warp', input, name]);
@@ -651,12 +656,73 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     });
   });
 
+  describe('pipes: - reads standard input and writes standard output', () => {
+    // Runs the CLI with `input` on its standard input; stdout as bytes.
+    const piped = (args, input) => new Promise((resolve) => {
+      const child = execFile(bin, args, { cwd: work, encoding: 'buffer', maxBuffer: 64 << 20 }, (e, stdout, stderr) => {
+        resolve({ code: e ? e.code : 0, stdout, stderr: stderr.toString() });
+      });
+      child.stdin.end(input);
+    });
+
+    test('PNG in on stdin, PNG out on stdout (--format png): the same pixels as files give; the summary on stderr', async () => {
+      const m = gs.rotationMatrix([33, 22], 25, 0.9);
+      const want = gs.warpAffine({ data: new Uint8Array(image.data), width: 67, height: 45 }, m, { space: 'pixel' }).data;
+      const r = await piped(['warp', '-', '-', '--format', 'png', '--matrix', m.join(','), '--json'], readFileSync(input));
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stderr);
+      assert.deepEqual([json.input, json.output, json.outputSize], ['-', '-', [67, 45]]);
+      const got = PNG.sync.read(r.stdout);
+      assert.deepEqual([got.width, got.height], [67, 45]);
+      assert.ok(Buffer.from(got.data).equals(Buffer.from(want)), 'stdout holds the warp');
+    });
+
+    test('JPEG in on stdin, to a file; --format jpeg to stdout; the plain summary names standard output', async () => {
+      const encoded = Buffer.from(jpeg.encode({ width: 67, height: 45, data: image.data }, 92).data);
+      const out = join(work, 'from-stdin.png');
+      const r = await piped(['warp', '-', out], encoded);
+      assert.equal(r.code, 0, r.stderr);
+      assertPixels(out, jpeg.decode(encoded, { useTArray: true }).data, [67, 45], 'stdin JPEG');
+      const j = await piped(['warp', '-', '-', '--format', 'jpeg', '--quality', '80'], readFileSync(input));
+      assert.equal(j.code, 0, j.stderr);
+      assert.deepEqual([...j.stdout.subarray(0, 3)], [0xff, 0xd8, 0xff]);
+      assert.equal(jpeg.decode(j.stdout).width, 67);
+      assert.match(j.stderr, /^standard output: 67x45 from 67x45, /);
+    });
+
+    test('errors name standard input; a truncated JPEG says where the file ends', async () => {
+      const encoded = Buffer.from(jpeg.encode({ width: 67, height: 45, data: image.data }, 92).data);
+      const cut = encoded.subarray(0, encoded.length - 100);
+      const r = await piped(['warp', '-', 'never.png'], cut);
+      assert.equal(r.code, 1);
+      const scan = encoded.indexOf(Buffer.from([0xff, 0xda]));
+      assert.equal(r.stderr, `gridsample: standard input is not a valid JPEG file (it is truncated: the file ends at byte ${cut.length}, inside the image data of its scan that starts at byte ${scan})\n`);
+      const text = await piped(['warp', '-', 'never.png'], Buffer.from('hello'));
+      assert.equal(text.code, 1);
+      assert.match(text.stderr, /^gridsample: standard input is not a PNG or JPEG file \(it starts with neither signature\)/);
+      assert.ok(!existsSync(join(work, 'never.png')));
+    });
+
+    test('an output without an extension needs --format; --format must agree with an extension', async () => {
+      for (const [args, message] of [
+        [['warp', 'in.png', '-'], /^gridsample: standard output: the output needs a file extension or --format png\|jpeg; the output formats are PNG \(\.png\) and JPEG \(\.jpg, \.jpeg\)\n/],
+        [['warp', 'in.png', 'out.png', '--format', 'jpeg'], /^gridsample: --format jpeg disagrees with out\.png's extension \(PNG\); give one\n/],
+        [['warp', 'in.png', '-', '--format', 'gif'], /^gridsample: --format: expected png or jpeg, got "gif"\n/],
+        [['warp', 'in.png', '-', '--format', 'png', '--quality', '80'], /^gridsample: --quality applies to JPEG output \(\.jpg, \.jpeg\), not to PNG output\n/],
+      ]) {
+        const r = await cli(args);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, message);
+      }
+    });
+  });
+
   describe('bad usage: exit 2, what is wrong, a pointer to --help', () => {
     const cases = [
       [[], /missing command/],
       [['resize', 'a.png', 'b.png'], /unknown command "resize"; the commands are warp and onnx/],
-      [['warp'], /expected IN\.png and OUT\.png, got neither/],
-      [['warp', 'IN'], /expected IN\.png and OUT\.png, got only "IN"/],
+      [['warp'], /expected IN and OUT \(PNG or JPEG files, - for standard input and output\), got neither/],
+      [['warp', 'IN'], /expected IN and OUT \(PNG or JPEG files, - for standard input and output\), got only "IN"/],
       [['warp', 'IN', 'OUT', 'extra.png'], /got 3 files/],
       [['warp', 'IN', 'OUT', '--rotate', 'abc'], /--rotate: expected a number, got "abc"/],
       [['warp', 'IN', 'OUT', '--rotate', '1e999'], /--rotate: expected a number, got "1e999"/],
