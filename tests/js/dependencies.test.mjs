@@ -1,0 +1,68 @@
+// What `npm install gridsample` brings (issue 27): the packed tarball installed alone into a fresh project holds gridsample and nothing else, every peer is optional, the core API runs there, and the entry points that need a peer say in one line which package to install.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+
+const run = promisify(execFile);
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'js');
+
+let work;
+let app;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'gridsample-deps-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE });
+  app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  // From the npm cache where it can: a package with no dependencies needs nothing else.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, JSON.parse(stdout)[0].filename)], { cwd: app });
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** The stderr of a command that must fail. */
+async function failure(file, args) {
+  const e = await run(file, args, { cwd: app }).then(() => null, (error) => error);
+  assert.ok(e, `${args.join(' ')} succeeded`);
+  return e.stderr;
+}
+
+describe('npm install of the tarball alone', () => {
+  test('installs gridsample and no other package', () => {
+    const installed = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'));
+    assert.deepEqual(installed, ['gridsample']);
+  });
+
+  test('the manifest has no dependencies; every peer is optional; @types/node is none of them', () => {
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'gridsample', 'package.json'), 'utf8'));
+    assert.equal(manifest.dependencies, undefined);
+    for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta?.[name]?.optional, true, name);
+    assert.ok(!Object.hasOwn(manifest.peerDependencies, '@types/node'));
+  });
+
+  test('the core API runs', async () => {
+    writeFileSync(join(app, 'core.mjs'), `import { load } from 'gridsample';
+const gs = await load();
+console.log(gs.warpAffine({ data: new Uint8ClampedArray(4 * 4 * 4).fill(200), width: 4, height: 4 }, [1, 0, 0, 0, 1, 0]).data[0]);`);
+    const { stdout } = await run(process.execPath, ['core.mjs'], { cwd: app });
+    assert.equal(stdout, '200\n');
+  });
+
+  test('gridsample/onnx names its protobuf reader in one line', async () => {
+    const stderr = await failure(process.execPath, ['--input-type=module', '-e', "await import('gridsample/onnx').catch((e) => { console.error(e.message); process.exit(1); });"]);
+    assert.equal(stderr, 'gridsample/onnx needs the npm package onnx-proto: npm install onnx-proto\n');
+  });
+
+  for (const [codec, file, format] of [['pngjs', 'in.png', 'PNG'], ['jpeg-js', 'in.jpg', 'JPEG']]) {
+    test(`the CLI names ${codec} in one line`, async () => {
+      const stderr = await failure(join(app, 'node_modules', '.bin', 'gridsample'), ['warp', file, file.replace('in', 'out'), '--rotate', '10']);
+      assert.equal(stderr, `gridsample: reading or writing ${format} needs the npm package ${codec}: npm install ${codec}\n`);
+    });
+  }
+});
