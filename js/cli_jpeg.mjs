@@ -1,4 +1,6 @@
 // JPEG for the CLI (cli_files.mjs): its signature, a walk over its markers before the codec sees the file, and decoding and encoding with jpeg-js, which only this module imports (the library's modules never do).
+import { importOptional } from './optional_package.mjs';
+
 let jpeg = null; // jpeg-js, imported when a file is read or written
 
 // Frame types (start-of-frame markers) by the second marker byte; jpeg-js decodes the first three.
@@ -151,7 +153,7 @@ export const JPEG_FORMAT = Object.freeze({
   sniff: (bytes) => bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
   check: checkJpeg,
   async load() {
-    jpeg = (await import('jpeg-js')).default;
+    jpeg = (await importOptional('jpeg-js', 'reading or writing JPEG', () => import('jpeg-js'))).default;
   },
   // Grey, YCbCr and CMYK come back as 8-bit RGBA, opaque. (EXIF orientation is not applied.)
   decode({ bytes }) {

@@ -1,6 +1,8 @@
 // PNG for the CLI (cli_files.mjs): its signature, a check of every chunk before the codec sees the file, and decoding and encoding with pngjs, which only this module imports (the library's modules never do).
 import { inflateSync } from 'node:zlib';
 
+import { importOptional } from './optional_package.mjs';
+
 let PNG = null; // pngjs's codec, imported when a file is read or written (--help works without it)
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -131,7 +133,7 @@ export const PNG_FORMAT = Object.freeze({
   sniff: (bytes) => bytes.length >= 4 && bytes.subarray(0, 4).equals(PNG_SIGNATURE.subarray(0, 4)),
   check: checkPng,
   async load() {
-    ({ PNG } = (await import('pngjs')).default);
+    ({ PNG } = (await importOptional('pngjs', 'reading or writing PNG', () => import('pngjs'))).default);
   },
   // Any colour type and bit depth comes back as 8-bit RGBA. `checked` is what check returned.
   decode(checked, invalid) {

@@ -1,9 +1,10 @@
 // Reads an ONNX model (npm onnx-proto) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
-import onnxProto from 'onnx-proto';
-
+import { importOptional } from './optional_package.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
-const { onnx } = onnxProto;
+// An optional peer dependency: the core API's users do not install it. The literal import is
+// for bundlers; without the package, importing gridsample/onnx fails with one line naming it.
+const { onnx } = (await importOptional('onnx-proto', 'gridsample/onnx', () => import('onnx-proto'))).default;
 const { AttributeType } = onnx.AttributeProto;
 
 /** The operators gridsample runs, with the opset each first appeared in. */

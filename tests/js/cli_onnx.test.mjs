@@ -1,7 +1,7 @@
 // `gridsample onnx inspect|bench` as a user runs it: the packed tarball installed beside onnxruntime-web, on the example models and on bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +33,11 @@ before(async () => {
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-onnx-consumer', version: '1.0.0', private: true }));
-  // onnxruntime-web is the user's own (an optional peer); both come from the npm cache that
-  // tests/js's install filled.
+  // onnxruntime-web and the ONNX reader are the user's own (optional peers); they come from the
+  // npm cache that tests/js's install filled.
+  const onnxProto = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies['onnx-proto'];
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
-    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`], { cwd: app, encoding: 'utf8' });
+    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`, `onnx-proto@${onnxProto}`], { cwd: app, encoding: 'utf8' });
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 });
 
