@@ -63,16 +63,17 @@ export async function loadCodecs(formats) {
 }
 
 /**
- * The bytes of an input file: a regular file or a pipe, at most 2 GiB (a device such as
- * /dev/zero would never end); FileError with the reason otherwise.
+ * The bytes of an input file: a regular file or a pipe (`-`: standard input, which may also be
+ * a socket, as Node.js's child processes get), at most 2 GiB (a device such as /dev/zero
+ * would never end); FileError with the reason otherwise.
  */
 const MAX_FILE = 2 ** 31 - 1;
 export function readInput(path) {
+  const name = fileName(path);
+  const stdin = path === STDIO;
   let fd;
   try {
     fd = stdin ? 0 : openSync(path, 'r');
-  const name = fileName(path);
-  const stdin = path === STDIO;
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     if (stat.isFile()) {
@@ -120,10 +121,10 @@ function readWaiting(fd, buffer) {
  */
 export function readImage(path, size) {
   const bytes = readInput(path);
+  const name = fileName(path);
   const sniffed = FORMATS.find((f) => f.sniff(bytes));
   const format = formatOfName(path) || sniffed;
   if (!format) {
-  const name = fileName(path);
     const other = OTHER_FORMATS.find(([, test]) => test(bytes));
     const reason = bytes.length === 0 ? 'the file is empty' : other ? `it is a ${other[0]} file` : 'it starts with neither signature';
     throw new FileError(`${name} is not a PNG or JPEG file (${reason}); the formats read are ${FORMAT_LIST}`);
@@ -168,9 +169,6 @@ export async function writeOutputFile(path, bytes, { signal } = {}) {
   }
 }
 
-const WRITE_CHUNK = 1 << 22; // between chunks, `signal` may stop the write
-
-/**
 // Standard output as the image file: all of `bytes`, or the stream's error (EPIPE when the
 // reader has gone). Not to a terminal, where an image is noise.
 async function writeStdout(bytes) {
@@ -185,6 +183,9 @@ async function writeStdout(bytes) {
   });
 }
 
+const WRITE_CHUNK = 1 << 22; // between chunks, `signal` may stop the write
+
+/**
  * Writes `bytes` to `path` so that a failure at any point (a full disk, a file size limit,
  * `signal` aborted, e.g. on Ctrl-C) leaves what was there before: into a temporary file in
  * the same folder, then renamed over the target, with the target's permissions where it
