@@ -19,9 +19,9 @@ add_library(gridsample
   src/kernels/fast/grid_sample_interleaved.cc
   src/kernels/fast/affine_grid_fast.cc
   src/kernels/fast/half_convert.cc
-  src/kernels/fast/float_convert.cc
-  src/kernels/fast/plan_probe.cc
-  src/kernels/fast/blend_probe.cc)
+  src/kernels/fast/float_convert.cc)
+  # (fast/plan_probe.cc and fast/blend_probe.cc, the planner and blends on their own, are the
+  # tests' alone: gridsample_probes in tests.cmake)
 add_library(gridsample::gridsample ALIAS gridsample)
 if(EMSCRIPTEN)
   # Cold code in the download: validation, the scalar reference paths (dtypes and ranks the
@@ -36,8 +36,7 @@ if(EMSCRIPTEN)
 endif()
 target_include_directories(gridsample
   PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/include>
-         $<INSTALL_INTERFACE:include>
-  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
+         $<INSTALL_INTERFACE:include>)
 target_compile_features(gridsample PUBLIC cxx_std_17)
 # The library's thread pool (src/kernels/parallel.cc); under Emscripten only a -pthread build
 # has threads (the pool is compiled out otherwise).
@@ -51,20 +50,28 @@ endif()
 # NEON on aarch64; Debian's libhwy is host-only), every attainable x86/Arm target with
 # runtime dispatch natively (EMU128 included, so the wasm scalar variant's code is also
 # tested natively).
+if(NOT CMAKE_CROSSCOMPILING)
+  find_package(hwy REQUIRED)
+endif()
+# How a kernel source compiles, in the library and in the tests' probes (tests.cmake): the
+# internal headers, Highway's targets and dispatch as above, and the reference's rounding.
 # The fast paths keep the reference's rounding, and the reference rounds alike on every
 # platform: no contraction of a*b+c into an FMA (g++ contracts by default where FMA is
 # baseline, e.g. aarch64).
-target_compile_options(gridsample PRIVATE -ffp-contract=off)
-if(CMAKE_CROSSCOMPILING)
-  target_include_directories(gridsample SYSTEM PRIVATE ${GRIDSAMPLE_SYSINC})
-  target_compile_definitions(gridsample PRIVATE HWY_COMPILE_ONLY_STATIC=1
-                             GRIDSAMPLE_STATIC_DISPATCH=1)
-else()
-  find_package(hwy REQUIRED)
-  target_link_libraries(gridsample PRIVATE hwy::hwy)
-  target_compile_definitions(gridsample PRIVATE HWY_COMPILE_ALL_ATTAINABLE=1)
-endif()
-set_target_properties(gridsample PROPERTIES POSITION_INDEPENDENT_CODE ON)
+function(gridsample_kernel_settings target)
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
+  target_compile_options(${target} PRIVATE -ffp-contract=off)
+  if(CMAKE_CROSSCOMPILING)
+    target_include_directories(${target} SYSTEM PRIVATE ${GRIDSAMPLE_SYSINC})
+    target_compile_definitions(${target} PRIVATE HWY_COMPILE_ONLY_STATIC=1
+                               GRIDSAMPLE_STATIC_DISPATCH=1)
+  else()
+    target_link_libraries(${target} PRIVATE hwy::hwy)
+    target_compile_definitions(${target} PRIVATE HWY_COMPILE_ALL_ATTAINABLE=1)
+  endif()
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+gridsample_kernel_settings(gridsample)
 if(GRIDSAMPLE_SANITIZE)
   # A sanitized static library needs the runtime wherever it is linked, also after install.
   target_link_options(gridsample INTERFACE -fsanitize=${GRIDSAMPLE_SANITIZE})

@@ -1,9 +1,8 @@
-// Consumer of the installed package: runs the ONNX 'test_gridsample_nearest' example and an
-// identity AffineGrid through the public headers and checks the published values.
-#include <cmath>
-#include <cstdio>
-
+// An application of the installed gridsample (README's example): ONNX's GridSample example
+// 'test_gridsample_nearest' and an identity AffineGrid, checked against the published values.
 #include <gridsample/gridsample.h>
+
+#include <cstdio>
 
 int main() {
   using namespace gridsample;
@@ -32,7 +31,8 @@ int main() {
   const float theta[6] = {1, 0, 0, 0, 1, 0};
   const int64_t theta_shape[3] = {1, 2, 3}, size[4] = {1, 1, 1, 2}, g_shape[4] = {1, 1, 2, 2};
   float g[4];
-  s = AffineGrid({theta, DType::kFloat32, theta_shape, 3}, size, 4, {g, DType::kFloat32, g_shape, 4});
+  s = AffineGrid({theta, DType::kFloat32, theta_shape, 3}, size, 4,
+                 {g, DType::kFloat32, g_shape, 4});
   const float want[4] = {-0.5f, 0, 0.5f, 0};
   for (int i = 0; i < 4; ++i) {
     if (!s.ok() || g[i] != want[i]) {
@@ -41,7 +41,7 @@ int main() {
       return 1;
     }
   }
-  std::printf("consumer: GridSample and AffineGrid from the installed package OK (target %s)\n",
+  std::printf("app: GridSample and AffineGrid from the installed package OK (target %s)\n",
               ActiveTarget());
   return 0;
 }
