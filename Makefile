@@ -2,13 +2,16 @@
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_NATIVE := cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON
-CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
-	-DGRIDSAMPLE_SANITIZE=address,undefined
+# At -O1 with frame pointers (GRIDSAMPLE_SANITIZE adds them), as sanitizer users build; asserts
+# stay on (no NDEBUG). Line tables are what ASan's reports need: full -g at -O1 took one
+# Highway file (fast/grid_sample_planar.cc) over 11 CPU minutes to compile.
+CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -gline-tables-only' \
+	-DCMAKE_CXX_COMPILER=clang++ -DGRIDSAMPLE_SANITIZE=address,undefined -DGRIDSAMPLE_BUILD_TESTS=ON
 # ThreadSanitizer build of the tests, for the threading suite (tests/native/threads_test.cc).
 CMAKE_TSAN := cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-	-DGRIDSAMPLE_SANITIZE=thread
+	-DGRIDSAMPLE_SANITIZE=thread -DGRIDSAMPLE_BUILD_TESTS=ON
 CMAKE_ARM := cmake -S . -B build/arm64 -DCMAKE_BUILD_TYPE=Release \
-	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+	-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DGRIDSAMPLE_BUILD_TESTS=ON
 # libFuzzer targets (tests/fuzz): clang, ASan + UBSan, optimised, library instrumented for coverage.
 CMAKE_FUZZ := cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_CXX_COMPILER=clang++ \
 	-DGRIDSAMPLE_SANITIZE=address,undefined -DGRIDSAMPLE_FUZZ=ON -DGRIDSAMPLE_BUILD_TESTS=OFF
@@ -48,9 +51,12 @@ arm:
 # The wasm variants into js/dist (ready for npm pack). A variant's two glue files share one
 # .wasm; the threaded one also has a pthread worker script for each (the Node one as .cjs).
 # The two are linked one after the other: the threaded build's two links at once gave
-# different .wasm files.
+# different .wasm files. A configured build folder is not configured again (4 s a variant;
+# cmake --build reconfigures by itself when a CMake file changed), so test-wasm and test-js
+# after it cost no rebuild.
 wasm:
 	@set -e; for v in $(WASM_VARIANTS); do \
+	  [ -f build/wasm-$$v/CMakeCache.txt ] || \
 	  emcmake cmake -S . -B build/wasm-$$v -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON \
 	    -DGRIDSAMPLE_WASM_SIMD=$$( [ $$v = scalar ] && echo OFF || echo ON ) \
 	    -DGRIDSAMPLE_WASM_THREADS=$$( [ $$v = simd-threads ] && echo ON || echo OFF ) >/dev/null; \
@@ -70,25 +76,20 @@ wasm:
 test-wasm: wasm
 	@set -e; for v in $(WASM_VARIANTS); do \
 	  cmake --build build/wasm-$$v -j$(JOBS); \
-	  ctest --test-dir build/wasm-$$v --output-on-failure; \
+	  ctest --no-tests=error --test-dir build/wasm-$$v --output-on-failure; \
 	done
 
 # The npm package's tests (node:test), the wasm conformance runner and the browser checks.
 test-js: wasm
 	scripts/test_js.sh
 
+# ctest runs the conformance runner too (conformance_golden_cases).
 test-native: native
-	build/native/gridsample_conformance tests/cases
-	ctest --test-dir build/native --output-on-failure -j$(JOBS)
+	ctest --no-tests=error --test-dir build/native --output-on-failure -j$(JOBS)
 
-# Every test but the threading ones of the lower targets (SSSE3, SSE4, EMU128): those compare
-# whole outputs on up to 6 threadings and took half of this suite's time (650 of 1333 CPU
-# seconds); ThreadSanitizer and the Release build run them on every target, and here they run
-# on AVX2 and AVX3 (the same drivers, every piece boundary).
-ASAN_SKIP := (Threading|WarpRows)\..*/(SSSE3|SSE4|EMU128)
 test-asan: asan
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --test-dir build/asan --output-on-failure \
-	  -j$(JOBS) -E '$(ASAN_SKIP)'
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --no-tests=error --test-dir build/asan --output-on-failure \
+	  -j$(JOBS)
 
 # The threading tests under ThreadSanitizer (libpthreadpool is not instrumented: its test is left
 # to the other builds).
@@ -98,7 +99,7 @@ test-tsan: tsan
 
 # The same tests and conformance runner on aarch64 (NEON), run under qemu-aarch64.
 test-arm: arm
-	ctest --test-dir build/arm64 --output-on-failure -j$(JOBS)
+	ctest --no-tests=error --test-dir build/arm64 --output-on-failure -j$(JOBS)
 
 # Builds the fuzz targets in build/fuzz and runs each for FUZZ_SECONDS (one after another, one
 # job each) from a scratch copy of tests/fuzz/corpus; fails on any finding (tests/fuzz/README.md).
@@ -113,16 +114,11 @@ test-fuzz: fuzz
 check-format:
 	scripts/check_format.sh
 
-# README's test command: installs what is missing, builds everything, runs every suite.
-test: setup
-	$(MAKE) check-format
-	$(MAKE) test-native
-	$(MAKE) test-asan
-	$(MAKE) test-tsan
-	$(MAKE) test-fuzz FUZZ_SECONDS=30
-	$(MAKE) test-arm
-	$(MAKE) test-wasm
-	$(MAKE) test-js
+# README's test command: installs what is missing, builds everything, runs every suite, and
+# ends with a table of each step's wall time.
+test:
+	@scripts/timed_steps.sh "$(MAKE)" setup check-format test-native test-asan test-tsan \
+	  "test-fuzz FUZZ_SECONDS=30" test-arm test-wasm test-js
 
 # README's main command: installs what is missing, builds the wasm package and serves web/demo
 # on 127.0.0.1 (prints the URL; PORT=8090 make demo, or make demo PORT=8090, picks the port).
