@@ -7,7 +7,7 @@ import { load } from './node.mjs';
 import { parseOrReport, UsageError } from './cli_args.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { counted } from './messages.mjs';
-import { decodeModel, encodeModel, formatType, isOurs, nodeLabel, OnnxModelError, quote, splitModel } from './onnx_graph.mjs';
+import { decodeModel, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
@@ -317,6 +317,7 @@ export async function onnxCommand(argv) {
     }
     // The file's name as InferenceSession.create() names it (given the path, as here) in its errors.
     const name = basename(model);
+    await loadOnnxReader();
     const read = readModel(bytes, quote(name), options);
     const ortInfo = await importOrt(options.ort);
     // An absolute path: create() and onnxruntime read the file (and any external data beside it)

@@ -5,7 +5,7 @@ import { readBytes } from '#read';
 import { counted } from './messages.mjs';
 import { externalDataOption, readExternalData } from './onnx_external.mjs';
 import {
-  ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, quote, splitModel, subModel,
+  ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
 } from './onnx_graph.mjs';
 import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
 
@@ -122,6 +122,7 @@ export class InferenceSession {
     }
     const entries = externalDataOption(options.externalData);
     const read = await readModel(model);
+    await loadOnnxReader();
     const proto = decodeModel(read.bytes, read.name ?? 'the model');
     const name = read.name ?? (proto.graph.name ? `model ${quote(proto.graph.name)}` : 'the model');
     const external = await readExternalData(proto, { entries, base: read.base, model: name });

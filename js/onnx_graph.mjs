@@ -2,10 +2,23 @@
 import { importOptional } from './optional_package.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
-// An optional peer dependency: the core API's users do not install it. The literal import is
-// for bundlers; without the package, importing gridsample/onnx fails with one line naming it.
-const { onnx } = (await importOptional('onnx-proto', 'gridsample/onnx', () => import('onnx-proto'))).default;
-const { AttributeType } = onnx.AttributeProto;
+// The protobuf reader, an optional peer dependency (the core API's users do not install it),
+// loaded by loadOnnxReader() rather than a top-level await: that would hold back a module
+// worker's `onmessage` until it resolved, and the worker's first message would be lost.
+let onnx = null;
+
+/**
+ * Loads the protobuf reader that decodeModel and encodeModel use; without the package, rejects
+ * with one line naming it. The literal import() is for bundlers.
+ */
+export async function loadOnnxReader() {
+  onnx ??= (await importOptional('onnx-proto', 'gridsample/onnx', () => import('onnx-proto'))).default.onnx;
+}
+
+function reader() {
+  if (!onnx) throw new Error('gridsample/onnx: loadOnnxReader() must resolve before a model is decoded or encoded');
+  return onnx;
+}
 
 /** The operators gridsample runs, with the opset each first appeared in. */
 export const OUR_OPS = Object.freeze({ GridSample: 16, AffineGrid: 20 });
@@ -88,11 +101,12 @@ export function nodeLabel(node, index) {
   return node.name ? `node ${quote(node.name)} (${op})` : `node #${index} (${op}, unnamed)`;
 }
 
-/** Decodes a model's bytes; `model` names it in errors. */
+/** Decodes a model's bytes (after loadOnnxReader()); `model` names it in errors. */
 export function decodeModel(bytes, model) {
+  const { ModelProto } = reader();
   let proto;
   try {
-    proto = onnx.ModelProto.decode(bytes);
+    proto = ModelProto.decode(bytes);
   } catch (e) {
     throw new OnnxModelError(model, `not a valid ONNX model (the protobuf does not decode: ${e.message})`, { cause: e });
   }
@@ -102,9 +116,10 @@ export function decodeModel(bytes, model) {
   return proto;
 }
 
-/** Encodes a ModelProto-like object to bytes. */
+/** Encodes a ModelProto-like object to bytes (after loadOnnxReader()). */
 export function encodeModel(model) {
-  return onnx.ModelProto.encode(onnx.ModelProto.create(model)).finish();
+  const { ModelProto } = reader();
+  return ModelProto.encode(ModelProto.create(model)).finish();
 }
 
 /** The element type (an onnxruntime type name) and dimensions a ValueInfoProto declares, or null. */
@@ -150,7 +165,7 @@ function attributeValues(node, version, where) {
     if (!a.name) throw new Error(`${where}: an attribute has no name`);
     if (values.has(a.name)) throw new Error(`${where}: attribute ${name} appears more than once`);
     if (!Object.hasOwn(types, a.name)) throw new Error(`${where}: unknown attribute ${name} (${node.opType}-${version} has ${Object.keys(types).join(', ')})`);
-    const declared = AttributeType[a.type] ?? `type ${a.type}`;
+    const declared = reader().AttributeProto.AttributeType[a.type] ?? `type ${a.type}`;
     const held = heldTypes(a);
     if (held.length !== 1 || held[0] !== declared) {
       throw new Error(`${where}: attribute ${name} says it is ${declared} but holds ${held.length ? held.join(' and ') : 'no value'}`);

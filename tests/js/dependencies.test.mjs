@@ -54,8 +54,11 @@ console.log(gs.warpAffine({ data: new Uint8ClampedArray(4 * 4 * 4).fill(200), wi
     assert.equal(stdout, '200\n');
   });
 
-  test('gridsample/onnx names its protobuf reader in one line', async () => {
-    const stderr = await failure(process.execPath, ['--input-type=module', '-e', "await import('gridsample/onnx').catch((e) => { console.error(e.message); process.exit(1); });"]);
+  test('gridsample/onnx imports, and create() names its protobuf reader in one line', async () => {
+    // Options that pass create()'s checks, so that it comes to reading the model.
+    const create = "const { InferenceSession } = await import('gridsample/onnx'); const ort = { InferenceSession: { create() {} }, Tensor: class {} };"
+      + ' await InferenceSession.create(new Uint8Array(8), { ort }).catch((e) => { console.error(e.message); process.exit(1); });';
+    const stderr = await failure(process.execPath, ['--input-type=module', '-e', create]);
     assert.equal(stderr, 'gridsample/onnx needs the npm package onnx-proto: npm install onnx-proto\n');
   });
 

@@ -7,7 +7,7 @@ import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
-import { decodeModel, splitModel, subModel } from '../../js/onnx_graph.mjs';
+import { decodeModel, loadOnnxReader, splitModel, subModel } from '../../js/onnx_graph.mjs';
 import { compareOutputs, randomFeeds } from '../../js/onnx_timing.mjs';
 import { affineGrid, gridSample } from './lib/grid_sample_oracle.mjs';
 
@@ -26,6 +26,7 @@ function feedsFor(model, session, seed) {
 // The model's onnxruntime parts on onnxruntime-node, its GridSample / AffineGrid nodes on the
 // oracle (results rounded to float32, as the nodes' outputs are).
 async function composed(bytes, feeds) {
+  await loadOnnxReader();
   const proto = decodeModel(bytes, 'oracle');
   const split = splitModel(proto, 'oracle');
   const values = new Map(Object.entries(feeds));
