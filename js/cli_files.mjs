@@ -51,13 +51,15 @@ function systemReason(e) {
   return reasons[e.code] || e.message;
 }
 
-/** Imports the codecs of `formats`; a checkout without `npm install` lacks them. */
+/** Imports the codecs of `formats` (optional peer dependencies: the user installs them). */
 export async function loadCodecs(formats) {
   for (const format of new Set(formats)) {
     try {
       await format.load();
     } catch (e) {
-      throw new FileError(`cannot load the ${format.name} codec (npm package ${format.codec}): ${e.code === 'ERR_MODULE_NOT_FOUND' ? 'it is not installed; run npm install in ' + new URL('.', import.meta.url).pathname : e.message}`);
+      // Not installed: optional_package.mjs's one line, which names the package to install.
+      if (e.name === 'MissingPackageError') throw new FileError(e.message, { cause: e });
+      throw new FileError(`cannot load the ${format.name} codec (npm package ${format.codec}): ${e.message}`, { cause: e });
     }
   }
 }
