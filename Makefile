@@ -53,7 +53,8 @@ arm:
 # The two are linked one after the other: the threaded build's two links at once gave
 # different .wasm files. A configured build folder is not configured again (4 s a variant;
 # cmake --build reconfigures by itself when a CMake file changed), so test-wasm and test-js
-# after it cost no rebuild.
+# after it cost no rebuild. Then gridsample/onnx's protobuf schema, generated from onnx.proto
+# (scripts/gen_onnx_schema.sh; quick when up to date).
 wasm:
 	@set -e; for v in $(WASM_VARIANTS); do \
 	  [ -f build/wasm-$$v/CMakeCache.txt ] || \
@@ -70,7 +71,9 @@ wasm:
 	    cp build/wasm-$$v/gridsample-$$v.worker.js js/dist/; \
 	    cp build/wasm-$$v/gridsample-$$v-node.worker.js js/dist/gridsample-$$v.worker.cjs; \
 	  fi; \
-	done; ls -l js/dist
+	done
+	scripts/gen_onnx_schema.sh
+	ls -l js/dist
 
 # The GoogleTest suites and the conformance runner built with em++, run under Node.
 test-wasm: wasm
@@ -122,8 +125,8 @@ test:
 
 # README's main command: installs what is missing, builds the wasm package and serves web/demo
 # on 127.0.0.1 (prints the URL; PORT=8090 make demo, or make demo PORT=8090, picks the port).
-# The ONNX page also needs the package's onnx-proto, web/demo's npm packages (onnxruntime-web)
-# and web/demo/vendor/ (vendor.mjs).
+# The ONNX page also needs web/demo's npm packages (onnxruntime-web, @bufbuild/protobuf: js/'s
+# optional peers are the app's to install) and web/demo/vendor/ (vendor.mjs).
 demo: setup
 	$(MAKE) wasm
 	scripts/npm_ci.sh js web/demo

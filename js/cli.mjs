@@ -185,7 +185,7 @@ async function writeInterruptibly(path, bytes) {
 }
 
 async function main(argv) {
-  // The ONNX commands (and onnx-proto) load only when asked for.
+  // The ONNX commands (and the protobuf reader) load only when asked for.
   if (argv[0] === 'onnx') return (await import('./cli_onnx.mjs')).onnxCommand(argv.slice(1));
   const args = parseOrReport(parseArgs, argv, 'gridsample --help');
   if (!args) return 2;

@@ -7,7 +7,7 @@ import { load } from './node.mjs';
 import { parseOrReport, UsageError } from './cli_args.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { counted } from './messages.mjs';
-import { decodeModel, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel } from './onnx_graph.mjs';
+import { decodeModel, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel, tensorTypeProto } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
@@ -121,7 +121,7 @@ function attributesText(n) {
 async function onnxruntimeRuns(ort, sessionOptions, proto, entry, seen) {
   if (!seen.output.dims) return 'not checked (the node did not run)';
   const elem = { float32: 1, float64: 11, float16: 10, int64: 7 };
-  const inputs = seen.inputs.map((v) => ({ name: v.name, type: { tensorType: { elemType: elem[v.type] ?? 1, shape: { dim: v.dims.map((d) => ({ dimValue: d })) } } } }));
+  const inputs = seen.inputs.map((v) => ({ name: v.name, type: tensorTypeProto(elem[v.type] ?? 1, v.dims) }));
   const model = encodeModel({
     irVersion: proto.irVersion,
     opsetImport: proto.opsetImport,

@@ -1,18 +1,27 @@
-// Reads an ONNX model (npm onnx-proto) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
+// Reads an ONNX model (npm @bufbuild/protobuf with the schema generated from onnx.proto into dist/onnx_pb.mjs) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
 import { importOptional } from './optional_package.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
-// The protobuf reader, an optional peer dependency (the core API's users do not install it),
-// loaded by loadOnnxReader() rather than a top-level await: that would hold back a module
-// worker's `onmessage` until it resolved, and the worker's first message would be lost.
+// The protobuf runtime, an optional peer dependency (the core API's users do not install it),
+// and the schema generated from onnx.proto (scripts/gen_onnx_schema.sh), which imports the
+// runtime: both loaded by loadOnnxReader() rather than a top-level await, which would hold back
+// a module worker's `onmessage` until it resolved, and the worker's first message would be lost.
 let onnx = null;
 
 /**
  * Loads the protobuf reader that decodeModel and encodeModel use; without the package, rejects
- * with one line naming it. The literal import() is for bundlers.
+ * with one line naming it. The runtime comes first, so that its absence is named rather than
+ * the schema's failed import of it; the literal import()s are for bundlers, and naming the four
+ * functions used lets them drop the rest of the runtime (Vite page: 243 KB of JS, 282 KB with all).
  */
 export async function loadOnnxReader() {
-  onnx ??= (await importOptional('onnx-proto', 'gridsample/onnx', () => import('onnx-proto'))).default.onnx;
+  if (onnx) return;
+  const runtime = await importOptional('@bufbuild/protobuf', 'gridsample/onnx', async () => {
+    const { create, fromBinary, isFieldSet, toBinary } = await import('@bufbuild/protobuf');
+    return { create, fromBinary, isFieldSet, toBinary };
+  });
+  const { AttributeProto_AttributeType, AttributeProtoSchema, ModelProtoSchema } = await import('./dist/onnx_pb.mjs');
+  onnx = { ...runtime, AttributeProto_AttributeType, AttributeProtoSchema, ModelProtoSchema };
 }
 
 function reader() {
@@ -46,7 +55,7 @@ const PADDING_MODES = ['zeros', 'border', 'reflection'];
 const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
 /** Whether a node is a GridSample or AffineGrid of the default domain (own properties only: an op type such as 'constructor' is not ours). */
 export const isOurs = (node) => isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType);
-export const num = (v) => (typeof v === 'number' ? v : Number(v)); // protobufjs gives int64 fields as Long
+export const num = (v) => (typeof v === 'number' ? v : Number(v)); // int64 fields are bigints
 
 /**
  * A name from the model or the caller as messages print it: JSON-quoted, so that quotes, line
@@ -103,10 +112,10 @@ export function nodeLabel(node, index) {
 
 /** Decodes a model's bytes (after loadOnnxReader()); `model` names it in errors. */
 export function decodeModel(bytes, model) {
-  const { ModelProto } = reader();
+  const { fromBinary, ModelProtoSchema } = reader();
   let proto;
   try {
-    proto = ModelProto.decode(bytes);
+    proto = fromBinary(ModelProtoSchema, bytes);
   } catch (e) {
     throw new OnnxModelError(model, `not a valid ONNX model (the protobuf does not decode: ${e.message})`, { cause: e });
   }
@@ -116,17 +125,36 @@ export function decodeModel(bytes, model) {
   return proto;
 }
 
-/** Encodes a ModelProto-like object to bytes (after loadOnnxReader()). */
+/**
+ * Encodes a ModelProto-like object (decoded messages, and plain objects in @bufbuild/protobuf's
+ * init shape where the caller builds one) to bytes (after loadOnnxReader()).
+ */
 export function encodeModel(model) {
-  const { ModelProto } = reader();
-  return ModelProto.encode(ModelProto.create(model)).finish();
+  const { create, toBinary, ModelProtoSchema } = reader();
+  return toBinary(ModelProtoSchema, create(ModelProtoSchema, model));
+}
+
+/** A TypeProto of a tensor in the init shape encodeModel takes: element type code and, when given, dimensions (numbers). */
+export function tensorTypeProto(elemType, dims) {
+  const shape = dims && { dim: dims.map((d) => ({ value: { case: 'dimValue', value: BigInt(d) } })) };
+  return { value: { case: 'tensorType', value: shape ? { elemType, shape } : { elemType } } };
+}
+
+// The TypeProto.Tensor a ValueInfoProto declares (TypeProto's `value` oneof), or undefined.
+const tensorTypeOf = (valueInfo) => (valueInfo?.type?.value.case === 'tensorType' ? valueInfo.type.value.value : undefined);
+
+// A dimension's size (dim_value, when positive) or name (dim_param), else null (unknown).
+function dimension(d) {
+  const { case: kind, value } = d.value;
+  if (kind === 'dimParam') return value || null;
+  return kind === 'dimValue' && value > 0n ? num(value) : null;
 }
 
 /** The element type (an onnxruntime type name) and dimensions a ValueInfoProto declares, or null. */
 export function declaredType(valueInfo) {
-  const t = valueInfo?.type?.tensorType;
+  const t = tensorTypeOf(valueInfo);
   if (!t || !t.elemType) return null;
-  const dims = t.shape ? t.shape.dim.map((d) => (d.dimParam ? d.dimParam : d.dimValue != null && num(d.dimValue) > 0 ? num(d.dimValue) : null)) : null;
+  const dims = t.shape ? t.shape.dim.map(dimension) : null;
   return { type: ELEM_TYPES[t.elemType] ?? `type ${t.elemType}`, dims };
 }
 
@@ -142,17 +170,18 @@ const ATTRIBUTES = {
   AffineGrid: { align_corners: 'INT' },
 };
 
-// AttributeProto's value field for each attribute type.
+// AttributeProto's value field (its local name) for each attribute type.
 const VALUE_FIELDS = {
   FLOAT: 'f', INT: 'i', STRING: 's', TENSOR: 't', GRAPH: 'g', SPARSE_TENSOR: 'sparseTensor', TYPE_PROTO: 'tp',
   FLOATS: 'floats', INTS: 'ints', STRINGS: 'strings', TENSORS: 'tensors', GRAPHS: 'graphs', SPARSE_TENSORS: 'sparseTensors', TYPE_PROTOS: 'typeProtos',
 };
 
 // The types of the value fields an attribute holds: a singular field is held when the model sets
-// it (protobufjs then makes it an own property), a repeated one when it is not empty.
-const heldTypes = (a) => Object.entries(VALUE_FIELDS)
-  .filter(([, field]) => (Array.isArray(a[field]) ? a[field].length > 0 : Object.hasOwn(a, field)))
-  .map(([type]) => type);
+// it (proto2 field presence), a repeated one when it is not empty.
+const heldTypes = (a) => {
+  const { isFieldSet, AttributeProtoSchema } = reader();
+  return Object.entries(VALUE_FIELDS).filter(([, field]) => isFieldSet(a, AttributeProtoSchema.field[field])).map(([type]) => type);
+};
 
 // The attributes of a GridSample / AffineGrid node by name, checked as onnxruntime checks them
 // when it loads a model: each named once, known to the operator, and holding one value, of the
@@ -165,7 +194,7 @@ function attributeValues(node, version, where) {
     if (!a.name) throw new Error(`${where}: an attribute has no name`);
     if (values.has(a.name)) throw new Error(`${where}: attribute ${name} appears more than once`);
     if (!Object.hasOwn(types, a.name)) throw new Error(`${where}: unknown attribute ${name} (${node.opType}-${version} has ${Object.keys(types).join(', ')})`);
-    const declared = reader().AttributeProto.AttributeType[a.type] ?? `type ${a.type}`;
+    const declared = reader().AttributeProto_AttributeType[a.type] ?? `type ${a.type}`;
     const held = heldTypes(a);
     if (held.length !== 1 || held[0] !== declared) {
       throw new Error(`${where}: attribute ${name} says it is ${declared} but holds ${held.length ? held.join(' and ') : 'no value'}`);
@@ -401,10 +430,10 @@ export function subModel(proto, split, part, types) {
   const valueInfo = (name) => split.valueInfo.get(name);
   const input = part.inputs.map((name) => {
     const declared = valueInfo(name);
-    if (declared?.type?.tensorType?.elemType) return declared;
+    if (tensorTypeOf(declared)?.elemType) return declared;
     const type = types.get(name);
     if (!type || !(type in ELEM_CODES)) throw new OnnxModelError(split.model, `cannot tell the element type of ${quote(name)} (an input of an onnxruntime part)`);
-    return { name, type: { tensorType: { elemType: ELEM_CODES[type] } } };
+    return { name, type: tensorTypeProto(ELEM_CODES[type]) };
   });
   const inside = new Set(part.nodes.flatMap((n) => [...n.node.input, ...n.node.output]));
   return encodeModel({

@@ -10,6 +10,7 @@ packages=(
   libpthreadpool-dev                        # tests of the pthreadpool adapter (threads.h)
   g++-aarch64-linux-gnu qemu-user          # aarch64 (NEON) build, run under qemu
   emscripten nodejs npm                     # wasm build and JS tests
+  protobuf-compiler libonnx-dev             # gridsample/onnx's schema from onnx.proto (gen_onnx_schema.sh)
   chromium                                  # browser tests (driven by npm playwright-core)
   "$@"
 )

@@ -12,8 +12,13 @@ for v in simd scalar simd-threads; do
     fi
   done
 done
+if [ ! -f js/dist/onnx_pb.mjs ]; then
+  echo "test_js.sh: js/dist/onnx_pb.mjs is missing; run 'make wasm' first" >&2
+  exit 1
+fi
 
-# The package's own dependencies (onnx-proto, pngjs: the tests import js/ directly), the
+# js/'s devDependencies (its optional peers @bufbuild/protobuf, pngjs and jpeg-js: the tests
+# import js/ directly; and protoc-gen-es), the
 # test-only packages (onnxruntime-web and -node, vite, playwright-core, typescript, eslint) and the demo's
 # (onnxruntime-web, and rolldown for web/demo/vendor.mjs, which demo_onnx.test.mjs runs).
 scripts/npm_ci.sh js tests/js web/demo

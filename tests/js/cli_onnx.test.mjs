@@ -34,10 +34,10 @@ before(async () => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-onnx-consumer', version: '1.0.0', private: true }));
   // onnxruntime-web and the ONNX reader are the user's own (optional peers); they come from the
-  // npm cache that tests/js's install filled.
-  const onnxProto = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies['onnx-proto'];
+  // npm cache that the installs of tests/js and js/ filled.
+  const protobuf = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).devDependencies['@bufbuild/protobuf'];
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
-    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`, `onnx-proto@${onnxProto}`], { cwd: app, encoding: 'utf8' });
+    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`, `@bufbuild/protobuf@${protobuf}`], { cwd: app, encoding: 'utf8' });
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 });
 

@@ -42,7 +42,7 @@ let gs;
 const plans = new Map(); // file -> the plan gridsample/onnx makes in Node
 
 before(async () => {
-  // The page's vendor/ (onnx-proto as an ES module, the bundled worker), as `make demo` builds it.
+  // The page's vendor/ (the bundled worker), as `make demo` builds it.
   try {
     execFileSync(process.execPath, [join(DEMO, 'vendor.mjs')], { stdio: 'pipe' });
   } catch (e) {
@@ -142,8 +142,10 @@ describe('web/demo/onnx.html in headless Chromium', () => {
     const { page, problems } = await openPage('?runs=1&warmup=0&isolated=0');
     assert.deepEqual(await page.evaluate(() => window.__onnxResults.examples), EXAMPLES.map((m) => m.file));
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'the page must work without cross-origin isolation');
-    // Unbundled: the package's own files through the import map, onnxruntime-web's .mjs build.
-    for (const path of ['/js/onnx.mjs', '/js/onnx_timing.mjs', '/js/browser.mjs', '/js/dist/gridsample-simd.wasm', '/web/demo/vendor/onnx-proto.mjs',
+    // Unbundled: the package's own files and its generated ONNX schema, @bufbuild/protobuf's ES
+    // modules through the import map, onnxruntime-web's .mjs build.
+    for (const path of ['/js/onnx.mjs', '/js/onnx_timing.mjs', '/js/browser.mjs', '/js/dist/gridsample-simd.wasm', '/js/dist/onnx_pb.mjs',
+      '/web/demo/node_modules/@bufbuild/protobuf/dist/esm/index.js', '/web/demo/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/index.js',
       '/web/demo/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs']) {
       assert.ok(server.requests.includes(path), `${path} not requested`);
     }

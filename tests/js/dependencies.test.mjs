@@ -59,7 +59,7 @@ console.log(gs.warpAffine({ data: new Uint8ClampedArray(4 * 4 * 4).fill(200), wi
     const create = "const { InferenceSession } = await import('gridsample/onnx'); const ort = { InferenceSession: { create() {} }, Tensor: class {} };"
       + ' await InferenceSession.create(new Uint8Array(8), { ort }).catch((e) => { console.error(e.message); process.exit(1); });';
     const stderr = await failure(process.execPath, ['--input-type=module', '-e', create]);
-    assert.equal(stderr, 'gridsample/onnx needs the npm package onnx-proto: npm install onnx-proto\n');
+    assert.equal(stderr, 'gridsample/onnx needs the npm package @bufbuild/protobuf: npm install @bufbuild/protobuf\n');
   });
 
   for (const [codec, file, format] of [['pngjs', 'in.png', 'PNG'], ['jpeg-js', 'in.jpg', 'JPEG']]) {

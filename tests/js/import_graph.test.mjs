@@ -44,11 +44,17 @@ function reach(entries) {
 }
 
 describe('import graph', () => {
-  test('the library loads onnx-proto and node: modules only: no image codec, no CLI module', () => {
+  test('the library loads @bufbuild/protobuf and node: modules only: no image codec, no CLI module', () => {
     const { files, packages } = reach(ENTRIES);
     assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs'), `walked ${[...files].join(', ')}`);
-    assert.deepEqual([...packages].sort(), ['node:', 'onnx-proto']);
+    assert.deepEqual([...packages].sort(), ['@bufbuild/protobuf', 'node:']);
     assert.deepEqual([...files].filter((f) => f.startsWith('cli')), []);
+  });
+
+  test('the generated ONNX schema (make wasm) imports the protobuf runtime alone, and gridsample/onnx loads it', () => {
+    assert.ok(specifiers('onnx_graph.mjs').includes('./dist/onnx_pb.mjs'));
+    const imports = specifiers('dist/onnx_pb.mjs');
+    assert.ok(imports.length > 0 && imports.every((s) => s === '@bufbuild/protobuf' || s.startsWith('@bufbuild/protobuf/')), imports.join(', '));
   });
 
   for (const [codec, module] of [['pngjs', 'cli_png.mjs'], ['jpeg-js', 'cli_jpeg.mjs']]) {

@@ -128,3 +128,26 @@ describe('the oracle itself', () => {
     }
   });
 });
+
+describe('the ONNX reader', () => {
+  // Protobuf by hand (wire format: tag = field << 3 | wire type), independent of any reader:
+  // varints below 128 and length-delimited fields shorter than 128 bytes.
+  const text = (s) => [...new TextEncoder().encode(s)];
+  const field = (no, payload) => [(no << 3) | 2, payload.length, ...payload];
+  const varint = (no, v) => [no << 3, v];
+  const float32Input = (name) => field(11, [...field(1, text(name)), ...field(2, field(1, varint(1, 1)))]);
+
+  test('a node\'s fields newer than its onnx.proto (ONNX 1.16\'s NodeProto.metadata_props) reach the sub-model', async () => {
+    await loadOnnxReader();
+    const metadata = field(9, [...field(1, text('k')), ...field(2, text('v'))]);
+    const relu = field(1, [...field(1, text('x')), ...field(2, text('r')), ...field(4, text('Relu')), ...metadata]);
+    const gs = field(1, [...field(1, text('r')), ...field(1, text('grid')), ...field(2, text('y')), ...field(4, text('GridSample'))]);
+    const graph = field(7, [...relu, ...gs, ...field(2, text('g')), ...float32Input('x'), ...float32Input('grid'), ...field(12, field(1, text('y')))]);
+    const bytes = new Uint8Array([...varint(1, 8), ...field(8, varint(2, 20)), ...graph]);
+    const proto = decodeModel(bytes, 'metadata');
+    const split = splitModel(proto, 'metadata');
+    assert.deepEqual(split.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample']);
+    const sub = subModel(proto, split, split.parts[0], new Map([['x', 'float32']]));
+    assert.ok(Buffer.from(sub).includes(Buffer.from(metadata)), 'the sub-model dropped the node\'s metadata_props');
+  });
+});

@@ -15,6 +15,8 @@ import { encodeModel } from './lib/onnx_model.mjs';
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TEST_PACKAGES = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies;
+// The package's own devDependencies: the versions its optional peers are tested at.
+const PEER_VERSIONS = JSON.parse(readFileSync(join(HERE, '..', '..', 'js', 'package.json'), 'utf8')).devDependencies;
 const PACKAGE = join(HERE, '..', '..', 'js');
 const BIN = join(HERE, 'node_modules', '.bin');
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
@@ -30,7 +32,7 @@ const SHIPPED = [
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
   'dist/gridsample-simd-threads.cjs', 'dist/gridsample-simd-threads.mjs', 'dist/gridsample-simd-threads.wasm',
-  'dist/gridsample-simd-threads.worker.cjs', 'dist/gridsample-simd-threads.worker.js',
+  'dist/gridsample-simd-threads.worker.cjs', 'dist/gridsample-simd-threads.worker.js', 'dist/onnx_pb.mjs',
 ];
 
 async function sh(file, args, options = {}) {
@@ -380,9 +382,9 @@ before(async () => {
   for (const [name, text] of Object.entries(THREADS_FILES)) writeFileSync(join(app, name), text);
   // The package installs nothing else (dependencies.test.mjs); what its entry points use here
   // are the user's own optional peers: onnxruntime-web and the ONNX reader for gridsample/onnx,
-  // the CLI's codecs. They come from the npm cache, which tests/js's install of the same versions
-  // filled (the registry only if the cache was cleared).
-  const peers = ['onnxruntime-web', 'onnx-proto', 'pngjs', 'jpeg-js'].map((name) => `${name}@${TEST_PACKAGES[name]}`);
+  // the CLI's codecs. They come from the npm cache, which the installs of tests/js and js/ (the
+  // same versions) filled (the registry only if the cache was cleared).
+  const peers = [`onnxruntime-web@${TEST_PACKAGES['onnxruntime-web']}`, ...['@bufbuild/protobuf', 'pngjs', 'jpeg-js'].map((name) => `${name}@${PEER_VERSIONS[name]}`)];
   await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...peers], { cwd: app });
 });
 
@@ -405,7 +407,7 @@ describe('npm pack', () => {
     assert.equal(manifest.dependencies, undefined);
     // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort), the ONNX
     // reader is gridsample/onnx's alone, the codecs the CLI's: optional peers.
-    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['jpeg-js', 'onnx-proto', 'onnxruntime-node', 'onnxruntime-web', 'pngjs']);
+    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@bufbuild/protobuf', 'jpeg-js', 'onnxruntime-node', 'onnxruntime-web', 'pngjs']);
     for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);
     assert.ok(!packInfo.files.some((f) => /onnxruntime/.test(f.path)), 'gridsample ships no onnxruntime');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);

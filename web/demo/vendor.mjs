@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Builds web/demo/vendor/ for the ONNX page (`make demo`, tests/js/demo_onnx.test.mjs): onnx-proto as one ES module, and the page's module worker with its bare imports resolved by the page's import map.
+// Builds web/demo/vendor/ for the ONNX page (`make demo`, tests/js/demo_onnx.test.mjs): the page's module worker with its bare imports resolved by the page's import map.
 //
-// onnx-proto is CommonJS (protobufjs static code): the bundle's default export is its exports
-// object, so `import onnxProto from 'onnx-proto'` works through onnx.html's import map.
 // Chromium's module workers do not see a document's import map, so onnx_worker.mjs is bundled:
 // every bare specifier stays an import of the file the import map names (rewritten relative to
 // vendor/, so the package's .wasm files are still found next to their loaders), and every
-// relative import (the package's onnx.mjs, the page's helpers) is inlined.
+// relative import (the package's onnx.mjs, its generated ONNX schema, the page's helpers) is
+// inlined, dynamic ones too (one file).
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,21 +34,20 @@ async function bundle(rolldown, input, file, paths = {}) {
     platform: 'browser',
     logLevel: 'warn',
     external: Object.keys(paths),
-    output: { file: join(VENDOR, file), format: 'esm', paths, comments: { legal: true, annotation: false, jsdoc: false } },
+    output: { file: join(VENDOR, file), format: 'esm', paths, codeSplitting: false, comments: { legal: true, annotation: false, jsdoc: false } },
   });
 }
 
-/** Writes vendor/onnx-proto.mjs and vendor/onnx_worker.mjs. */
+/** Writes vendor/onnx_worker.mjs. */
 export async function buildVendor() {
   const rolldown = await import('rolldown');
-  await bundle(rolldown, 'node_modules/onnx-proto/dist/onnx.js', 'onnx-proto.mjs');
   const paths = Object.fromEntries(Object.entries(pageImportMap()).map(([name, target]) => [name, fromVendor(target)]));
   await bundle(rolldown, 'onnx_worker.mjs', 'onnx_worker.mjs', paths);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   buildVendor().then(
-    () => console.log(`vendor.mjs: wrote ${relative(process.cwd(), VENDOR) || '.'}/onnx-proto.mjs, onnx_worker.mjs`),
+    () => console.log(`vendor.mjs: wrote ${relative(process.cwd(), VENDOR) || '.'}/onnx_worker.mjs`),
     (e) => {
       console.error(`vendor.mjs: ${e.message}${e.code === 'ERR_MODULE_NOT_FOUND' ? ' (install first: scripts/npm_ci.sh web/demo)' : ''}`);
       process.exit(1);
