@@ -63,6 +63,10 @@ target_compile_definitions(gridsample_tests PRIVATE
 # (perspective_rule.h, pixel_rule.h): they must round as the library does, without FMA
 # contraction (g++ contracts across statements by default where FMA is baseline, e.g. aarch64).
 target_compile_options(gridsample_tests PRIVATE -ffp-contract=off)
+# GoogleTest and the standard headers the suites share, parsed once instead of in each of them
+# (em++, idle machine: about 1.8 s of a suite's 2.7 to 7.7 s, in each of the seven test builds).
+target_precompile_headers(gridsample_tests PRIVATE <gtest/gtest.h> <cmath> <cstdint>
+                          <functional> <limits> <random> <string> <vector>)
 # The pthreadpool adapter (gridsample/pthreadpool.h) against Debian's libpthreadpool, where it
 # is installed (host builds only: Debian ships no static or cross-compiled library).
 if(NOT CMAKE_CROSSCOMPILING)
