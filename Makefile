@@ -109,8 +109,9 @@ test-tsan: tsan
 test-arm: arm
 	ctest --no-tests=error --test-dir build/arm64 --output-on-failure -j$(JOBS)
 
-# Builds the fuzz targets in build/fuzz and runs each for FUZZ_SECONDS (one after another, one
-# job each) from a scratch copy of tests/fuzz/corpus; fails on any finding (tests/fuzz/README.md).
+# Builds the fuzz targets in build/fuzz and runs each for FUZZ_SECONDS (one job each, as many at
+# once as there are cores) from a scratch copy of tests/fuzz/corpus; fails on any finding
+# (tests/fuzz/README.md).
 fuzz:
 	$(CMAKE_FUZZ) >/dev/null
 	cmake --build build/fuzz -j$(JOBS) --target $(FUZZERS)
