@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { load } from '../../js/node.mjs';
+import { medianOfRuns } from './timing.mjs';
 
 const from = resolve(process.argv[2] ?? '.');
 const [W, H] = (process.argv[3] ?? '4000x3000').split('x').map(Number);
@@ -50,19 +51,6 @@ function picture(width, height) {
     }
   }
   return { width, height, data };
-}
-
-// After one untimed call (the engine compiles the codec's JavaScript or wasm on the first).
-async function median(body) {
-  const times = [];
-  let result = await body();
-  for (let i = 0; i < RUNS; ++i) {
-    const t0 = performance.now();
-    result = await body();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return [times[(RUNS - 1) / 2], result];
 }
 
 // Each codec as { decode(bytes) -> {width, height, data RGBA}, encode({width, height, data}) -> bytes }.
@@ -140,14 +128,14 @@ const list = await codecs();
 const reference = Object.fromEntries(list.filter(([name]) => name === 'jpeg-js' || name === 'pngjs').map(([, format, c]) => [format, c.encode(image)]));
 if (!reference.JPEG || !reference.PNG) throw new Error(`codecs.mjs: jpeg-js and pngjs must be installed in ${from} (they make the inputs)`);
 const gs = await load({ numThreads: 1 });
-const [warpMs] = await median(() => gs.warpAffine({ data: image.data, width: W, height: H, channels: 4 }, [0.9, 0.2, -30, -0.2, 0.9, 400], { mode: 'bilinear', space: 'pixel' }));
+const [warpMs] = await medianOfRuns(RUNS, () => gs.warpAffine({ data: image.data, width: W, height: H, channels: 4 }, [0.9, 0.2, -30, -0.2, 0.9, 400], { mode: 'bilinear', space: 'pixel' }));
 console.log(`${W}x${H} RGBA; JPEG input ${reference.JPEG.length} bytes (jpeg-js q${QUALITY}), PNG input ${reference.PNG.length} bytes (pngjs); median of ${RUNS}`);
 console.log(`gridsample warpAffine bilinear, 1 thread (${gs.backend}): ${warpMs.toFixed(0)} ms\n`);
 console.log('| codec | format | decode ms | encode ms | encoded bytes |');
 console.log('| --- | --- | ---: | ---: | ---: |');
 for (const [name, format, c] of list) {
-  const [decodeMs, decoded] = await median(() => c.decode(reference[format]));
+  const [decodeMs, decoded] = await medianOfRuns(RUNS, () => c.decode(reference[format]));
   if (decoded.width !== W || decoded.height !== H || decoded.data.length !== W * H * 4) throw new Error(`${name}: decoded ${decoded.width}x${decoded.height}, ${decoded.data.length} bytes`);
-  const [encodeMs, encoded] = await median(() => c.encode(image));
+  const [encodeMs, encoded] = await medianOfRuns(RUNS, () => c.encode(image));
   console.log(`| ${name} | ${format} | ${decodeMs.toFixed(0)} | ${encodeMs.toFixed(0)} | ${encoded.length} |`);
 }

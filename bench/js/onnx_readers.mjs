@@ -9,26 +9,20 @@
 // times are the median of 5 in this process; bundle bytes come from tests/js's Vite (a page that
 // decodes a model with the reader and nothing else).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+
+import { installedPackages, npmInstall, npmWarnings, ROOT, treeBytes, viteBuiltPage } from './installs.mjs';
+import { medianOfRuns } from './timing.mjs';
 
 const run = promisify(execFile);
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const jsonAt = process.argv.indexOf('--json');
 const jsonOut = jsonAt >= 0 ? process.argv[jsonAt + 1] : null;
 const ONNX_PROTO = '/usr/include/onnx/onnx.proto';
 const MODEL = join(ROOT, 'web', 'demo', 'models', 'deformable_attention.onnx');
-const npm = (argv, cwd) => run('npm', [...argv, '--prefer-offline', '--no-audit', '--no-fund'], { cwd, maxBuffer: 64 << 20 });
-
-const treeBytes = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
-  .filter((e) => e.isFile()).reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
-// Packages in a fresh install's node_modules (hoisted: none nested here), scoped ones counted each.
-const countPackages = (dir) => readdirSync(dir).filter((n) => !n.startsWith('.'))
-  .reduce((sum, n) => sum + (n.startsWith('@') ? readdirSync(join(dir, n)).length : 1), 0);
 
 // What a user installs to read ONNX with each: the runtime package (and its dependencies).
 const READERS = {
@@ -46,13 +40,13 @@ try {
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), '{"name":"x","private":true}');
     const t = performance.now();
-    const { stderr } = await npm(['install', r.install], dir);
+    const { stderr } = await npmInstall([r.install], dir);
     const ms = performance.now() - t;
     results[name] = {
       installBytes: treeBytes(join(dir, 'node_modules')),
-      packages: countPackages(join(dir, 'node_modules')),
+      packages: installedPackages(join(dir, 'node_modules')).length,
       installMs: Math.round(ms),
-      warnings: stderr.split('\n').filter((l) => /warn/i.test(l)).length,
+      warnings: npmWarnings(stderr).length,
     };
   }
 
@@ -60,7 +54,7 @@ try {
   const gen = join(work, 'gen');
   mkdirSync(gen);
   writeFileSync(join(gen, 'package.json'), '{"name":"gen","private":true,"type":"module"}');
-  await npm(['install', '--ignore-scripts', 'onnx-proto@8.0.1', 'protobufjs@8.8.1', 'protobufjs-cli@2.7.1', '@bufbuild/protobuf@2.17.0', '@bufbuild/protoc-gen-es@2.17.0'], gen);
+  await npmInstall(['--ignore-scripts', 'onnx-proto@8.0.1', 'protobufjs@8.8.1', 'protobufjs-cli@2.7.1', '@bufbuild/protobuf@2.17.0', '@bufbuild/protoc-gen-es@2.17.0'], gen);
   const bin = join(gen, 'node_modules', '.bin');
   await run('protoc', [`--plugin=protoc-gen-es=${join(bin, 'protoc-gen-es')}`, `--es_out=${gen}`, '--es_opt=target=js', `-I${dirname(ONNX_PROTO)}`, ONNX_PROTO]);
   await run(join(bin, 'pbjs'), ['-t', 'static-module', '-w', 'es6', '--force-number', '--no-verify', '--no-convert', '--no-delimited', '--no-comments', '-o', join(gen, 'onnx_pbjs.js'), ONNX_PROTO]);
@@ -115,35 +109,18 @@ try {
   })();
   const small = new Uint8Array(readFileSync(MODEL));
 
-  const median = (f) => {
-    const times = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      f();
-      times.push(performance.now() - t);
-    }
-    return times.sort((a, b) => a - b)[2];
-  };
-  const { build } = await import(pathToFileURL(join(ROOT, 'tests', 'js', 'node_modules', 'vite', 'dist', 'node', 'index.js')).href);
   for (const [name, c] of Object.entries(codecs)) {
     const codec = await c.load();
     for (const [label, bytes] of [['small', small], ['big', big]]) {
-      codec.decode(bytes); // warm-up
-      const m = codec.decode(bytes);
+      const [decodeMs, m] = await medianOfRuns(5, () => codec.decode(bytes));
       if ((m.graph.node.length === 0)) throw new Error(`${name}: decoded no nodes`);
-      results[name][`decode_${label}_ms`] = median(() => codec.decode(bytes));
-      results[name][`encode_${label}_ms`] = median(() => codec.encode(m));
+      results[name][`decode_${label}_ms`] = decodeMs;
+      [results[name][`encode_${label}_ms`]] = await medianOfRuns(5, () => codec.encode(m));
     }
-    const page = join(gen, `page-${Object.keys(codecs).indexOf(name)}`);
-    writeFileSync(`${page}.js`, c.page);
-    writeFileSync(`${page}.html`, `<!doctype html><script type="module" src="./${page.split('/').pop()}.js"></script>`);
-    await build({ root: gen, configFile: false, logLevel: 'error', base: './', build: { outDir: `${page}-dist`, emptyOutDir: true, rollupOptions: { input: `${page}.html` } } });
-    const js = readdirSync(`${page}-dist`, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.js'))
-      .map((e) => readFileSync(join(e.parentPath, e.name)));
-    results[name].bundleBytes = js.reduce((s, b) => s + b.length, 0);
-    results[name].bundleGzip = js.reduce((s, b) => s + gzipSync(b, { level: 9 }).length, 0);
+    const page = await viteBuiltPage(gen, `page-${Object.keys(codecs).indexOf(name)}`, c.page);
+    results[name].bundleBytes = page.js;
+    results[name].bundleGzip = page.jsGzip;
   }
-  delete process.env.NODE_ENV; // set by Vite's build()
 
   const kb = (b) => (b === undefined ? '-' : `${(b / 1024).toFixed(1)} KB`);
   const ms = (v) => (v === undefined ? '-' : `${v.toFixed(v < 10 ? 2 : 1)} ms`);

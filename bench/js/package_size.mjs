@@ -9,59 +9,16 @@
 // (scripts/npm_ci.sh tests/js). The onnx page leaves onnxruntime-web out of the bundle
 // (external: the user's own copy, megabytes of its own) and installs the package's other
 // optional peers the onnx entry reads models with, if it declares any.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { join, resolve } from 'node:path';
 
-const run = promisify(execFile);
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { installedPackages, npm, npmInstall, npmWarnings, ROOT, treeBytes, viteBuiltPage } from './installs.mjs';
+
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');
 const jsonOut = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : null;
 const PACKAGE = resolve(args[0] ?? join(ROOT, 'js'));
-
-const npm = (argv, cwd) => run('npm', argv, { cwd, maxBuffer: 64 << 20 });
-const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
-
-/** Bytes of every file under `dir`. */
-function treeBytes(dir) {
-  let total = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) total += statSync(join(e.parentPath, e.name)).size;
-  }
-  return total;
-}
-
-/** The packages installed under node_modules (nested ones too), by name. */
-function packages(modules) {
-  const names = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue;
-      if (e.name.startsWith('@')) {
-        for (const s of readdirSync(join(dir, e.name), { withFileTypes: true })) {
-          if (s.isDirectory()) visit(join(dir, e.name, s.name), `${e.name}/${s.name}`);
-        }
-      } else {
-        visit(join(dir, e.name), e.name);
-      }
-    }
-  };
-  const visit = (dir, name) => {
-    names.push(name);
-    try {
-      walk(join(dir, 'node_modules'));
-    } catch {
-      // no nested node_modules
-    }
-  };
-  walk(modules);
-  return names.sort();
-}
 
 const work = mkdtempSync(join(tmpdir(), 'gridsample-size-'));
 try {
@@ -78,13 +35,13 @@ try {
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
     const t = performance.now();
-    const r = await npm([...INSTALL, tarball], app);
+    const r = await npmInstall([tarball], app);
     times.push(performance.now() - t);
-    warnings = r.stderr.split('\n').filter((l) => /warn/i.test(l));
+    warnings = npmWarnings(r.stderr);
   }
   times.sort((a, b) => a - b);
   const modules = join(app, 'node_modules');
-  const installed = packages(modules);
+  const installed = installedPackages(modules);
   const install = {
     bytes: treeBytes(modules),
     packages: installed.length,
@@ -98,7 +55,7 @@ try {
   const onnxPeers = Object.keys(manifest.peerDependencies ?? {})
     .filter((n) => !/^onnxruntime-|^pngjs$|^jpeg-js$/.test(n))
     .map((n) => `${n}@${manifest.peerDependencies[n]}`);
-  if (onnxPeers.length) await npm([...INSTALL, '--no-save', ...onnxPeers], app);
+  if (onnxPeers.length) await npmInstall(['--no-save', ...onnxPeers], app);
 
   const PAGES = {
     core: `import { load } from 'gridsample';
@@ -109,32 +66,8 @@ createPool({ workers: 2 }).then((pool) => { document.body.textContent = typeof p
 import * as ort from 'onnxruntime-web';
 InferenceSession.create(new URL('model.onnx', location.href), { ort }).then((s) => { document.body.textContent = s.inputNames.join(); });`,
   };
-  const { build } = await import(pathToFileURL(join(ROOT, 'tests', 'js', 'node_modules', 'vite', 'dist', 'node', 'index.js')).href);
   const pages = {};
-  for (const [name, code] of Object.entries(PAGES)) {
-    writeFileSync(join(app, `${name}.js`), code);
-    writeFileSync(join(app, `${name}.html`), `<!doctype html><html><body><script type="module" src="./${name}.js"></script></body></html>`);
-    const outDir = join(app, `dist-${name}`);
-    await build({
-      root: app,
-      configFile: false,
-      logLevel: 'error',
-      base: './',
-      build: { outDir, emptyOutDir: true, rollupOptions: { input: join(app, `${name}.html`), external: ['onnxruntime-web'] } },
-      worker: { format: 'es' },
-    });
-    const sizes = { js: 0, jsGzip: 0, wasm: 0, wasmGzip: 0, files: 0 };
-    for (const e of readdirSync(outDir, { withFileTypes: true, recursive: true })) {
-      if (!e.isFile() || e.name.endsWith('.html')) continue;
-      const bytes = readFileSync(join(e.parentPath, e.name));
-      const kind = e.name.endsWith('.wasm') ? 'wasm' : 'js';
-      sizes[kind] += bytes.length;
-      sizes[`${kind}Gzip`] += gzipSync(bytes, { level: 9 }).length;
-      sizes.files++;
-    }
-    pages[name] = sizes;
-  }
-  delete process.env.NODE_ENV; // set by Vite's build()
+  for (const [name, code] of Object.entries(PAGES)) pages[name] = await viteBuiltPage(app, name, code, { external: ['onnxruntime-web'] });
 
   const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
   const mb = (b) => `${(b / 1048576).toFixed(2)} MB`;

@@ -25,6 +25,22 @@ export function stats(samples, batch) {
 }
 
 /**
+ * One untimed call of `body` (sync or async; the engine compiles on the first), then `runs`
+ * timed ones, one after another: [median ms, the last call's result]. For standalone
+ * comparisons of calls that each take long enough to time alone (decoding a file, say).
+ */
+export async function medianOfRuns(runs, body) {
+  let result = await body();
+  const times = [];
+  for (let i = 0; i < runs; ++i) {
+    const t = now();
+    result = await body();
+    times.push(now() - t);
+  }
+  return [stats(times).median, result];
+}
+
+/**
  * Warms `run` up (sync or async; async results are awaited, which is part of that API's cost)
  * and picks its batch size: calls faster than `minSampleMs` are batched so that timer
  * resolution does not matter. Never throws: returns a timing entry
