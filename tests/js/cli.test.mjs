@@ -1,10 +1,8 @@
 // The `gridsample` command line from the packed package: warps equal the library's own result pixel for pixel; every bad file and bad option fails clearly with a non-zero exit.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
@@ -16,11 +14,10 @@ import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { FLOWS, flowGrid } from '../../js/flows.mjs';
 import { diskImage, moments } from './lib/disk.mjs';
+import { installPacked, PACKAGE } from './lib/packed.mjs';
 
 const { PNG } = pngjs;
 const run = promisify(execFile);
-const HERE = dirname(fileURLToPath(import.meta.url));
-const PACKAGE = join(HERE, '..', '..', 'js');
 
 let gs;
 let work; // temporary folder: the consumer project and the images
@@ -48,16 +45,9 @@ async function cli(args, { file = bin, ...options } = {}) {
 
 before(async () => {
   gs = await load();
-  work = mkdtempSync(join(tmpdir(), 'gridsample-cli-'));
-  const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE });
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-consumer', version: '1.0.0', private: true }));
-  // The codecs are the user's own (optional peers, as they may be); both come from the npm
-  // cache that tests/js's install filled.
-  const versions = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies;
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
-    join(work, JSON.parse(stdout)[0].filename), `pngjs@${versions.pngjs}`, `jpeg-js@${versions['jpeg-js']}`], { cwd: app });
+  // The codecs are the user's own (optional peers, as they may be).
+  let app;
+  ({ work, app } = await installPacked('gridsample-cli-', { peers: ['pngjs', 'jpeg-js'], manifest: { name: 'cli-consumer' } }));
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 });
 

@@ -1,18 +1,16 @@
 // `gridsample onnx inspect|bench` as a user runs it: the packed tarball installed beside onnxruntime-web, on the example models and on bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { installPacked } from './lib/packed.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const PACKAGE = join(HERE, '..', '..', 'js');
 const MODELS = join(HERE, '..', '..', 'web', 'demo', 'models');
-const ORT_WEB = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(HERE, 'package.json'), 'utf8'))).devDependencies['onnxruntime-web'];
 
 let work;
 let bin;
@@ -28,16 +26,9 @@ async function cli(args) {
 }
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'gridsample-cli-onnx-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE, encoding: 'utf8' });
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cli-onnx-consumer', version: '1.0.0', private: true }));
-  // onnxruntime-web and the ONNX reader are the user's own (optional peers); they come from the
-  // npm cache that the installs of tests/js and js/ filled.
-  const protobuf = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).devDependencies['@bufbuild/protobuf'];
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
-    join(work, JSON.parse(stdout)[0].filename), `onnxruntime-web@${ORT_WEB}`, `@bufbuild/protobuf@${protobuf}`], { cwd: app, encoding: 'utf8' });
+  // onnxruntime-web and the ONNX reader are the user's own (optional peers).
+  let app;
+  ({ work, app } = await installPacked('gridsample-cli-onnx-', { peers: ['onnxruntime-web', '@bufbuild/protobuf'], manifest: { name: 'cli-onnx-consumer' } }));
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 });
 

@@ -1,27 +1,20 @@
 // What `npm install gridsample` brings (issue 27): the packed tarball installed alone into a fresh project holds gridsample and nothing else, every peer is optional, the core API runs there, and the entry points that need a peer say in one line which package to install.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { installPacked } from './lib/packed.mjs';
 
 const run = promisify(execFile);
-const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'js');
 
 let work;
 let app;
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'gridsample-deps-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE });
-  app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  // From the npm cache where it can: a package with no dependencies needs nothing else.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, JSON.parse(stdout)[0].filename)], { cwd: app });
+  // No peers: a package with no dependencies needs nothing else.
+  ({ work, app } = await installPacked('gridsample-deps-', { manifest: { type: 'module' } }));
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));

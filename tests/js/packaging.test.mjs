@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,13 +10,10 @@ import { after, before, describe, test } from 'node:test';
 import { serveStatic } from './lib/static_server.mjs';
 import { BASIC, PRINTED_ATOL } from './lib/onnx_examples.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
+import { installPacked } from './lib/packed.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TEST_PACKAGES = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies;
-// The package's own devDependencies: the versions its optional peers are tested at.
-const PEER_VERSIONS = JSON.parse(readFileSync(join(HERE, '..', '..', 'js', 'package.json'), 'utf8')).devDependencies;
-const PACKAGE = join(HERE, '..', '..', 'js');
 const BIN = join(HERE, 'node_modules', '.bin');
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
@@ -367,25 +363,15 @@ async function pageResults(context, url, { allow, route } = {}) {
 
 let work;
 let app;
-let tarball;
 let packInfo;
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'gridsample-pack-'));
-  const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE });
-  packInfo = JSON.parse(stdout)[0];
-  tarball = join(work, packInfo.filename);
-  app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
-  writeFileSync(join(app, 'example.js'), EXAMPLE_JS);
-  for (const [name, text] of Object.entries(THREADS_FILES)) writeFileSync(join(app, name), text);
   // The package installs nothing else (dependencies.test.mjs); what its entry points use here
   // are the user's own optional peers: onnxruntime-web and the ONNX reader for gridsample/onnx,
-  // the CLI's codecs. They come from the npm cache, which the installs of tests/js and js/ (the
-  // same versions) filled (the registry only if the cache was cleared).
-  const peers = [`onnxruntime-web@${TEST_PACKAGES['onnxruntime-web']}`, ...['@bufbuild/protobuf', 'pngjs', 'jpeg-js'].map((name) => `${name}@${PEER_VERSIONS[name]}`)];
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...peers], { cwd: app });
+  // the CLI's codecs.
+  ({ work, app, pack: packInfo } = await installPacked('gridsample-pack-', { peers: ['onnxruntime-web', '@bufbuild/protobuf', 'pngjs', 'jpeg-js'] }));
+  writeFileSync(join(app, 'example.js'), EXAMPLE_JS);
+  for (const [name, text] of Object.entries(THREADS_FILES)) writeFileSync(join(app, name), text);
 });
 
 after(() => {

@@ -1,0 +1,41 @@
+// The npm package as a user installs it: js/ packed (npm pack, its prepack checks included) into a fresh temporary folder, and the tarball installed with the optional peers a test names into a new project there.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const HERE = dirname(dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE = join(HERE, '..', '..', 'js');
+
+// The versions the peers install at: js/'s devDependencies (its optional peers, pinned there),
+// then tests/js's (onnxruntime-web): the same versions those folders' installs put in the npm
+// cache, so that the install needs the registry only when the cache was cleared.
+const VERSIONS = {
+  ...JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies,
+  ...JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).devDependencies,
+};
+
+/**
+ * Packs js/ into a new temporary folder (named from `prefix`) and installs the tarball there
+ * into app/, a project whose package.json is `manifest` (name, version and private given), with
+ * `peers` (package names) at the versions above. Resolves to {work, app, tarball, pack}: `pack`
+ * is npm pack's JSON entry. The caller removes `work`.
+ */
+export async function installPacked(prefix, { peers = [], manifest = {} } = {}) {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE, encoding: 'utf8' });
+  const pack = JSON.parse(stdout)[0];
+  const tarball = join(work, pack.filename);
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, ...manifest }, null, 2));
+  const versioned = peers.map((name) => {
+    if (!VERSIONS[name]) throw new Error(`installPacked: no version of ${name} in js/ or tests/js devDependencies`);
+    return `${name}@${VERSIONS[name]}`;
+  });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...versioned], { cwd: app, maxBuffer: 16 << 20 });
+  return { work, app, tarball, pack };
+}
