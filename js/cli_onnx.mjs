@@ -7,7 +7,7 @@ import { load } from './node.mjs';
 import { parseOrReport, UsageError } from './cli_args.mjs';
 import { InferenceSession } from './onnx.mjs';
 import { counted } from './messages.mjs';
-import { decodeModel, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel, tensorTypeProto } from './onnx_graph.mjs';
+import { decodeModel, ELEM_CODES, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel, tensorTypeProto } from './onnx_graph.mjs';
 import { readNpy } from './npy.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
@@ -120,8 +120,7 @@ function attributesText(n) {
 // 'runs' or onnxruntime's reason.
 async function onnxruntimeRuns(ort, sessionOptions, proto, entry, seen) {
   if (!seen.output.dims) return 'not checked (the node did not run)';
-  const elem = { float32: 1, float64: 11, float16: 10, int64: 7 };
-  const inputs = seen.inputs.map((v) => ({ name: v.name, type: tensorTypeProto(elem[v.type] ?? 1, v.dims) }));
+  const inputs = seen.inputs.map((v) => ({ name: v.name, type: tensorTypeProto(ELEM_CODES[v.type] ?? 1, v.dims) }));
   const model = encodeModel({
     irVersion: proto.irVersion,
     opsetImport: proto.opsetImport,

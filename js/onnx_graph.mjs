@@ -42,7 +42,8 @@ export const ELEM_TYPES = Object.freeze({
   1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 8: 'string',
   9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64', 16: 'bfloat16',
 });
-const ELEM_CODES = Object.freeze(Object.fromEntries(Object.entries(ELEM_TYPES).map(([k, v]) => [v, Number(k)])));
+/** The element type codes by dtype name ('float32' -> 1). */
+export const ELEM_CODES = Object.freeze(Object.fromEntries(Object.entries(ELEM_TYPES).map(([k, v]) => [v, Number(k)])));
 
 // Interpolation modes as each GridSample version spells them (ONNX operator pages).
 const MODES = {
