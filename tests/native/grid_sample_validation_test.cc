@@ -243,6 +243,33 @@ TEST(GridSampleValidation, OutputShape) {
   ExpectError(s, StatusCode::kInvalidArgument, {"x"}, {"-5"}, "negative x dim");
 }
 
+// Which calls the fast planner samples (its windows fold taps): 2-D and 3-D X of a type computed
+// in float, every axis at least the mode's window; the reference elsewhere, and no answer but
+// false for a shape that is not one.
+TEST(GridSampleValidation, FoldsTaps) {
+  using gridsample::GridSampleFoldsTaps;
+  const auto folds = [](std::vector<int64_t> shape, DType dtype, Mode mode) {
+    return GridSampleFoldsTaps(shape.data(), shape.size(), dtype, mode);
+  };
+  for (DType t :
+       {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kUint8, DType::kInt16}) {
+    EXPECT_TRUE(folds({1, 3, 4, 4}, t, Mode::kCubic)) << Name(t);
+    EXPECT_TRUE(folds({2, 1, 2, 5, 2}, t, Mode::kLinear)) << Name(t);
+    EXPECT_TRUE(folds({1, 1, 1, 1}, t, Mode::kNearest)) << Name(t);
+  }
+  for (DType t : {DType::kFloat64, DType::kInt32, DType::kUint32}) {  // computed in double
+    EXPECT_FALSE(folds({1, 3, 4, 4}, t, Mode::kLinear)) << Name(t);
+  }
+  EXPECT_FALSE(folds({1, 3, 8}, DType::kFloat32, Mode::kLinear));           // 1-D
+  EXPECT_FALSE(folds({1, 1, 4, 4, 4, 4}, DType::kFloat32, Mode::kLinear));  // 4-D
+  EXPECT_FALSE(folds({1, 3, 3, 4}, DType::kFloat32, Mode::kCubic));         // an axis below 4 taps
+  EXPECT_FALSE(folds({1, 3, 4, 1}, DType::kFloat32, Mode::kLinear));        // below 2
+  EXPECT_FALSE(folds({1, 3, -4, 4}, DType::kFloat32, Mode::kNearest));
+  EXPECT_FALSE(folds({1, 3, 0, 4}, DType::kFloat32, Mode::kNearest));
+  EXPECT_FALSE(folds({1, 3, int64_t{1} << 21, 4}, DType::kFloat32, Mode::kNearest));  // kMaxAxis
+  EXPECT_FALSE(GridSampleFoldsTaps(nullptr, 4, DType::kFloat32, Mode::kLinear));
+}
+
 // ---------------------------------------------------------------------------
 // Name parsers.
 
