@@ -11,19 +11,22 @@ import { WasmHeap } from './wasm_heap.mjs';
 
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
-// The library's output shapes for the API objects made here, which gridsample/onnx sizes the
-// heap tensors it keeps across runs by; not part of the public API.
-const SHAPE_QUERIES = new WeakMap();
+// The library's rules for the API objects made here, which gridsample/onnx (output shapes, to
+// size the heap tensors it keeps across runs) and gridsample/webgpu (shapes, option codes and
+// names, how the planner sums taps) ask instead of restating them; not part of the public API.
+const LIBRARY_RULES = new WeakMap();
 // The check-only twin of each API object made here (see checkOnly).
 const CHECK_ONLY = new WeakMap();
 
 /**
- * {gridSample(xDims, gridDims), affineGrid(size)} giving the output dimensions the library
- * computes for `api`'s module (RangeError as the calls themselves), or null when `api` was not
- * made by this copy of the package.
+ * The rules of `api`'s module, or null when `api` was not made by this copy of the package:
+ * - gridSample(xDims, gridDims), affineGrid(size): output dimensions (RangeError as the calls);
+ * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
+ * - modeName(code), paddingName(code): the canonical names;
+ * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps).
  */
-export function shapeQueries(api) {
-  return SHAPE_QUERIES.get(api) ?? null;
+export function libraryRules(api) {
+  return LIBRARY_RULES.get(api) ?? null;
 }
 
 /**
@@ -220,10 +223,17 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   });
   let twin = checks ? api : null;
   CHECK_ONLY.set(api, () => (twin ??= createApi(Module, variant, { threads, checks: true })));
-  SHAPE_QUERIES.set(api, {
+  LIBRARY_RULES.set(api, {
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),
     affineGrid: (size) => affineGridOutputShape(heap, 'affineGrid', readDims('affineGrid', 'size', size)),
+    sampling: (fn, opts) => readSampling(heap, fn, opts),
+    modeName: (code) => Module.modeName(code),
+    paddingName: (code) => Module.paddingName(code),
+    foldsTaps: (xDims, dtype, mode) => {
+      heap.ensureHeadroom('gridSample');
+      return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
+    },
   });
   return api;
 }

@@ -1,6 +1,6 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
-import { shapeQueries } from './core.mjs';
+import { libraryRules } from './core.mjs';
 import { describe, formatType } from './onnx_graph.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
@@ -51,7 +51,7 @@ export function checkFeed(t, declared) {
 // grid's dimensions, AffineGrid from its size input); null when `gs` is a gridsample module of
 // another copy of the package, whose results are then taken as they come.
 export function outputDims(gs, opType, a, b) {
-  const queries = shapeQueries(gs);
+  const queries = libraryRules(gs);
   if (!queries) return null;
   return opType === 'GridSample' ? queries.gridSample(a.dims, b.dims) : queries.affineGrid(b.data);
 }
@@ -60,14 +60,18 @@ export function outputDims(gs, opType, a, b) {
 export const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
 
 // With a GPU execution provider, the outputs of an onnxruntime part that only later
-// onnxruntime parts read stay on the GPU ('gpu-buffer'); the others come to the CPU (ours read
-// them there), graph outputs where the caller's preferredOutputLocation says.
-export function outputLocations(options, split, part) {
+// onnxruntime parts read stay on the GPU ('gpu-buffer'); so do those our nodes read when they
+// run on WebGPU (`backend`), but AffineGrid's size; the others come to the CPU (our wasm nodes
+// read them there), graph outputs where the caller's preferredOutputLocation says.
+export function outputLocations(options, split, part, backend) {
   const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
   if (!gpu) return {};
   const caller = options.preferredOutputLocation;
   const later = split.parts.slice(split.parts.indexOf(part) + 1);
-  const readByOurs = new Set(later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.inputs));
+  const ourNodes = later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.nodes);
+  const readByOurs = new Set(backend === 'webgpu'
+    ? ourNodes.filter((n) => n.node.opType === 'AffineGrid').map((n) => n.node.input[1])
+    : ourNodes.flatMap((n) => n.node.input));
   const graphOutputs = new Set(split.outputs.map((v) => v.name));
   const where = (name) => {
     if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';

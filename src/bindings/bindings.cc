@@ -184,6 +184,14 @@ int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_s
   return ToCallStatus(GridSampleOutputShape(x, grid, reinterpret_cast<int64_t*>(y_shape)));
 }
 
+bool GridSampleFoldsTapsAdapter(uintptr_t x_shape, int x_rank, int x_dtype, int mode) {
+  return GridSampleFoldsTaps(Shape(x_shape), static_cast<size_t>(x_rank),
+                             static_cast<DType>(x_dtype), static_cast<Mode>(mode));
+}
+
+std::string ModeNameAdapter(int mode) { return ModeName(static_cast<Mode>(mode)); }
+std::string PaddingNameAdapter(int padding) { return PaddingName(static_cast<Padding>(padding)); }
+
 int AffineGridOutputShapeAdapter(uintptr_t size, int size_len, uintptr_t grid_shape) {
   return ToCallStatus(AffineGridOutputShape(Shape(size), static_cast<size_t>(size_len),
                                             reinterpret_cast<int64_t*>(grid_shape)));
@@ -245,6 +253,9 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("remap", &RemapAdapter);
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
+  function("gridSampleFoldsTaps", &GridSampleFoldsTapsAdapter);
+  function("modeName", &ModeNameAdapter);
+  function("paddingName", &PaddingNameAdapter);
   function("parseMode", &ParseModeAdapter);
   function("parsePadding", &ParsePaddingAdapter);
   function("parseDType", &ParseDTypeAdapter);
