@@ -12,6 +12,7 @@ packages=(
   emscripten nodejs npm                     # wasm build and JS tests
   protobuf-compiler libonnx-dev             # gridsample/onnx's schema from onnx.proto (gen_onnx_schema.sh)
   chromium                                  # browser tests (driven by npm playwright-core)
+  libvulkan1                                # the Vulkan loader: WebGPU tests in Node (npm webgpu) on Chromium's SwiftShader
   "$@"
 )
 

@@ -30,6 +30,10 @@ if [ ! -x "$GRIDSAMPLE_CHROMIUM" ]; then
   exit 1
 fi
 
+# WebGPU tests in Node (tests/js/lib/node_webgpu.mjs) fail rather than skip here: setup.sh
+# installs what they need (chromium's SwiftShader, libvulkan1).
+export GRIDSAMPLE_REQUIRE_WEBGPU=1
+
 status=0
 # ESLint's recommended rules over the project's JavaScript (the config and eslint are tests/js's).
 echo "== eslint js web/demo tests/js bench/js"
@@ -43,8 +47,8 @@ done
 # As many test files at once as there are cores (Node 20 runs one fewer): each packs, installs
 # and serves from its own temporary folder and port. The slowest files start first, so that the
 # last ones to finish are short (on 2 cores, in seconds run alone: demo_onnx 101, cli_onnx 71,
-# cli 45, demo 39, packaging 39, hostile 23; the other 19 files about 55 together).
-slowest=(demo_onnx cli_onnx cli demo packaging hostile)
+# cli 45, demo 39, packaging 39, webgpu 28, hostile 23; the other 19 files about 55 together).
+slowest=(demo_onnx cli_onnx cli demo packaging webgpu hostile)
 files=()
 for name in "${slowest[@]}"; do files+=("tests/js/$name.test.mjs"); done
 for f in tests/js/*.test.mjs; do

@@ -1,13 +1,13 @@
-// The library's import graph: what node.mjs, browser.mjs and gridsample/onnx (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
+// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
 const JS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'js');
 const PACKAGE = JSON.parse(readFileSync(join(JS, 'package.json'), 'utf8'));
-const ENTRIES = ['node.mjs', 'browser.mjs', 'index.cjs', 'onnx.mjs', 'onnx.cjs'];
+const ENTRIES = ['node.mjs', 'browser.mjs', 'index.cjs', 'onnx.mjs', 'onnx.cjs', 'webgpu/index.mjs', 'webgpu.cjs'];
 
 // Specifiers of `import ... from`, `export ... from`, bare `import '...'` and `import('...')`,
 // with comments removed first (JSDoc types say import('./index.js') too).
@@ -17,10 +17,10 @@ function specifiers(file) {
   return [...text.matchAll(statements)].map((m) => m[2] ?? m[4] ?? m[6]);
 }
 
-// The package files a specifier names: relative paths, and package.json "imports" (#gridsample)
-// under every condition; anything else is another package (or a node: module).
-function targets(specifier) {
-  if (specifier.startsWith('./')) return [specifier.slice(2)];
+// The package files a specifier in `file` names: relative paths, and package.json "imports"
+// (#gridsample) under every condition; anything else is another package (or a node: module).
+function targets(file, specifier) {
+  if (specifier.startsWith('./') || specifier.startsWith('../')) return [normalize(join(dirname(file), specifier))];
   const mapped = PACKAGE.imports[specifier];
   if (mapped) return Object.values(mapped).map((f) => f.slice(2));
   return null;
@@ -35,7 +35,7 @@ function reach(entries) {
     if (files.has(file)) continue;
     files.add(file);
     for (const s of specifiers(file)) {
-      const t = targets(s);
+      const t = targets(file, s);
       if (t) queue.push(...t.filter((f) => !f.startsWith('dist/')));
       else packages.add(s.startsWith('node:') ? 'node:' : s);
     }
@@ -46,7 +46,7 @@ function reach(entries) {
 describe('import graph', () => {
   test('the library loads @bufbuild/protobuf and node: modules only: no image codec, no CLI module', () => {
     const { files, packages } = reach(ENTRIES);
-    assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs'), `walked ${[...files].join(', ')}`);
+    assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs') && files.has('webgpu/wgsl_rules.mjs'), `walked ${[...files].join(', ')}`);
     assert.deepEqual([...packages].sort(), ['@bufbuild/protobuf', 'node:']);
     assert.deepEqual([...files].filter((f) => f.startsWith('cli')), []);
   });

@@ -1,0 +1,203 @@
+// gridsample/webgpu: GridSample and AffineGrid on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
+import { load } from '#gridsample';
+
+import { libraryRules } from '../core.mjs';
+import { arrayClass, checkFloatDtype, elementSize } from '../dtypes.mjs';
+import { describe, sameShape } from '../messages.mjs';
+import { readAlign, readOptions, readSize } from '../read_args.mjs';
+import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
+import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
+import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
+import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
+
+// The dtypes the shaders compute (float16 as storage, computed in float32 as on the CPU).
+const GPU_DTYPES = new Set(['float32', 'float16']);
+const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out', 'encoder'];
+
+async function ownDevice() {
+  const gpu = globalThis.navigator?.gpu;
+  if (!gpu) {
+    throw new Error('createGpu: WebGPU is not available here (no navigator.gpu); pass options.device, or use the wasm API (import { load } from "gridsample")');
+  }
+  const adapter = await gpu.requestAdapter();
+  if (!adapter) throw new Error('createGpu: navigator.gpu.requestAdapter() found no GPU adapter');
+  // The largest bindings the adapter allows: a tensor is bound whole.
+  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
+  return adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } });
+}
+
+function isDevice(d) {
+  return d !== null && typeof d === 'object' && typeof d.createComputePipeline === 'function' && typeof d.queue === 'object';
+}
+
+/**
+ * The GPU API on `options.device` (a GPUDevice; omitted: a new one of navigator.gpu's adapter)
+ * and `options.wasm` (an API object from gridsample's load(); omitted: load()).
+ */
+export async function createGpu(options) {
+  const fn = 'createGpu';
+  const opts = readOptions(fn, options, ['device', 'wasm']);
+  if (opts.device !== undefined && !isDevice(opts.device)) {
+    throw new TypeError(`${fn}: options.device: expected a GPUDevice, got ${describe(opts.device)}`);
+  }
+  const wasm = opts.wasm ?? await load();
+  const rules = libraryRules(wasm);
+  if (!rules) throw new TypeError(`${fn}: options.wasm: expected an API object from this gridsample package's load(), got ${describe(opts.wasm)}`);
+  const device = opts.device ?? await ownDevice();
+  return makeGpu(device, wasm, rules);
+}
+
+function makeGpu(device, wasm, rules) {
+  const gpu = new Dispatcher(device);
+
+  // Inputs on the GPU, uploading CPU ones (listed in `temporaries`).
+  function onGpu(t, temporaries) {
+    if (t.buffer) return t;
+    const buffer = gpu.buffer(t.bytes, RESULT_USAGE, t.data);
+    temporaries.push(buffer);
+    return { ...t, buffer };
+  }
+
+  // Inputs on the CPU, as the wasm API takes them.
+  async function onCpu(fn, t) {
+    if (!t.buffer) return t;
+    const bytes = await gpu.download(fn, t.buffer, t.bytes);
+    const Class = arrayClass(t.dtype);
+    return { data: new Class(bytes.buffer, 0, t.size), shape: t.dims, dtype: t.dtype };
+  }
+
+  // The result of a call: into options.out, or a new GPU tensor.
+  function resultOf(out, dtype, dims, bytes, ranOn) {
+    if (out) return { tensor: out.tensor, buffer: out.buffer };
+    const buffer = gpu.buffer(bytes, RESULT_USAGE);
+    return { tensor: gpuTensor(buffer, dtype, dims, ranOn), buffer };
+  }
+
+  // Dtypes the shaders do not take: the wasm module computes, the result is uploaded.
+  async function fallback(fn, opts, out, dtype, dims, compute) {
+    if (opts.encoder !== undefined) {
+      throw new TypeError(`${fn}: options.encoder: ${dtype} runs on the wasm module, which cannot record into a command encoder; submit your work first and call without encoder`);
+    }
+    if (out && !(out.buffer.usage & USAGE.COPY_DST)) {
+      throw new TypeError(`${fn}: options.out: ${dtype} runs on the wasm module, whose result is copied into out's GPUBuffer, which lacks COPY_DST usage`);
+    }
+    const y = await compute();
+    const r = resultOf(out, dtype, dims, y.data.byteLength, 'wasm');
+    gpu.upload(r.buffer, y.data);
+    return r.tensor;
+  }
+
+  async function gridSample(x, grid, options) {
+    const fn = 'gridSample';
+    gpu.checkDevice(fn);
+    const opts = readOptions(fn, options, SAMPLING_OPTIONS);
+    const X = readGpuOrCpuTensor(fn, 'x', x);
+    const G = readGpuOrCpuTensor(fn, 'grid', grid);
+    const sampling = rules.sampling(fn, opts);
+    const yDims = rules.gridSample(X.dims, G.dims);
+    checkFloatDtype(fn, 'grid', G.dtype);
+    const out = readGpuOut(fn, opts.out, X.dtype, yDims, [['x', X], ['grid', G]]);
+    const [n, c] = yDims;
+    const outSpatial = yDims.slice(2).reduce((a, b) => a * b, 1);
+    const total = n * c * outSpatial;
+    const bytes = total * elementSize(X.dtype);
+    if (!GPU_DTYPES.has(X.dtype) || !GPU_DTYPES.has(G.dtype)) {
+      const { encoder: _e, out: _o, ...cpuOptions } = opts;
+      return fallback(fn, opts, out, X.dtype, yDims, async () =>
+        wasm.gridSample(await onCpu(fn, X), await onCpu(fn, G), cpuOptions));
+    }
+    for (const [what, t] of [['x', X], ['grid', G], ['the output', { bytes }]]) gpu.checkBinding(fn, what, t.bytes);
+    const rank = X.dims.length - 2;
+    const half = X.dtype === 'float16';
+    const key = {
+      rank,
+      mode: rules.modeName(sampling.mode),
+      padding: rules.paddingName(sampling.padding),
+      align: sampling.align,
+      fold: rules.foldsTaps(X.dims, X.dtype, sampling.mode),
+      xHalf: half,
+      gridHalf: G.dtype === 'float16',
+    };
+    const r = resultOf(out, X.dtype, yDims, bytes, 'webgpu');
+    if (total === 0) return r.tensor;
+    const temporaries = [];
+    try {
+      const pipeline = await gpu.pipeline(fn, `gs:${JSON.stringify(key)}`, () => gridSampleWgsl(key));
+      const invocations = half ? Math.ceil(total / 2) : n * outSpatial;
+      const groups = gpu.groups(fn, invocations);
+      const params = gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width: groups.width });
+      const xb = onGpu(X, temporaries);
+      const gb = onGpu(G, temporaries);
+      await gpu.run(fn, pipeline, params, [[xb.buffer, X.bytes], [gb.buffer, G.bytes], [r.buffer, bytes]], groups,
+        { encoder: opts.encoder, temporaries });
+    } catch (e) {
+      if (!out) r.tensor.dispose();
+      throw e;
+    }
+    return r.tensor;
+  }
+
+  async function affineGrid(theta, size, options) {
+    const fn = 'affineGrid';
+    gpu.checkDevice(fn);
+    const opts = readOptions(fn, options, ['alignCorners', 'align_corners', 'out', 'encoder']);
+    const T = readGpuOrCpuTensor(fn, 'theta', theta);
+    const S = readSize(fn, size);
+    const align = readAlign(fn, opts);
+    checkFloatDtype(fn, 'theta', T.dtype);
+    const gDims = rules.affineGrid(S);
+    // theta's shape is the library's to check, in the call: a shape other than (N, r, r + 1)
+    // is shown to it (on zeros), which throws its message.
+    const rank = S.length - 2;
+    if (!sameShape(T.dims, [S[0], rank, rank + 1])) {
+      wasm.affineGrid({ data: new (arrayClass(T.dtype))(T.size), shape: T.dims, dtype: T.dtype }, S, { alignCorners: align });
+    }
+    const out = readGpuOut(fn, opts.out, T.dtype, gDims, [['theta', T]]);
+    const total = gDims.reduce((a, b) => a * b, 1);
+    const bytes = total * elementSize(T.dtype);
+    if (!GPU_DTYPES.has(T.dtype)) {
+      return fallback(fn, opts, out, T.dtype, gDims, async () =>
+        wasm.affineGrid(await onCpu(fn, T), S, { alignCorners: align }));
+    }
+    gpu.checkBinding(fn, 'the output grid', bytes);
+    const half = T.dtype === 'float16';
+    const key = { rank, align, half };
+    const r = resultOf(out, T.dtype, gDims, bytes, 'webgpu');
+    if (total === 0) return r.tensor;
+    const temporaries = [];
+    try {
+      const pipeline = await gpu.pipeline(fn, `ag:${JSON.stringify(key)}`, () => affineGridWgsl(key));
+      const invocations = half ? Math.ceil(total / 2) : total;
+      const groups = gpu.groups(fn, invocations);
+      const params = affineGridParams({ n: S[0], spatial: S.slice(2), invocations, width: groups.width });
+      const tb = onGpu(T, temporaries);
+      await gpu.run(fn, pipeline, params, [[tb.buffer, T.bytes], [r.buffer, bytes]], groups,
+        { encoder: opts.encoder, temporaries });
+    } catch (e) {
+      if (!out) r.tensor.dispose();
+      throw e;
+    }
+    return r.tensor;
+  }
+
+  async function read(t) {
+    const fn = 'read';
+    gpu.checkDevice(fn);
+    const T = readGpuOrCpuTensor(fn, 'tensor', t);
+    if (!T.buffer) throw new TypeError(`${fn}: tensor: expected a GPU tensor {buffer, dims, dtype}, got one on the CPU`);
+    const bytes = await gpu.download(fn, T.buffer, T.bytes);
+    const Class = arrayClass(T.dtype);
+    return { data: new Class(bytes.buffer, 0, T.size), shape: T.dims.slice(), dtype: T.dtype };
+  }
+
+  // A GPU tensor of `dtype` and `dims` holding a CPU array's values (for feeding the calls).
+  function upload(source) {
+    const fn = 'upload';
+    gpu.checkDevice(fn);
+    const T = readGpuOrCpuTensor(fn, 'source', source);
+    if (T.buffer) throw new TypeError(`${fn}: source: expected a CPU tensor {data, shape}, got one on the GPU`);
+    return gpuTensor(gpu.buffer(T.bytes, RESULT_USAGE | USAGE.COPY_SRC, T.data), T.dtype, T.dims, null);
+  }
+
+  return Object.freeze({ device, wasm, gridSample, affineGrid, read, upload });
+}

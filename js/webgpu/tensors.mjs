@@ -1,0 +1,106 @@
+// Tensor arguments of gridsample/webgpu: GPU tensors ({buffer, dims, dtype}, onnxruntime tensors in 'gpu-buffer'), CPU tensors to upload, and the GPU tensors it returns.
+import { elementSize, readDtypeName } from '../dtypes.mjs';
+import { describe, sameShape, shapeString } from '../messages.mjs';
+import { countElements, readDims } from '../read_args.mjs';
+import { readTensor } from '../tensor_args.mjs';
+
+// GPUBufferUsage's flags, by value (Node has no GPUBufferUsage global until WebGPU is set up).
+export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
+
+/** Bytes a binding of `bytes` takes: storage bindings come in whole 4-byte words. */
+export function bindingBytes(bytes) {
+  return Math.max(4, Math.ceil(bytes / 4) * 4);
+}
+
+function isGpuBuffer(b) {
+  return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' &&
+    typeof b.size === 'number' && typeof b.usage === 'number';
+}
+
+/**
+ * A tensor argument as {buffer, dtype, dims, size, bytes} on the GPU, or {data, dtype, dims,
+ * size, bytes} on the CPU (to upload, or for the wasm fallback). GPU tensors are ours or the
+ * caller's {buffer, dims, dtype} and onnxruntime tensors whose location is 'gpu-buffer'; their
+ * buffer must hold the data and allow STORAGE use.
+ */
+export function readGpuOrCpuTensor(fn, what, t) {
+  if (t === null || typeof t !== 'object') {
+    throw new TypeError(`${fn}: ${what}: expected a GPU tensor {buffer, dims, dtype}, an onnxruntime tensor or a CPU tensor {data, shape}, got ${describe(t)}`);
+  }
+  let buffer;
+  let shape;
+  let declared;
+  let dtypeWhat;
+  if (t.location === 'gpu-buffer' && 'gpuBuffer' in t) {  // onnxruntime-web
+    buffer = t.gpuBuffer;
+    shape = t.dims;
+    declared = t.type;
+    dtypeWhat = `${what}.type`;
+  } else if (isGpuBuffer(t.buffer)) {
+    buffer = t.buffer;
+    shape = t.dims !== undefined ? t.dims : t.shape;
+    declared = t.dtype;
+    dtypeWhat = `${what}.dtype`;
+  } else {
+    return readTensor(null, fn, what, t);
+  }
+  if (t.disposed === true) {
+    throw new TypeError(`${fn}: ${what}: this GPU tensor was disposed`);
+  }
+  if (!isGpuBuffer(buffer)) {
+    throw new TypeError(`${fn}: ${what}.gpuBuffer: expected a GPUBuffer, got ${describe(buffer)}`);
+  }
+  if (shape === undefined) throw new TypeError(`${fn}: ${what}: expected dims, got undefined`);
+  const dims = readDims(fn, `${what}.dims`, shape);
+  const dtype = readDtypeName(fn, dtypeWhat, declared);
+  const size = countElements(fn, what, dims, dtype);
+  const bytes = size * elementSize(dtype);
+  if (!(buffer.usage & USAGE.STORAGE)) {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${buffer.usage}); create it with GPUBufferUsage.STORAGE`);
+  }
+  if (buffer.size < bindingBytes(bytes)) {
+    throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${buffer.size} bytes, shape ${shapeString(dims)} of ${dtype} needs ${bindingBytes(bytes)}`);
+  }
+  return { buffer, dtype, dims, size, bytes };
+}
+
+/** Where a result goes: options.out (a GPU tensor of the result's dtype and shape, not an input's buffer), or null. */
+export function readGpuOut(fn, out, dtype, dims, inputs) {
+  if (out === undefined) return null;
+  const o = readGpuOrCpuTensor(fn, 'options.out', out);
+  if (!o.buffer) {
+    throw new TypeError(`${fn}: options.out: expected a GPU tensor {buffer, dims, dtype} (a CPU array: use read() on the result)`);
+  }
+  if (o.dtype !== dtype) throw new TypeError(`${fn}: options.out: expected dtype ${dtype} (the input's), got ${o.dtype}`);
+  if (!sameShape(o.dims, dims)) {
+    throw new RangeError(`${fn}: options.out: expected shape ${shapeString(dims)}, got ${shapeString(o.dims)}`);
+  }
+  for (const [name, input] of inputs) {
+    if (input.buffer === o.buffer) {
+      throw new RangeError(`${fn}: options.out: its GPUBuffer is ${name}'s; give the output its own buffer`);
+    }
+  }
+  return { ...o, tensor: out };
+}
+
+/**
+ * A GPU tensor as gridsample/webgpu returns it: {buffer, dims, dtype, location, ranOn,
+ * dispose()}. `ranOn` says what computed it ('webgpu', or 'wasm' for dtypes the shaders do not
+ * take; null for an upload); dispose() destroys the buffer (once; later uses are errors).
+ */
+export function gpuTensor(buffer, dtype, dims, ranOn) {
+  const t = {
+    buffer,
+    dims: Object.freeze(dims.slice()),
+    dtype,
+    location: 'gpu-buffer',
+    ranOn,
+    disposed: false,
+    dispose() {
+      if (t.disposed) return;
+      t.disposed = true;
+      buffer.destroy();
+    },
+  };
+  return t;
+}

@@ -1,0 +1,91 @@
+// TypeScript declarations of gridsample/webgpu (DESIGN.md section 11), shared by its ES module and CommonJS entries. WebGPU objects are typed by the members used, so that no @webgpu/types is needed (a real GPUDevice or GPUBuffer fits).
+import type { AlignCorners, DType, Dims, GridSample, Mode, PaddingMode, TensorData, TensorLike } from './api.cjs';
+
+/** The members of a GPUBuffer gridsample uses. */
+export interface GpuBufferLike {
+  readonly size: number;
+  readonly usage: number;
+  mapAsync(mode: number, offset?: number, size?: number): Promise<undefined>;
+  destroy(): undefined;
+}
+
+/** The members of a GPUDevice gridsample uses (a GPUDevice, e.g. `await ort.env.webgpu.device`). */
+export interface GpuDeviceLike {
+  readonly limits: { readonly maxStorageBufferBindingSize: number; readonly maxComputeWorkgroupsPerDimension: number };
+  readonly queue: object;
+  readonly lost: Promise<{ readonly reason?: string; readonly message?: string }>;
+  createComputePipeline(descriptor: object): object;
+  createBuffer(descriptor: object): GpuBufferLike;
+  pushErrorScope(filter: 'validation' | 'out-of-memory' | 'internal'): undefined;
+  popErrorScope(): Promise<{ readonly message: string } | null>;
+}
+
+/** A tensor on the GPU as a caller gives it: the buffer holds the elements from offset 0 (it may be larger). */
+export interface GpuTensorInput {
+  buffer: GpuBufferLike;
+  dims: Dims;
+  dtype: DType;
+}
+
+/** An onnxruntime-web Tensor whose location is 'gpu-buffer'. */
+export interface OrtGpuTensorLike {
+  readonly location: 'gpu-buffer';
+  readonly gpuBuffer: GpuBufferLike;
+  readonly dims: readonly number[];
+  readonly type: string;
+}
+
+/** A tensor gridsample/webgpu returns: on the GPU until read(); dispose() destroys its buffer. */
+export interface GpuTensor extends GpuTensorInput {
+  readonly dims: readonly number[];
+  readonly location: 'gpu-buffer';
+  /** What computed it: the shaders, or the wasm module for dtypes they do not take; null for upload(). */
+  readonly ranOn: 'webgpu' | 'wasm' | null;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+/** Any tensor argument: on the GPU, or on the CPU (uploaded for the call). */
+export type GpuInput = GpuTensorInput | OrtGpuTensorLike | TensorLike;
+
+export interface GpuCallOptions {
+  /** A GPU tensor of the result's dtype and shape to write into (not an input's buffer); the call resolves to it. */
+  out?: GpuTensorInput;
+  /** A GPUCommandEncoder to record into: nothing runs until the caller submits it; GPU errors then surface there. */
+  encoder?: object;
+}
+
+export interface GpuSamplingOptions extends GpuCallOptions {
+  mode?: Mode;
+  paddingMode?: PaddingMode;
+  padding_mode?: PaddingMode;
+  alignCorners?: AlignCorners;
+  align_corners?: AlignCorners;
+}
+
+export interface GpuAffineGridOptions extends GpuCallOptions {
+  alignCorners?: AlignCorners;
+  align_corners?: AlignCorners;
+}
+
+export interface GpuOptions {
+  /** The GPUDevice to run on; omitted: a new device of navigator.gpu's adapter. */
+  device?: GpuDeviceLike;
+  /** An API object from gridsample's load() (it answers the library's rules and computes other dtypes); omitted: load(). */
+  wasm?: GridSample;
+}
+
+export interface Gpu {
+  readonly device: GpuDeviceLike;
+  readonly wasm: GridSample;
+  /** GridSample (ONNX opsets 16, 20 and 22; any rank): float32 and float16 on the GPU, other dtypes on the wasm module. */
+  gridSample(x: GpuInput, grid: GpuInput, options?: GpuSamplingOptions): Promise<GpuTensor>;
+  /** AffineGrid, 2-D (size [N, C, H, W]) and 3-D (size [N, C, D, H, W]). */
+  affineGrid(theta: GpuInput, size: Dims, options?: GpuAffineGridOptions): Promise<GpuTensor>;
+  /** A GPU tensor's elements on the CPU (float16 as Uint16Array bits, as the wasm API). */
+  read(tensor: GpuTensorInput | OrtGpuTensorLike): Promise<{ data: TensorData; shape: number[]; dtype: DType }>;
+  /** A CPU tensor copied to a new GPU tensor. */
+  upload(source: TensorLike): GpuTensor;
+}
+
+export function createGpu(options?: GpuOptions): Promise<Gpu>;
