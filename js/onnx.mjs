@@ -7,11 +7,12 @@ import { externalDataOption, readExternalData } from './onnx_external.mjs';
 import {
   ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
 } from './onnx_graph.mjs';
+import { chooseBackend, GpuNodes, sessionGpu } from './onnx_gpu.mjs';
 import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'externalData'];
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData'];
 const now = () => globalThis.performance.now();
 const ignore = () => {};
 
@@ -60,6 +61,9 @@ export class InferenceSession {
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
+  #backend; // {backend: 'webgpu' | 'wasm', why}: where our nodes run
+  #gpuNodes; // our nodes on WebGPU (GpuNodes), or null
+  #preferred; // the caller's preferredOutputLocation
   #graphOutputs;
   #passedThrough; // graph outputs that are initializers or graph inputs: returned as copies
   #queue = Promise.resolve(); // settles when the last run called so far has
@@ -87,6 +91,9 @@ export class InferenceSession {
     this.#parts = fields.parts;
     this.#whole = fields.whole;
     this.#constants = fields.constants ?? new Map();
+    this.#backend = fields.backend ?? null;
+    this.#gpuNodes = fields.gpuNodes ?? null;
+    this.#preferred = fields.preferred;
     this.#graphOutputs = new Set(fields.split.outputs.map((v) => v.name));
     const inputs = new Set(fields.split.inputs.map((v) => v.name));
     this.#passedThrough = new Set([...this.#graphOutputs].filter((n) => inputs.has(n) || fields.split.initializers.has(n)));
@@ -100,7 +107,8 @@ export class InferenceSession {
    * `subgraphs: 'onnxruntime'` (leave GridSample nodes inside If / Loop / Scan bodies to
    * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
    * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
-   * `gridsample onnx bench`), `externalData` (onnxruntime-web's option: the files a model keeps its
+   * `gridsample onnx bench`), `gridsampleBackend` ('auto': on WebGPU when `executionProviders`
+   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `externalData` (onnxruntime-web's option: the files a model keeps its
    * weights in, as `{ path, data }` or paths/URLs; a model given as a path or URL finds them beside
    * itself without it), and any onnxruntime session option (`executionProviders`,
    * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
@@ -128,6 +136,7 @@ export class InferenceSession {
     const external = await readExternalData(proto, { entries, base: read.base, model: name });
     const split = splitModel(proto, name, { subgraphs });
     const passOn = ortOptions(options, external.files);
+    let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
       return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${failureReason(e)}`, { cause: e });
@@ -175,7 +184,7 @@ export class InferenceSession {
         }
         let session;
         try {
-          session = await ort.InferenceSession.create(subModel(proto, split, part, types), { ...passOn, ...outputLocations(passOn, split, part) });
+          session = await ort.InferenceSession.create(subModel(proto, split, part, types), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
         } catch (e) {
           throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
         }
@@ -186,8 +195,14 @@ export class InferenceSession {
       await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
       throw e;
     }
+    let gpuNodes = null;
+    if (backend.backend === 'webgpu' && ours.length) {
+      const { gpu, why } = await sessionGpu(ort, gs, parts.some((p) => p.session));
+      if (gpu) gpuNodes = new GpuNodes(ort, gpu);
+      else backend = { backend: 'wasm', why };
+    }
     return new InferenceSession(InferenceSession.#token, {
-      ort, gs, split, parts, constants,
+      ort, gs, split, parts, constants, backend, gpuNodes, preferred: passOn.preferredOutputLocation,
       public: {
         inputNames: split.inputs.map((v) => v.name),
         outputNames: split.outputs.map((v) => v.name),
@@ -199,13 +214,15 @@ export class InferenceSession {
 
   /**
    * Which nodes run where: `{ model, opset, parts: [{ part, runsOn, nodes, ops, inputs,
-   * outputs }], counts }`; `ops` counts the part's nodes by operator.
+   * outputs }], counts }`; `ops` counts the part's nodes by operator; gridsample parts say on
+   * which `backend` ('webgpu' or 'wasm') and `why`.
    */
   plan() {
     const s = this.#split;
     const parts = s.parts.map((p, i) => ({
       part: i + 1,
       runsOn: p.runsOn,
+      ...(p.runsOn === 'gridsample' && this.#backend ? this.#backend : {}),
       nodes: p.nodes.map((n) => ({ name: n.node.name, opType: n.node.opType, ...(n.attrs ? { version: n.version, attributes: n.attrs } : {}) })),
       ops: p.nodes.reduce((ops, n) => ({ ...ops, [n.node.opType]: (ops[n.node.opType] ?? 0) + 1 }), {}),
       inputs: p.inputs,
@@ -320,6 +337,7 @@ export class InferenceSession {
     await Promise.all(sessions.map((s) => s.release()));
     for (const t of this.#heap.values()) t.dispose();
     this.#heap.clear();
+    this.#gpuNodes?.release();
   }
 
   // An error of a run, naming the model; `cause` is what onnxruntime or gridsample threw.
@@ -334,9 +352,20 @@ export class InferenceSession {
   async #runOurs(n, values) {
     const ort = this.#ort;
     let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constants.get(name));
-    if (!onHost(a) || !onHost(b)) [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
     const name = n.node.output[0];
+    if (this.#gpuNodes) {
+      // AffineGrid's size is read on the CPU (onnxruntime parts leave it there).
+      if (n.node.opType === 'AffineGrid' && !onHost(b)) b = await onCpu(ort, b);
+    } else if (!onHost(a) || !onHost(b)) {
+      [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
+    }
     try {
+      if (this.#gpuNodes) {
+        const graphOutput = this.#graphOutputs.has(name);
+        const where = this.#preferred;
+        const location = (typeof where === 'string' ? where : where?.[name]) ?? 'cpu';
+        return await this.#gpuNodes.run(n, a, b, { graphOutput, location, dtype: typeOf(a), dims: outputDims(this.#gs, n.node.opType, a, b) });
+      }
       const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);
       const out = dims ? this.#heapFor(name, typeOf(a), dims) : undefined;
       const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });

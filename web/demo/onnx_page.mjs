@@ -152,7 +152,7 @@ function showPlan(plan) {
     + (c.unusedNodes ? ` · ${c.unusedNodes} unused` : '');
   $('plan').tBodies[0].replaceChildren(...plan.parts.map((p) => element('tr', { className: p.runsOn, title: p.nodes.map((n) => n.name || n.opType).join(', ') },
     element('td', { textContent: p.part }),
-    element('td', { textContent: p.runsOn }),
+    element('td', { textContent: p.backend ? `${p.runsOn} · ${p.backend}` : p.runsOn, title: p.why ?? '' }),
     element('td', { textContent: p.nodes.length }),
     element('td', { className: 'ops', textContent: formatOps(p.ops) }),
     element('td', { className: 'io', textContent: `${p.inputs.join(', ')} → ${p.outputs.join(', ')}` }))));

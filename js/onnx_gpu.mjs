@@ -1,0 +1,109 @@
+// The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
+import { describe, quote } from './onnx_graph.mjs';
+import { onHost, typeOf } from './onnx_values.mjs';
+
+export const BACKENDS = ['auto', 'webgpu', 'wasm'];
+
+/** Whether onnxruntime's execution providers name WebGPU. */
+export function requestsWebGpu(executionProviders) {
+  return (executionProviders ?? []).some((ep) => (typeof ep === 'string' ? ep : ep?.name) === 'webgpu');
+}
+
+/**
+ * Where the session's gridsample nodes run: {backend: 'webgpu' | 'wasm', why}. `backend` is the
+ * gridsampleBackend option; WebGPU needs onnxruntime on WebGPU (a part boundary on the GPU
+ * costs nothing, one between devices a copy each way).
+ */
+export function chooseBackend(backend, executionProviders) {
+  if (!BACKENDS.includes(backend)) {
+    throw new TypeError(`InferenceSession.create: options.gridsampleBackend: expected ${BACKENDS.map(quote).join(', ')}, got ${describe(backend)}`);
+  }
+  const webgpu = requestsWebGpu(executionProviders);
+  if (backend === 'webgpu' && !webgpu) {
+    throw new TypeError("InferenceSession.create: options.gridsampleBackend 'webgpu' needs onnxruntime on WebGPU too: executionProviders: ['webgpu']");
+  }
+  if (backend === 'wasm') return { backend: 'wasm', why: "gridsampleBackend: 'wasm'" };
+  if (!webgpu) return { backend: 'wasm', why: 'onnxruntime runs on the CPU (no webgpu execution provider)' };
+  return { backend: 'webgpu', why: backend === 'webgpu' ? "gridsampleBackend: 'webgpu'" : "executionProviders include 'webgpu': onnxruntime's GPU tensors are read in place" };
+}
+
+/**
+ * gridsample/webgpu on onnxruntime's device (which exists once a session of the webgpu provider
+ * does), or on a device of its own when the model has no onnxruntime part; null where WebGPU
+ * is missing (onnxruntime then ran on another provider), with the reason.
+ */
+export async function sessionGpu(ort, gs, hasOrtParts) {
+  if (!globalThis.navigator?.gpu) return { gpu: null, why: 'WebGPU is not available here (no navigator.gpu)' };
+  let device;
+  if (hasOrtParts) {
+    try {
+      device = await ort.env?.webgpu?.device;
+    } catch {
+      device = undefined;
+    }
+    if (!device) return { gpu: null, why: "onnxruntime made no WebGPU device (ort.env.webgpu.device): it runs on another provider" };
+  }
+  // Loaded here, so that pages without WebGPU do not download it.
+  const { createGpu } = await import('./webgpu/index.mjs');
+  return { gpu: await createGpu({ device, wasm: gs }), why: null };
+}
+
+/**
+ * The gridsample nodes of one session on `gpu`: run() computes a node into a GPU buffer it keeps
+ * for the value across runs (remade when its dtype or dims change) and returns onnxruntime's tensor of
+ * it; a graph output gets a buffer of its own, returned on the GPU or read back as the caller's
+ * preferredOutputLocation says.
+ */
+export class GpuNodes {
+  #ort;
+  #gpu;
+  #held = new Map(); // value name -> {tensor (ours), ort (onnxruntime's view of it)}
+
+  constructor(ort, gpu) {
+    this.#ort = ort;
+    this.#gpu = gpu;
+  }
+
+  get gpu() {
+    return this.#gpu;
+  }
+
+  /** Node `n` on inputs a and b; `dtype` and `dims` of its result (the library's), `location` where a graph output goes. */
+  async run(n, a, b, { graphOutput, location, dtype, dims }) {
+    const gpu = this.#gpu;
+    const name = n.node.output[0];
+    const input = (t) => (onHost(t) ? { data: t.data, dims: t.dims, dtype: typeOf(t) } : t);
+    const call = (out) => (n.node.opType === 'GridSample'
+      ? gpu.gridSample(input(a), input(b), { ...n.attrs, out })
+      : gpu.affineGrid(input(a), onHost(b) ? b.data : b, { ...n.attrs, out }));
+    if (graphOutput) {
+      const y = await call(undefined);
+      if (location === 'gpu-buffer') return this.#ortTensor(y, () => y.dispose());
+      const { data } = await gpu.read(y);
+      y.dispose();
+      return new this.#ort.Tensor(y.dtype, data, [...y.dims]);
+    }
+    let held = this.#held.get(name);
+    if (held && !(held.tensor.dtype === dtype && held.tensor.dims.length === dims.length && held.tensor.dims.every((d, i) => d === dims[i]))) {
+      held.tensor.dispose();
+      this.#held.delete(name);
+      held = undefined;
+    }
+    const y = await call(held?.tensor);
+    if (held) return held.ort;
+    const entry = { tensor: y, ort: this.#ortTensor(y) };
+    this.#held.set(name, entry);
+    return entry.ort;
+  }
+
+  // onnxruntime's tensor over our buffer: getData() reads it back; `dispose` when the caller owns it.
+  #ortTensor(y, dispose) {
+    const download = async () => (await this.#gpu.read(y)).data;
+    return this.#ort.Tensor.fromGpuBuffer(y.buffer, { dataType: y.dtype, dims: [...y.dims], download, ...(dispose ? { dispose } : {}) });
+  }
+
+  release() {
+    for (const { tensor } of this.#held.values()) tensor.dispose();
+    this.#held.clear();
+  }
+}

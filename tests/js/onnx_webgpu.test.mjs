@@ -1,0 +1,103 @@
+// The example models through gridsample/onnx with onnxruntime-web's WebGPU provider in Node (SwiftShader): our nodes on gridsample/webgpu on onnxruntime's device, equal to the same session on wasm within the models' tolerances, and nothing read back between parts (GPUBuffer.mapAsync counted).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import v8 from 'node:v8';
+
+import { load } from '../../js/node.mjs';
+import { InferenceSession } from '../../js/onnx.mjs';
+import { compareOutputs, randomFeeds } from '../../js/onnx_timing.mjs';
+import { nodeWebGpu } from './lib/node_webgpu.mjs';
+
+const MODELS = new URL('../../web/demo/models/', import.meta.url);
+const INDEX = JSON.parse(readFileSync(new URL('index.json', MODELS), 'utf8')).models;
+const bytesOf = (file) => new Uint8Array(readFileSync(new URL(file, MODELS)));
+
+const setup = await nodeWebGpu();
+const skip = setup.skip ?? false;
+let ort;
+if (!skip) {
+  // onnxruntime-web's WebGPU bundle by path (in Node the package resolves to its wasm-only build).
+  globalThis.navigator = { gpu: setup.gpu };
+  // Its 27 MB wasm takes 40 s to optimise on 2 cores, 2 s in V8's baseline compiler alone.
+  v8.setFlagsFromString('--liftoff-only');
+  ort = await import(new URL('./node_modules/onnxruntime-web/dist/ort.webgpu.mjs', import.meta.url));
+  ort.env.wasm.numThreads = 1;
+  ort.env.logLevel = 'error';
+}
+const gs = await load({ variant: 'simd' });
+
+// Readbacks: every GPUBuffer.mapAsync while `counting` (onnxruntime and gridsample both read
+// GPU data back only through mappable buffers).
+let readbacks = 0;
+let counting = false;
+if (!skip) {
+  const mapAsync = GPUBuffer.prototype.mapAsync;
+  GPUBuffer.prototype.mapAsync = function counted(...args) {
+    if (counting) readbacks += 1;
+    return mapAsync.apply(this, args);
+  };
+}
+async function countReadbacks(body) {
+  readbacks = 0;
+  counting = true;
+  try {
+    return [await body(), readbacks];
+  } finally {
+    counting = false;
+  }
+}
+
+// Within the models' tolerances (onnx_models.test.mjs): 1e-4 of the scale after convolutions or
+// matrix products (onnxruntime's GPU kernels round their own way), float16 half an ulp.
+function tolerance(model, scale) {
+  if (model.file === 'gridsample_f16.onnx') return scale * 2 ** -11 + 1e-6;
+  return (/Conv|MatMul|Gemm/.test(model.ops) ? 1e-4 : 1e-5) * Math.max(1, scale);
+}
+
+const table = [];
+describe('gridsample/onnx on onnxruntime-web\'s WebGPU provider', { skip }, () => {
+  for (const model of INDEX) {
+    test(model.file, async () => {
+      const bytes = bytesOf(model.file);
+      const options = { ort, gridsample: gs, executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' };
+      const gpu = await InferenceSession.create(bytes, options);
+      const wasm = await InferenceSession.create(bytes, { ...options, gridsampleBackend: 'wasm' });
+      const plan = gpu.plan();
+      const ours = plan.parts.filter((p) => p.runsOn === 'gridsample');
+      assert.ok(ours.length > 0 && ours.every((p) => p.backend === 'webgpu'), JSON.stringify(plan.parts.map((p) => [p.runsOn, p.backend, p.why])));
+      assert.ok(wasm.plan().parts.filter((p) => p.runsOn === 'gridsample').every((p) => p.backend === 'wasm'));
+      const dims = Object.fromEntries(model.inputs.map((i) => [i.name, i.dims]));
+      const ranges = Object.fromEntries(model.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
+      const feeds = randomFeeds(ort, gpu.inputMetadata, { dims, ranges, seed: 28 });
+      const f16 = /f16/.test(model.file) && !setup.adapter.features.has('shader-f16');
+      if (f16) {
+        // onnxruntime's own float16 kernels need the shader-f16 feature, which SwiftShader
+        // lacks; ours do not (float16 storage computed in float32: webgpu.test.mjs).
+        await assert.rejects(gpu.run(feeds), (e) => /onnxruntime failed in part \d+ .*requires f16 but the device does not support it/.test(e.message));
+        table.push(`${model.file}: onnxruntime's own part needs shader-f16, which this adapter lacks`);
+        await gpu.release();
+        await wasm.release();
+        return;
+      }
+      await gpu.run(feeds); // pipelines compiled
+      const [got, onGpu] = await countReadbacks(() => gpu.run(feeds));
+      const [want, onWasm] = await countReadbacks(() => wasm.run(feeds));
+      for (const t of Object.values(got)) assert.equal(t.location, 'gpu-buffer');
+      const cpu = async (out) => Object.fromEntries(await Promise.all(Object.entries(out).map(async ([k, t]) => [k, { type: t.type, dims: t.dims, data: await t.getData() }])));
+      const [a, b] = [await cpu(got), await cpu(want)];
+      for (const [name, { maxAbsDiff, scale }] of Object.entries(compareOutputs(a, b))) {
+        assert.ok(maxAbsDiff <= tolerance(model, scale), `${name}: ${maxAbsDiff} (scale ${scale})`);
+      }
+      assert.equal(onGpu, 0, `${model.file}: ${onGpu} readbacks in a run with gridsample on WebGPU`);
+      table.push(`${model.file}: readbacks per run ${onGpu} (gridsample/webgpu) vs ${onWasm} (gridsample on wasm)`);
+      for (const out of [got, want]) for (const t of Object.values(out)) t.dispose();
+      await gpu.release();
+      await wasm.release();
+    });
+  }
+  test('readbacks per run, with and without gridsample/webgpu', () => {
+    console.log(table.join('\n'));
+    assert.equal(table.length, INDEX.length);
+  });
+});
