@@ -54,6 +54,26 @@ const photo = picture(320, 240), m = [0.9, 0.1, 4, -0.1, 0.9, 8];
 const signal = new AbortController().signal, onProgress = (/** @type {number} */ f) => void f;`,
     run: true,
   },
+  {
+    readme: 'README.md', starts: "import { createGpu } from 'gridsample/webgpu';",
+    prelude: `/** @type {import('gridsample/webgpu').GpuDeviceLike} */
+const device = /** @type {any} */ (undefined);
+const x = { data: new Float32Array(16), shape: [1, 1, 4, 4] };
+const grid = { data: new Float32Array(8), shape: [1, 2, 2, 2] };`,
+    notRun: 'needs WebGPU (webgpu.test.mjs runs the same calls)',
+  },
+  {
+    readme: 'js/README.md', starts: "import { createGpu } from 'gridsample/webgpu';",
+    prelude: `/** @type {import('gridsample/webgpu').GpuDeviceLike} */
+const device = /** @type {any} */ (undefined);
+const pixels = new Float32Array(3 * 480 * 640);`,
+    notRun: 'needs WebGPU (webgpu.test.mjs runs the same calls)',
+  },
+  {
+    readme: 'js/README.md', starts: "import * as ort from 'onnxruntime-web/webgpu';",
+    prelude: "const feeds = { image: new ort.Tensor('float32', new Float32Array(3 * 64 * 64), [1, 3, 64, 64]) };",
+    notRun: 'needs WebGPU (onnx_webgpu.test.mjs runs the example models so)',
+  },
   { readme: 'js/README.md', starts: "import { load } from 'gridsample';\n\nconst gs = await load();          // SIMD", run: true },
   { readme: 'js/README.md', starts: "const { load } = require('gridsample');", run: true },
   {
@@ -123,7 +143,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
 const RUN = 12;
-const CHECKED_ONLY = 6;
+const CHECKED_ONLY = 9;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
 function extract(readme) {
