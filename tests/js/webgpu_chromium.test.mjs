@@ -1,0 +1,72 @@
+// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { listCases } from './lib/cases.mjs';
+import { serveStatic } from './lib/static_server.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CASES = join(ROOT, 'tests', 'cases');
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+
+let server;
+let browser;
+let page;
+let adapter;
+
+before(async () => {
+  server = await serveStatic(ROOT);
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'],
+  });
+  page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${server.origin}/tests/js/browser/webgpu_cases.html`);
+  try {
+    adapter = await page.evaluate(() => window.casesReady);
+  } catch (e) {
+    throw new Error(`the page did not start gridsample/webgpu: ${e.message} ${problems.join('; ')}`, { cause: e });
+  }
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals the wasm build', () => {
+  const counts = new Map();
+  for (const name of listCases(CASES)) {
+    test(name, async () => {
+      const c = JSON.parse(readFileSync(join(CASES, `${name}.json`), 'utf8'));
+      const a = c.attrs;
+      const options = c.op === 'GridSample'
+        ? { mode: a.mode, paddingMode: a.padding_mode, alignCorners: a.align_corners }
+        : { alignCorners: a.align_corners };
+      const r = await page.evaluate((spec) => window.runCase(spec), { op: c.op, inputs: c.inputs, size: c.inputs.size?.value, options });
+      assert.deepEqual(r.shapes[0], r.shapes[1]);
+      const floats = ['float32', 'float16'];
+      const onGpu = floats.includes(r.dtype) && (c.op === 'AffineGrid' || floats.includes(c.inputs.grid.dtype));
+      assert.equal(r.ranOn, onGpu ? 'webgpu' : 'wasm');
+      if (c.op === 'AffineGrid') {
+        assert.ok(r.maxRel <= 2 ** -23, `${name}: ${JSON.stringify(r)}`);
+      } else {
+        assert.equal(r.diffs, 0, `${name}: ${r.diffs} of ${r.count} elements differ from the wasm build, first ${JSON.stringify(r.first)}`);
+      }
+      const key = `${c.op} rank ${c.rank} ${r.dtype} ${r.ranOn}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    });
+  }
+  test('conformance counts per operator, rank, dtype and backend', () => {
+    console.log(`gridsample/webgpu golden cases in Chromium on ${adapter}:\n  ${[...counts].sort().map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
+    assert.ok(counts.size > 0);
+  });
+});
