@@ -1,10 +1,11 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
 import { libraryRules } from './core.mjs';
-import { describe, formatType } from './onnx_graph.mjs';
+import { declaredType, describe, formatType } from './onnx_graph.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const CPU = new Set(['cpu', 'cpu-pinned']);
+const FLOAT_TYPES = new Set(['float32', 'float16', 'bfloat16', 'float64']);
 
 // A tensor's element type: onnxruntime tensors say `type`, gridsample's heap tensors `dtype`.
 export const typeOf = (t) => t.type ?? t.dtype;
@@ -62,7 +63,9 @@ export const metadata = (values) => values.map(({ name, type }) => ({ name, isTe
 // With a GPU execution provider, the outputs of an onnxruntime part that only later
 // onnxruntime parts read stay on the GPU ('gpu-buffer'); so do those our nodes read when they
 // run on WebGPU (`backend`), but AffineGrid's size; the others come to the CPU (our wasm nodes
-// read them there), graph outputs where the caller's preferredOutputLocation says.
+// read them there), graph outputs where the caller's preferredOutputLocation says. Values the
+// model declares as integers or bools (shapes, indices: the CPU nodes of later parts read
+// them) stay on the CPU.
 export function outputLocations(options, split, part, backend) {
   const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
   if (!gpu) return {};
@@ -75,7 +78,8 @@ export function outputLocations(options, split, part, backend) {
   const graphOutputs = new Set(split.outputs.map((v) => v.name));
   const where = (name) => {
     if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';
-    return readByOurs.has(name) ? 'cpu' : 'gpu-buffer';
+    const type = declaredType(split.valueInfo.get(name))?.type;
+    return readByOurs.has(name) || (type && !FLOAT_TYPES.has(type)) ? 'cpu' : 'gpu-buffer';
   };
   return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
 }

@@ -8,6 +8,7 @@ import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
 import { compareOutputs, randomFeeds } from '../../js/onnx_timing.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
+import { encodeModel } from './lib/onnx_model.mjs';
 
 const MODELS = new URL('../../web/demo/models/', import.meta.url);
 const INDEX = JSON.parse(readFileSync(new URL('index.json', MODELS), 'utf8')).models;
@@ -96,6 +97,37 @@ describe('gridsample/onnx on onnxruntime-web\'s WebGPU provider', { skip }, () =
       await wasm.release();
     });
   }
+  test('a shape one onnxruntime part makes and a later one reads stays on the CPU: no readback', async () => {
+    // Part 1: Relu(X) and Shape(Z) (an int64 shape); part 2: GridSample; part 3: Reshape(Y, shape).
+    const model = encodeModel({
+      opset: 16,
+      nodes: [
+        { op: 'Relu', inputs: ['X'], outputs: ['xr'] },
+        { op: 'Shape', inputs: ['Z'], outputs: ['s'] },
+        { op: 'GridSample', inputs: ['xr', 'grid'], outputs: ['y'] },
+        { op: 'Reshape', inputs: ['y', 's'], outputs: ['out'] },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 2, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 3, 3, 2] }, { name: 'Z', dtype: 'float32', dims: [1, 3, 2, 3] }],
+      outputs: [{ name: 'out', dtype: 'float32', dims: [1, 3, 2, 3] }],
+      valueInfo: [{ name: 's', dtype: 'int64', dims: [4] }],
+    });
+    const session = await InferenceSession.create(model, { ort, gridsample: gs, executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
+    assert.deepEqual(session.plan().parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime']);
+    const feeds = {
+      X: new ort.Tensor('float32', Float32Array.from({ length: 32 }, (_, i) => i - 9), [1, 2, 4, 4]),
+      grid: new ort.Tensor('float32', Float32Array.from({ length: 18 }, (_, i) => i / 9 - 1), [1, 3, 3, 2]),
+      Z: new ort.Tensor('float32', new Float32Array(18), [1, 3, 2, 3]),
+    };
+    await session.run(feeds);
+    const [out, count] = await countReadbacks(() => session.run(feeds));
+    assert.deepEqual(out.out.dims, [1, 3, 2, 3]);
+    const y = gs.gridSample({ data: feeds.X.data.map((v) => Math.max(0, v)), shape: [1, 2, 4, 4] }, { data: feeds.grid.data, shape: [1, 3, 3, 2] });
+    assert.deepEqual(Array.from(await out.out.getData()), Array.from(y.data));
+    assert.equal(count, 0, 'readbacks in a run');
+    out.out.dispose();
+    await session.release();
+  });
+
   test('readbacks per run, with and without gridsample/webgpu', () => {
     console.log(table.join('\n'));
     assert.equal(table.length, INDEX.length);
