@@ -55,6 +55,12 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    */
   gridsampleParts?: 'gridsample' | 'onnxruntime';
   /**
+   * Where the GridSample / AffineGrid nodes run: 'auto' (default): on WebGPU (gridsample/webgpu
+   * on onnxruntime's device, nothing read back between parts) when `executionProviders` include
+   * 'webgpu', else on the wasm module; 'webgpu' (needs the 'webgpu' provider) or 'wasm'.
+   */
+  gridsampleBackend?: 'auto' | 'webgpu' | 'wasm';
+  /**
    * The files the model keeps tensor data in (read once; every onnxruntime part gets their bytes
    * through onnxruntime's own `externalData` option). A model given as a path or URL finds them
    * beside itself without it.
@@ -138,6 +144,9 @@ export interface PlanNode {
 export interface PlanPart {
   part: number;
   runsOn: RunsOn;
+  /** gridsample parts: what runs them ('webgpu' or 'wasm'), and why. */
+  backend?: 'webgpu' | 'wasm';
+  why?: string;
   nodes: PlanNode[];
   /** The part's nodes counted by operator. */
   ops: Record<string, number>;

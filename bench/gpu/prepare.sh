@@ -4,13 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-rm -rf .gpu && mkdir -p .gpu/webgpu
+rm -rf .gpu && mkdir -p .gpu
 xz -T0 -6 -c "$(readlink -f "$(command -v node)")" > .gpu/node.xz
 # The webgpu package of tests/js (scripts/npm_ci.sh tests/js installs it), Linux x64 only.
 src=tests/js/node_modules/webgpu
 [ -d "$src" ] || { echo "prepare.sh: $src is missing: scripts/npm_ci.sh tests/js" >&2; exit 1; }
-cp -r "$src/package.json" "$src/index.js" .gpu/webgpu/
-mkdir -p .gpu/webgpu/dist && cp -r "$src/dist/linux-x64" .gpu/webgpu/dist/
+tar -C "$src" -cf - package.json index.js dist/linux-x64 | xz -T0 -6 > .gpu/webgpu.tar.xz
 # Debian's Vulkan loader for amd64, downloaded, unpacked there (run_on_device.sh).
 lists=/tmp/gridsample-amd64-lists
 mkdir -p "$lists/partial"

@@ -58,12 +58,11 @@ function makeGpu(device, wasm, rules) {
     return { ...t, buffer };
   }
 
-  // Inputs on the CPU, as the wasm API takes them.
+  // A tensor record on the CPU, as the wasm API takes it and read() returns it (GPU ones read back).
   async function onCpu(fn, t) {
     if (!t.buffer) return t;
     const bytes = await gpu.download(fn, t.buffer, t.bytes);
-    const Class = arrayClass(t.dtype);
-    return { data: new Class(bytes.buffer, 0, t.size), shape: t.dims, dtype: t.dtype };
+    return { data: new (arrayClass(t.dtype))(bytes.buffer, 0, t.size), shape: t.dims.slice(), dtype: t.dtype };
   }
 
   // The result of a call: into options.out, or a new GPU tensor.
@@ -73,15 +72,34 @@ function makeGpu(device, wasm, rules) {
     return { tensor: gpuTensor(buffer, dtype, dims, ranOn), buffer };
   }
 
+  // A shader's call: its pipeline (compiled once per key), the result (out, or a new tensor),
+  // `invocations` over the workgroup grid, the uniform block `params(invocations, width)`, the
+  // inputs (CPU ones uploaded) and the result bound in that order.
+  async function compute(fn, shader, { inputs, out, dtype, dims, bytes, encoder, invocations, params }) {
+    const r = resultOf(out, dtype, dims, bytes, 'webgpu');
+    if (bytes === 0) return r.tensor;
+    const temporaries = [];
+    try {
+      const pipeline = await gpu.pipeline(fn, shader.key, shader.wgsl);
+      const groups = gpu.groups(fn, invocations);
+      const bindings = inputs.map((t) => [onGpu(t, temporaries).buffer, t.bytes]);
+      await gpu.run(fn, pipeline, params(invocations, groups.width), [...bindings, [r.buffer, bytes]], groups, { encoder, temporaries });
+    } catch (e) {
+      if (!out) r.tensor.dispose();
+      throw e;
+    }
+    return r.tensor;
+  }
+
   // Dtypes the shaders do not take: the wasm module computes, the result is uploaded.
-  async function fallback(fn, opts, out, dtype, dims, compute) {
+  async function fallback(fn, opts, out, dtype, dims, onWasm) {
     if (opts.encoder !== undefined) {
       throw new TypeError(`${fn}: options.encoder: ${dtype} runs on the wasm module, which cannot record into a command encoder; submit your work first and call without encoder`);
     }
     if (out && !(out.buffer.usage & USAGE.COPY_DST)) {
       throw new TypeError(`${fn}: options.out: ${dtype} runs on the wasm module, whose result is copied into out's GPUBuffer, which lacks COPY_DST usage`);
     }
-    const y = await compute();
+    const y = await onWasm();
     const r = resultOf(out, dtype, dims, y.data.byteLength, 'wasm');
     gpu.upload(r.buffer, y.data);
     return r.tensor;
@@ -118,23 +136,11 @@ function makeGpu(device, wasm, rules) {
       xHalf: half,
       gridHalf: G.dtype === 'float16',
     };
-    const r = resultOf(out, X.dtype, yDims, bytes, 'webgpu');
-    if (total === 0) return r.tensor;
-    const temporaries = [];
-    try {
-      const pipeline = await gpu.pipeline(fn, `gs:${JSON.stringify(key)}`, () => gridSampleWgsl(key));
-      const invocations = half ? Math.ceil(total / 2) : n * outSpatial;
-      const groups = gpu.groups(fn, invocations);
-      const params = gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width: groups.width });
-      const xb = onGpu(X, temporaries);
-      const gb = onGpu(G, temporaries);
-      await gpu.run(fn, pipeline, params, [[xb.buffer, X.bytes], [gb.buffer, G.bytes], [r.buffer, bytes]], groups,
-        { encoder: opts.encoder, temporaries });
-    } catch (e) {
-      if (!out) r.tensor.dispose();
-      throw e;
-    }
-    return r.tensor;
+    return compute(fn, { key: `gs:${JSON.stringify(key)}`, wgsl: () => gridSampleWgsl(key) }, {
+      inputs: [X, G], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
+      invocations: half ? Math.ceil(total / 2) : n * outSpatial,
+      params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width }),
+    });
   }
 
   async function affineGrid(theta, size, options) {
@@ -162,22 +168,11 @@ function makeGpu(device, wasm, rules) {
     gpu.checkBinding(fn, 'the output grid', bytes);
     const half = T.dtype === 'float16';
     const key = { rank, align, half };
-    const r = resultOf(out, T.dtype, gDims, bytes, 'webgpu');
-    if (total === 0) return r.tensor;
-    const temporaries = [];
-    try {
-      const pipeline = await gpu.pipeline(fn, `ag:${JSON.stringify(key)}`, () => affineGridWgsl(key));
-      const invocations = half ? Math.ceil(total / 2) : total;
-      const groups = gpu.groups(fn, invocations);
-      const params = affineGridParams({ n: S[0], spatial: S.slice(2), invocations, width: groups.width });
-      const tb = onGpu(T, temporaries);
-      await gpu.run(fn, pipeline, params, [[tb.buffer, T.bytes], [r.buffer, bytes]], groups,
-        { encoder: opts.encoder, temporaries });
-    } catch (e) {
-      if (!out) r.tensor.dispose();
-      throw e;
-    }
-    return r.tensor;
+    return compute(fn, { key: `ag:${JSON.stringify(key)}`, wgsl: () => affineGridWgsl(key) }, {
+      inputs: [T], out, dtype: T.dtype, dims: gDims, bytes, encoder: opts.encoder,
+      invocations: half ? Math.ceil(total / 2) : total,
+      params: (invocations, width) => affineGridParams({ n: S[0], spatial: S.slice(2), invocations, width }),
+    });
   }
 
   async function read(t) {
@@ -185,9 +180,7 @@ function makeGpu(device, wasm, rules) {
     gpu.checkDevice(fn);
     const T = readGpuOrCpuTensor(fn, 'tensor', t);
     if (!T.buffer) throw new TypeError(`${fn}: tensor: expected a GPU tensor {buffer, dims, dtype}, got one on the CPU`);
-    const bytes = await gpu.download(fn, T.buffer, T.bytes);
-    const Class = arrayClass(T.dtype);
-    return { data: new Class(bytes.buffer, 0, T.size), shape: T.dims.slice(), dtype: T.dtype };
+    return onCpu(fn, T);
   }
 
   // A GPU tensor of `dtype` and `dims` holding a CPU array's values (for feeding the calls).
