@@ -267,6 +267,35 @@ describe('gridsample/webgpu: errors', { skip }, () => {
     assert.equal((await gpu.read(await gpu.gridSample(x, grid))).data.length, 4);
   });
 
+  test('a tensor larger than one binding: a RangeError before any GPU work', async () => {
+    const limit = setup.device.limits.maxStorageBufferBindingSize;
+    const elements = limit / 4 + 4;
+    const big = setup.device.createBuffer({ size: elements * 4, usage: GPUBufferUsage.STORAGE });
+    await assert.rejects(gpu.gridSample({ buffer: big, dims: [1, 1, 1, elements], dtype: 'float32' }, grid),
+      { name: 'RangeError', message: new RegExp(`^gridSample: x takes ${elements * 4} bytes, more than this GPU binds at once \\(maxStorageBufferBindingSize ${limit}\\)`) });
+    big.destroy();
+  });
+
+  test('calls made together (Promise.all) each get their own result and errors', async () => {
+    const random = prng(5);
+    const xs = { data: Float32Array.from({ length: 2 * 6 * 7 }, () => random() * 2 - 1), shape: [1, 2, 6, 7] };
+    const gs = { data: Float32Array.from({ length: 5 * 4 * 2 }, () => random() * 2.4 - 1.2), shape: [1, 5, 4, 2] };
+    const calls = [];
+    for (const mode of ['linear', 'nearest', 'cubic']) {
+      for (const paddingMode of ['zeros', 'border', 'reflection']) calls.push({ mode, paddingMode });
+    }
+    const bad = { data: new Float32Array(12), shape: [1, 2, 2, 3] };
+    const results = await Promise.allSettled([...calls.map((o) => gpu.gridSample(xs, gs, o)), gpu.gridSample(xs, bad), ...calls.map((o) => gpu.gridSample(xs, gs, o))]);
+    assert.equal(results[calls.length].status, 'rejected');
+    for (const [i, r] of results.entries()) {
+      if (i === calls.length) continue;
+      const o = calls[i < calls.length ? i : i - calls.length - 1];
+      assert.equal(r.status, 'fulfilled');
+      assertSame('webgpu', await gpu.read(r.value), wasm.gridSample(xs, gs, o), JSON.stringify(o));
+      r.value.dispose();
+    }
+  });
+
   test('device loss: every later call says so', async () => {
     const own = await (await setup.gpu.requestAdapter()).requestDevice();
     const lost = await createGpu({ device: own, wasm });
