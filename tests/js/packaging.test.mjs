@@ -477,6 +477,20 @@ await session.release();`;
     });
   }
 
+  for (const [format, file, script] of [
+    ['ESM', 'webgpu-esm.mjs', "import { createGpu } from 'gridsample/webgpu';\ncreateGpu().catch((e) => console.log(JSON.stringify({ type: typeof createGpu, name: e.name, message: e.message })));"],
+    ['CommonJS', 'webgpu-cjs.cjs', "const { createGpu } = require('gridsample/webgpu');\ncreateGpu().catch((e) => console.log(JSON.stringify({ type: typeof createGpu, name: e.name, message: e.message })));"],
+  ]) {
+    test(`gridsample/webgpu (${format}) resolves; where WebGPU is missing, createGpu() says so`, async () => {
+      writeFileSync(join(app, file), script);
+      const { stdout } = await sh(process.execPath, [file], { cwd: app });
+      const r = JSON.parse(stdout);
+      assert.equal(r.type, 'function');
+      assert.equal(r.name, 'Error');
+      assert.match(r.message, /^createGpu: WebGPU is not available here \(no navigator\.gpu\); pass options\.device/);
+    });
+  }
+
   test('CommonJS require resolves index.cjs and computes the ONNX example', async () => {
     const script = `const { load, simdSupported } = require('gridsample');
 import('./example.js').then(async ({ example }) => {
