@@ -115,15 +115,45 @@ async function runComparison(model, dims) {
     return fail(e, model.name);
   }
   state.last = { model, ep, feeds: r.feeds, runs };
+  let readbacks = null;
+  if (ep === 'webgpu' && globalThis.GPUBuffer) {
+    try {
+      readbacks = await readbacksPerRun(model.bytes, r.feeds);
+    } catch (e) {
+      return fail(e, model.name);
+    }
+  }
   const { feeds, ...report } = r;
   const worst = r.outputs ? Math.max(0, ...Object.values(r.outputs).map((o) => o.maxAbsDiff)) : null;
-  Object.assign(hook, { status: 'done', ...report, maxDiff: worst });
+  Object.assign(hook, { status: 'done', ...report, maxDiff: worst, readbacks });
   showModel(model);
   showInputs(feeds);
-  showPlan(r.plan);
+  showPlan(r.plan, readbacks);
   showTiming(r, worst);
   $('worker-result').textContent = '';
   setStatus(`${model.name}: done (${ep}, ${countOf(runs, 'timed run')} of each after ${countOf(WARMUP, 'warm-up run')})`, 'done');
+}
+
+// GPU-to-CPU copies in one run of the split session on WebGPU with its outputs left on the GPU
+// (GPUBuffer.mapAsync calls, onnxruntime's and gridsample's alike): what crossing its parts costs.
+async function readbacksPerRun(bytes, feeds) {
+  const session = await InferenceSession.create(bytes, { ort, gridsample: gs, executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
+  const mapAsync = GPUBuffer.prototype.mapAsync;
+  let count = 0;
+  try {
+    for (const t of Object.values(await session.run(feeds))) t.dispose(); // shaders compiled
+    GPUBuffer.prototype.mapAsync = function counted(...args) {
+      count += 1;
+      return mapAsync.apply(this, args);
+    };
+    const out = await session.run(feeds);
+    GPUBuffer.prototype.mapAsync = mapAsync;
+    for (const t of Object.values(out)) t.dispose();
+  } finally {
+    GPUBuffer.prototype.mapAsync = mapAsync;
+    await session.release();
+  }
+  return count;
 }
 
 // --- showing the results -------------------------------------------------------------------
@@ -146,10 +176,11 @@ function showInputs(feeds) {
   }));
 }
 
-function showPlan(plan) {
+function showPlan(plan, readbacks = null) {
   const c = plan.counts;
   $('plan-summary').textContent = `opset ${plan.opset} · ${countOf(c.onnxruntimeSessions, 'onnxruntime session')} (${countOf(c.onnxruntimeNodes, 'node')}) · ${countOf(c.gridsampleNodes, 'node')} on gridsample`
-    + (c.unusedNodes ? ` · ${c.unusedNodes} unused` : '');
+    + (c.unusedNodes ? ` · ${c.unusedNodes} unused` : '')
+    + (readbacks === null ? '' : ` · ${countOf(readbacks, 'readback')} from the GPU per run`);
   $('plan').tBodies[0].replaceChildren(...plan.parts.map((p) => element('tr', { className: p.runsOn, title: p.nodes.map((n) => n.name || n.opType).join(', ') },
     element('td', { textContent: p.part }),
     element('td', { textContent: p.backend ? `${p.runsOn} · ${p.backend}` : p.runsOn, title: p.why ?? '' }),
