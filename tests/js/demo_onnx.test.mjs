@@ -202,6 +202,7 @@ describe('web/demo/onnx.html in headless Chromium', () => {
       // The split session's parts hand their tensors on on the GPU: nothing is read back.
       assert.equal(r.readbacks, 0, `${entry.file} (webgpu): readbacks per run`);
       assert.match(await text(page, '#plan-summary'), /· 0 readbacks from the GPU per run$/);
+      assert.match(await text(page, '#fig-backend'), /^gridsample webgpu · onnxruntime-web [\d.]+ \(webgpu\)$/);
     }
     await page.close();
     assert.deepEqual(problems, []);

@@ -45,7 +45,11 @@ function caseOptions(c) {
 
 describe('gridsample/webgpu: every golden case equals the wasm build', { skip }, () => {
   const counts = new Map();
-  for (const name of listCases(DIR)) {
+  // Chromium (webgpu_chromium.test.mjs) replays all 521 in every make test; here, the fast
+  // loop, a quarter of them and every case of another dtype than float32, or all of them with
+  // GRIDSAMPLE_ALL_CASES=1.
+  const all = process.env.GRIDSAMPLE_ALL_CASES === '1';
+  for (const name of listCases(DIR).filter((n, i) => all || i % 4 === 0 || /^(bf16|f16|f64|i16|i32|u8)_/.test(n))) {
     test(name, async () => {
       const c = loadCase(DIR, name);
       const o = caseOptions(c);
@@ -111,12 +115,14 @@ describe('gridsample/webgpu: random hostile grids equal the wasm build bit for b
           const g32 = hostileGrid(random, gCount);
           const x16 = Uint16Array.from(x32, numberToF16);
           const g16 = Uint16Array.from(g32, numberToF16);
+          // float32 with both aligns; the float16 pairs one align each (each pipeline compiled
+          // on SwiftShader costs time, and they share every rule but the loads and stores).
           for (const alignCorners of [false, true]) {
             const o = { mode, paddingMode, alignCorners };
             for (const [X, G] of [
               [{ data: x32, shape: xShape }, { data: g32, shape: gShape }],
-              [{ data: x16, shape: xShape, dtype: 'float16' }, { data: g16, shape: gShape, dtype: 'float16' }],
-              [{ data: x16, shape: xShape, dtype: 'float16' }, { data: g32, shape: gShape }],
+              ...(alignCorners ? [[{ data: x16, shape: xShape, dtype: 'float16' }, { data: g16, shape: gShape, dtype: 'float16' }]] : []),
+              ...(alignCorners ? [] : [[{ data: x16, shape: xShape, dtype: 'float16' }, { data: g32, shape: gShape }]]),
             ]) {
               const y = await gpu.gridSample(X, G, o);
               assertSame('webgpu', await gpu.read(y), wasm.gridSample(X, G, o),

@@ -129,6 +129,8 @@ async function runComparison(model, dims) {
   showModel(model);
   showInputs(feeds);
   showPlan(r.plan, readbacks);
+  const onGpu = r.plan.parts.some((p) => p.backend === 'webgpu');
+  $('fig-backend').textContent = `gridsample ${onGpu ? 'webgpu' : gs.backend} · onnxruntime-web ${ort.env.versions.web} (${ep})`;
   showTiming(r, worst);
   $('worker-result').textContent = '';
   setStatus(`${model.name}: done (${ep}, ${countOf(runs, 'timed run')} of each after ${countOf(WARMUP, 'warm-up run')})`, 'done');
