@@ -8,7 +8,7 @@ import {
   ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
 } from './onnx_graph.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './onnx_gpu.mjs';
-import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, typeOf } from './onnx_values.mjs';
+import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, preferredLocation, typeOf } from './onnx_values.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
@@ -362,8 +362,7 @@ export class InferenceSession {
     try {
       if (this.#gpuNodes) {
         const graphOutput = this.#graphOutputs.has(name);
-        const where = this.#preferred;
-        const location = (typeof where === 'string' ? where : where?.[name]) ?? 'cpu';
+        const location = preferredLocation(this.#preferred, name);
         return await this.#gpuNodes.run(n, a, b, { graphOutput, location, dtype: typeOf(a), dims: outputDims(this.#gs, n.node.opType, a, b) });
       }
       const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);

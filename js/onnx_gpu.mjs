@@ -1,13 +1,9 @@
 // The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
 import { describe, quote } from './onnx_graph.mjs';
-import { onHost, typeOf } from './onnx_values.mjs';
+import { sameShape } from './messages.mjs';
+import { onHost, typeOf, usesProvider } from './onnx_values.mjs';
 
 export const BACKENDS = ['auto', 'webgpu', 'wasm'];
-
-/** Whether onnxruntime's execution providers name WebGPU. */
-export function requestsWebGpu(executionProviders) {
-  return (executionProviders ?? []).some((ep) => (typeof ep === 'string' ? ep : ep?.name) === 'webgpu');
-}
 
 /**
  * Where the session's gridsample nodes run: {backend: 'webgpu' | 'wasm', why}. `backend` is the
@@ -18,7 +14,7 @@ export function chooseBackend(backend, executionProviders) {
   if (!BACKENDS.includes(backend)) {
     throw new TypeError(`InferenceSession.create: options.gridsampleBackend: expected ${BACKENDS.map(quote).join(', ')}, got ${describe(backend)}`);
   }
-  const webgpu = requestsWebGpu(executionProviders);
+  const webgpu = usesProvider(executionProviders, ['webgpu']);
   if (backend === 'webgpu' && !webgpu) {
     throw new TypeError("InferenceSession.create: options.gridsampleBackend 'webgpu' needs onnxruntime on WebGPU too: executionProviders: ['webgpu']");
   }
@@ -84,7 +80,7 @@ export class GpuNodes {
       return new this.#ort.Tensor(y.dtype, data, [...y.dims]);
     }
     let held = this.#held.get(name);
-    if (held && !(held.tensor.dtype === dtype && held.tensor.dims.length === dims.length && held.tensor.dims.every((d, i) => d === dims[i]))) {
+    if (held && !(held.tensor.dtype === dtype && sameShape(held.tensor.dims, dims))) {
       held.tensor.dispose();
       this.#held.delete(name);
       held = undefined;

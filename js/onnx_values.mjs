@@ -67,9 +67,7 @@ export const metadata = (values) => values.map(({ name, type }) => ({ name, isTe
 // model declares as integers or bools (shapes, indices: the CPU nodes of later parts read
 // them) stay on the CPU.
 export function outputLocations(options, split, part, backend) {
-  const gpu = (options.executionProviders ?? []).some((ep) => ['webgpu', 'webnn'].includes(typeof ep === 'string' ? ep : ep?.name));
-  if (!gpu) return {};
-  const caller = options.preferredOutputLocation;
+  if (!usesProvider(options.executionProviders, ['webgpu', 'webnn'])) return {};
   const later = split.parts.slice(split.parts.indexOf(part) + 1);
   const ourNodes = later.filter((p) => p.runsOn === 'gridsample').flatMap((p) => p.nodes);
   const readByOurs = new Set(backend === 'webgpu'
@@ -77,11 +75,21 @@ export function outputLocations(options, split, part, backend) {
     : ourNodes.flatMap((n) => n.node.input));
   const graphOutputs = new Set(split.outputs.map((v) => v.name));
   const where = (name) => {
-    if (graphOutputs.has(name)) return (typeof caller === 'string' ? caller : caller?.[name]) ?? 'cpu';
+    if (graphOutputs.has(name)) return preferredLocation(options.preferredOutputLocation, name);
     const type = declaredType(split.valueInfo.get(name))?.type;
     return readByOurs.has(name) || (type && !FLOAT_TYPES.has(type)) ? 'cpu' : 'gpu-buffer';
   };
   return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };
+}
+
+/** Whether onnxruntime's execution providers (names or { name } objects) include one of `names`. */
+export function usesProvider(executionProviders, names) {
+  return (executionProviders ?? []).some((ep) => names.includes(typeof ep === 'string' ? ep : ep?.name));
+}
+
+/** Where the caller's preferredOutputLocation (one for all, or per name) puts graph output `name`. */
+export function preferredLocation(preferred, name) {
+  return (typeof preferred === 'string' ? preferred : preferred?.[name]) ?? 'cpu';
 }
 
 // What a node of ours read and wrote: types and dimensions (AffineGrid's size with its values).

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
+import { percentile } from '../js/timing.mjs';
 import { makeWorkloads } from '../js/workloads.mjs';
 
 const USAGE = `usage: node bench/gpu/gpu_bench.mjs --out DIR [--only a,b] [--batch K] [--rounds R]
@@ -49,7 +50,6 @@ const gpu = await createGpu({ device, wasm: await load() });
 const info = adapter.info;
 console.log(`adapter: ${info.vendor} ${info.architecture} ${info.device} ${info.description}`);
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const done = () => device.queue.onSubmittedWorkDone();
 
 mkdirSync(args.out, { recursive: true });
@@ -77,8 +77,6 @@ for (const w of chosen) {
     await done();
     batched.push((performance.now() - t0) / BATCH);
   }
-  single.sort((a, b) => a - b);
-  batched.sort((a, b) => a - b);
   const y = await gpu.read(out);
   for (const [suffix, data] of [['x', w.x.data], ['grid', w.grid.data], ['y', y.data]]) {
     writeFileSync(join(args.out, `${w.name}.${suffix}.bin`), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
@@ -86,7 +84,7 @@ for (const w of chosen) {
   const entry = {
     name: w.name, summary: w.summary, options, tol: w.tol,
     x: w.x.shape, grid: w.grid.shape, y: y.shape,
-    webgpu: { callMedianMs: quantile(single, 0.5), callP90Ms: quantile(single, 0.9), kernelMedianMs: quantile(batched, 0.5), kernelP90Ms: quantile(batched, 0.9) },
+    webgpu: { callMedianMs: percentile(single, 0.5), callP90Ms: percentile(single, 0.9), kernelMedianMs: percentile(batched, 0.5), kernelP90Ms: percentile(batched, 0.9) },
   };
   manifest.workloads.push(entry);
   console.log(`${w.name}: call ${entry.webgpu.callMedianMs.toFixed(3)} ms (p90 ${entry.webgpu.callP90Ms.toFixed(3)}), kernel ${entry.webgpu.kernelMedianMs.toFixed(3)} ms (p90 ${entry.webgpu.kernelP90Ms.toFixed(3)})`);
