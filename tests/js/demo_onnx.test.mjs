@@ -11,6 +11,8 @@ import * as ort from 'onnxruntime-web';
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
+import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
+import { skip } from './lib/node_webgpu.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEMO = join(HERE, '..', '..', 'web', 'demo');
@@ -60,9 +62,7 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
-      // WebGPU on the CPU (SwiftShader): correctness only, nothing here is timed against it.
-      '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'],
+      '--disable-component-update', '--disable-sync', ...WEBGPU_FLAGS],
   });
 });
 
@@ -83,6 +83,7 @@ async function openPage(query = '?runs=1&warmup=0') {
   });
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  page.on('crash', () => problems.push('the page crashed'));
   await page.goto(`${server.url}onnx.html${query}`);
   try {
     await page.waitForFunction(() => ['done', 'error'].includes(window.__onnxResults?.status) && window.__onnxResults.ready, null, { timeout: 60000 });
@@ -93,8 +94,8 @@ async function openPage(query = '?runs=1&warmup=0') {
 }
 
 // The page's results for one example on one execution provider (a copy, functions left out).
-async function results(page, file, ep, dims) {
-  await page.evaluate(([f, e, d]) => window.__onnxResults.open(f, e, d), [file, ep, dims]);
+async function results(page, file, ep, dims, problems) {
+  await within(240, `${file} on ${ep}`, page.evaluate(([f, e, d]) => window.__onnxResults.open(f, e, d), [file, ep, dims]), problems);
   return page.evaluate(() => JSON.parse(JSON.stringify(window.__onnxResults)));
 }
 
@@ -153,7 +154,7 @@ describe('web/demo/onnx.html in headless Chromium', () => {
       assert.ok(server.requests.includes(path), `${path} not requested`);
     }
     for (const entry of EXAMPLES) {
-      const r = await results(page, entry.file, 'wasm');
+      const r = await results(page, entry.file, 'wasm', undefined, problems);
       await checkExample(page, entry, r, 'wasm');
       assert.equal(await text(page, '#model-title'), entry.title);
       assert.equal(await text(page, '#model-description'), entry.description);
@@ -161,7 +162,7 @@ describe('web/demo/onnx.html in headless Chromium', () => {
       console.log(`# ${entry.file} (wasm, 1 run): split session ${r.split.median.toFixed(2)} ms, onnxruntime-web ${alone}`);
     }
     // The spatial transformer: its CNN, then AffineGrid + GridSample on gridsample, then the classifier.
-    const stn = await results(page, 'stn28.onnx', 'wasm');
+    const stn = await results(page, 'stn28.onnx', 'wasm', undefined, problems);
     assert.deepEqual(stn.plan.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime']);
     assert.deepEqual(stn.plan.parts[1].ops, { AffineGrid: 1, GridSample: 1 });
     assert.equal(await text(page, '#plan tbody tr.gridsample td:nth-child(4)'), 'AffineGrid, GridSample');
@@ -181,14 +182,14 @@ describe('web/demo/onnx.html in headless Chromium', () => {
     });
     if (gpu.reason) {
       await page.close();
-      t.skip(`WebGPU is unavailable in this Chromium (${CHROMIUM} --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader): ${gpu.reason}`);
+      t.skip(skip(`WebGPU is unavailable in this Chromium (${CHROMIUM} ${WEBGPU_FLAGS.join(' ')}): ${gpu.reason}`).skip);
       return;
     }
     assert.ok(await page.locator('#ep option[value="webgpu"]').count(), 'the page offers webgpu where navigator.gpu exists');
     console.log(`# WebGPU adapter: ${gpu.description}${gpu.f16 ? '' : ', no shader-f16'}`);
     t.diagnostic(`left out on WebGPU (seconds per run on SwiftShader): ${[...WEBGPU_LEFT_OUT].join(', ')}`);
     for (const entry of EXAMPLES.filter((m) => !WEBGPU_LEFT_OUT.has(m.file))) {
-      const r = await results(page, entry.file, 'webgpu', WEBGPU_DIMS[entry.file]);
+      const r = await results(page, entry.file, 'webgpu', WEBGPU_DIMS[entry.file], problems);
       if (!gpu.f16 && entry.inputs.some((i) => i.dtype === 'float16')) {
         // onnxruntime's WebGPU kernels for the model's float16 nodes need shader-f16: the split
         // session's onnxruntime part fails as onnxruntime-web does, and the page says why.
@@ -211,7 +212,7 @@ describe('web/demo/onnx.html in headless Chromium', () => {
   test('a module Web Worker runs the same split session and gives the same outputs as the page', async () => {
     const { page, problems } = await openPage();
     for (const file of ['stn28.onnx', 'gridsample_3d_cubic.onnx']) {
-      await results(page, file, 'wasm');
+      await results(page, file, 'wasm', undefined, problems);
       await page.getByRole('button', { name: 'Run the split session in a worker' }).click();
       await page.waitForFunction(() => ['done', 'error'].includes(window.__onnxResults.worker?.status), null, { timeout: 30000 });
       const w = await page.evaluate(() => window.__onnxResults.worker);

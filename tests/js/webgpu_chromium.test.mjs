@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { listCases } from './lib/cases.mjs';
+import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
 import { serveStatic } from './lib/static_server.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -16,6 +17,7 @@ let server;
 let browser;
 let page;
 let adapter;
+const problems = [];
 
 before(async () => {
   server = await serveStatic(ROOT);
@@ -23,15 +25,15 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-      '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'],
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', ...WEBGPU_FLAGS],
   });
   page = await browser.newPage();
-  const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('crash', () => problems.push('the page crashed'));
   await page.goto(`${server.origin}/tests/js/browser/webgpu_cases.html`);
   try {
-    adapter = await page.evaluate(() => window.casesReady);
+    adapter = await within(120, 'starting gridsample/webgpu in the page', page.evaluate(() => window.casesReady), problems);
   } catch (e) {
     throw new Error(`the page did not start gridsample/webgpu: ${e.message} ${problems.join('; ')}`, { cause: e });
   }
@@ -51,7 +53,7 @@ describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals 
       const options = c.op === 'GridSample'
         ? { mode: a.mode, paddingMode: a.padding_mode, alignCorners: a.align_corners }
         : { alignCorners: a.align_corners };
-      const r = await page.evaluate((spec) => window.runCase(spec), { op: c.op, inputs: c.inputs, size: c.inputs.size?.value, options });
+      const r = await within(120, `case ${name}`, page.evaluate((spec) => window.runCase(spec), { op: c.op, inputs: c.inputs, size: c.inputs.size?.value, options }), problems);
       assert.deepEqual(r.shapes[0], r.shapes[1]);
       const floats = ['float32', 'float16'];
       const onGpu = floats.includes(r.dtype) && (c.op === 'AffineGrid' || floats.includes(c.inputs.grid.dtype));

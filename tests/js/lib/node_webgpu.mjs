@@ -6,9 +6,12 @@ const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 // create()'s object must stay referenced: the process aborts when it is collected.
 let navigatorGpu;
 
-// A skip where make test runs (scripts/test_js.sh sets GRIDSAMPLE_REQUIRE_WEBGPU) is a failure.
-function skip(reason) {
-  if (process.env.GRIDSAMPLE_REQUIRE_WEBGPU) throw new Error(`WebGPU in Node is required here: ${reason}`);
+/**
+ * {skip: reason} for a test that finds no WebGPU, in Node or in Chromium; where make test runs
+ * (scripts/test_js.sh sets GRIDSAMPLE_REQUIRE_WEBGPU) it throws instead: a skip there is a failure.
+ */
+export function skip(reason) {
+  if (process.env.GRIDSAMPLE_REQUIRE_WEBGPU) throw new Error(`WebGPU is required here (GRIDSAMPLE_REQUIRE_WEBGPU): ${reason}`);
   return { skip: reason };
 }
 
