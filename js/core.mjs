@@ -23,7 +23,9 @@ const CHECK_ONLY = new WeakMap();
  * - gridSample(xDims, gridDims), affineGrid(size): output dimensions (RangeError as the calls);
  * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
  * - modeName(code), paddingName(code): the canonical names;
- * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps).
+ * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
+ * - imageFoldsTaps(height, width, channels, dtype, mode): whether the image warps' planner does
+ *   (ChannelsLastFoldsTaps).
  */
 export function libraryRules(api) {
   return LIBRARY_RULES.get(api) ?? null;
@@ -234,6 +236,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       heap.ensureHeadroom('gridSample');
       return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
     },
+    imageFoldsTaps: (height, width, channels, dtype, mode) => Module.channelsLastFoldsTaps(height, width, channels, code[dtype], mode),
   });
   return api;
 }

@@ -6,6 +6,7 @@
 // swirl or a lens is a circle on a 320x200 picture, not an ellipse, and on a square picture
 // these are θ's own normalised coordinates. `s` is the strength in [-1, 1]; its sign picks the
 // direction.
+import { affineBaseCoordinate as base } from './matrices.mjs';
 import { unitsPerPixel } from './pixel_space.mjs';
 
 export const FLOWS = Object.freeze({
@@ -50,11 +51,6 @@ export const FLOWS = Object.freeze({
 /** Names of the flow presets. */
 export const FLOW_NAMES = Object.freeze(Object.keys(FLOWS));
 
-// PyTorch's affine_grid base coordinate of pixel i on an axis of size n (0 for n = 1).
-function base(i, n, alignCorners) {
-  if (n === 1) return 0;
-  return alignCorners ? (2 * i - (n - 1)) / (n - 1) : (2 * i + 1 - n) / n;
-}
 
 /**
  * A GridSample grid (1, height, width, 2) as a Float32Array: θ applied to the flow preset

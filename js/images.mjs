@@ -13,7 +13,7 @@ import { overlaps, readTensor } from './tensor_args.mjs';
  * `what` names the argument; for an output, `want.channels` is the default channel count
  * (`want.example` says what else the argument may be).
  */
-function readImage(heap, fn, what, image, want) {
+export function readImage(heap, fn, what, image, want) {
   const address = HeapTensor.addressIn(image, heap, fn, what);
   if (address === 0) throw disposedError(fn, what, image);
   if (address > 0 || address === -2) {
@@ -96,7 +96,7 @@ function readImageOut(heap, fn, out, I, size) {
 // options.fill, the colour zeros padding reads outside the image (BORDER_CONSTANT): a number for
 // every channel, or one number per channel. As the bindings take it: [count, f0, f1, f2, f3],
 // count 0 without fill. The library checks that the values are finite and the padding zeros.
-function readFill(fn, fill, channels) {
+export function readFill(fn, fill, channels) {
   if (fill === undefined) return [0, 0, 0, 0, 0];
   const expected = `a number or ${channels} number${channels > 1 ? 's' : ''} (one per channel of the image)`;
   const values = typeof fill === 'number' ? new Array(channels).fill(fill)
@@ -112,14 +112,14 @@ function readFill(fn, fill, channels) {
 
 // The two fused warps: the name of their matrix argument in each space, its entries, and
 // the binding.
-const WARPS = {
+export const WARPS = {
   warpAffine: { count: 6, name: { normalized: 'theta', pixel: 'matrix' }, binding: 'warpAffine', rows: 2 },
   warpPerspective: { count: 9, name: { normalized: 'h', pixel: 'h' }, binding: 'warpPerspective', rows: 3 },
 };
 
 // options.space and options.inverse: the space ('normalized' unless given) and whether a
 // pixel-space matrix already maps output to input. alignCorners belongs to normalised space.
-function readSpace(fn, opts) {
+export function readSpace(fn, opts) {
   const space = opts.space ?? 'normalized';
   if (!SPACES.includes(space)) {
     throw new RangeError(`${fn}: options.space: expected ${SPACES.map((s) => `'${s}'`).join(' or ')}, got ${describe(space)}`);
@@ -229,7 +229,7 @@ function imageResult(heap, fn, I, O, yp, yBytes, width, height) {
 // A remap map (float32 pixel coordinates) or, with `flow`, a flow (offsets in pixels):
 // `channels` per pixel (2: interleaved x and y; 1: one plane), as an {data, width, height}
 // object or a float32 heap tensor [h, w, channels].
-function readMap(heap, fn, what, map, channels, flow = false) {
+export function readMap(heap, fn, what, map, channels, flow = false) {
   const [noun, xy, values] = flow ? ['flow', '(dx, dy)', 'offsets'] : ['map', '(x, y)', 'coordinates'];
   const because = flow ? '' : ', as mapY is not given';
   let M;

@@ -30,7 +30,7 @@ function readPoint(fn, what, p) {
 // (Infinity only where it lies beyond double's range). A wide number is [mantissa, exponent].
 
 // x * 2 ** e for any integer e (2 ** e alone leaves double's range beyond ±1023).
-function ldexp(x, e) {
+export function ldexp(x, e) {
   let y = x;
   let k = e;
   for (; k > 1000; k -= 1000) y *= 2 ** 1000;
@@ -194,6 +194,12 @@ export function perspectiveTransform(src, dst) {
   const scaled = h.map(([m, e]) => ldexp(m, e - top));
   const norm = Math.hypot(...scaled) * (w < 0 ? -1 : 1);
   return scaled.map((v) => v / norm + 0);
+}
+
+/** PyTorch's affine_grid base coordinate of pixel i on an axis of size n (0 for n = 1), in float64 as the reference's. */
+export function affineBaseCoordinate(i, n, alignCorners) {
+  if (n === 1) return 0;
+  return alignCorners ? (2 * i - (n - 1)) / (n - 1) : (2 * i + 1 - n) / n;
 }
 
 // Pixel position <-> normalised coordinate along a side of `size` pixels, as 3x3 diagonal

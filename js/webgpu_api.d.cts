@@ -1,5 +1,8 @@
 // TypeScript declarations of gridsample/webgpu (DESIGN.md section 11), shared by its ES module and CommonJS entries. WebGPU objects are typed by the members used, so that no @webgpu/types is needed (a real GPUDevice or GPUBuffer fits).
-import type { AlignCorners, DType, Dims, GridSample, Mode, PaddingMode, TensorData, TensorLike } from './api.cjs';
+import type {
+  AlignCorners, DType, Dims, GridSample, Homography, ImageLike, Mode, PaddingMode, PixelMap, RemapOptions, TensorData, TensorLike, Theta,
+  WarpAffineOptions,
+} from './api.cjs';
 
 /** The members of a GPUBuffer gridsample uses. */
 export interface GpuBufferLike {
@@ -68,6 +71,51 @@ export interface GpuAffineGridOptions extends GpuCallOptions {
   align_corners?: AlignCorners;
 }
 
+/**
+ * An interleaved image on the GPU as a caller gives it: `height` rows of `width` pixels of
+ * `channels` values (1 to 4), uint8 (4 to a 32-bit word) or float32, from offset 0, rows not
+ * padded; the buffer has STORAGE usage (and may be larger).
+ */
+export interface GpuImageInput {
+  buffer: GpuBufferLike;
+  width: number;
+  height: number;
+  channels: number;
+  dtype: 'uint8' | 'float32';
+}
+
+/** An image gridsample/webgpu returns: on the GPU until read(); dispose() destroys its buffer. */
+export interface GpuImage extends GpuImageInput {
+  readonly dims: readonly [number, number, number];
+  readonly location: 'gpu-buffer';
+  /** What computed it: the shaders; null for upload(). */
+  readonly ranOn: 'webgpu' | null;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+/** An image argument: on the GPU, or on the CPU (uploaded for the call). */
+export type GpuImageArg = GpuImageInput | ImageLike;
+
+/** A remap map on the GPU: float32 pixel coordinates, 2 channels (x, y) or 1 (a plane). */
+export interface GpuPixelMap {
+  buffer: GpuBufferLike;
+  width: number;
+  height: number;
+  channels?: 1 | 2;
+  dtype?: 'float32';
+}
+
+/** Options of the GPU warps: the wasm API's (no `rows`), `out` a GPU image of the output's size, and `encoder`. */
+export interface GpuWarpOptions extends Omit<WarpAffineOptions<undefined>, 'out' | 'rows'> {
+  out?: GpuImageInput;
+  encoder?: object;
+}
+export interface GpuRemapOptions extends Omit<RemapOptions<undefined>, 'out'> {
+  out?: GpuImageInput;
+  encoder?: object;
+}
+
 export interface GpuOptions {
   /** The GPUDevice to run on; omitted: a new device of navigator.gpu's adapter. */
   device?: GpuDeviceLike;
@@ -82,10 +130,24 @@ export interface Gpu {
   gridSample(x: GpuInput, grid: GpuInput, options?: GpuSamplingOptions): Promise<GpuTensor>;
   /** AffineGrid, 2-D (size [N, C, H, W]) and 3-D (size [N, C, D, H, W]). */
   affineGrid(theta: GpuInput, size: Dims, options?: GpuAffineGridOptions): Promise<GpuTensor>;
+  /**
+   * warpAffine on an interleaved uint8 or float32 image (DESIGN.md section 9, the wasm API's
+   * semantics, options and messages), the result a GPU image; equal to the wasm build (uint8
+   * bilinear, whose CPU blend is fixed point, within 1 level).
+   */
+  warpAffine(image: GpuImageArg, matrix: Theta, options?: GpuWarpOptions): Promise<GpuImage>;
+  /** warpPerspective, as warpAffine. */
+  warpPerspective(image: GpuImageArg, h: Homography, options?: GpuWarpOptions): Promise<GpuImage>;
+  /** remap with float32 pixel maps on the GPU or the CPU (mapY null: mapX interleaved), as warpAffine. */
+  remap(image: GpuImageArg, mapX: GpuPixelMap | PixelMap, mapY?: GpuPixelMap | PixelMap | null, options?: GpuRemapOptions): Promise<GpuImage>;
   /** A GPU tensor's elements on the CPU (float16 as Uint16Array bits, as the wasm API). */
   read(tensor: GpuTensorInput | OrtGpuTensorLike): Promise<{ data: TensorData; shape: number[]; dtype: DType }>;
+  /** A GPU image's pixels on the CPU (uint8 as a Uint8ClampedArray, ready for `new ImageData`). */
+  read(image: GpuImageInput): Promise<{ data: Uint8ClampedArray | Float32Array; width: number; height: number; channels: number }>;
   /** A CPU tensor copied to a new GPU tensor. */
   upload(source: TensorLike): GpuTensor;
+  /** A CPU image copied to a new GPU image. */
+  upload(source: ImageLike): GpuImage;
 }
 
 export function createGpu(options?: GpuOptions): Promise<Gpu>;

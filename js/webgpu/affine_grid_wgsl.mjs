@@ -1,5 +1,5 @@
 // The AffineGrid compute shader: PyTorch's base coordinates and theta's products summed in the reference's order (src/kernels/reference/affine_grid_ref.cc), in double-float arithmetic (pairs of float32, about 44 bits) since WGSL has no float64, rounded once to the output type.
-import { FINITE, HALF } from './wgsl_rules.mjs';
+import { DOUBLE_FLOAT, FINITE, HALF } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /** The uniform block's u32 words: n, rank, spatial sizes (D, H, W; 1 for a 2-D D), invocations, dispatch width. */
@@ -10,53 +10,6 @@ export function affineGridParams({ n, spatial, invocations, width }) {
   const [d, h, w] = spatial.length === 3 ? spatial : [1, ...spatial];
   return new Uint32Array([n, d, h, w, invocations, width, 0, 0]);
 }
-
-// Error-free transformations of float32 (Dekker, Knuth): exact when the GPU neither fuses nor
-// reassociates (SwiftShader); a fused multiply-add where it fuses only makes them more exact.
-const DOUBLE_FLOAT = /* wgsl */ `
-fn quick_two_sum(a: f32, b: f32) -> vec2<f32> { let s = a + b; return vec2<f32>(s, b - (s - a)); }
-fn two_sum(a: f32, b: f32) -> vec2<f32> {
-  let s = a + b;
-  let bb = s - a;
-  return vec2<f32>(s, (a - (s - bb)) + (b - bb));
-}
-fn split(a: f32) -> vec2<f32> { let c = 4097.0 * a; let hi = c - (c - a); return vec2<f32>(hi, a - hi); }
-fn two_prod(a: f32, b: f32) -> vec2<f32> {
-  let p = a * b;
-  if (!finite_f32(bitcast<u32>(p))) { return vec2<f32>(p, 0.0); }
-  let u = split(a);
-  let v = split(b);
-  return vec2<f32>(p, ((u.x * v.x - p) + u.x * v.y + u.y * v.x) + u.y * v.y);
-}
-fn df_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-  let s = two_sum(a.x, b.x);
-  if (!finite_f32(bitcast<u32>(s.x))) { return vec2<f32>(s.x, 0.0); }
-  let t = two_sum(a.y, b.y);
-  let u = quick_two_sum(s.x, s.y + t.x);
-  return quick_two_sum(u.x, u.y + t.y);
-}
-fn df_mul(a: vec2<f32>, b: f32) -> vec2<f32> {
-  let p = two_prod(a.x, b);
-  if (!finite_f32(bitcast<u32>(p.x))) { return vec2<f32>(p.x, 0.0); }
-  return quick_two_sum(p.x, p.y + a.y * b);
-}
-// a / b for exact integers a, b (b > 0): a first quotient, then the remainder's.
-fn df_div(a: f32, b: f32) -> vec2<f32> {
-  let q = a / b;
-  let p = two_prod(q, b);
-  let r = (a - p.x) - p.y;
-  return quick_two_sum(q, r / b);
-}
-// The float32 nearest the pair (float32 output), or the pair rounded to odd (a float16 output
-// then rounds once, as DoubleToFloatRoundToOdd makes the CPU's).
-fn nearest(v: vec2<f32>) -> f32 { return v.x + v.y; }
-fn round_to_odd(v: vec2<f32>) -> f32 {
-  let r = v.x + v.y;
-  let lo = v.y - (r - v.x);
-  let bits = bitcast<u32>(r);
-  if (lo == 0.0 || (bits & 1u) == 1u || !finite_f32(bits)) { return r; }
-  return bitcast<f32>(select(bits - 1u, bits + 1u, (lo > 0.0) == (r > 0.0)));
-}`;
 
 /**
  * WGSL for AffineGrid of spatial rank `rank` (2 or 3). `half`: theta and the grid are float16

@@ -49,14 +49,21 @@ export class Dispatcher {
       ? device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } })
       : Promise.resolve(device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } }));
     const scope = device.popErrorScope();
+    // The compiler's first error, where the host reports it, names the line.
+    const failed = async (message, cause) => {
+      const info = await module.getCompilationInfo?.().catch(() => null);
+      const first = info?.messages?.find((m) => m.type === 'error');
+      const where = first ? ` (line ${first.lineNum}: ${first.message})` : '';
+      return new Error(`${fn}: the GPU did not compile gridsample's shader (${code.slice(0, code.indexOf('\n'))}): ${message}${where}`, { cause });
+    };
     let result;
     try {
       result = await pipeline;
     } catch (e) {
-      throw new Error(`${fn}: the GPU did not compile gridsample's shader (${code.slice(0, code.indexOf('\n'))}): ${e.message}`, { cause: e });
+      throw await failed(e.message, e);
     }
     const error = await scope;
-    if (error) throw new Error(`${fn}: the GPU did not compile gridsample's shader (${code.slice(0, code.indexOf('\n'))}): ${error.message}`);
+    if (error) throw await failed(error.message);
     return result;
   }
 

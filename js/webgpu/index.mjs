@@ -9,6 +9,7 @@ import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
 import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
 import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
+import { makeWarps, readGpuImage } from './warps.mjs';
 
 // The dtypes the shaders compute (float16 as storage, computed in float32 as on the CPU).
 const GPU_DTYPES = new Set(['float32', 'float16']);
@@ -175,22 +176,50 @@ function makeGpu(device, wasm, rules) {
     });
   }
 
+  // An image: {data, width, height, ...} or a GPU image {buffer, width, height, channels, dtype}.
+  const isImage = (t) => t !== null && typeof t === 'object' && 'width' in t && 'height' in t;
+
   async function read(t) {
     const fn = 'read';
     gpu.checkDevice(fn);
+    if (isImage(t)) {
+      const I = readGpuImage(fn, 'image', t);
+      if (!I.buffer) throw new TypeError(`${fn}: image: expected a GPU image {buffer, width, height, channels, dtype}, got one on the CPU`);
+      const bytes = await gpu.download(fn, I.buffer, I.bytes);
+      const data = I.dtype === 'uint8' ? new Uint8ClampedArray(bytes.buffer, 0, I.size) : new Float32Array(bytes.buffer, 0, I.size);
+      return { data, width: I.width, height: I.height, channels: I.channels };
+    }
     const T = readGpuOrCpuTensor(fn, 'tensor', t);
     if (!T.buffer) throw new TypeError(`${fn}: tensor: expected a GPU tensor {buffer, dims, dtype}, got one on the CPU`);
     return onCpu(fn, T);
   }
 
-  // A GPU tensor of `dtype` and `dims` holding a CPU array's values (for feeding the calls).
+  // A GPU tensor of `dtype` and `dims` holding a CPU array's values (for feeding the calls), or
+  // a GPU image holding a CPU image's pixels.
   function upload(source) {
     const fn = 'upload';
     gpu.checkDevice(fn);
+    if (isImage(source)) {
+      const I = readGpuImage(fn, 'source', source);
+      if (I.buffer) throw new TypeError(`${fn}: source: expected a CPU image {data, width, height}, got one on the GPU`);
+      const buffer = gpu.buffer(I.bytes, RESULT_USAGE | USAGE.COPY_SRC, I.data);
+      return Object.assign(gpuTensor(buffer, I.dtype, [I.height, I.width, I.channels], null), { width: I.width, height: I.height, channels: I.channels });
+    }
     const T = readGpuOrCpuTensor(fn, 'source', source);
     if (T.buffer) throw new TypeError(`${fn}: source: expected a CPU tensor {data, shape}, got one on the GPU`);
     return gpuTensor(gpu.buffer(T.bytes, RESULT_USAGE | USAGE.COPY_SRC, T.data), T.dtype, T.dims, null);
   }
 
-  return Object.freeze({ device, wasm, gridSample, affineGrid, read, upload });
+  const { warpAffine, warpPerspective, remap } = makeWarps({ compute, rules, wasm });
+  const checked = (fn, call) => async (...args) => {
+    gpu.checkDevice(fn);
+    return call(...args);
+  };
+  return Object.freeze({
+    device, wasm, gridSample, affineGrid,
+    warpAffine: checked('warpAffine', warpAffine),
+    warpPerspective: checked('warpPerspective', warpPerspective),
+    remap: checked('remap', remap),
+    read, upload,
+  });
 }

@@ -74,6 +74,57 @@ fn reflect_index(i: i32, s: i32) -> i32 {
 }`;
 }
 
+/**
+ * Double-float arithmetic (pairs of float32, about 44 bits), since WGSL has no float64: error-free
+ * transformations (Dekker, Knuth), exact when the GPU neither fuses nor reassociates (SwiftShader;
+ * a fused multiply-add where it fuses only makes them more exact), and the pair rounded to one
+ * float32 (nearest) or to odd (for a float16 that then rounds once). Needs FINITE.
+ */
+export const DOUBLE_FLOAT = /* wgsl */ `
+fn quick_two_sum(a: f32, b: f32) -> vec2<f32> { let s = a + b; return vec2<f32>(s, b - (s - a)); }
+fn two_sum(a: f32, b: f32) -> vec2<f32> {
+  let s = a + b;
+  let bb = s - a;
+  return vec2<f32>(s, (a - (s - bb)) + (b - bb));
+}
+fn split(a: f32) -> vec2<f32> { let c = 4097.0 * a; let hi = c - (c - a); return vec2<f32>(hi, a - hi); }
+fn two_prod(a: f32, b: f32) -> vec2<f32> {
+  let p = a * b;
+  if (!finite_f32(bitcast<u32>(p))) { return vec2<f32>(p, 0.0); }
+  let u = split(a);
+  let v = split(b);
+  return vec2<f32>(p, ((u.x * v.x - p) + u.x * v.y + u.y * v.x) + u.y * v.y);
+}
+fn df_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  let s = two_sum(a.x, b.x);
+  if (!finite_f32(bitcast<u32>(s.x))) { return vec2<f32>(s.x, 0.0); }
+  let t = two_sum(a.y, b.y);
+  let u = quick_two_sum(s.x, s.y + t.x);
+  return quick_two_sum(u.x, u.y + t.y);
+}
+fn df_mul(a: vec2<f32>, b: f32) -> vec2<f32> {
+  let p = two_prod(a.x, b);
+  if (!finite_f32(bitcast<u32>(p.x))) { return vec2<f32>(p.x, 0.0); }
+  return quick_two_sum(p.x, p.y + a.y * b);
+}
+// a / b for exact integers a, b (b > 0): a first quotient, then the remainder's.
+fn df_div(a: f32, b: f32) -> vec2<f32> {
+  let q = a / b;
+  let p = two_prod(q, b);
+  let r = (a - p.x) - p.y;
+  return quick_two_sum(q, r / b);
+}
+// The float32 nearest the pair (float32 output), or the pair rounded to odd (a float16 output
+// then rounds once, as DoubleToFloatRoundToOdd makes the CPU's).
+fn nearest(v: vec2<f32>) -> f32 { return v.x + v.y; }
+fn round_to_odd(v: vec2<f32>) -> f32 {
+  let r = v.x + v.y;
+  let lo = v.y - (r - v.x);
+  let bits = bitcast<u32>(r);
+  if (lo == 0.0 || (bits & 1u) == 1u || !finite_f32(bits)) { return r; }
+  return bitcast<f32>(select(bits - 1u, bits + 1u, (lo > 0.0) == (r > 0.0)));
+}`;
+
 /** The Keys cubic kernel, A = -0.75, in the reference's order of operations. */
 export const CUBIC = /* wgsl */ `
 fn cubic_near(t: f32) -> f32 { return ((1.25 * t - 2.25) * t) * t + 1.0; }
@@ -150,5 +201,66 @@ fn pad_taps(first: i32, w_in: array<f32, ${k}>, s: i32, idx: ptr<function, array
     ${pad}
   }
   ${place}
+}`;
+}
+
+/**
+ * A finite pixel position u (Remap's maps, a homography's quotient: pixel_rule.h) on an axis of
+ * `size`, as the reference takes it: with `reduce` (reflection) a far position (outside
+ * [-period, 2 period], the period 2 S about -0.5 and S - 0.5, or 2 (S - 1) about 0 and S - 1
+ * with `align`) moved by whole periods to fmod(u + centre, period) - centre, exactly, as
+ * ReducePixel does in double: below 2^23 in float32 steps that are each exact, above it (u an
+ * integer M 2^E) from |u| mod period in integers (from 2^52 on, u + 0.5 rounds to u in double, and
+ * so here); then far points clamped to [-2^23, S + 2^23].
+ */
+export function pixelPosition(align, reduce) {
+  const centre = align ? '0.0' : '0.5';
+  const reduction = !reduce ? '' : /* wgsl */ `
+  let period = ${align ? '2 * (size - 1)' : '2 * size'};
+  let pf = f32(period);
+  if (period > 0 && (u < -pf || u > 2.0 * pf)) {
+    if (abs(u) < ${FAR_PIXELS}) {
+      // a exact below 2^23; trunc(a / pf) the quotient or one more (a quotient just below an
+      // integer rounded up), times pf an integer below 2^24; r then a remainder no larger
+      // than |a| on a's grid (exact), brought to fmod's sign and range.
+      let a = u + ${centre};
+      var r = a - trunc(a / pf) * pf;
+      if (a >= 0.0) {
+        if (r < 0.0) { r = r + pf; }
+        if (r >= pf) { r = r - pf; }
+      } else {
+        if (r > 0.0) { r = r - pf; }
+        if (r <= -pf) { r = r + pf; }
+      }
+      u = r - ${centre};
+    } else {
+      let m = f32(integer_mod(bitcast<u32>(u), u32(period)));
+      ${align ? 'u = select(m, -m, u < 0.0);' : `// u + 0.5 is exact in double on [-2^52, 2^52); beyond, it rounds to u.
+      if (u < 4503599627370496.0 && u >= -4503599627370496.0) {
+        u = select(m, select(-m, -pf, m == 0.0), u < 0.0);
+      } else {
+        u = select(m, -m, u < 0.0) - 0.5;
+      }`}
+    }
+  }`;
+  const integerMod = !reduce ? '' : /* wgsl */ `
+// |v| mod p for the float32 bits of an integer |v| = M 2^E >= 2^23 (p < 2^26): 2^E mod p by
+// doubling, then M times it by double-and-add, every value below 2^27.
+fn integer_mod(bits: u32, p: u32) -> u32 {
+  let e = ((bits >> 23u) & 0xffu) - 150u;
+  let m = (bits & 0x7fffffu) | 0x800000u;
+  var t = 1u % p;
+  for (var k = 0u; k < e; k++) { t = (2u * t) % p; }
+  var acc = 0u;
+  for (var b = 23; b >= 0; b--) {
+    acc = (2u * acc) % p;
+    if (((m >> u32(b)) & 1u) == 1u) { acc = (acc + t) % p; }
+  }
+  return acc;
+}`;
+  return /* wgsl */ `${integerMod}
+fn pixel_position(u_in: f32, size: i32) -> f32 {
+  var u = u_in;${reduction}
+  return min(max(u, -${FAR_PIXELS}), f32(size) + ${FAR_PIXELS});
 }`;
 }

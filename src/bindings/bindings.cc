@@ -189,6 +189,11 @@ bool GridSampleFoldsTapsAdapter(uintptr_t x_shape, int x_rank, int x_dtype, int 
                              static_cast<DType>(x_dtype), static_cast<Mode>(mode));
 }
 
+bool ChannelsLastFoldsTapsAdapter(double height, double width, int channels, int dtype, int mode) {
+  return ChannelsLastFoldsTaps(static_cast<int64_t>(height), static_cast<int64_t>(width), channels,
+                               static_cast<DType>(dtype), static_cast<Mode>(mode));
+}
+
 std::string ModeNameAdapter(int mode) { return ModeName(static_cast<Mode>(mode)); }
 std::string PaddingNameAdapter(int padding) { return PaddingName(static_cast<Padding>(padding)); }
 
@@ -254,6 +259,7 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
   function("gridSampleFoldsTaps", &GridSampleFoldsTapsAdapter);
+  function("channelsLastFoldsTaps", &ChannelsLastFoldsTapsAdapter);
   function("modeName", &ModeNameAdapter);
   function("paddingName", &PaddingNameAdapter);
   function("parseMode", &ParseModeAdapter);

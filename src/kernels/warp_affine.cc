@@ -9,6 +9,19 @@
 
 namespace gridsample {
 
+bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DType dtype,
+                           Mode mode) {
+  if (height <= 0 || width <= 0 || channels <= 0) return false;
+  ChannelsLastGeometry geo;
+  geo.n = 1;
+  geo.c = channels;
+  geo.in_h = height;
+  geo.in_w = width;
+  GridSampleOptions options;
+  options.mode = mode;
+  return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, options);
+}
+
 Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                               const MutableTensorView& y, const GridSampleOptions& options) {
   ChannelsLastGeometry geo;

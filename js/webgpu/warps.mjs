@@ -1,0 +1,218 @@
+// gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images.mjs, DESIGN.md section 9); what the shader samples at is computed here in float64 as the reference computes it.
+import { describe } from '../messages.mjs';
+import { readFill, readImage, readMap, readSpace, WARPS } from '../images.mjs';
+import { affineBaseCoordinate, ldexp, perspectivePixelMap } from '../matrices.mjs';
+import { readChannels, readMatrix, readOptions, readSide } from '../read_args.mjs';
+import { bindingBytes, readGpuOut, USAGE } from './tensors.mjs';
+import { warpParams, warpWgsl } from './warp_wgsl.mjs';
+
+const IMAGE_DTYPES = ['uint8', 'float32'];
+const TERM_LIMIT = 2 ** 100; // perspective_rule.h kPerspectiveTermLimit
+
+function isGpuBuffer(b) {
+  return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' && typeof b.usage === 'number';
+}
+
+/**
+ * An image argument: a GPU image {buffer, width, height, channels, dtype} (dtype 'uint8' or
+ * 'float32'; interleaved rows, no padding) read here, or a CPU image as the wasm API reads it
+ * (uploaded by the caller). `channels`: what a map must have (1 or 2), else 1 to 4.
+ */
+export function readGpuImage(fn, what, image, { map = null } = {}) {
+  if (image === null || typeof image !== 'object' || !isGpuBuffer(image.buffer)) {
+    if (map) return readMap(null, fn, what, image, map.channels);
+    return readImage(null, fn, what, image, null);
+  }
+  if (image.disposed === true) throw new TypeError(`${fn}: ${what}: this GPU image was disposed`);
+  const dtype = image.dtype ?? (map ? 'float32' : undefined);
+  const dtypes = map ? ['float32'] : IMAGE_DTYPES;
+  if (!dtypes.includes(dtype)) {
+    throw new TypeError(`${fn}: ${what}.dtype: expected ${dtypes.map((d) => `'${d}'`).join(' or ')}, got ${describe(image.dtype)}`);
+  }
+  const width = readSide(fn, `${what}.width`, image.width);
+  const height = readSide(fn, `${what}.height`, image.height);
+  const channels = image.channels === undefined && map ? map.channels : readChannels(fn, `${what}.channels`, image.channels);
+  if (map && channels !== map.channels) {
+    throw new RangeError(`${fn}: ${what}.channels: expected ${map.channels} (${map.channels === 2 ? 'interleaved x and y' : 'a plane'}), got ${channels}`);
+  }
+  const size = width * height * channels;
+  const bytes = size * (dtype === 'uint8' ? 1 : 4);
+  if (!(image.buffer.usage & USAGE.STORAGE)) {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${image.buffer.usage}); create it with GPUBufferUsage.STORAGE`);
+  }
+  if (image.buffer.size < bindingBytes(bytes)) {
+    throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${image.buffer.size} bytes, a ${width}x${height} ${dtype} image of ${channels} channels needs ${bindingBytes(bytes)}`);
+  }
+  return { buffer: image.buffer, dtype, width, height, channels, size, bytes };
+}
+
+// A float64 value as a double-float pair [hi, lo] of float32s (about 48 bits), kept within
+// +-2^100 as the perspective terms are (a coordinate that far pads, reflection aside).
+function pair(v) {
+  const c = Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v;
+  const hi = Math.fround(c);
+  return [hi, Number.isFinite(hi) ? Math.fround(c - hi) : 0];
+}
+
+/**
+ * The affine source's storage: per output column j the products t_k0 x_j, then per row i the
+ * products t_k1 y_i (k = 0, 1: the x and y values), as pairs, and the constants t_k2 as pairs:
+ * AffineGrid's base coordinates and products in float64, as the reference computes them.
+ */
+function affineTerms(t, width, height, align) {
+  const terms = new Float32Array(4 * (width + height));
+  for (let j = 0; j < width; ++j) {
+    const x = affineBaseCoordinate(j, width, align);
+    for (let k = 0; k < 2; ++k) terms.set(pair(t[3 * k] * x), (2 * j + k) * 2);
+  }
+  for (let i = 0; i < height; ++i) {
+    const y = affineBaseCoordinate(i, height, align);
+    for (let k = 0; k < 2; ++k) terms.set(pair(t[3 * k + 1] * y), 4 * width + (2 * i + k) * 2);
+  }
+  return { terms, source: [...pair(t[2]), ...pair(t[5])] };
+}
+
+// perspective_rule.h's PerspectiveTerm: a float32 kept within +-2^100 where finite.
+const perspectiveTerm = (v) => Math.fround(Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v);
+
+/**
+ * The perspective source's storage for H (output pixel -> input pixel, nine float64s): H scaled
+ * by the power of two that brings its w row's largest entry into [0.5, 1) (PerspectiveMapOf),
+ * per row i its three row terms m[1] i + m[2] (PerspectiveRowTerms), and the column terms.
+ */
+function perspectiveTerms(h, height) {
+  let largest = 0; // NaN entries compare false, as in C++
+  for (let k = 6; k < 9; ++k) if (Math.abs(h[k]) > largest) largest = Math.abs(h[k]);
+  const exponent = largest > 0 && Number.isFinite(largest) ? Math.floor(Math.log2(largest)) + 1 : 0;
+  // Math.log2 may round across a power of two: frexp's exponent puts largest in [0.5, 1).
+  let e = exponent;
+  if (e !== 0 && ldexp(largest, -e) >= 1) e += 1;
+  if (e !== 0 && ldexp(largest, -e) < 0.5) e -= 1;
+  const m = h.map((v) => ldexp(v, -e));
+  const terms = new Float32Array(3 * height);
+  for (let i = 0; i < height; ++i) {
+    for (let r = 0; r < 3; ++r) terms[3 * i + r] = perspectiveTerm(m[3 * r + 1] * i + m[3 * r + 2]);
+  }
+  return { terms, source: [perspectiveTerm(m[0]), perspectiveTerm(m[3]), perspectiveTerm(m[6]), 0] };
+}
+
+/**
+ * The warps over `compute` (index.mjs's dispatch of one shader), `rules` (the library's) and
+ * `wasm` (the module whose API they mirror).
+ */
+export function makeWarps({ compute, rules, wasm }) {
+  // The sampling options and the fill are the library's to check (a fill needs zeros padding,
+  // finite values): shown to it on a 1x1 image, in a call that throws its message.
+  function checkWithLibrary(fn, I, opts) {
+    const names = ['mode', 'paddingMode', 'padding_mode', 'fill', 'alignCorners', 'align_corners'];
+    const o = Object.fromEntries(names.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
+    const image = { data: new (I.dtype === 'uint8' ? Uint8Array : Float32Array)(I.channels), width: 1, height: 1, channels: I.channels };
+    if (fn === 'remap') wasm.remap(image, { data: new Float32Array(2), width: 1, height: 1 }, undefined, o);
+    else wasm[fn](image, fn === 'warpAffine' ? [1, 0, 0, 0, 1, 0] : [1, 0, 0, 0, 1, 0, 0, 0, 1], { ...o, width: 1, height: 1 });
+  }
+
+  // The result's GPU image: options.out (a GPU image of the input's dtype and channels and the
+  // output's size) or a new one; `what` are the inputs whose buffers out must not share.
+  function readOut(fn, out, I, width, height, inputs) {
+    if (out === undefined) return null;
+    const O = readGpuImage(fn, 'options.out', out);
+    if (!O.buffer) throw new TypeError(`${fn}: options.out: expected a GPU image {buffer, width, height, channels, dtype} (a CPU image: use read() on the result)`);
+    if (O.width !== width || O.height !== height) {
+      throw new RangeError(`${fn}: options.out: expected a ${width}x${height} image (the output's size), got ${O.width}x${O.height}`);
+    }
+    const dims = [height, width, I.channels];
+    const o = readGpuOut(fn, { buffer: O.buffer, dims: [O.height, O.width, O.channels], dtype: O.dtype }, I.dtype, dims, inputs);
+    return { ...o, tensor: out };
+  }
+
+  // One warp: the shader for `key`, the result image, one invocation per output pixel (float32)
+  // or per 4 bytes of it (uint8).
+  async function run(fn, { I, inputs, key, sampling, source, fill, width, height, opts }) {
+    const out = readOut(fn, opts.out, I, width, height, inputs);
+    const u8 = I.dtype === 'uint8';
+    const total = width * height * I.channels;
+    const bytes = total * (u8 ? 1 : 4);
+    const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
+    const fullKey = { ...key, u8, fill: fill[0] > 0, fold };
+    const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
+      inputs: inputs.map(([, t]) => t), out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
+      invocations: u8 ? Math.ceil(total / 4) : width * height,
+      params: (invocations, groupsWidth) => warpParams({
+        inWidth: I.width, inHeight: I.height, channels: I.channels, outWidth: width, outHeight: height,
+        invocations, width: groupsWidth, source, fill: fill.slice(1),
+      }),
+    });
+    if (out) return out.tensor;
+    return Object.assign(y, { width, height, channels: I.channels });
+  }
+
+  // The output size of a warp (options.width / height, else options.out's, else the image's).
+  function outputSize(fn, opts, I) {
+    const side = (name) => (opts[name] === undefined ? undefined : readSide(fn, `options.${name}`, opts[name]));
+    const [w, h] = [side('width'), side('height')];
+    const outSize = opts.out && typeof opts.out === 'object' ? [opts.out.width, opts.out.height] : [];
+    return { width: w ?? outSize[0] ?? I.width, height: h ?? outSize[1] ?? I.height };
+  }
+
+  function checkSamples(fn, I, width, height) {
+    if (width * height * I.channels > 0 && I.size === 0) {
+      throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
+    }
+  }
+
+  /** gpu.warpAffine(image, matrix, options) and gpu.warpPerspective(image, h, options): as the wasm API's. */
+  function warp(fn) {
+    const spec = WARPS[fn];
+    return async (image, matrix, options) => {
+      const opts = readOptions(fn, options,
+        ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'width', 'height', 'out', 'space', 'inverse', 'fill', 'encoder']);
+      const { space, inverse } = readSpace(fn, opts);
+      const I = readGpuImage(fn, 'image', image);
+      const M = readMatrix(fn, spec.name[space], matrix, spec.count);
+      const sampling = rules.sampling(fn, opts);
+      const fill = readFill(fn, opts.fill, I.channels);
+      checkWithLibrary(fn, I, opts);
+      const { width, height } = outputSize(fn, opts, I);
+      checkSamples(fn, I, width, height);
+      const key = { mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: sampling.align };
+      let coords;
+      if (space === 'normalized' && fn === 'warpAffine') {
+        const { terms, source } = affineTerms(M.data, width, height, sampling.align);
+        coords = { terms, source, key: { ...key, source: 'affine', reduceFirst: M.dtype === 'float64' } };
+      } else {
+        const h = fn === 'warpAffine' ? [...M.data, 0, 0, 1] : [...M.data];
+        const H = perspectivePixelMap(fn, spec.name[space], h, space, inverse, [I.width, I.height], [width, height], sampling.align);
+        const { terms, source } = perspectiveTerms(H, height);
+        // Pixel space fixes the points; alignCorners then only picks reflection's lines.
+        coords = { terms, source, key: { ...key, source: 'perspective', align: space === 'pixel' ? false : sampling.align } };
+      }
+      const T = { data: coords.terms, bytes: coords.terms.byteLength };
+      return run(fn, { I, inputs: [['image', I], ['the coordinates', T]], key: coords.key, sampling, source: coords.source, fill, width, height, opts });
+    };
+  }
+
+  /** gpu.remap(image, mapX, mapY, options): as the wasm API's (maps in pixels, GPU or CPU). */
+  async function remap(image, mapX, mapY, options) {
+    const fn = 'remap';
+    const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'out', 'fill', 'encoder']);
+    const I = readGpuImage(fn, 'image', image);
+    const interleaved = mapY === undefined || mapY === null;
+    const MX = readGpuImage(fn, 'mapX', mapX, { map: { channels: interleaved ? 2 : 1 } });
+    const MY = interleaved ? null : readGpuImage(fn, 'mapY', mapY, { map: { channels: 1 } });
+    if (MY && (MY.width !== MX.width || MY.height !== MX.height)) {
+      throw new RangeError(`${fn}: mapY: expected mapX's size ${MX.width}x${MX.height}, got ${MY.width}x${MY.height}`);
+    }
+    const sampling = rules.sampling(fn, opts);
+    const fill = readFill(fn, opts.fill, I.channels);
+    checkWithLibrary(fn, I, opts);
+    const [width, height] = [MX.width, MX.height];
+    checkSamples(fn, I, width, height);
+    const key = {
+      source: MY ? 'planes' : 'maps', mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: false,
+    };
+    const inputs = [['image', I], ['mapX', MX], ...(MY ? [['mapY', MY]] : [])];
+    return run(fn, { I, inputs, key, sampling, source: [0, 0, 0, 0], fill, width, height, opts });
+  }
+
+  return { warpAffine: warp('warpAffine'), warpPerspective: warp('warpPerspective'), remap };
+}

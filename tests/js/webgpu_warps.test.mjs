@@ -1,0 +1,204 @@
+// gridsample/webgpu's image warps in Node on SwiftShader (npm webgpu): warpAffine (both spaces, float64 and float32 matrices), warpPerspective and remap on uint8 and float32 images of 1 to 4 channels, every mode and padding, with and without fill, hostile positions included, against the wasm build (bit for bit; uint8 bilinear, whose CPU blend is fixed point, within 1 level); GPU images, out, encoder and the errors.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { load } from '../../js/node.mjs';
+import { createGpu } from '../../js/webgpu/index.mjs';
+import { nodeWebGpu } from './lib/node_webgpu.mjs';
+import { prng } from './lib/random.mjs';
+
+const setup = await nodeWebGpu();
+const skip = setup.skip ?? false;
+const wasm = await load({ variant: 'simd' });
+const gpu = skip ? null : await createGpu({ device: setup.device, wasm });
+
+const MODES = ['nearest', 'linear', 'cubic'];
+const PADDINGS = ['zeros', 'border', 'reflection'];
+// Positions no image reaches, halves, integers past 2^23, 2^52 and float32's range, non-finite.
+const HOSTILE = [NaN, Infinity, -Infinity, 1e30, -1e30, 3e38, -3e38, 1e7, -1e7, 8388608.5, -8388609, 2 ** 24 + 2, 100.25, -77.75, 1234.5,
+  -4096.5, 50000.125, -3e6, 8388607.5, -8388607.5,
+  -(2 ** 25), 2 ** 52, -(2 ** 52), 2 ** 53 + 2 ** 31, -(2 ** 60), 0.5, -0.5, 2.5, 1e-30];
+
+function image(random, dtype, width, height, channels) {
+  const data = dtype === 'uint8' ? new Uint8ClampedArray(width * height * channels) : new Float32Array(width * height * channels);
+  for (let i = 0; i < data.length; ++i) data[i] = dtype === 'uint8' ? Math.floor(random() * 256) : random() * 2 - 1;
+  return { data, width, height, channels };
+}
+
+// How the GPU's image differs from the wasm build's: elements that differ (the sign of zero
+// aside) and the largest difference.
+function differences(got, want) {
+  assert.equal(got.data.constructor, want.data.constructor === Uint8Array ? Uint8ClampedArray : want.data.constructor);
+  assert.deepEqual([got.width, got.height, got.channels], [want.width, want.height, want.channels]);
+  let count = 0;
+  let largest = 0;
+  let first = null;
+  for (let i = 0; i < want.data.length; ++i) {
+    const [a, b] = [got.data[i], want.data[i]];
+    if (a === b || (Number.isNaN(a) && Number.isNaN(b))) continue;
+    count += 1;
+    largest = Math.max(largest, Math.abs(a - b));
+    first ??= { i, gpu: a, wasm: b };
+  }
+  return { count, largest, first, of: want.data.length };
+}
+
+// One random call of `kind` on a random image: [what, wasm's result, the GPU's].
+async function randomCall(random, kind, dtype, mode, paddingMode) {
+  const channels = 1 + Math.floor(random() * 4);
+  const [w, h] = [1 + Math.floor(random() * 11), 1 + Math.floor(random() * 11)];
+  const [width, height] = [1 + Math.floor(random() * 9), 1 + Math.floor(random() * 9)];
+  const img = image(random, dtype, w, h, channels);
+  const fill = paddingMode === 'zeros' && random() < 0.5
+    ? Array.from({ length: channels }, () => (dtype === 'uint8' ? Math.floor(random() * 256) : random() * 4 - 2))
+    : undefined;
+  const o = { mode, paddingMode, ...(fill ? { fill } : {}) };
+  const pick = () => HOSTILE[Math.floor(random() * HOSTILE.length)];
+  let call;
+  if (kind === 'warpAffine normalized') {
+    const scale = random() < 0.3 ? 60 : 3;
+    const theta = Array.from({ length: 6 }, () => (random() * 2 - 1) * scale);
+    const matrix = random() < 0.5 ? theta : Float32Array.from(theta);
+    const alignCorners = random() < 0.5;
+    call = (api) => api.warpAffine(img, matrix, { ...o, width, height, alignCorners });
+  } else if (kind === 'warpAffine pixel') {
+    const m = [random() * 4 - 2, random() - 0.5, random() * w * 3, random() - 0.5, random() * 4 - 2, random() * h * 3];
+    if (random() < 0.2) m[Math.floor(random() * 6)] = random() < 0.5 ? 1e20 : pick();
+    call = (api) => api.warpAffine(img, m, { ...o, width, height, space: 'pixel', inverse: true });
+  } else if (kind === 'warpPerspective') {
+    const m = [1 + random(), random() - 0.5, random() * w, random() - 0.5, 1 + random(), random() * h, random() - 0.5, random() - 0.5, 1];
+    if (random() < 0.3) m[Math.floor(random() * 9)] = random() < 0.5 ? -1e-30 : pick();
+    const space = random() < 0.5 ? 'pixel' : 'normalized';
+    const more = space === 'pixel' ? { inverse: true } : { alignCorners: random() < 0.5 };
+    call = (api) => api.warpPerspective(img, m, { ...o, width, height, space, ...more });
+  } else {
+    const n = width * height;
+    const position = (size) => (random() < 0.2 ? pick() : (random() * 3 - 1) * size);
+    const planes = kind === 'remap planes';
+    const xs = Float32Array.from({ length: n }, () => position(w));
+    const ys = Float32Array.from({ length: n }, () => position(h));
+    const both = Float32Array.from({ length: 2 * n }, (_, i) => (i % 2 ? ys : xs)[i >> 1]);
+    const mapX = { data: planes ? xs : both, width, height };
+    const mapY = planes ? { data: ys, width, height } : undefined;
+    call = (api) => api.remap(img, mapX, mapY, o);
+  }
+  const want = call(wasm);
+  const y = await call(gpu);
+  assert.equal(y.ranOn, 'webgpu');
+  const got = await gpu.read(y);
+  y.dispose();
+  return [`${w}x${h}x${channels} -> ${width}x${height} ${JSON.stringify(o)}`, want, got];
+}
+
+describe('gridsample/webgpu image warps equal the wasm build', { skip }, () => {
+  const random = prng(2809);
+  const tally = { calls: 0, fixedPoint: 0 };
+  for (const kind of ['warpAffine normalized', 'warpAffine pixel', 'warpPerspective', 'remap maps', 'remap planes']) {
+    for (const dtype of ['float32', 'uint8']) {
+      for (const mode of MODES) {
+        for (const paddingMode of PADDINGS) {
+          test(`${kind}, ${dtype}, ${mode}, ${paddingMode}`, async () => {
+            for (let trial = 0; trial < 3; ++trial) {
+              const [what, want, got] = await randomCall(random, kind, dtype, mode, paddingMode);
+              const d = differences(got, want);
+              tally.calls += 1;
+              // The CPU's uint8 bilinear blend is fixed point inside the image (within 1 level
+              // of the reference, which the GPU computes): a bound, not equality, there only.
+              if (dtype === 'uint8' && mode === 'linear' && d.count > 0) {
+                tally.fixedPoint += 1;
+                assert.ok(d.largest <= 1, `${kind} ${what}: ${JSON.stringify(d)}`);
+                continue;
+              }
+              assert.equal(d.count, 0, `${kind} ${what}: ${JSON.stringify(d)}`);
+            }
+          });
+        }
+      }
+    }
+  }
+  test('tally', () => {
+    console.log(`# image warps: ${tally.calls} random calls equal the wasm build; ${tally.fixedPoint} uint8 bilinear ones within 1 level (its fixed-point blend)`);
+    assert.ok(tally.calls >= 270);
+  });
+});
+
+describe('gridsample/webgpu image warps: GPU images, out and encoder', { skip }, () => {
+  const random = prng(17);
+  test('an uploaded image warped twice on the GPU, read as ImageData-shaped pixels', async () => {
+    const img = image(random, 'uint8', 16, 12, 4);
+    const src = gpu.upload(img);
+    assert.deepEqual([src.width, src.height, src.channels, src.dtype], [16, 12, 4, 'uint8']);
+    const m = [Math.cos(0.3), -Math.sin(0.3), 4, Math.sin(0.3), Math.cos(0.3), -2];
+    const a = await gpu.warpAffine(src, m, { space: 'pixel', mode: 'cubic', paddingMode: 'reflection' });
+    const b = await gpu.remap(a, { data: Float32Array.from({ length: 2 * 10 * 8 }, (_, i) => (i % 2 ? (i >> 1) / 10 : (i >> 1) % 10) + 0.25), width: 10, height: 8 }, null, { mode: 'nearest' });
+    const got = await gpu.read(b);
+    assert.ok(got.data instanceof Uint8ClampedArray);
+    const want = wasm.remap(wasm.warpAffine(img, m, { space: 'pixel', mode: 'cubic', paddingMode: 'reflection' }),
+      { data: Float32Array.from({ length: 2 * 10 * 8 }, (_, i) => (i % 2 ? (i >> 1) / 10 : (i >> 1) % 10) + 0.25), width: 10, height: 8 }, null, { mode: 'nearest' });
+    assert.equal(differences(got, want).count, 0);
+    for (const t of [src, a, b]) t.dispose();
+  });
+
+  test('out: written in place; encoder: recorded, run when the caller submits', async () => {
+    const img = image(random, 'float32', 9, 7, 3);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const out = { buffer: setup.device.createBuffer({ size: 5 * 4 * 3 * 4, usage }), width: 5, height: 4, channels: 3, dtype: 'float32' };
+    const h = [1.1, 0.1, 0.5, -0.2, 0.9, 1, 0.01, 0.02, 1];
+    const options = { space: 'pixel', inverse: true, width: 5, height: 4 };
+    const encoder = setup.device.createCommandEncoder();
+    assert.equal(await gpu.warpPerspective(img, h, { ...options, out, encoder }), out);
+    assert.deepEqual(Array.from((await gpu.read(out)).data), new Array(60).fill(0), 'nothing runs before the submission');
+    setup.device.queue.submit([encoder.finish()]);
+    assert.equal(differences(await gpu.read(out), wasm.warpPerspective(img, h, options)).count, 0);
+    out.buffer.destroy();
+  });
+
+  test('empty outputs and sizes of 1 pixel', async () => {
+    const img = image(random, 'uint8', 1, 1, 2);
+    const y = await gpu.warpAffine(img, [1, 0, 0, 0, 1, 0], { width: 0, height: 3 });
+    assert.deepEqual([y.width, y.height, (await gpu.read(y)).data.length], [0, 3, 0]);
+    const one = await gpu.warpAffine(img, [0.5, 0, 0, 0, 2, 0], { width: 3, height: 2, mode: 'cubic', paddingMode: 'reflection', alignCorners: true });
+    assert.equal(differences(await gpu.read(one), wasm.warpAffine(img, [0.5, 0, 0, 0, 2, 0], { width: 3, height: 2, mode: 'cubic', paddingMode: 'reflection', alignCorners: true })).count, 0);
+  });
+});
+
+describe('gridsample/webgpu image warps: errors', { skip }, () => {
+  const img = { data: new Uint8ClampedArray(4 * 3 * 4), width: 4, height: 3 };
+  test('arguments and options: the wasm API\'s messages', async () => {
+    for (const [call, message] of [
+      [(api) => api.warpAffine(img, [1, 0, 0], {}), /^warpAffine: theta: expected 6 numbers/],
+      [(api) => api.warpAffine(img, [1, 0, 0, 0, 1, 0], { fill: 3, paddingMode: 'border' }), /fill/],
+      [(api) => api.warpAffine(img, [1, 0, 0, 0, 1, 0], { mode: 'area' }), /mode/],
+      [(api) => api.warpPerspective(img, [1, 0, 0, 0, 1, 0, 0, 0, 0], { space: 'pixel' }), /singular/],
+      [(api) => api.warpAffine(img, [1, 0, 0, 0, 1, 0], { space: 'pixel', alignCorners: true }), /does not apply to space 'pixel'/],
+      [(api) => api.remap(img, { data: new Float32Array(6), width: 3, height: 1 }, { data: new Float32Array(2), width: 2, height: 1 }), /mapX|mapY/],
+      [(api) => api.remap({ data: new Uint8Array(5), width: 2, height: 2 }, { data: new Float32Array(2), width: 1, height: 1 }), /image/],
+    ]) {
+      let expected;
+      try {
+        call(wasm);
+      } catch (e) {
+        expected = e;
+      }
+      assert.ok(expected, `the wasm API accepted ${call}`);
+      assert.match(expected.message, message);
+      await assert.rejects(call(gpu), (e) => e.constructor === expected.constructor && e.message === expected.message, String(call));
+    }
+  });
+
+  test('GPU images: dtype, too small a buffer, out of another size, out aliasing the image, disposed', async () => {
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const buffer = setup.device.createBuffer({ size: 48, usage });
+    const G = { buffer, width: 4, height: 3, channels: 4, dtype: 'uint8' };
+    const m = [1, 0, 0, 0, 1, 0];
+    await assert.rejects(gpu.warpAffine({ ...G, dtype: 'float16' }, m), /image.dtype: expected 'uint8' or 'float32', got "float16"/);
+    await assert.rejects(gpu.warpAffine({ ...G, width: 8 }, m), /has 48 bytes, a 8x3 uint8 image of 4 channels needs 96/);
+    await assert.rejects(gpu.warpAffine(G, m, { out: { ...G, width: 2, height: 6 }, width: 4 }), /options.out: expected a 4x6 image \(the output's size\), got 2x6/);
+    await assert.rejects(gpu.warpAffine(G, m, { out: G }), /options.out: its GPUBuffer is image's/);
+    const y = await gpu.warpAffine(G, m);
+    y.dispose();
+    await assert.rejects(gpu.warpAffine(y, m), /disposed/);
+    await assert.rejects(gpu.read(img), /expected a GPU image/);
+    buffer.destroy();
+  });
+});
