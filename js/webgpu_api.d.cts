@@ -82,6 +82,8 @@ export interface GpuImageInput {
   height: number;
   channels: number;
   dtype: 'uint8' | 'float32';
+  /** Bytes from one row to the next (inputs only; default: width * channels values, no padding). */
+  bytesPerRow?: number;
 }
 
 /** An image gridsample/webgpu returns: on the GPU until read(); dispose() destroys its buffer. */
@@ -148,6 +150,12 @@ export interface Gpu {
   upload(source: TensorLike): GpuTensor;
   /** A CPU image copied to a new GPU image. */
   upload(source: ImageLike): GpuImage;
+  /**
+   * An RGBA uint8 GPU image of a GPUTexture (format rgba8unorm, COPY_SRC usage), an ImageBitmap,
+   * a VideoFrame, a canvas, an OffscreenCanvas, a video or an image element, by GPU copies (rows
+   * padded to 256 bytes: see `bytesPerRow`), ready for the warps.
+   */
+  importImage(source: object): Promise<GpuImage & { readonly bytesPerRow: number }>;
 }
 
 export function createGpu(options?: GpuOptions): Promise<Gpu>;

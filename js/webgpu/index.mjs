@@ -9,7 +9,8 @@ import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
 import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
 import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
-import { makeWarps, readGpuImage } from './warps.mjs';
+import { imagePixels, importImage as copyToGpuImage, readGpuImage } from './gpu_images.mjs';
+import { makeWarps } from './warps.mjs';
 
 // The dtypes the shaders compute (float16 as storage, computed in float32 as on the CPU).
 const GPU_DTYPES = new Set(['float32', 'float16']);
@@ -185,8 +186,7 @@ function makeGpu(device, wasm, rules) {
     if (isImage(t)) {
       const I = readGpuImage(fn, 'image', t);
       if (!I.buffer) throw new TypeError(`${fn}: image: expected a GPU image {buffer, width, height, channels, dtype}, got one on the CPU`);
-      const bytes = await gpu.download(fn, I.buffer, I.bytes);
-      const data = I.dtype === 'uint8' ? new Uint8ClampedArray(bytes.buffer, 0, I.size) : new Float32Array(bytes.buffer, 0, I.size);
+      const data = imagePixels(I, await gpu.download(fn, I.buffer, I.bytes));
       return { data, width: I.width, height: I.height, channels: I.channels };
     }
     const T = readGpuOrCpuTensor(fn, 'tensor', t);
@@ -211,6 +211,12 @@ function makeGpu(device, wasm, rules) {
   }
 
   const { warpAffine, warpPerspective, remap } = makeWarps({ compute, rules, wasm });
+  // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
+  async function importImage(source) {
+    const fn = 'importImage';
+    gpu.checkDevice(fn);
+    return copyToGpuImage(device, fn, source, (buffer, dims, extra) => Object.assign(gpuTensor(buffer, 'uint8', dims, null), extra));
+  }
   const checked = (fn, call) => async (...args) => {
     gpu.checkDevice(fn);
     return call(...args);
@@ -220,6 +226,6 @@ function makeGpu(device, wasm, rules) {
     warpAffine: checked('warpAffine', warpAffine),
     warpPerspective: checked('warpPerspective', warpPerspective),
     remap: checked('remap', remap),
-    read, upload,
+    importImage, read, upload,
   });
 }

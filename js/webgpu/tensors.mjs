@@ -12,7 +12,8 @@ export function bindingBytes(bytes) {
   return Math.max(4, Math.ceil(bytes / 4) * 4);
 }
 
-function isGpuBuffer(b) {
+/** Whether `b` is a GPUBuffer (by the members used). */
+export function isGpuBuffer(b) {
   return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' &&
     typeof b.size === 'number' && typeof b.usage === 'number';
 }

@@ -13,17 +13,17 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
  */
 export const SOURCES = ['affine', 'perspective', 'maps', 'planes'];
 
-/** The uniform block's 32-bit words: sizes, the dispatch, 4 source values and the fill colour. */
+/** The uniform block's 32-bit words: sizes, the dispatch, X's row stride, 4 source values and the fill colour. */
 export const WARP_PARAMS_WORDS = 16;
 
 /**
  * The Params words of one warp: X's width, height and channels, the output's width and height,
- * invocations, the dispatch width, then `source` (4 floats: the perspective column terms, or
+ * invocations, the dispatch width, X's elements per row, then `source` (4 floats: the perspective column terms, or
  * the affine t_02 and t_12 as pairs) and `fill` (a colour per channel).
  */
-export function warpParams({ inWidth, inHeight, channels, outWidth, outHeight, invocations, width, source, fill }) {
+export function warpParams({ inWidth, inHeight, channels, outWidth, outHeight, invocations, width, inRow, source, fill }) {
   const buffer = new ArrayBuffer(WARP_PARAMS_WORDS * 4);
-  new Uint32Array(buffer, 0, 8).set([inWidth, inHeight, channels, outWidth, outHeight, invocations, width, 0]);
+  new Uint32Array(buffer, 0, 8).set([inWidth, inHeight, channels, outWidth, outHeight, invocations, width, inRow]);
   new Float32Array(buffer, 32, 8).set([...source, ...fill]);
   return new Uint32Array(buffer);
 }
@@ -109,7 +109,7 @@ function tapBlend(fill) {
         acc = acc + weight * ${outside};
         continue;
       }
-      acc = acc + weight * load_x((u32(iy) * params.in_w + u32(ix)) * params.c + c);
+      acc = acc + weight * load_x(u32(iy) * params.in_row + u32(ix) * params.c + c);
     }
   }
   return acc;
@@ -122,7 +122,7 @@ function tapBlend(fill) {
 // left outside X, 1 minus the weights in that order.
 function foldedBlend(mode, fill) {
   const outside = fill ? 'params.fill[c]' : '0.0';
-  const at = (a, b) => `load_x((u32(pl.idx[0][${a}]) * params.in_w + u32(pl.idx[1][${b}])) * params.c + c)`;
+  const at = (a, b) => `load_x(u32(pl.idx[0][${a}]) * params.in_row + u32(pl.idx[1][${b}]) * params.c + c)`;
   if (mode === 'nearest') {
     return /* wgsl */ `fn blend(pl: Plan, c: u32) -> f32 {
   if (!pl.finite || pl.w[1][0] * pl.w[0][0] == 0.0) { return 0.0 + ${outside}; }
@@ -181,7 +181,7 @@ export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceF
   return /* wgsl */ `// gridsample image warp: ${source} source, ${mode}, ${padding}${fill ? ' with fill' : ''}, align_corners ${align ? 1 : 0}, ${u8 ? 'uint8' : 'float32'}
 struct Params {
   in_w: u32, in_h: u32, c: u32, out_w: u32,
-  out_h: u32, invocations: u32, width: u32, pad0: u32,
+  out_h: u32, invocations: u32, width: u32, in_row: u32,
   source: vec4<f32>,
   fill: vec4<f32>,
 }

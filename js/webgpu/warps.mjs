@@ -1,50 +1,12 @@
 // gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images.mjs, DESIGN.md section 9); what the shader samples at is computed here in float64 as the reference computes it.
-import { describe } from '../messages.mjs';
-import { readFill, readImage, readMap, readSpace, WARPS } from '../images.mjs';
+import { readFill, readSpace, WARPS } from '../images.mjs';
 import { affineBaseCoordinate, ldexp, perspectivePixelMap } from '../matrices.mjs';
-import { readChannels, readMatrix, readOptions, readSide } from '../read_args.mjs';
-import { bindingBytes, readGpuOut, USAGE } from './tensors.mjs';
+import { readMatrix, readOptions, readSide } from '../read_args.mjs';
+import { readGpuImage } from './gpu_images.mjs';
+import { readGpuOut } from './tensors.mjs';
 import { warpParams, warpWgsl } from './warp_wgsl.mjs';
 
-const IMAGE_DTYPES = ['uint8', 'float32'];
 const TERM_LIMIT = 2 ** 100; // perspective_rule.h kPerspectiveTermLimit
-
-function isGpuBuffer(b) {
-  return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' && typeof b.usage === 'number';
-}
-
-/**
- * An image argument: a GPU image {buffer, width, height, channels, dtype} (dtype 'uint8' or
- * 'float32'; interleaved rows, no padding) read here, or a CPU image as the wasm API reads it
- * (uploaded by the caller). `channels`: what a map must have (1 or 2), else 1 to 4.
- */
-export function readGpuImage(fn, what, image, { map = null } = {}) {
-  if (image === null || typeof image !== 'object' || !isGpuBuffer(image.buffer)) {
-    if (map) return readMap(null, fn, what, image, map.channels);
-    return readImage(null, fn, what, image, null);
-  }
-  if (image.disposed === true) throw new TypeError(`${fn}: ${what}: this GPU image was disposed`);
-  const dtype = image.dtype ?? (map ? 'float32' : undefined);
-  const dtypes = map ? ['float32'] : IMAGE_DTYPES;
-  if (!dtypes.includes(dtype)) {
-    throw new TypeError(`${fn}: ${what}.dtype: expected ${dtypes.map((d) => `'${d}'`).join(' or ')}, got ${describe(image.dtype)}`);
-  }
-  const width = readSide(fn, `${what}.width`, image.width);
-  const height = readSide(fn, `${what}.height`, image.height);
-  const channels = image.channels === undefined && map ? map.channels : readChannels(fn, `${what}.channels`, image.channels);
-  if (map && channels !== map.channels) {
-    throw new RangeError(`${fn}: ${what}.channels: expected ${map.channels} (${map.channels === 2 ? 'interleaved x and y' : 'a plane'}), got ${channels}`);
-  }
-  const size = width * height * channels;
-  const bytes = size * (dtype === 'uint8' ? 1 : 4);
-  if (!(image.buffer.usage & USAGE.STORAGE)) {
-    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${image.buffer.usage}); create it with GPUBufferUsage.STORAGE`);
-  }
-  if (image.buffer.size < bindingBytes(bytes)) {
-    throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${image.buffer.size} bytes, a ${width}x${height} ${dtype} image of ${channels} channels needs ${bindingBytes(bytes)}`);
-  }
-  return { buffer: image.buffer, dtype, width, height, channels, size, bytes };
-}
 
 // A float64 value as a double-float pair [hi, lo] of float32s (about 48 bits), kept within
 // +-2^100 as the perspective terms are (a coordinate that far pads, reflection aside).
@@ -116,6 +78,9 @@ export function makeWarps({ compute, rules, wasm }) {
   function readOut(fn, out, I, width, height, inputs) {
     if (out === undefined) return null;
     const O = readGpuImage(fn, 'options.out', out);
+    if (O.buffer && O.row !== O.width * O.channels) {
+      throw new RangeError(`${fn}: options.out: the output's rows are not padded; give out without bytesPerRow`);
+    }
     if (!O.buffer) throw new TypeError(`${fn}: options.out: expected a GPU image {buffer, width, height, channels, dtype} (a CPU image: use read() on the result)`);
     if (O.width !== width || O.height !== height) {
       throw new RangeError(`${fn}: options.out: expected a ${width}x${height} image (the output's size), got ${O.width}x${O.height}`);
@@ -139,7 +104,7 @@ export function makeWarps({ compute, rules, wasm }) {
       invocations: u8 ? Math.ceil(total / 4) : width * height,
       params: (invocations, groupsWidth) => warpParams({
         inWidth: I.width, inHeight: I.height, channels: I.channels, outWidth: width, outHeight: height,
-        invocations, width: groupsWidth, source, fill: fill.slice(1),
+        invocations, width: groupsWidth, inRow: I.row, source, fill: fill.slice(1),
       }),
     });
     if (out) return out.tensor;

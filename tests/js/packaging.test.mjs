@@ -25,7 +25,7 @@ const SHIPPED = [
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_external.mjs', 'onnx_timing.mjs', 'onnx_gpu.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
-  'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs',
+  'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
   'dist/gridsample-simd-threads.cjs', 'dist/gridsample-simd-threads.mjs', 'dist/gridsample-simd-threads.wasm',

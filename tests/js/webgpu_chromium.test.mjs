@@ -67,6 +67,17 @@ describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals 
       counts.set(key, (counts.get(key) ?? 0) + 1);
     });
   }
+  test('importImage: an ImageBitmap and an OffscreenCanvas on the GPU by copies, their pixels, warped as the wasm build warps them', async () => {
+    for (const [width, height] of [[70, 33], [64, 8]]) {
+      const r = await within(120, 'importImage', page.evaluate((size) => window.runImport(size), { width, height }), problems);
+      for (const [name, v] of Object.entries(r)) {
+        assert.deepEqual(v.size, [width, height, Math.ceil((4 * width) / 256) * 256], `${name}: size and row stride`);
+        assert.equal(v.pixelsDiffer, 0, `${name}: its pixels on the GPU`);
+        // uint8 bilinear: the wasm build's blend is fixed point (within 1 level of the GPU's).
+        assert.ok(v.warpLargest <= 1, `${name} ${width}x${height}: ${JSON.stringify(v)}`);
+      }
+    }
+  });
   test('conformance counts per operator, rank, dtype and backend', () => {
     console.log(`gridsample/webgpu golden cases in Chromium on ${adapter}:\n  ${[...counts].sort().map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
     assert.ok(counts.size > 0);

@@ -153,6 +153,22 @@ describe('gridsample/webgpu image warps: GPU images, out and encoder', { skip },
     out.buffer.destroy();
   });
 
+  test('importImage: an rgba8unorm texture as a GPU image (rows padded to 256 bytes), warped, read back packed', async () => {
+    for (const [width, height] of [[37, 5], [64, 3], [1, 1]]) {
+      const img = image(random, 'uint8', width, height, 4);
+      const texture = setup.device.createTexture({ size: [width, height], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC | GPUTextureUsage.TEXTURE_BINDING });
+      setup.device.queue.writeTexture({ texture }, img.data, { bytesPerRow: 4 * width }, [width, height]);
+      const src = await gpu.importImage(texture);
+      assert.deepEqual([src.width, src.height, src.channels, src.dtype, src.bytesPerRow], [width, height, 4, 'uint8', Math.ceil(4 * width / 256) * 256]);
+      assert.deepEqual(Array.from((await gpu.read(src)).data), Array.from(img.data), `${width}x${height}: the texture's pixels`);
+      const o = { space: 'pixel', inverse: true, mode: 'cubic', paddingMode: 'border', width: 9, height: 7 };
+      const h = [0.9, 0.2, 1.5, -0.1, 1.1, 0.5, 0.001, -0.002, 1];
+      assert.equal(differences(await gpu.read(await gpu.warpPerspective(src, h, o)), wasm.warpPerspective(img, h, o)).count, 0);
+      src.dispose();
+      texture.destroy();
+    }
+  });
+
   test('empty outputs and sizes of 1 pixel', async () => {
     const img = image(random, 'uint8', 1, 1, 2);
     const y = await gpu.warpAffine(img, [1, 0, 0, 0, 1, 0], { width: 0, height: 3 });
@@ -199,6 +215,18 @@ describe('gridsample/webgpu image warps: errors', { skip }, () => {
     y.dispose();
     await assert.rejects(gpu.warpAffine(y, m), /disposed/);
     await assert.rejects(gpu.read(img), /expected a GPU image/);
+    await assert.rejects(gpu.warpAffine({ ...G, bytesPerRow: 15 }, m), /bytesPerRow: expected a multiple of 1 of at least 16/);
+    await assert.rejects(gpu.warpAffine({ ...G, bytesPerRow: 20 }, m), /has 48 bytes, a 4x3 uint8 image of 4 channels with rows 20 bytes apart needs 56/);
     buffer.destroy();
+  });
+
+  test('importImage: what it cannot take', async () => {
+    const bgra = setup.device.createTexture({ size: [2, 2], format: 'bgra8unorm', usage: GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST });
+    await assert.rejects(gpu.importImage(bgra), /expected a GPUTexture of format rgba8unorm \(RGBA bytes\), got bgra8unorm/);
+    const noCopy = setup.device.createTexture({ size: [2, 2], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING });
+    await assert.rejects(gpu.importImage(noCopy), /lacks COPY_SRC usage/);
+    await assert.rejects(gpu.importImage(img), /a CPU image \{data, width, height\}: use upload\(\)/);
+    await assert.rejects(gpu.importImage(42), /expected a GPUTexture, an ImageBitmap/);
+    for (const t of [bgra, noCopy]) t.destroy();
   });
 });
