@@ -1,6 +1,4 @@
 // gridsample/webgpu: GridSample and AffineGrid on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
-import { load } from '#gridsample';
-
 import { libraryRules } from '../core.mjs';
 import { arrayClass, checkFloatDtype, elementSize } from '../dtypes.mjs';
 import { describe, sameShape } from '../messages.mjs';
@@ -42,7 +40,9 @@ export async function createGpu(options) {
   if (opts.device !== undefined && !isDevice(opts.device)) {
     throw new TypeError(`${fn}: options.device: expected a GPUDevice, got ${describe(opts.device)}`);
   }
-  const wasm = opts.wasm ?? await load();
+  // The package's own load() only when no module is given (an app's bundle, or a module worker
+  // without import maps, passes the one it loaded).
+  const wasm = opts.wasm ?? await (await import('#gridsample')).load();
   const rules = libraryRules(wasm);
   if (!rules) throw new TypeError(`${fn}: options.wasm: expected an API object from this gridsample package's load(), got ${describe(opts.wasm)}`);
   const device = opts.device ?? await ownDevice();

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { thetaFromParams } from '../../js/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
+import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
 import { FLOWS, flowFromGrid, flowGrid } from '../../js/flows.mjs';
 import { DEFAULT_PARAMS, randomThetas } from '../../web/demo/transforms.mjs';
 
@@ -520,6 +521,37 @@ describe('web/demo in headless Chromium', () => {
     assert.equal((await page.evaluate(() => window.__demo.lastFrame)).height, 512);
     await page.close();
     assert.deepEqual(problems, []);
+  });
+
+  test('the WebGPU switch (?gpu=1, Chromium on SwiftShader): the same warpAffine on the GPU, its time and its difference from the wasm output', async () => {
+    // Its own browser: this file's runs without the GPU (--disable-gpu).
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', ...WEBGPU_FLAGS],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+      await page.goto(`${server.url}?gpu=1`);
+      await within(120, 'the WebGPU figures', page.waitForFunction(() => window.__demo?.lastGpu, null, { timeout: 0 }), problems);
+      const m = await page.evaluate(() => window.__demo.lastGpu);
+      assert.equal(m.error, undefined, `the GPU warp failed: ${m.error}`);
+      assert.ok(m.gpuMs.every((ms) => ms > 0), JSON.stringify(m));
+      // uint8 bilinear: the wasm build's blend is fixed point, within 1 level of the GPU's.
+      assert.ok(m.gpuDiff <= 1, `largest difference from the wasm output: ${m.gpuDiff}`);
+      assert.ok(await page.locator('#fig-gpu-card').isVisible());
+      assert.match(await figure(page, 'fig-gpu'), /^\d+(\.\d+)?$/);
+      assert.match(await figure(page, 'fig-gpu-diff'), /^(same bytes as wasm|largest difference from wasm: 1)$/);
+      assert.equal(await page.locator('#gpu').isChecked(), true);
+      mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: join(OUTPUT, 'demo_webgpu.png') });
+      console.log(`# demo WebGPU switch on SwiftShader: ${await figure(page, 'fig-gpu')} ms per call with the read back (meaningless on a CPU), ${await figure(page, 'fig-gpu-diff')}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
   });
 
   test('without OffscreenCanvas and warpAffine (?offscreen=0&fused=0): the page draws what the worker posts', async () => {

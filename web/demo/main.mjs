@@ -24,6 +24,7 @@ const state = {
   padding: 'zeros',
   align: false,
   compareJs: true,
+  gpu: query.get('gpu') === '1', // the WebGPU switch (?gpu=1 turns it on)
   size: 512,
   shape: 'square',
 };
@@ -71,6 +72,7 @@ const hook = {
   sourceId: 0,
   lastFrame: null,
   lastStats: null,
+  lastGpu: null, // the WebGPU switch's last figures
   get state() { return JSON.parse(JSON.stringify({ ...state, sourceKind: source.kind, batchSeed })); },
   /** Resolves once a frame for the latest state and source has been drawn. */
   settled() {
@@ -187,6 +189,9 @@ worker.onmessage = ({ data: m }) => {
     case 'benchmark':
       onBenchmark(m);
       break;
+    case 'gpu':
+      onGpu(m);
+      break;
     case 'read':
       answers.get(m.id)?.(m);
       answers.delete(m.id);
@@ -229,6 +234,27 @@ function onFrame(m) {
 }
 
 // --- live figures --------------------------------------------------------------------------
+
+// The WebGPU card: the median of the settled states' GPU times of the current workload, and
+// the largest difference from the wasm output (uint8 bilinear: the wasm blend is fixed point,
+// within 1 level).
+let gpuFigures = { key: '', ms: [] };
+function onGpu(m) {
+  hook.lastGpu = m;
+  if (m.error) {
+    $('fig-gpu').textContent = 'n/a';
+    $('fig-gpu-diff').textContent = m.error;
+    return;
+  }
+  if (gpuFigures.key !== m.workload) gpuFigures = { key: m.workload, ms: [] };
+  gpuFigures.ms.push(...m.gpuMs);
+  gpuFigures.ms.splice(0, Math.max(0, gpuFigures.ms.length - WINDOW));
+  $('fig-gpu').textContent = formatMs(median(gpuFigures.ms));
+  $('fig-gpu-diff').textContent = m.gpuDiff === 0 ? 'same bytes as wasm' : `largest difference from wasm: ${m.gpuDiff}`;
+  // SwiftShader (Chromium's WebGPU without a GPU) runs shaders on the CPU: its times say nothing.
+  const emulated = /swiftshader/i.test(m.adapter) ? ' (a CPU emulation: times mean nothing)' : '';
+  $('fig-gpu-adapter').textContent = m.adapter ? ` · ${m.adapter}${emulated}` : '';
+}
 
 function median(values) {
   const s = values.slice().sort((a, b) => a - b);
@@ -499,6 +525,7 @@ function post() {
       padding: state.padding,
       align: state.align,
       compareJs: state.compareJs,
+      gpu: state.gpu,
     },
   });
 }
@@ -615,6 +642,22 @@ $('compare').addEventListener('change', (e) => {
   figures = { key: '', ours: [], js: [], one: [] };
   post();
 });
+
+// The WebGPU switch: offered where the browser has WebGPU; the worker times the same warp on
+// the GPU once a state settles (the fused warpAffine path only).
+if (!navigator.gpu) {
+  $('gpu').disabled = true;
+  $('gpu-switch').title = 'this browser has no WebGPU (navigator.gpu)';
+  state.gpu = false;
+}
+$('gpu').checked = state.gpu;
+$('gpu').addEventListener('change', (e) => {
+  state.gpu = e.target.checked;
+  gpuFigures = { key: '', ms: [] };
+  $('fig-gpu-card').hidden = !state.gpu;
+  post();
+});
+$('fig-gpu-card').hidden = !state.gpu;
 
 $('benchmark').addEventListener('click', () => {
   const button = $('benchmark');

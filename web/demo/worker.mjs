@@ -288,15 +288,60 @@ function render() {
 }
 
 // Measures the settled state: a few more runs of ours (the first frame of a state pays for
-// heap growth and warm-up) and of the baseline, one round per task so messages get through.
-function settle(rounds) {
+// heap growth and warm-up) and of the baseline, one round per task so messages get through;
+// with the WebGPU switch, the same warp on the GPU too.
+async function settle(rounds) {
   if (!source || !params || rounds <= 0) return;
   const t = tensors();
   const ours = [ourCall(t), ourCall(t)];
   const oneMs = single && t.S ? [singleThreadCall(t), singleThreadCall(t)] : null;
   const stats = params.compareJs ? baselineCall(t) : { jsMs: null, maxDiff: null };
   postMessage({ type: 'stats', seq: params.seq, workload: workloadName(), oursMs: ours, oneMs, ...stats });
+  if (params.gpu && t.S) {
+    const seqNow = params.seq;
+    const gpuStats = await gpuCall(t);
+    if (params.seq === seqNow) postMessage({ type: 'gpu', seq: seqNow, workload: workloadName(), ...gpuStats });
+  }
   idleTimer = setTimeout(() => settle(rounds - 1), 30);
+}
+
+// The WebGPU switch: the same fused warp through gridsample/webgpu on this worker's GPU device,
+// on the source uploaded once per picture; its time per call including the read back to the
+// CPU (what a page that draws on a 2-D canvas pays), and its largest difference from the wasm
+// output of the same state (t.O, just computed).
+let gpu = null; // Promise of createGpu's API, or of an Error where WebGPU is missing
+let gpuSource = null; // {id, image}
+function gpuApi() {
+  gpu ??= import('../../js/webgpu/index.mjs').then(({ createGpu }) => createGpu({ wasm: gs })).catch((e) => e);
+  return gpu;
+}
+async function gpuCall(t) {
+  const api = await gpuApi();
+  if (api instanceof Error) return { error: api.message };
+  const { id, width: w, height: h } = source;
+  if (gpuSource?.id !== id) {
+    gpuSource?.image.dispose();
+    gpuSource = { id, image: api.upload({ data: source.rgba, width: w, height: h }) };
+  }
+  const times = [];
+  let y = null;
+  try {
+    for (let r = 0; r < 2; ++r) {
+      const t0 = performance.now();
+      y = await api.warpAffine(gpuSource.image, theta32(), options());
+      const read = await api.read(y);
+      times.push(performance.now() - t0);
+      y.dispose();
+      y = read;
+    }
+  } catch (e) {
+    return { error: e.message };
+  }
+  let maxDiff = 0;
+  const ours = t.O.data;
+  for (let i = 0; i < ours.length; ++i) maxDiff = Math.max(maxDiff, Math.abs(y.data[i] - ours[i]));
+  const info = api.device.adapterInfo ?? {};
+  return { gpuMs: times, gpuDiff: maxDiff, adapter: [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') };
 }
 
 // The spatial-transformer view: batchSize random thetas over the (downsampled) source, as
