@@ -82,7 +82,7 @@ export interface GpuImageInput {
   height: number;
   channels: number;
   dtype: 'uint8' | 'float32';
-  /** Bytes from one row to the next (inputs only; default: width * channels values, no padding). */
+  /** Bytes from one row to the next (default: width * channels values, no padding); an output's padding bytes between rows are written (uint8: 0). */
   bytesPerRow?: number;
 }
 

@@ -13,18 +13,20 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
  */
 export const SOURCES = ['affine', 'perspective', 'maps', 'planes'];
 
-/** The uniform block's 32-bit words: sizes, the dispatch, X's row stride, 4 source values and the fill colour. */
-export const WARP_PARAMS_WORDS = 16;
+/** The uniform block's 32-bit words: sizes, the dispatch, row strides, 4 source values and the fill colour. */
+export const WARP_PARAMS_WORDS = 20;
 
 /**
  * The Params words of one warp: X's width, height and channels, the output's width and height,
- * invocations, the dispatch width, X's elements per row, then `source` (4 floats: the perspective column terms, or
- * the affine t_02 and t_12 as pairs) and `fill` (a colour per channel).
+ * invocations, the dispatch width, X's elements per row, then `source` (4 floats: the
+ * perspective column terms, or the affine t_02 and t_12 as pairs), `fill` (a colour per
+ * channel) and the output's elements per row.
  */
-export function warpParams({ inWidth, inHeight, channels, outWidth, outHeight, invocations, width, inRow, source, fill }) {
+export function warpParams({ inWidth, inHeight, channels, outWidth, outHeight, invocations, width, inRow, outRow, source, fill }) {
   const buffer = new ArrayBuffer(WARP_PARAMS_WORDS * 4);
   new Uint32Array(buffer, 0, 8).set([inWidth, inHeight, channels, outWidth, outHeight, invocations, width, inRow]);
   new Float32Array(buffer, 32, 8).set([...source, ...fill]);
+  new Uint32Array(buffer, 64, 4).set([outRow, 0, 0, 0]);
   return new Uint32Array(buffer);
 }
 
@@ -159,31 +161,38 @@ export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceF
   const storage = u8 ? 'u32' : 'f32';
   const yBinding = source === 'planes' ? 4 : 3;
   const toPixel = normalised ? 'denormalise' : 'pixel_position';
+  // Output rows lie out_row elements apart (more than out_w * c where the caller's out pads
+  // them). uint8: one invocation per 32-bit word of Y, its four bytes (a padding byte is 0);
+  // float32: one per output pixel.
   const store = u8
     ? `if (gid >= params.invocations) { return; }
-  let total = params.out_w * params.out_h * params.c;
+  let row = params.out_w * params.c;
+  let total = (params.out_h - 1u) * params.out_row + row;
   var bits = 0u;
   var planned = 0xffffffffu;
   var pl: Plan;
   for (var h = 0u; h < 4u; h++) {
     let e = 4u * gid + h;
-    if (e < total) {
-      let p = e / params.c;
+    let k = e % params.out_row;
+    if (e < total && k < row) {
+      let p = (e / params.out_row) * params.out_w + k / params.c;
       if (p != planned) { pl = plan(p); planned = p; }
-      let v = clamp(round(blend(pl, e % params.c)), 0.0, 255.0);
+      let v = clamp(round(blend(pl, k % params.c)), 0.0, 255.0);
       bits = bits | (u32(v) << (8u * h));
     }
   }
   y[gid] = bits;`
     : `if (gid >= params.invocations) { return; }
   let pl = plan(gid);
-  for (var c = 0u; c < params.c; c++) { y[gid * params.c + c] = blend(pl, c); }`;
+  let at = (gid / params.out_w) * params.out_row + (gid % params.out_w) * params.c;
+  for (var c = 0u; c < params.c; c++) { y[at + c] = blend(pl, c); }`;
   return /* wgsl */ `// gridsample image warp: ${source} source, ${mode}, ${padding}${fill ? ' with fill' : ''}, align_corners ${align ? 1 : 0}, ${u8 ? 'uint8' : 'float32'}
 struct Params {
   in_w: u32, in_h: u32, c: u32, out_w: u32,
   out_h: u32, invocations: u32, width: u32, in_row: u32,
   source: vec4<f32>,
   fill: vec4<f32>,
+  out_row: u32, pad0: u32, pad1: u32, pad2: u32,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> x: array<${storage}>;

@@ -78,33 +78,31 @@ export function makeWarps({ compute, rules, wasm }) {
   function readOut(fn, out, I, width, height, inputs) {
     if (out === undefined) return null;
     const O = readGpuImage(fn, 'options.out', out);
-    if (O.buffer && O.row !== O.width * O.channels) {
-      throw new RangeError(`${fn}: options.out: the output's rows are not padded; give out without bytesPerRow`);
-    }
     if (!O.buffer) throw new TypeError(`${fn}: options.out: expected a GPU image {buffer, width, height, channels, dtype} (a CPU image: use read() on the result)`);
     if (O.width !== width || O.height !== height) {
       throw new RangeError(`${fn}: options.out: expected a ${width}x${height} image (the output's size), got ${O.width}x${O.height}`);
     }
     const dims = [height, width, I.channels];
-    const o = readGpuOut(fn, { buffer: O.buffer, dims: [O.height, O.width, O.channels], dtype: O.dtype }, I.dtype, dims, inputs);
-    return { ...o, tensor: out };
+    // Checked as a tensor of its rows' elements (padding included): dtype, channels, aliasing.
+    readGpuOut(fn, { buffer: O.buffer, dims: [O.height, O.width, O.channels], dtype: O.dtype }, I.dtype, dims, inputs);
+    return { buffer: O.buffer, tensor: out, row: O.row, bytes: O.bytes };
   }
 
-  // One warp: the shader for `key`, the result image, one invocation per output pixel (float32)
-  // or per 4 bytes of it (uint8).
+  // One warp: the shader for `key`, the result image (out's rows may be padded: bytesPerRow),
+  // one invocation per output pixel (float32) or per 4 bytes of it (uint8).
   async function run(fn, { I, inputs, key, sampling, source, fill, width, height, opts }) {
     const out = readOut(fn, opts.out, I, width, height, inputs);
     const u8 = I.dtype === 'uint8';
-    const total = width * height * I.channels;
-    const bytes = total * (u8 ? 1 : 4);
+    const outRow = out ? out.row : width * I.channels;
+    const bytes = out ? out.bytes : width * height * I.channels * (u8 ? 1 : 4);
     const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
     const fullKey = { ...key, u8, fill: fill[0] > 0, fold };
     const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
       inputs: inputs.map(([, t]) => t), out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
-      invocations: u8 ? Math.ceil(total / 4) : width * height,
+      invocations: u8 ? Math.ceil(bytes / 4) : width * height,
       params: (invocations, groupsWidth) => warpParams({
         inWidth: I.width, inHeight: I.height, channels: I.channels, outWidth: width, outHeight: height,
-        invocations, width: groupsWidth, inRow: I.row, source, fill: fill.slice(1),
+        invocations, width: groupsWidth, inRow: I.row, outRow, source, fill: fill.slice(1),
       }),
     });
     if (out) return out.tensor;

@@ -169,6 +169,33 @@ describe('gridsample/webgpu image warps: GPU images, out and encoder', { skip },
     }
   });
 
+  test('out with padded rows (bytesPerRow, as copyBufferToTexture needs): the pixels land in their rows, then onto a texture', async () => {
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    for (const [dtype, channels, bytesPerRow] of [['uint8', 4, 256], ['uint8', 3, 37], ['float32', 2, 96]]) {
+      const img = image(random, dtype, 11, 6, channels);
+      const [width, height] = [10, 5];
+      const buffer = setup.device.createBuffer({ size: bytesPerRow * height, usage });
+      const out = { buffer, width, height, channels, dtype, bytesPerRow };
+      const o = { mode: 'cubic', paddingMode: 'border', width, height, space: 'pixel', inverse: true };
+      const m = [0.9, 0.3, 1.2, -0.2, 1.1, 0.4];
+      assert.equal(await gpu.warpAffine(img, m, { ...o, out }), out);
+      const want = wasm.warpAffine(img, m, o);
+      const d0 = differences(await gpu.read(out), want);
+      assert.equal(d0.count, 0, `${dtype} ${channels} channels, rows ${bytesPerRow} bytes apart: ${JSON.stringify(d0)}`);
+      if (bytesPerRow === 256) {
+        const texture = setup.device.createTexture({ size: [width, height], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC });
+        const encoder = setup.device.createCommandEncoder();
+        encoder.copyBufferToTexture({ buffer, bytesPerRow }, { texture }, [width, height]);
+        setup.device.queue.submit([encoder.finish()]);
+        const back = await gpu.importImage(texture);
+        assert.equal(differences(await gpu.read(back), want).count, 0, 'through a texture');
+        back.dispose();
+        texture.destroy();
+      }
+      buffer.destroy();
+    }
+  });
+
   test('empty outputs and sizes of 1 pixel', async () => {
     const img = image(random, 'uint8', 1, 1, 2);
     const y = await gpu.warpAffine(img, [1, 0, 0, 0, 1, 0], { width: 0, height: 3 });
