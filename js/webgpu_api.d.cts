@@ -142,10 +142,10 @@ export interface Gpu {
   warpPerspective(image: GpuImageArg, h: Homography, options?: GpuWarpOptions): Promise<GpuImage>;
   /** remap with float32 pixel maps on the GPU or the CPU (mapY null: mapX interleaved), as warpAffine. */
   remap(image: GpuImageArg, mapX: GpuPixelMap | PixelMap, mapY?: GpuPixelMap | PixelMap | null, options?: GpuRemapOptions): Promise<GpuImage>;
-  /** A GPU tensor's elements on the CPU (float16 as Uint16Array bits, as the wasm API). */
-  read(tensor: GpuTensorInput | OrtGpuTensorLike): Promise<{ data: TensorData; shape: number[]; dtype: DType }>;
   /** A GPU image's pixels on the CPU (uint8 as a Uint8ClampedArray, ready for `new ImageData`). */
   read(image: GpuImageInput): Promise<{ data: Uint8ClampedArray | Float32Array; width: number; height: number; channels: number }>;
+  /** A GPU tensor's elements on the CPU (float16 as Uint16Array bits, as the wasm API). */
+  read(tensor: GpuTensorInput | OrtGpuTensorLike): Promise<{ data: TensorData; shape: number[]; dtype: DType }>;
   /** A CPU tensor copied to a new GPU tensor. */
   upload(source: TensorLike): GpuTensor;
   /** A CPU image copied to a new GPU image. */

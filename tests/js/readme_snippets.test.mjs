@@ -70,6 +70,17 @@ const pixels = new Float32Array(3 * 480 * 640);`,
     notRun: 'needs WebGPU (webgpu.test.mjs runs the same calls)',
   },
   {
+    readme: 'js/README.md', starts: 'const frame = await gpu.importImage(videoFrame);',
+    prelude: `import { load } from 'gridsample';
+import { createGpu } from 'gridsample/webgpu';
+const gs = await load();
+const gpu = await createGpu({ wasm: gs });
+const videoFrame = /** @type {VideoFrame} */ (/** @type {any} */ (undefined));
+/** @type {import('gridsample').Quad} */
+const corners = [[10, 12], [620, 30], [600, 470], [20, 450]];`,
+    notRun: 'a camera frame in a browser with WebGPU (webgpu_chromium.test.mjs imports an ImageBitmap and an OffscreenCanvas, webgpu_warps.test.mjs runs these warps)',
+  },
+  {
     readme: 'js/README.md', starts: "import * as ort from 'onnxruntime-web/webgpu';",
     prelude: "const feeds = { image: new ort.Tensor('float32', new Float32Array(3 * 64 * 64), [1, 3, 64, 64]) };",
     notRun: 'needs WebGPU (onnx_webgpu.test.mjs runs the example models so)',
@@ -143,7 +154,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
 const RUN = 12;
-const CHECKED_ONLY = 9;
+const CHECKED_ONLY = 10;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
 function extract(readme) {
