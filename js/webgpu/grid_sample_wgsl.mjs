@@ -1,5 +1,5 @@
 // The GridSample compute shader for one (rank, mode, padding, align, fold, dtypes), assembled from wgsl_rules.mjs: a plan per output point (taps and weights per axis, once), then a blend per channel summing the taps innermost axis fastest, in the CPU's order.
-import { axisTaps, CUBIC, denormalise, FINITE, HALF, padTaps, reflectIndex, TAPS } from './wgsl_rules.mjs';
+import { axisPlan, axisTaps, CUBIC, denormalise, FINITE, HALF, padTaps, reflectIndex, TAPS } from './wgsl_rules.mjs';
 
 /** Invocations per workgroup of every gridsample shader. */
 export const WORKGROUP = 64;
@@ -124,6 +124,7 @@ ${denormalise(align, padding === 'reflection')}
 ${reflectIndex(align)}
 ${axisTaps(mode)}
 ${padTaps(mode, padding, fold)}
+${axisPlan('denormalise')}
 
 fn load_x(i: u32) -> f32 { return ${loadX}; }
 fn load_grid(i: u32, ok: ptr<function, bool>) -> f32 {
@@ -149,12 +150,9 @@ fn plan(n: u32, point: u32) -> Plan {
   }
   if (!p.finite) { return p; }
   for (var a = 0u; a < ${rank}u; a++) {
-    let s = size(a);
-    var w: array<f32, TAPS>;
-    let first = axis_taps(denormalise(g[a], s), &w);
     var idx: array<i32, TAPS>;
     var wo: array<f32, TAPS>;
-    pad_taps(first, w, s, &idx, &wo);
+    axis_plan(g[a], size(a), &idx, &wo);
     p.idx[a] = idx;
     p.w[a] = wo;
   }

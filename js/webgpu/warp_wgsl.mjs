@@ -1,5 +1,5 @@
 // The image-warp compute shader (warpAffine, warpPerspective, remap on interleaved uint8 or float32 images of 1 to 4 channels) for one (source, mode, padding, align, fill, dtype), assembled from wgsl_rules.mjs as the CPU reference computes it (src/kernels/reference/channels_last_ref.cc): a position per output pixel from its coordinate source, the reference's taps on each axis, and per channel its sum in its order.
-import { axisTaps, CUBIC, denormalise, DOUBLE_FLOAT, FINITE, padTaps, pixelPosition, reflectIndex, TAPS } from './wgsl_rules.mjs';
+import { axisPlan, axisTaps, CUBIC, denormalise, DOUBLE_FLOAT, FINITE, padTaps, pixelPosition, reflectIndex, TAPS } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /**
@@ -208,6 +208,7 @@ ${normalised ? denormalise(align, reduce) : pixelPosition(align, reduce)}
 ${reflectIndex(align)}
 ${axisTaps(mode)}
 ${padTaps(mode, padding, fold)}
+${axisPlan(toPixel)}
 ${POSITION[source](reduce && reduceFirst)}
 
 fn load_x(i: u32) -> f32 { return ${u8 ? 'f32((x[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu)' : 'x[i]'}; }
@@ -226,12 +227,9 @@ fn plan(p: u32) -> Plan {
   pl.finite = ok;
   if (!ok) { return pl; }
   for (var a = 0u; a < 2u; a++) {
-    let s = i32(select(params.in_w, params.in_h, a == 0u));
-    var w: array<f32, TAPS>;
-    let first = axis_taps(${toPixel}(select(g.x, g.y, a == 0u), s), &w);
     var idx: array<i32, TAPS>;
     var wo: array<f32, TAPS>;
-    pad_taps(first, w, s, &idx, &wo);
+    axis_plan(select(g.x, g.y, a == 0u), i32(select(params.in_w, params.in_h, a == 0u)), &idx, &wo);
     pl.idx[a] = idx;
     pl.w[a] = wo;
   }

@@ -205,6 +205,20 @@ fn pad_taps(first: i32, w_in: array<f32, ${k}>, s: i32, idx: ptr<function, array
 }
 
 /**
+ * One axis of an output point's plan: the padded taps (padTaps) and weights (axisTaps) of the
+ * finite coordinate v on an axis of `size`, taken to a pixel position by `toPixel`
+ * (denormalise for a normalised coordinate, pixel_position for a pixel one). Needs TAPS.
+ */
+export function axisPlan(toPixel) {
+  return /* wgsl */ `
+fn axis_plan(v: f32, size: i32, idx: ptr<function, array<i32, TAPS>>, wo: ptr<function, array<f32, TAPS>>) {
+  var w: array<f32, TAPS>;
+  let first = axis_taps(${toPixel}(v, size), &w);
+  pad_taps(first, w, size, idx, wo);
+}`;
+}
+
+/**
  * A finite pixel position u (Remap's maps, a homography's quotient: pixel_rule.h) on an axis of
  * `size`, as the reference takes it: with `reduce` (reflection) a far position (outside
  * [-period, 2 period], the period 2 S about -0.5 and S - 0.5, or 2 (S - 1) about 0 and S - 1
