@@ -26,7 +26,7 @@ export class Dispatcher {
   checkBinding(fn, what, bytes) {
     const limit = this.#device.limits.maxStorageBufferBindingSize;
     if (bindingBytes(bytes) > limit) {
-      throw new RangeError(`${fn}: ${what} takes ${bytes} bytes, more than this GPU binds at once (maxStorageBufferBindingSize ${limit}); split the batch`);
+      throw new RangeError(`${fn}: ${what} takes ${bytes} bytes, more than this GPU binds at once (maxStorageBufferBindingSize ${limit}); split the work (a batch, or an image into bands)`);
     }
   }
 

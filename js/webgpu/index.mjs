@@ -210,7 +210,8 @@ function makeGpu(device, wasm, rules) {
     return gpuTensor(gpu.buffer(T.bytes, RESULT_USAGE | USAGE.COPY_SRC, T.data), T.dtype, T.dims, null);
   }
 
-  const { warpAffine, warpPerspective, remap } = makeWarps({ compute, rules, wasm });
+  const checkBinding = (fn, what, bytes) => gpu.checkBinding(fn, what, bytes);
+  const { warpAffine, warpPerspective, remap } = makeWarps({ compute, checkBinding, rules, wasm });
   // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
   async function importImage(source) {
     const fn = 'importImage';

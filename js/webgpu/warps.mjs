@@ -59,10 +59,11 @@ function perspectiveTerms(h, height) {
 }
 
 /**
- * The warps over `compute` (index.mjs's dispatch of one shader), `rules` (the library's) and
- * `wasm` (the module whose API they mirror).
+ * The warps over `compute` (index.mjs's dispatch of one shader), `checkBinding` (whether bytes
+ * fit one binding of the device), `rules` (the library's) and `wasm` (the module whose API they
+ * mirror).
  */
-export function makeWarps({ compute, rules, wasm }) {
+export function makeWarps({ compute, checkBinding, rules, wasm }) {
   // The sampling options and the fill are the library's to check (a fill needs zeros padding,
   // finite values): shown to it on a 1x1 image, in a call that throws its message.
   function checkWithLibrary(fn, I, opts) {
@@ -94,7 +95,9 @@ export function makeWarps({ compute, rules, wasm }) {
     const out = readOut(fn, opts.out, I, width, height, inputs);
     const u8 = I.dtype === 'uint8';
     const outRow = out ? out.row : width * I.channels;
-    const bytes = out ? out.bytes : width * height * I.channels * (u8 ? 1 : 4);
+    // An empty output writes nothing (not even the padding of out's rows).
+    const empty = width * height * I.channels === 0;
+    const bytes = empty ? 0 : out ? out.bytes : width * height * I.channels * (u8 ? 1 : 4);
     const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
     const fullKey = { ...key, u8, fill: fill[0] > 0, fold };
     const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
@@ -113,14 +116,23 @@ export function makeWarps({ compute, rules, wasm }) {
   function outputSize(fn, opts, I) {
     const side = (name) => (opts[name] === undefined ? undefined : readSide(fn, `options.${name}`, opts[name]));
     const [w, h] = [side('width'), side('height')];
-    const outSize = opts.out && typeof opts.out === 'object' ? [opts.out.width, opts.out.height] : [];
-    return { width: w ?? outSize[0] ?? I.width, height: h ?? outSize[1] ?? I.height };
+    const out = opts.out !== null && typeof opts.out === 'object' ? opts.out : {};
+    const outSide = (name) => (out[name] === undefined ? undefined : readSide(fn, `options.out.${name}`, out[name]));
+    return { width: w ?? outSide('width') ?? I.width, height: h ?? outSide('height') ?? I.height };
   }
 
-  function checkSamples(fn, I, width, height) {
-    if (width * height * I.channels > 0 && I.size === 0) {
+  // What every warp checks before it computes coordinates: an output that samples an empty
+  // image, and bindings (the image, the maps, the coordinates it would make, the output) larger
+  // than this GPU binds, refused before anything is allocated.
+  function checkSizes(fn, I, width, height, bindings) {
+    const empty = width * height * I.channels === 0;
+    if (!empty && I.size === 0) {
       throw new RangeError(`${fn}: image: it has no pixels (${I.width}x${I.height}) but the output ${width}x${height} samples from it`);
     }
+    if (empty) return true;
+    checkBinding(fn, 'the output', width * height * I.channels * (I.dtype === 'uint8' ? 1 : 4));
+    for (const [what, bytes] of [['image', I.bytes], ...bindings]) checkBinding(fn, what, bytes);
+    return false;
   }
 
   /** gpu.warpAffine(image, matrix, options) and gpu.warpPerspective(image, h, options): as the wasm API's. */
@@ -136,10 +148,14 @@ export function makeWarps({ compute, rules, wasm }) {
       const fill = readFill(fn, opts.fill, I.channels);
       checkWithLibrary(fn, I, opts);
       const { width, height } = outputSize(fn, opts, I);
-      checkSamples(fn, I, width, height);
+      const affine = space === 'normalized' && fn === 'warpAffine';
+      const termsBytes = 4 * (affine ? 4 * (width + height) : 3 * height);
+      const empty = checkSizes(fn, I, width, height, [['the coordinate table', termsBytes]]);
       const key = { mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: sampling.align };
       let coords;
-      if (space === 'normalized' && fn === 'warpAffine') {
+      if (empty) {
+        coords = { terms: new Float32Array(0), source: [0, 0, 0, 0], key: { ...key, source: 'perspective' } };
+      } else if (affine) {
         const { terms, source } = affineTerms(M.data, width, height, sampling.align);
         coords = { terms, source, key: { ...key, source: 'affine', reduceFirst: M.dtype === 'float64' } };
       } else {
@@ -169,7 +185,7 @@ export function makeWarps({ compute, rules, wasm }) {
     const fill = readFill(fn, opts.fill, I.channels);
     checkWithLibrary(fn, I, opts);
     const [width, height] = [MX.width, MX.height];
-    checkSamples(fn, I, width, height);
+    checkSizes(fn, I, width, height, [['mapX', MX.bytes], ...(MY ? [['mapY', MY.bytes]] : [])]);
     const key = {
       source: MY ? 'planes' : 'maps', mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: false,
     };

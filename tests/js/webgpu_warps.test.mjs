@@ -247,6 +247,19 @@ describe('gridsample/webgpu image warps: errors', { skip }, () => {
     buffer.destroy();
   });
 
+  test('sizes: an output or coordinates larger than one binding refused before any work, an empty output of any width, a bad out size', async () => {
+    const limit = setup.device.limits.maxStorageBufferBindingSize;
+    const m = [1, 0, 0, 0, 1, 0];
+    await assert.rejects(gpu.warpAffine(img, m, { width: 2 ** 20, height: 2 ** 20 }),
+      { name: 'RangeError', message: `warpAffine: the output takes ${2 ** 42} bytes, more than this GPU binds at once (maxStorageBufferBindingSize ${limit}); split the work (a batch, or an image into bands)` });
+    await assert.rejects(gpu.warpAffine(img, m, { width: limit, height: 1, mode: 'nearest' }), /warpAffine: the output takes \d+ bytes, more than this GPU binds/);
+    await assert.rejects(gpu.warpAffine(img, m, { width: limit / 8, height: 1 }), /warpAffine: the coordinate table takes \d+ bytes, more than this GPU binds/);
+    const empty = await gpu.warpAffine(img, m, { width: 2 ** 40, height: 0 });
+    assert.deepEqual([empty.width, empty.height, empty.buffer.size], [2 ** 40, 0, 4]);
+    await assert.rejects(gpu.warpAffine(img, m, { out: { buffer: setup.device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE }), width: -3, height: 2, channels: 4, dtype: 'uint8' } }),
+      /warpAffine: options.out.width: expected a non-negative integer/);
+  });
+
   test('importImage: what it cannot take', async () => {
     const bgra = setup.device.createTexture({ size: [2, 2], format: 'bgra8unorm', usage: GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST });
     await assert.rejects(gpu.importImage(bgra), /expected a GPUTexture of format rgba8unorm \(RGBA bytes\), got bgra8unorm/);
