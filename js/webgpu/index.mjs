@@ -1,4 +1,4 @@
-// gridsample/webgpu: GridSample and AffineGrid on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
+// gridsample/webgpu: GridSample, AffineGrid and the image warps on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors and images that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
 import { libraryRules } from '../core.mjs';
 import { arrayClass, checkFloatDtype, elementSize } from '../dtypes.mjs';
 import { describe, sameShape } from '../messages.mjs';

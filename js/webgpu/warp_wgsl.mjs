@@ -149,8 +149,8 @@ function foldedBlend(mode, fill) {
 /**
  * WGSL for one warp. `source`: one of SOURCES (affine positions are normalised, the others
  * pixel positions; `reduceFirst`: a float64 theta, whose values reflection reduces before they
- * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's colour outside the image;
- * `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
+ * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's
+ * colour outside the image; `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
  * `u8`: uint8 image and output (packed 4 to a u32 word; one invocation per word of the output,
  * rounded half to even and saturated as the CPU stores), else float32 (one per output pixel).
  */
