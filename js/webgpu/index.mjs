@@ -213,11 +213,9 @@ function makeGpu(device, wasm, rules) {
   const checkBinding = (fn, what, bytes) => gpu.checkBinding(fn, what, bytes);
   const { warpAffine, warpPerspective, remap } = makeWarps({ compute, checkBinding, rules, wasm });
   // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
-  async function importImage(source) {
-    const fn = 'importImage';
-    gpu.checkDevice(fn);
-    return copyToGpuImage(device, fn, source, (buffer, dims, extra) => Object.assign(gpuTensor(buffer, 'uint8', dims, null), extra));
-  }
+  const importImage = (source) =>
+    copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(gpuTensor(buffer, 'uint8', dims, null), extra));
+  // The image calls, each refused first when the device was lost.
   const checked = (fn, call) => async (...args) => {
     gpu.checkDevice(fn);
     return call(...args);
@@ -227,6 +225,7 @@ function makeGpu(device, wasm, rules) {
     warpAffine: checked('warpAffine', warpAffine),
     warpPerspective: checked('warpPerspective', warpPerspective),
     remap: checked('remap', remap),
-    importImage, read, upload,
+    importImage: checked('importImage', importImage),
+    read, upload,
   });
 }

@@ -8,10 +8,14 @@ import { warpParams, warpWgsl } from './warp_wgsl.mjs';
 
 const TERM_LIMIT = 2 ** 100; // perspective_rule.h kPerspectiveTermLimit
 
-// A float64 value as a double-float pair [hi, lo] of float32s (about 48 bits), kept within
-// +-2^100 as the perspective terms are (a coordinate that far pads, reflection aside).
+// A finite value kept within +-2^100 (perspective_rule.h's PerspectiveTerm before its rounding):
+// a coordinate that far pads, and sums of such terms stay finite in float32.
+const withinTermLimit = (v) => (Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v);
+
+// A float64 value as a double-float pair [hi, lo] of float32s (about 48 bits), kept within the
+// term limit.
 function pair(v) {
-  const c = Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v;
+  const c = withinTermLimit(v);
   const hi = Math.fround(c);
   return [hi, Number.isFinite(hi) ? Math.fround(c - hi) : 0];
 }
@@ -34,8 +38,8 @@ function affineTerms(t, width, height, align) {
   return { terms, source: [...pair(t[2]), ...pair(t[5])] };
 }
 
-// perspective_rule.h's PerspectiveTerm: a float32 kept within +-2^100 where finite.
-const perspectiveTerm = (v) => Math.fround(Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v);
+// perspective_rule.h's PerspectiveTerm: the float32 of a value within the term limit.
+const perspectiveTerm = (v) => Math.fround(withinTermLimit(v));
 
 /**
  * The perspective source's storage for H (output pixel -> input pixel, nine float64s): H scaled
