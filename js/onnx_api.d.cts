@@ -207,3 +207,15 @@ export declare class InferenceSession<T extends OrtTensor = OrtTensor> {
 export declare class OnnxModelError extends Error {
   name: 'OnnxModelError';
 }
+
+/**
+ * The session as gridsample/ort and gridsample/transformers hand it to code written for
+ * onnxruntime: also onnxruntime's `handler.dispose()` (which is `release()`).
+ */
+export type OrtShapedSession<T extends OrtTensor = OrtTensor> = InferenceSession<T> & { readonly handler: { dispose(): Promise<void> } };
+
+/** The `InferenceSession` of gridsample/ort and gridsample/transformers: onnxruntime's `create()` forms, `options.ort` filled in. */
+export interface OrtShapedSessionFactory<O extends OrtModule = OrtModule> {
+  create(model: Uint8Array | ArrayBuffer | HostClass<'URL'> | string, options?: Partial<SessionOptions<O>>): Promise<OrtShapedSession<TensorOf<O>>>;
+  create(buffer: ArrayBuffer | SharedArrayBuffer, byteOffset: number, byteLength?: number, options?: Partial<SessionOptions<O>>): Promise<OrtShapedSession<TensorOf<O>>>;
+}

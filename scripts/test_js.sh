@@ -36,8 +36,8 @@ export GRIDSAMPLE_REQUIRE_WEBGPU=1
 
 status=0
 # ESLint's recommended rules over the project's JavaScript (the config and eslint are tests/js's).
-echo "== eslint js web/demo tests/js bench/js bench/gpu"
-tests/js/node_modules/.bin/eslint --config tests/js/eslint.config.mjs js web/demo tests/js bench/js bench/gpu || status=1
+echo "== eslint js web/demo tests/js bench/js bench/gpu examples"
+tests/js/node_modules/.bin/eslint --config tests/js/eslint.config.mjs js web/demo tests/js bench/js bench/gpu examples || status=1
 
 for v in simd scalar; do
   echo "== node tests/js/conformance.mjs tests/cases --variant $v"

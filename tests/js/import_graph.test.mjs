@@ -1,4 +1,4 @@
-// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
+// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; gridsample/ort reaches onnxruntime-web through its 'all' subpath alone; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -55,6 +55,12 @@ describe('import graph', () => {
     assert.ok(specifiers('onnx_graph.mjs').includes('./dist/onnx_pb.mjs'));
     const imports = specifiers('dist/onnx_pb.mjs');
     assert.ok(imports.length > 0 && imports.every((s) => s === '@bufbuild/protobuf' || s.startsWith('@bufbuild/protobuf/')), imports.join(', '));
+  });
+
+  test("gridsample/ort reaches onnxruntime-web through its 'all' subpath alone: transformers.js's alias keys ('onnxruntime-web', 'onnxruntime-web/webgpu') cannot point it at itself", () => {
+    assert.deepEqual([...reach(['ort.mjs']).packages].sort(), ['@bufbuild/protobuf', 'node:', 'onnxruntime-web/all']);
+    // gridsample/transformers requires onnxruntime-node at run time (createRequire), nothing else.
+    assert.deepEqual([...reach(['transformers.mjs']).packages].sort(), ['@bufbuild/protobuf', 'node:']);
   });
 
   for (const [codec, module] of [['pngjs', 'cli_png.mjs'], ['jpeg-js', 'cli_jpeg.mjs']]) {

@@ -25,6 +25,7 @@ const SHIPPED = [
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_external.mjs', 'onnx_timing.mjs', 'onnx_gpu.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'ort.mjs', 'ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
   'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
@@ -551,6 +552,8 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
     const onnxSource = readFileSync(join(HERE, 'typescript', 'onnx_consumer.ts'), 'utf8');
     writeFileSync(join(dir, 'onnx_esm.mts'), onnxSource);
     writeFileSync(join(dir, 'onnx_cjs.cts'), onnxSource);
+    // gridsample/ort and gridsample/transformers: ES modules only.
+    writeFileSync(join(dir, 'ort_esm.mts'), readFileSync(join(HERE, 'typescript', 'ort_consumer.ts'), 'utf8'));
     // Without the DOM lib: the same source as ESM and CommonJS, and Node's own classes.
     const noDomSource = readFileSync(join(HERE, 'typescript', 'no_dom_consumer.ts'), 'utf8');
     writeFileSync(join(dir, 'no_dom_esm.mts'), noDomSource);
@@ -559,13 +562,13 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
   });
 
   for (const [name, modules] of Object.entries(TS_MODULES)) {
-    test(`${name}: ESM (index.d.ts, onnx.d.ts) and CommonJS (index.d.cts, onnx.d.cts) consumers`, async () => {
+    test(`${name}: ESM (index.d.ts, onnx.d.ts, ort.d.ts, transformers.d.ts) and CommonJS (index.d.cts, onnx.d.cts) consumers`, async () => {
       const config = `tsconfig.${name}.json`;
       writeFileSync(join(dir, config), JSON.stringify({
         compilerOptions: {
           ...modules, strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
         },
-        files: ['esm.mts', 'cjs.cts', 'onnx_esm.mts', 'onnx_cjs.cts'],
+        files: ['esm.mts', 'cjs.cts', 'onnx_esm.mts', 'onnx_cjs.cts', 'ort_esm.mts'],
       }, null, 2));
       try {
         await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });

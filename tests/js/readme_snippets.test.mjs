@@ -116,7 +116,23 @@ const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));`,
 const grid = { data: new Float32Array(8), shape: [1, 2, 2, 2] };`,
     notRun: 'a page: starts a module Web Worker from worker.js',
   },
-  { readme: 'js/README.md', starts: '// vite.config.js', run: true },
+  { readme: 'js/README.md', starts: '// vite.config.js (use preview.headers', run: true },
+  {
+    readme: 'README.md', starts: '// vite.config.js (transformers.js 4.x',
+    notRun: 'a Vite config: transformers.test.mjs builds pages with this alias (examples/transformers/vite.config.js)',
+  },
+  {
+    readme: 'js/README.md', starts: "// vite.config.js: transformers.js 4.x imports 'onnxruntime-web/webgpu'",
+    notRun: 'a Vite config: transformers.test.mjs builds pages with this alias (examples/transformers/vite.config.js)',
+  },
+  {
+    readme: 'README.md', starts: "import 'gridsample/transformers';",
+    notRun: 'downloads RT-DETR from the Hugging Face hub: transformers.test.mjs runs these lines on a local RT-DETR-shaped model',
+  },
+  {
+    readme: 'js/README.md', starts: "import 'gridsample/transformers';",
+    notRun: 'downloads RT-DETR from the Hugging Face hub: transformers.test.mjs runs these lines on a local RT-DETR-shaped model',
+  },
   {
     readme: 'js/README.md', starts: "import * as ort from 'onnxruntime-web';\nimport { load } from 'gridsample';",
     prelude: "const image = new ort.Tensor('float32', new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);",
@@ -154,7 +170,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
 const RUN = 12;
-const CHECKED_ONLY = 10;
+const CHECKED_ONLY = 14;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
 function extract(readme) {
@@ -210,6 +226,12 @@ before(() => {
   mkdirSync(join(work, 'node_modules'));
   symlinkSync(join(ROOT, 'js'), join(work, 'node_modules', 'gridsample'), 'dir');
   symlinkSync(join(HERE, 'node_modules', 'onnxruntime-web'), join(work, 'node_modules', 'onnxruntime-web'), 'dir');
+  // What the snippets call of @huggingface/transformers: its own declarations fail tsc without
+  // skipLibCheck (in @huggingface/tokenizers and several processors).
+  writeFileSync(join(work, 'transformers.d.ts'), `declare module '@huggingface/transformers' {
+  export function pipeline(task: string, model: string, options?: { device?: string; dtype?: string }): Promise<(input: unknown, options?: object) => Promise<unknown>>;
+}
+`);
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'readme-snippets', private: true, type: 'module' }));
   copyFileSync(join(ROOT, 'web', 'demo', 'models', 'stn28.onnx'), join(work, 'stn28.onnx'));
   copyFileSync(join(ROOT, 'web', 'demo', 'models', 'liveportrait_warp.onnx'), join(work, 'warp.onnx'));
@@ -239,7 +261,7 @@ test('every snippet type-checks: tsc --strict, checkJs, no skipLibCheck, the DOM
       types: ['node'], typeRoots: [join(HERE, 'node_modules', '@types')],
       allowJs: true, checkJs: true, strict: true, skipLibCheck: false, noEmit: true,
     },
-    files: all.map((s) => s.file.name),
+    files: [...all.map((s) => s.file.name), 'transformers.d.ts'],
   }, null, 2));
   try {
     await run(join(HERE, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: work, encoding: 'utf8' });

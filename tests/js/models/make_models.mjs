@@ -11,51 +11,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { deformableAttention as attention, graph, lcg, uniform } from '../lib/model_graph.mjs';
 import { encodeModel } from '../lib/onnx_model.mjs';
 
 const OUT_DIR = fileURLToPath(new URL('../../../web/demo/models/', import.meta.url));
-
-// --- deterministic weights ------------------------------------------------------------------
-
-// Numerical Recipes' 32-bit LCG; values in [0, 1).
-function lcg(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
-const uniform = (rnd, n, bound) => Float32Array.from({ length: n }, () => (2 * rnd() - 1) * bound);
-
-// --- graph building -------------------------------------------------------------------------
-
-// Collects nodes and initializers; node names are their first output's name (values are
-// written once, so names are unique).
-function graph() {
-  const nodes = [];
-  const initializers = [];
-  return {
-    nodes,
-    initializers,
-    /** A node; returns its output name, or names when `outputs` is a list. */
-    node(op, inputs, outputs, attrs = {}) {
-      const outs = Array.isArray(outputs) ? outputs : [outputs];
-      nodes.push({ op, inputs, outputs: outs, attrs, name: `${outs[0]}/${op}` });
-      return outputs;
-    },
-    /** A float32 initializer. */
-    f32(name, dims, data) {
-      initializers.push({ name, dtype: 'float32', dims, data: data instanceof Float32Array ? data : Float32Array.from(data) });
-      return name;
-    },
-    /** An int64 initializer (dims [] for a scalar). */
-    i64(name, dims, values) {
-      initializers.push({ name, dtype: 'int64', dims, data: BigInt64Array.from(values, BigInt) });
-      return name;
-    },
-  };
-}
 
 // --- the models -----------------------------------------------------------------------------
 
@@ -116,7 +75,6 @@ function stn28() {
 /** RT-DETR's decoder cross-attention: multi-scale deformable attention over three feature levels. */
 function deformableAttention() {
   const g = graph();
-  const rnd = lcg(2100);
   const LEVELS = [[40, 40], [20, 20], [10, 10]]; // (H, W) of each level
   const HEADS = 8;
   const POINTS = 4;
@@ -125,88 +83,7 @@ function deformableAttention() {
   const Q = 300;
   const L = LEVELS.length;
   const LEN = LEVELS.reduce((a, [hh, ww]) => a + hh * ww, 0); // 2100
-
-  // nn.Linear as MatMul with an (in, out) weight, then Add.
-  const linear = (name, x, cin, cout, { weight, bias } = {}) => {
-    const bound = 1 / Math.sqrt(cin);
-    g.f32(`${name}.weight`, [cin, cout], weight ?? uniform(rnd, cin * cout, bound));
-    g.f32(`${name}.bias`, [cout], bias ?? uniform(rnd, cout, bound));
-    const m = g.node('MatMul', [x, `${name}.weight`], `${name}.matmul`);
-    return g.node('Add', [m, `${name}.bias`], name);
-  };
-
-  // value_proj, then (1, 2100, 8, 32) split into levels, each (8, 32, H_l, W_l).
-  let value = linear('value_proj', 'value', D, D);
-  g.i64('value_heads_shape', [4], [0, 0, HEADS, HEAD_DIM]);
-  value = g.node('Reshape', [value, 'value_heads_shape'], 'value_heads');
-  g.i64('level_sizes', [L], LEVELS.map(([hh, ww]) => hh * ww));
-  const levelValues = g.node('Split', [value, 'level_sizes'], LEVELS.map((_, l) => `value_l${l}_flat`), { axis: 1 });
-
-  // sampling_offsets: the weights small and the bias RT-DETR's initial pattern (head h looks
-  // along angle 2*pi*h/8, point p at p+1 pixels of its level), so offsets are a few pixels.
-  const offsetBias = new Float32Array(HEADS * L * POINTS * 2);
-  for (let h = 0; h < HEADS; ++h) {
-    const a = (2 * Math.PI * h) / HEADS;
-    const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
-    for (let l = 0; l < L; ++l) {
-      for (let p = 0; p < POINTS; ++p) {
-        const i = ((h * L + l) * POINTS + p) * 2;
-        offsetBias[i] = (Math.cos(a) / m) * (p + 1);
-        offsetBias[i + 1] = (Math.sin(a) / m) * (p + 1);
-      }
-    }
-  }
-  let offsets = linear('sampling_offsets', 'query', D, HEADS * L * POINTS * 2, { bias: offsetBias });
-  g.i64('offsets_shape', [6], [1, Q, HEADS, L, POINTS, 2]);
-  offsets = g.node('Reshape', [offsets, 'offsets_shape'], 'offsets');
-
-  // attention_weights: softmax over the 12 (level, point) pairs of each head.
-  let attn = linear('attention_weights', 'query', D, HEADS * L * POINTS);
-  g.i64('attn_shape', [4], [1, Q, HEADS, L * POINTS]);
-  attn = g.node('Reshape', [attn, 'attn_shape'], 'attn_logits');
-  attn = g.node('Softmax', [attn], 'attn_softmax', { axis: -1 });
-  // (1, Q, 8, 12) -> (1, 8, Q, 12) -> (8, 1, Q, 12)
-  attn = g.node('Transpose', [attn], 'attn_heads', { perm: { ints: [0, 2, 1, 3] } });
-  g.i64('attn_heads_shape', [4], [HEADS, 1, Q, L * POINTS]);
-  attn = g.node('Reshape', [attn, 'attn_heads_shape'], 'attn');
-
-  // sampling_locations = reference_points[:, :, None, :, None, :] + offsets / [W_l, H_l].
-  g.f32('offset_normalizer', [1, 1, 1, L, 1, 2], LEVELS.flatMap(([hh, ww]) => [ww, hh]));
-  g.i64('ref_shape', [6], [1, Q, 1, 1, 1, 2]);
-  const ref = g.node('Reshape', ['reference_points', 'ref_shape'], 'ref');
-  const scaled = g.node('Div', [offsets, 'offset_normalizer'], 'offsets_normalized');
-  const loc = g.node('Add', [ref, scaled], 'sampling_locations');
-  // grids = 2 * loc - 1, then (1, Q, 8, L, 4, 2) -> (L, 1, 8, Q, 4, 2) -> (L, 8, Q, 4, 2).
-  g.f32('two', [], [2]);
-  g.f32('one', [], [1]);
-  let grids = g.node('Sub', [g.node('Mul', [loc, 'two'], 'loc_x2'), 'one'], 'sampling_grids');
-  grids = g.node('Transpose', [grids], 'grids_by_level', { perm: { ints: [3, 0, 2, 1, 4, 5] } });
-  g.i64('grids_shape', [5], [L, HEADS, Q, POINTS, 2]);
-  grids = g.node('Reshape', [grids, 'grids_shape'], 'grids');
-
-  // One GridSample per level: value_l (8, 32, H_l, W_l), grid_l (8, Q, 4, 2) -> (8, 32, Q, 4).
-  const sampled = LEVELS.map(([hh, ww], l) => {
-    g.i64(`level${l}`, [], [l]);
-    const grid = g.node('Gather', [grids, `level${l}`], `grid_l${l}`, { axis: 0 });
-    // (1, HW, 8, 32) -> (1, 8, 32, HW) -> (8, 32, H, W)
-    const v = g.node('Transpose', [levelValues[l]], `value_l${l}_t`, { perm: { ints: [0, 2, 3, 1] } });
-    g.i64(`value_l${l}_shape`, [4], [HEADS, HEAD_DIM, hh, ww]);
-    const vl = g.node('Reshape', [v, `value_l${l}_shape`], `value_l${l}`);
-    return g.node('GridSample', [vl, grid], `sampled_l${l}`, { mode: 'bilinear', padding_mode: 'zeros', align_corners: 0 });
-  });
-  // Levels side by side, (8, 32, Q, 12) in (level, point) order as the attention weights.
-  const stacked = g.node('Concat', sampled, 'sampled', { axis: 3 });
-  const weighted = g.node('Mul', [stacked, attn], 'weighted');
-  g.i64('sum_axes', [1], [3]);
-  let out = g.node('ReduceSum', [weighted, 'sum_axes'], 'summed', { keepdims: 0 });
-  g.i64('heads_merged_shape', [3], [1, D, Q]);
-  out = g.node('Reshape', [out, 'heads_merged_shape'], 'heads_merged');
-  out = g.node('Transpose', [out], 'attended', { perm: { ints: [0, 2, 1] } });
-  // output_proj writes the graph output.
-  g.f32('output_proj.weight', [D, D], uniform(rnd, D * D, 1 / Math.sqrt(D)));
-  g.f32('output_proj.bias', [D], uniform(rnd, D, 1 / Math.sqrt(D)));
-  g.node('MatMul', [out, 'output_proj.weight'], 'output_proj.matmul');
-  g.node('Add', ['output_proj.matmul', 'output_proj.bias'], 'output');
+  attention(g, lcg(2100), { levels: LEVELS, heads: HEADS, points: POINTS, dim: D, queries: Q });
 
   return {
     file: 'deformable_attention.onnx',

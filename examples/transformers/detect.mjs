@@ -1,0 +1,25 @@
+// Object detection in Node.js with transformers.js, its GridSample nodes on gridsample: node detect.mjs IMAGE [MODEL] [LOCAL_MODELS_DIR]
+//
+// MODEL defaults to RT-DETR (onnx-community/rtdetr_r18vd, from the Hugging Face hub); with
+// LOCAL_MODELS_DIR, MODEL is a folder there and nothing is downloaded.
+import 'gridsample/transformers'; // first: transformers.js reads the onnxruntime it uses once, when imported
+import { env, pipeline } from '@huggingface/transformers';
+
+const [image, model = 'onnx-community/rtdetr_r18vd', localModels] = process.argv.slice(2);
+if (!image) {
+  console.error('usage: node detect.mjs IMAGE [MODEL] [LOCAL_MODELS_DIR]');
+  process.exit(2);
+}
+if (localModels) {
+  env.localModelPath = localModels;
+  env.allowRemoteModels = false;
+}
+
+// device 'auto': with the hook set, transformers.js refuses its Node default, 'cpu'.
+const detector = await pipeline('object-detection', model, { device: 'auto', dtype: 'fp32' });
+const { counts } = detector.model.sessions.model.plan();
+console.log(`${model}: ${counts.gridsampleNodes} GridSample nodes on gridsample, ${counts.onnxruntimeNodes} nodes in ${counts.onnxruntimeSessions} onnxruntime sessions`);
+for (const { label, score, box } of await detector(image, { threshold: 0.5 })) {
+  console.log(`${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
+}
+await detector.dispose();
