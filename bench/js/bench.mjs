@@ -50,6 +50,7 @@ import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
+import { measureTransformersPipeline, renderTransformersPipeline } from './transformers_pipeline.mjs';
 import { DEFAULTS, calibrate, sampleFor, stats, timeInRounds } from './timing.mjs';
 import { baselineWorkload, makeWorkloads, modelProbes } from './workloads.mjs';
 
@@ -769,6 +770,8 @@ async function main() {
   if (!args.only) {
     log('\n== image warps');
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
+    log('\n== transformers.js object detection: onnxruntime-web alone against the split session');
+    extra += `\n${renderTransformersPipeline(measureTransformersPipeline({ log }))}`;
     log('\n== worker pool (createPool, 2 workers) against one instance');
     extra += `\n${renderPoolScaling(await poolScaling({ workers: THREADS, log, timing: TIMING }), scaling?.cores)}`;
     log('\n== loops');

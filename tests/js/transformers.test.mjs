@@ -160,14 +160,24 @@ env.useBrowserCache = false;
 const onnx = env.backends.onnx;
 onnx.wasm.numThreads = 1;
 ${gridsample ? '' : '// onnxruntime alone: its wasm files from the bundle, not from the CDN transformers.js names.\nonnx.wasm.wasmPaths = undefined;\n'}
+// GPU readbacks (GPUBuffer.mapAsync) during the detector's call.
+let readbacks = 0;
+if (globalThis.GPUBuffer) {
+  const mapAsync = GPUBuffer.prototype.mapAsync;
+  GPUBuffer.prototype.mapAsync = function counted(...args) { readbacks += 1; return mapAsync.apply(this, args); };
+}
+
 async function main() {
   const detector = await pipeline('object-detection', 'tiny-rt-detr', { dtype: 'fp32', device });
   const { data, width, height, channels } = PICTURE;
+  readbacks = 0;
   const detections = await detector(new RawImage(Uint8ClampedArray.from(data), width, height, channels), { threshold: ${THRESHOLD} });
+  const mapped = readbacks;
   const session = detector.model.sessions.model;
   const plan = session.plan?.();
   const result = {
     detections,
+    readbacks: mapped,
     onnxruntimeWeb: onnx.versions.web,
     counts: plan?.counts ?? null,
     backend: plan?.parts.find((p) => p.runsOn === 'gridsample')?.backend ?? null,
@@ -276,6 +286,10 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
         t.diagnostic(assertSameDetections(ours.detections, theirs.detections, where));
         assert.equal(ours.counts.gridsampleNodes, 3, where);
         assert.equal(ours.backend, device, `${where}: our nodes ran on ${ours.backend}`);
+        // On WebGPU, only the pipeline's outputs come back to the CPU, as on onnxruntime alone:
+        // nothing is read back between the parts.
+        if (device === 'webgpu') assert.equal(ours.readbacks, theirs.readbacks, `${where}: GPU readbacks`);
+        if (device === 'webgpu') t.diagnostic(`${where}: ${ours.readbacks} GPU readbacks per call, onnxruntime-web alone ${theirs.readbacks}`);
         assert.match(ours.afterDispose, /released/, where);
         for (const url of ours.external) assert.match(url, /^https:\/\/cdn\.jsdelivr\.net\/npm\/onnxruntime-web@/, `${where}: a request left the machine`);
       });

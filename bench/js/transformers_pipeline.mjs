@@ -1,0 +1,119 @@
+// transformers.js's object-detection pipeline on an RT-DETR-shaped detector at decoder shapes (300 queries, 8 heads, 3 levels, 4 points), on onnxruntime-web alone and on gridsample/ort's split session (wasm, one thread, Node.js): median and p90 per pipeline call.
+//
+//   node bench/js/transformers_pipeline.mjs [--runs 30] [--rounds 4]   # alone; make bench runs it too
+//
+// Needs tests/js's install (transformers.js 4.x as `transformers4`, onnxruntime-web).
+// transformers.js reads its onnxruntime once, at import, so each side runs in a process of its
+// own (this file with --side), the sides alternating round by round; both give transformers.js's
+// hook an onnxruntime-web module, one as it is, one wrapped by gridsample/ort's ortModule.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TESTS = join(ROOT, 'tests', 'js');
+const SHAPES = { size: 320, queries: 300, dim: 256, heads: 8, points: 4 }; // levels 40x40, 20x20, 10x10
+const SIDES = ['onnxruntime', 'gridsample'];
+// Calls before timing: the first 10 to 20 are slower on both sides while V8 tiers up the wasm of
+// onnxruntime (and ours) and the JavaScript of transformers.js.
+const WARMUP = 20;
+
+const fileUrl = (...parts) => pathToFileURL(join(...parts)).href;
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+
+// One side in this process: `runs` pipeline calls after WARMUP; prints {times, detections}.
+async function runSide(side, models, runs) {
+  const ort = await import(fileUrl(TESTS, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.mjs'));
+  ort.env.wasm.numThreads = 1;
+  const { ortModule } = await import(fileUrl(ROOT, 'js', 'ort_module.mjs'));
+  globalThis[Symbol.for('onnxruntime')] = side === 'gridsample' ? ortModule(ort) : ort;
+  const { env, pipeline, RawImage } = await import(fileUrl(TESTS, 'node_modules', 'transformers4', 'dist', 'transformers.node.mjs'));
+  const { testPicture } = await import(fileUrl(TESTS, 'lib', 'tiny_detector.mjs'));
+  env.allowRemoteModels = false;
+  env.localModelPath = `${models}/`;
+  // onnxruntime-web's own files, not the CDN transformers.js names (gridsample/ort does this itself).
+  env.backends.onnx.wasm.wasmPaths = undefined;
+  env.useWasmCache = false;
+  const detector = await pipeline('object-detection', 'rt-detr-decoder', { dtype: 'fp32', device: 'auto' });
+  const { data, width, height, channels } = testPicture(640, 480);
+  const image = new RawImage(data, width, height, channels);
+  const times = [];
+  let found;
+  for (let i = 0; i < runs + WARMUP; ++i) {
+    const t0 = performance.now();
+    found = await detector(image, { threshold: 0.5 });
+    if (i >= WARMUP) times.push(performance.now() - t0);
+  }
+  await detector.dispose();
+  console.log(JSON.stringify({ times, detections: found.map((d) => `${d.label} ${d.score.toFixed(4)}`) }));
+}
+
+/**
+ * Both sides, `rounds` times each, alternating: { shapes, runs, rounds, sides: { name: { median,
+ * p90, calls, roundMedians } }, ratio (onnxruntime's median over ours), sameDetections }.
+ */
+export function measureTransformersPipeline({ runs = 30, rounds = 4, log = () => {} } = {}) {
+  const models = mkdtempSync(join(tmpdir(), 'gridsample-tf-bench-'));
+  const times = Object.fromEntries(SIDES.map((s) => [s, []]));
+  const roundMedians = Object.fromEntries(SIDES.map((s) => [s, []]));
+  const detections = {};
+  try {
+    execFileSync(process.execPath, ['--input-type=module', '-e', `import { writeDetectorFolder } from ${JSON.stringify(fileUrl(TESTS, 'lib', 'tiny_detector.mjs'))};
+writeDetectorFolder(${JSON.stringify(join(models, 'rt-detr-decoder'))}, ${JSON.stringify(SHAPES)});`]);
+    for (let r = 0; r < rounds; ++r) {
+      for (const side of SIDES) {
+        const out = execFileSync(process.execPath, ['--no-concurrent-recompilation', HERE, '--side', side, '--models', models, '--runs', String(runs)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+        const result = JSON.parse(out.trim().split('\n').pop());
+        times[side].push(...result.times);
+        roundMedians[side].push(median(result.times));
+        detections[side] = result.detections;
+        log(`  round ${r + 1} ${side.padEnd(12)} median ${median(result.times).toFixed(2)} ms`);
+      }
+    }
+  } finally {
+    rmSync(models, { recursive: true, force: true });
+  }
+  const sides = Object.fromEntries(SIDES.map((s) => {
+    const sorted = [...times[s]].sort((a, b) => a - b);
+    return [s, { median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), calls: sorted.length, roundMedians: roundMedians[s] }];
+  }));
+  return {
+    shapes: SHAPES, runs, rounds, sides,
+    ratio: sides.onnxruntime.median / sides.gridsample.median,
+    detections: detections.gridsample.length,
+    sameDetections: JSON.stringify(detections.gridsample) === JSON.stringify(detections.onnxruntime),
+  };
+}
+
+/** The section of bench/RESULTS.md. */
+export function renderTransformersPipeline(m) {
+  const row = (name, s) => `| ${name} | ${s.median.toFixed(2)} | ${s.p90.toFixed(2)} | ${s.roundMedians.map((x) => x.toFixed(1)).join(', ')} |`;
+  return `## transformers.js object detection (Node.js, onnxruntime-web wasm, 1 thread)
+
+transformers.js 4.x's \`object-detection\` pipeline, one 640x480 picture per call (resize,
+model, post-processing), on an RT-DETR-shaped detector at decoder shapes (${m.shapes.queries}
+queries, ${m.shapes.heads} heads, 3 levels 40x40 / 20x20 / 10x10, ${m.shapes.points} points;
+random weights): onnxruntime-web alone against gridsample/ort's split session. ${m.rounds}
+rounds of ${m.runs} calls per side after ${WARMUP} warm-up calls, a fresh process per side and
+round, sides alternating (\`node bench/js/transformers_pipeline.mjs\`).
+
+| side | median ms | p90 ms | round medians |
+| --- | ---: | ---: | --- |
+${row('onnxruntime-web alone', m.sides.onnxruntime)}
+${row('split (gridsample/ort)', m.sides.gridsample)}
+
+Ratio (onnxruntime-web alone over the split): ${m.ratio.toFixed(3)}x; ${m.detections} detections,
+${m.sameDetections ? 'the same on both sides (labels, scores to 4 places)' : 'DIFFERENT on the two sides'}.
+`;
+}
+
+if (process.argv[1] === HERE) {
+  const { values } = parseArgs({ options: { side: { type: 'string' }, models: { type: 'string' }, runs: { type: 'string', default: '30' }, rounds: { type: 'string', default: '4' } } });
+  if (values.side) await runSide(values.side, values.models, Number(values.runs));
+  else console.log(renderTransformersPipeline(measureTransformersPipeline({ runs: Number(values.runs), rounds: Number(values.rounds), log: (m) => console.error(m) })));
+}
