@@ -58,6 +58,7 @@ export class InferenceSession {
   #gs;
   #split;
   #parts;
+  #createPart; // (part, index, types) => its onnxruntime session: for parts made at the first run
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
@@ -89,6 +90,7 @@ export class InferenceSession {
     this.#gs = fields.gs;
     this.#split = fields.split;
     this.#parts = fields.parts;
+    this.#createPart = fields.createPart;
     this.#whole = fields.whole;
     this.#constants = fields.constants ?? new Map();
     this.#backend = fields.backend ?? null;
@@ -170,6 +172,14 @@ export class InferenceSession {
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
     for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
     const parts = [];
+    // An onnxruntime session of part `index`, its inputs' types from `types`.
+    const createPart = async (part, index, partTypes) => {
+      try {
+        return await ort.InferenceSession.create(subModel(proto, split, part, partTypes), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
+      } catch (e) {
+        throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
+      }
+    };
     try {
       for (const [index, part] of split.parts.entries()) {
         if (part.runsOn === 'gridsample') {
@@ -182,12 +192,13 @@ export class InferenceSession {
           parts.push({ ...part, index });
           continue;
         }
-        let session;
-        try {
-          session = await ort.InferenceSession.create(subModel(proto, split, part, types), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
-        } catch (e) {
-          throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
+        // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
+        // results is then made at the first run, from the types of the values it is fed.
+        if (part.inputs.some((v) => !split.valueInfo.get(v) && types.get(v) === undefined)) {
+          parts.push({ ...part, index, deferred: true });
+          continue;
         }
+        const session = await createPart(part, index, types);
         parts.push({ ...part, index, session });
         for (const meta of session.outputMetadata ?? []) if (meta.isTensor) types.set(meta.name, meta.type);
       }
@@ -202,7 +213,7 @@ export class InferenceSession {
       else backend = { backend: 'wasm', why };
     }
     return new InferenceSession(InferenceSession.#token, {
-      ort, gs, split, parts, constants, backend, gpuNodes, preferred: passOn.preferredOutputLocation,
+      ort, gs, split, parts, constants, backend, gpuNodes, createPart, preferred: passOn.preferredOutputLocation,
       public: {
         inputNames: split.inputs.map((v) => v.name),
         outputNames: split.outputs.map((v) => v.name),
@@ -286,6 +297,7 @@ export class InferenceSession {
     const owned = []; // GPU tensors onnxruntime parts made, disposed of unless returned
     for (const part of this.#parts) {
       const t0 = now();
+      if (part.deferred) part.session ??= await this.#createPart(part, part.index, new Map(part.inputs.map((n) => [n, typeOf(values.get(n))])));
       if (part.session) {
         let out;
         try {

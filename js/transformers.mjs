@@ -11,9 +11,19 @@ import { ortModule } from './ort_module.mjs';
 
 const HOOK = Symbol.for('onnxruntime');
 
+// The onnxruntime-node transformers.js itself imports (3.8 pins 1.21.0, which npm may nest
+// below it): a second copy of onnxruntime-node in the process would fail to load its native
+// library (`version 'VERS_1.21.0' not found`). Without transformers.js, the one beside us.
 function onnxruntimeNode() {
+  const here = createRequire(import.meta.url);
+  let from = here;
   try {
-    return createRequire(import.meta.url)('onnxruntime-node');
+    from = createRequire(here.resolve('@huggingface/transformers'));
+  } catch {
+    // transformers.js is not installed beside us: onnxruntime-node is looked up from here.
+  }
+  try {
+    return from('onnxruntime-node');
   } catch (e) {
     if (e?.code !== 'MODULE_NOT_FOUND' || !String(e.message).includes("'onnxruntime-node'")) throw e;
     const error = new Error('gridsample/transformers needs the npm package onnxruntime-node (@huggingface/transformers depends on it): npm install onnxruntime-node', { cause: e });

@@ -132,6 +132,46 @@ describe('splitting', () => {
     await Promise.all([s.release(), whole.release()]);
   });
 
+  test('onnxruntime without outputMetadata (onnxruntime-node 1.21, which transformers.js 3.x pins): a part fed by an earlier one is made at the first run', async () => {
+    const model = encodeModel({
+      opset: 16,
+      nodes: [
+        { op: 'Relu', inputs: ['X'], outputs: ['A'] },
+        { op: 'GridSample', inputs: ['A', 'grid'], outputs: ['B'], attrs: { mode: 'bilinear' } },
+        { op: 'Sigmoid', inputs: ['B'], outputs: ['Y'] },
+      ],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 2, 5, 7] }, { name: 'grid', dtype: 'float32', dims: [1, 3, 4, 2] }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 2, 3, 4] }],
+    });
+    // onnxruntime as 1.21 is: sessions without outputMetadata; those made and released counted.
+    const counts = { created: 0, released: 0 };
+    const older = {
+      ...ort,
+      InferenceSession: {
+        async create(...args) {
+          const session = await ort.InferenceSession.create(...args);
+          counts.created += 1;
+          return {
+            inputNames: session.inputNames,
+            outputNames: session.outputNames,
+            run: (...a) => session.run(...a),
+            release: () => { counts.released += 1; return session.release(); },
+          };
+        },
+      },
+    };
+    const s = await InferenceSession.create(model, { ort: older, ...QUIET });
+    assert.equal(counts.created, 1, 'the Sigmoid part cannot be made before the GridSample part has a result type');
+    const whole = await ort.InferenceSession.create(model);
+    const feeds = { X: tensor([1, 2, 5, 7], 11), grid: tensor([1, 3, 4, 2], 12, -1.2, 1.2) };
+    assertClose(await s.run(feeds), await whole.run(feeds), 1e-6);
+    assert.equal(counts.created, 2);
+    assertClose(await s.run(feeds), await whole.run(feeds), 1e-6);
+    assert.equal(counts.created, 2, 'made once');
+    await Promise.all([s.release(), whole.release()]);
+    assert.deepEqual(counts, { created: 2, released: 2 });
+  });
+
   test('a GridSample result that only onnxruntime reads stays in one heap tensor, sized by the library and reused across runs', async () => {
     const model = encodeModel({
       opset: 20,

@@ -1,7 +1,7 @@
 // transformers.js on gridsample: a tiny RT-DETR-shaped detector through transformers.js's object-detection pipeline (3.x and 4.x), with gridsample/transformers in Node and gridsample/ort behind a Vite alias in headless Chromium, against transformers.js on onnxruntime alone.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -17,27 +17,31 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXAMPLE = join(HERE, '..', '..', 'examples', 'transformers');
 const DEV = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDependencies;
-// transformers.js as the tests install it: 3.x and 4.x under aliases, each with the
-// onnxruntime-web it pins (1.22.0-dev and 1.31.0-dev: the peer range's oldest and newest).
-const VERSIONS = { transformers3: '3.8.1', transformers4: '4.3.2' };
+// transformers.js 3.x and 4.x, each installed as users install it, in a project of its own with
+// the onnxruntime-node it pins (1.21.0, 1.30.0) and, beside onnxruntime-web 1.30 installed at
+// the top, the onnxruntime-web it pins (1.22.0-dev, 1.31.0-dev: the peer range's oldest and
+// newest), nested below it.
+const VERSIONS = { 3: '3.8.1', 4: '4.3.2' };
 const THRESHOLD = 0.5;
 // Scores are softmax outputs: equal to the last bits float32 allows for the same logits;
 // GridSample summing its taps in another order moves them by a few ulps at most.
 const SCORE_TOLERANCE = 1e-5;
 
-let work;
-let app;
-const MODELS = () => join(app, 'models');
+const apps = {}; // by major version: { work, app }
+const appOf = (major) => apps[major].app;
+const modelsOf = (major) => join(appOf(major), 'models');
 
 // A Node program that runs the pipeline on the test picture and prints what it found, with the
-// onnxruntime sessions made and released (counted on onnxruntime-node's InferenceSession) and,
-// on gridsample, the split's counts and what a run after dispose() says.
-function nodeProgram(transformers, hook) {
-  return `${hook ? "import 'gridsample/transformers';\n" : ''}import * as ortNode from 'onnxruntime-node';
-import { env, pipeline, RawImage } from '${transformers}';
+// onnxruntime sessions made and released (counted on the onnxruntime-node transformers.js
+// imports) and, on gridsample, the split's counts and what a run after dispose() says.
+function nodeProgram(major, hook) {
+  return `${hook ? "import 'gridsample/transformers';\n" : ''}import { createRequire } from 'node:module';
+import { env, pipeline, RawImage } from '@huggingface/transformers';
 import { testPicture } from ${JSON.stringify(pathToFileURL(join(HERE, 'lib', 'tiny_detector.mjs')).href)};
 
-const parts = { created: 0, released: 0 };
+const require = createRequire(import.meta.url);
+const ortNode = createRequire(require.resolve('@huggingface/transformers'))('onnxruntime-node');
+const parts = { created: 0, released: 0, version: require(require.resolve('onnxruntime-node/package.json', { paths: [require.resolve('@huggingface/transformers')] })).version };
 const create = ortNode.InferenceSession.create;
 ortNode.InferenceSession.create = async (...args) => {
   const s = await create.apply(ortNode.InferenceSession, args);
@@ -47,7 +51,7 @@ ortNode.InferenceSession.create = async (...args) => {
   return s;
 };
 env.allowRemoteModels = false;
-env.localModelPath = ${JSON.stringify(`${MODELS()}/`)};
+env.localModelPath = ${JSON.stringify(`${modelsOf(major)}/`)};
 const detector = await pipeline('object-detection', 'tiny-rt-detr', { dtype: 'fp32'${hook ? ", device: 'auto'" : ''} });
 const { data, width, height, channels } = testPicture();
 const detections = await detector(new RawImage(data, width, height, channels), { threshold: ${THRESHOLD} });
@@ -61,10 +65,10 @@ console.log(JSON.stringify({ detections, during, parts, counts, afterDispose }))
 `;
 }
 
-async function runNode(transformers, hook) {
-  const file = join(app, `${transformers}-${hook ? 'gridsample' : 'onnxruntime'}.mjs`);
-  writeFileSync(file, nodeProgram(transformers, hook));
-  const { stdout } = await run(process.execPath, ['--no-concurrent-recompilation', file], { cwd: app, encoding: 'utf8', timeout: 180_000 }).catch((e) => {
+async function runNode(major, hook) {
+  const file = join(appOf(major), `detect-${hook ? 'gridsample' : 'onnxruntime'}.mjs`);
+  writeFileSync(file, nodeProgram(major, hook));
+  const { stdout } = await run(process.execPath, ['--no-concurrent-recompilation', file], { cwd: appOf(major), encoding: 'utf8', timeout: 180_000 }).catch((e) => {
     throw new Error(`${file} failed:\n${e.stdout}\n${e.stderr}`, { cause: e });
   });
   return JSON.parse(stdout.trim().split('\n').pop());
@@ -84,24 +88,27 @@ function assertSameDetections(ours, theirs, where) {
 }
 
 before(async () => {
-  const onnxruntimeNode = DEV['onnxruntime-node'];
-  ({ work, app } = await installPacked('gridsample-transformers-', {
-    peers: ['transformers3', 'transformers4', 'onnxruntime-node', 'onnxruntime-web', '@bufbuild/protobuf'],
-    // transformers.js 3.x pins onnxruntime-node 1.21.0; the tests run it on the one they share.
-    manifest: { type: 'module', overrides: { transformers3: { 'onnxruntime-node': onnxruntimeNode } } },
-  }));
-  writeDetectorFolder(join(MODELS(), 'tiny-rt-detr'));
+  for (const [major, version] of Object.entries(VERSIONS)) {
+    // The 3.x project also has onnxruntime-node 1.30 of its own at the top, as a user of both
+    // would: transformers.js's 1.21.0 is nested below it, and gridsample/transformers must take
+    // that one (a second onnxruntime-node in the process fails to load its native library).
+    apps[major] = await installPacked(`gridsample-transformers${major}-`, {
+      peers: [`@huggingface/transformers@${version}`, 'onnxruntime-web', '@bufbuild/protobuf', ...(major === '3' ? ['onnxruntime-node'] : [])],
+      manifest: { type: 'module' },
+    });
+    writeDetectorFolder(join(modelsOf(major), 'tiny-rt-detr'));
+  }
 });
 
 after(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
+  for (const { work } of Object.values(apps)) rmSync(work, { recursive: true, force: true });
 });
 
 describe('gridsample/transformers in Node', () => {
-  for (const transformers of Object.keys(VERSIONS)) {
-    test(`transformers.js ${VERSIONS[transformers]}: the object-detection pipeline finds what it finds on onnxruntime alone`, async (t) => {
-      const [ours, theirs] = await Promise.all([runNode(transformers, true), runNode(transformers, false)]);
-      const where = `transformers.js ${VERSIONS[transformers]} in Node`;
+  for (const [major, version] of Object.entries(VERSIONS)) {
+    test(`transformers.js ${version}: the object-detection pipeline finds what it finds on onnxruntime alone`, async (t) => {
+      const [ours, theirs] = await Promise.all([runNode(major, true), runNode(major, false)]);
+      const where = `transformers.js ${version} on onnxruntime-node ${ours.parts.version} in Node`;
       assert.ok(theirs.detections.length > 0 && theirs.detections.length < 24, `${where}: the test needs some detections, not all: ${theirs.detections.length}`);
       for (const d of theirs.detections) assert.ok(LABELS.slice(0, -1).includes(d.label), `${where}: label ${d.label}`);
       t.diagnostic(assertSameDetections(ours.detections, theirs.detections, where));
@@ -118,7 +125,8 @@ describe('gridsample/transformers in Node', () => {
   }
 });
 
-test("examples/transformers/detect.mjs prints the detections of transformers.js on onnxruntime alone", async () => {
+test('examples/transformers/detect.mjs, as written, prints the detections of transformers.js on onnxruntime alone', async () => {
+  const app = appOf(4);
   const { PNG } = await import('pngjs');
   const { data, width, height } = testPicture();
   const png = new PNG({ width, height });
@@ -126,13 +134,10 @@ test("examples/transformers/detect.mjs prints the detections of transformers.js 
     png.data.set([data[3 * i], data[3 * i + 1], data[3 * i + 2], 255], 4 * i);
   }
   writeFileSync(join(app, 'picture.png'), PNG.sync.write(png));
-  // The example as written, transformers.js 4.x under the tests' alias name.
-  const source = readFileSync(join(EXAMPLE, 'detect.mjs'), 'utf8');
-  assert.ok(source.includes("from '@huggingface/transformers'"));
-  writeFileSync(join(app, 'detect.mjs'), source.replace("from '@huggingface/transformers'", "from 'transformers4'"));
+  copyFileSync(join(EXAMPLE, 'detect.mjs'), join(app, 'detect.mjs'));
   const [{ stdout }, theirs] = await Promise.all([
-    run(process.execPath, ['--no-concurrent-recompilation', 'detect.mjs', 'picture.png', 'tiny-rt-detr', MODELS()], { cwd: app, encoding: 'utf8', timeout: 180_000 }),
-    runNode('transformers4', false),
+    run(process.execPath, ['--no-concurrent-recompilation', 'detect.mjs', 'picture.png', 'tiny-rt-detr', modelsOf(4)], { cwd: app, encoding: 'utf8', timeout: 180_000 }),
+    runNode(4, false),
   ]);
   const [summary, ...lines] = stdout.trim().split('\n');
   assert.match(summary, /^tiny-rt-detr: 3 GridSample nodes on gridsample, \d+ nodes in 2 onnxruntime sessions$/);
@@ -148,8 +153,8 @@ const { default: EXAMPLE_CONFIG } = await import(pathToFileURL(join(EXAMPLE, 'vi
 // The page: the pipeline on the picture with `?device=` (transformers.js's own option), its
 // detections, which onnxruntime-web it ran on, and on gridsample the split and where our
 // nodes ran; then dispose() and a run after it.
-function pageProgram(transformers, gridsample) {
-  return `import { env, pipeline, RawImage } from '${transformers}';
+function pageProgram(gridsample) {
+  return `import { env, pipeline, RawImage } from '@huggingface/transformers';
 import { PICTURE } from './picture.js';
 
 const device = new URLSearchParams(location.search).get('device') ?? 'wasm';
@@ -191,53 +196,56 @@ main().then((r) => { window.__results = r; }, (e) => { window.__results = { erro
 }
 
 describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
-  let server;
+  const servers = {}; // by major version: the app's static server
   let context;
-  // The pages: transformers.js on gridsample/ort (the alias line, and a second alias that points
-  // gridsample/ort at the onnxruntime-web transformers.js pins: the peer range's oldest and
-  // newest), on onnxruntime-web alone, and 3.x on gridsample/ort with the app's own newer
-  // onnxruntime-web (no second alias), where 3.x's CDN default names files of another version.
+  // The pages of each app: transformers.js on gridsample/ort (the alias line, and a second
+  // alias that points gridsample/ort at the onnxruntime-web transformers.js pins), on
+  // onnxruntime-web alone, and 3.x on gridsample/ort with the app's own newer onnxruntime-web
+  // (no second alias), where 3.x's CDN default names files of another version.
   const PAGES = {
-    'transformers3-gridsample': { transformers: 'transformers3', gridsample: 'pinned' },
-    'transformers3-onnxruntime': { transformers: 'transformers3' },
-    'transformers3-gridsample-newer': { transformers: 'transformers3', gridsample: 'installed' },
-    'transformers4-gridsample': { transformers: 'transformers4', gridsample: 'pinned' },
-    'transformers4-onnxruntime': { transformers: 'transformers4' },
+    'gridsample': { gridsample: 'pinned' },
+    'onnxruntime': {},
+    'gridsample-newer': { gridsample: 'installed', only: 3 },
   };
 
-  function aliases({ transformers, gridsample }) {
+  function aliases(major, { gridsample }) {
     if (!gridsample) return [];
     // 4.x: the example's own vite.config.js; 3.x: its line with 3.x's import.
-    const line = transformers === 'transformers4' ? EXAMPLE_CONFIG.resolve.alias[0] : { find: /^onnxruntime-web$/, replacement: 'gridsample/ort' };
+    const line = major === '4' ? EXAMPLE_CONFIG.resolve.alias[0] : { find: /^onnxruntime-web$/, replacement: 'gridsample/ort' };
     if (gridsample === 'installed') return [line];
-    return [line, { find: /^onnxruntime-web\/all$/, replacement: join(app, 'node_modules', transformers, 'node_modules', 'onnxruntime-web', 'dist', 'ort.all.bundle.min.mjs') }];
+    const pinned = join(appOf(major), 'node_modules', '@huggingface', 'transformers', 'node_modules', 'onnxruntime-web', 'dist', 'ort.all.bundle.min.mjs');
+    return [line, { find: /^onnxruntime-web\/all$/, replacement: pinned }];
   }
 
   before(async () => {
     const { build } = await import('vite');
     const { data, width, height, channels } = testPicture();
-    writeFileSync(join(app, 'picture.js'), `export const PICTURE = ${JSON.stringify({ data: [...data], width, height, channels })};\n`);
     const nodeEnv = process.env.NODE_ENV; // build() sets NODE_ENV=production for the process
-    for (const [name, page] of Object.entries(PAGES)) {
-      writeFileSync(join(app, `${name}.js`), pageProgram(page.transformers, Boolean(page.gridsample)));
-      writeFileSync(join(app, `${name}.html`), `<!doctype html>
+    for (const major of Object.keys(VERSIONS)) {
+      const app = appOf(major);
+      writeFileSync(join(app, 'picture.js'), `export const PICTURE = ${JSON.stringify({ data: [...data], width, height, channels })};\n`);
+      for (const [name, page] of Object.entries(PAGES)) {
+        if (page.only && String(page.only) !== major) continue;
+        writeFileSync(join(app, `${name}.js`), pageProgram(Boolean(page.gridsample)));
+        writeFileSync(join(app, `${name}.html`), `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>transformers.js detector</title></head>
 <body><script type="module" src="./${name}.js"></script></body></html>
 `);
-      await build({
-        root: app,
-        configFile: false,
-        logLevel: 'error',
-        base: './',
-        resolve: { alias: aliases(page) },
-        build: { outDir: join(app, `dist-${name}`), emptyOutDir: true, rollupOptions: { input: join(app, `${name}.html`) } },
-      });
+        await build({
+          root: app,
+          configFile: false,
+          logLevel: 'error',
+          base: './',
+          resolve: { alias: aliases(major, page) },
+          build: { outDir: join(app, `dist-${name}`), emptyOutDir: true, rollupOptions: { input: join(app, `${name}.html`) } },
+        });
+      }
+      servers[major] = await serveStatic(app);
     }
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
-    server = await serveStatic(app);
     const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
+    context = await chromium.launchPersistentContext(join(apps[4].work, 'chromium-profile'), {
       executablePath: CHROMIUM,
       headless: true,
       args: ['--headless', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...WEBGPU_FLAGS],
@@ -246,12 +254,12 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
 
   after(async () => {
     await context?.close();
-    await server?.close();
+    await Promise.all(Object.values(servers).map((server) => server.close()));
   });
 
   // The page's results; requests that leave 127.0.0.1 are refused (offline, as make test is) and
   // listed: transformers.js 4.x tries to preload onnxruntime-web's files from its CDN first.
-  async function pageResults(name, device) {
+  async function pageResults(major, name, device) {
     const page = await context.newPage();
     const problems = [];
     const external = [];
@@ -260,8 +268,8 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     await page.route((url) => url.hostname !== '127.0.0.1', (route) => { external.push(route.request().url()); return route.abort(); });
     try {
-      await page.goto(`${server.origin}/dist-${name}/${name}.html?device=${device}`);
-      await within(240, `${name} on ${device}`, page.waitForFunction(() => window.__results !== undefined, null, { timeout: 0 }), problems);
+      await page.goto(`${servers[major].origin}/dist-${name}/${name}.html?device=${device}`);
+      await within(240, `transformers.js ${VERSIONS[major]}, ${name} page on ${device}`, page.waitForFunction(() => window.__results !== undefined, null, { timeout: 0 }), problems);
       const r = await page.evaluate(() => window.__results);
       assert.ok(!r.error, `${r.error}; page problems: ${problems.join('; ')}`);
       // "Failed to load resource" repeats a failed request (those of the CDN, refused above, and
@@ -275,12 +283,12 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
     }
   }
 
-  for (const transformers of Object.keys(VERSIONS)) {
+  for (const [major, version] of Object.entries(VERSIONS)) {
     for (const device of ['wasm', 'webgpu']) {
-      test(`transformers.js ${VERSIONS[transformers]}, device '${device}': the pipeline finds what it finds on onnxruntime-web alone`, async (t) => {
-        const ours = await pageResults(`${transformers}-gridsample`, device);
-        const theirs = await pageResults(`${transformers}-onnxruntime`, device);
-        const where = `transformers.js ${VERSIONS[transformers]} on onnxruntime-web ${ours.onnxruntimeWeb}, device ${device}, Chromium`;
+      test(`transformers.js ${version}, device '${device}': the pipeline finds what it finds on onnxruntime-web alone`, async (t) => {
+        const ours = await pageResults(major, 'gridsample', device);
+        const theirs = await pageResults(major, 'onnxruntime', device);
+        const where = `transformers.js ${version} on onnxruntime-web ${ours.onnxruntimeWeb}, device ${device}, Chromium`;
         assert.equal(ours.onnxruntimeWeb, theirs.onnxruntimeWeb, where);
         assert.ok(theirs.detections.length > 0, `${where}: onnxruntime-web alone found nothing`);
         t.diagnostic(assertSameDetections(ours.detections, theirs.detections, where));
@@ -297,8 +305,8 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
   }
 
   test('transformers.js 3.8.1 with a newer onnxruntime-web: its CDN default is set aside, the installed files load', async (t) => {
-    const ours = await pageResults('transformers3-gridsample-newer', 'wasm');
-    const theirs = await pageResults('transformers3-onnxruntime', 'wasm');
+    const ours = await pageResults(3, 'gridsample-newer', 'wasm');
+    const theirs = await pageResults(3, 'onnxruntime', 'wasm');
     const where = `transformers.js 3.8.1 on onnxruntime-web ${ours.onnxruntimeWeb}, device wasm, Chromium`;
     assert.equal(ours.onnxruntimeWeb, DEV['onnxruntime-web'], where);
     assert.notEqual(ours.onnxruntimeWeb, theirs.onnxruntimeWeb, where);

@@ -21,7 +21,7 @@ const VERSIONS = {
 /**
  * Packs js/ into a new temporary folder (named from `prefix`) and installs the tarball there
  * into app/, a project whose package.json is `manifest` (name, version and private given), with
- * `peers` (package names) at the versions above. Resolves to {work, app, tarball, pack}: `pack`
+ * `peers` (package names) at the versions above, or at their own ('name@version'). Resolves to {work, app, tarball, pack}: `pack`
  * is npm pack's JSON entry. The caller removes `work`.
  */
 export async function installPacked(prefix, { peers = [], manifest = {} } = {}) {
@@ -33,6 +33,7 @@ export async function installPacked(prefix, { peers = [], manifest = {} } = {}) 
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, ...manifest }, null, 2));
   const versioned = peers.map((name) => {
+    if (name.lastIndexOf('@') > 0) return name; // a version of its own: 'name@version'
     if (!VERSIONS[name]) throw new Error(`installPacked: no version of ${name} in js/ or tests/js devDependencies`);
     return `${name}@${VERSIONS[name]}`;
   });
