@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
 import { installPacked } from './lib/packed.mjs';
 import { serveStatic } from './lib/static_server.mjs';
-import { LABELS, testPicture, writeDetectorFolder } from './lib/tiny_detector.mjs';
+import { DETECTORS, LABELS, testPicture, writeDetectorFolder } from './lib/tiny_detector.mjs';
 
 const run = promisify(execFile);
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
@@ -31,9 +31,13 @@ const apps = {}; // by major version: { work, app }
 const appOf = (major) => apps[major].app;
 const modelsOf = (major) => join(appOf(major), 'models');
 
-// A Node program that runs the pipeline on the test picture and prints what it found, with the
-// onnxruntime sessions made and released (counted on the onnxruntime-node transformers.js
-// imports) and, on gridsample, the split's counts and what a run after dispose() says.
+// The model folders of each project: the detector as each model class of DETECTORS.
+const folderOf = (modelType) => `tiny-${modelType.replaceAll('_', '-')}`;
+
+// A Node program that runs the pipeline of each detector on the test picture and prints what
+// it found, with the onnxruntime sessions made and released (counted on the onnxruntime-node
+// transformers.js imports) and, on gridsample, the split's counts and what a run after
+// dispose() says.
 function nodeProgram(major, hook) {
   return `${hook ? "import 'gridsample/transformers';\n" : ''}import { createRequire } from 'node:module';
 import { env, pipeline, RawImage } from '@huggingface/transformers';
@@ -52,16 +56,21 @@ ortNode.InferenceSession.create = async (...args) => {
 };
 env.allowRemoteModels = false;
 env.localModelPath = ${JSON.stringify(`${modelsOf(major)}/`)};
-const detector = await pipeline('object-detection', 'tiny-rt-detr', { dtype: 'fp32'${hook ? ", device: 'auto'" : ''} });
 const { data, width, height, channels } = testPicture();
-const detections = await detector(new RawImage(data, width, height, channels), { threshold: ${THRESHOLD} });
-const session = detector.model.sessions.model;
-const counts = session.plan?.().counts ?? null;
-const during = { ...parts };
-await detector.dispose();
-let afterDispose = null;
-try { await session.run({}); } catch (e) { afterDispose = e.message; }
-console.log(JSON.stringify({ detections, during, parts, counts, afterDispose }));
+const results = {};
+for (const model of ${JSON.stringify(Object.keys(DETECTORS).map(folderOf))}) {
+  const before = { ...parts };
+  const detector = await pipeline('object-detection', model, { dtype: 'fp32'${hook ? ", device: 'auto'" : ''} });
+  const detections = await detector(new RawImage(data, width, height, channels), { threshold: ${THRESHOLD} });
+  const session = detector.model.sessions.model;
+  const counts = session.plan?.().counts ?? null;
+  const created = parts.created - before.created;
+  await detector.dispose();
+  let afterDispose = null;
+  try { await session.run({}); } catch (e) { afterDispose = e.message; }
+  results[model] = { className: detector.model.constructor.name, detections, counts, created, released: parts.released - before.released, afterDispose };
+}
+console.log(JSON.stringify({ results, version: parts.version }));
 `;
 }
 
@@ -96,7 +105,7 @@ before(async () => {
       peers: [`@huggingface/transformers@${version}`, 'onnxruntime-web', '@bufbuild/protobuf', ...(major === '3' ? ['onnxruntime-node'] : [])],
       manifest: { type: 'module' },
     });
-    writeDetectorFolder(join(modelsOf(major), 'tiny-rt-detr'));
+    for (const modelType of Object.keys(DETECTORS)) writeDetectorFolder(join(modelsOf(major), folderOf(modelType)), { modelType });
   }
 });
 
@@ -106,21 +115,25 @@ after(() => {
 
 describe('gridsample/transformers in Node', () => {
   for (const [major, version] of Object.entries(VERSIONS)) {
-    test(`transformers.js ${version}: the object-detection pipeline finds what it finds on onnxruntime alone`, async (t) => {
+    test(`transformers.js ${version}: the object-detection pipeline of RT-DETR, RT-DETRv2, D-FINE and RF-DETR finds what it finds on onnxruntime alone`, async (t) => {
       const [ours, theirs] = await Promise.all([runNode(major, true), runNode(major, false)]);
-      const where = `transformers.js ${version} on onnxruntime-node ${ours.parts.version} in Node`;
-      assert.ok(theirs.detections.length > 0 && theirs.detections.length < 24, `${where}: the test needs some detections, not all: ${theirs.detections.length}`);
-      for (const d of theirs.detections) assert.ok(LABELS.slice(0, -1).includes(d.label), `${where}: label ${d.label}`);
-      t.diagnostic(assertSameDetections(ours.detections, theirs.detections, where));
-      // The model ran split: its three GridSample nodes on gridsample, the rest in onnxruntime parts.
-      assert.equal(ours.counts.gridsampleNodes, 3, where);
-      assert.ok(ours.counts.onnxruntimeSessions >= 2, `${where}: ${ours.counts.onnxruntimeSessions} onnxruntime sessions`);
-      assert.equal(ours.during.created, ours.counts.onnxruntimeSessions, `${where}: onnxruntime sessions made`);
-      assert.equal(ours.during.released, 0, where);
-      // dispose() (transformers.js calls session.handler.dispose()) released every part.
-      assert.equal(ours.parts.released, ours.parts.created, `${where}: ${ours.parts.released} of ${ours.parts.created} onnxruntime sessions released`);
-      assert.match(ours.afterDispose, /released/, where);
-      assert.equal(theirs.counts, null, `${where}: the plain run is onnxruntime's own session`);
+      for (const [modelType, className] of Object.entries(DETECTORS)) {
+        const model = folderOf(modelType);
+        const [mine, reference] = [ours.results[model], theirs.results[model]];
+        const where = `transformers.js ${version}, ${className}, onnxruntime-node ${ours.version}, Node`;
+        assert.equal(mine.className, className, where);
+        assert.ok(reference.detections.length > 0 && reference.detections.length < 24, `${where}: the test needs some detections, not all: ${reference.detections.length}`);
+        for (const d of reference.detections) assert.ok(LABELS.slice(0, -1).includes(d.label), `${where}: label ${d.label}`);
+        t.diagnostic(assertSameDetections(mine.detections, reference.detections, where));
+        // The model ran split: its three GridSample nodes on gridsample, the rest in onnxruntime parts.
+        assert.equal(mine.counts.gridsampleNodes, 3, where);
+        assert.ok(mine.counts.onnxruntimeSessions >= 2, `${where}: ${mine.counts.onnxruntimeSessions} onnxruntime sessions`);
+        assert.equal(mine.created, mine.counts.onnxruntimeSessions, `${where}: onnxruntime sessions made`);
+        // dispose() (transformers.js calls session.handler.dispose()) released every part.
+        assert.equal(mine.released, mine.created, `${where}: ${mine.released} of ${mine.created} onnxruntime sessions released`);
+        assert.match(mine.afterDispose, /released/, where);
+        assert.equal(reference.counts, null, `${where}: the plain run is onnxruntime's own session`);
+      }
     });
   }
 });
@@ -141,7 +154,7 @@ test('examples/transformers/detect.mjs, as written, prints the detections of tra
   ]);
   const [summary, ...lines] = stdout.trim().split('\n');
   assert.match(summary, /^tiny-rt-detr: 3 GridSample nodes on gridsample, \d+ nodes in 2 onnxruntime sessions$/);
-  const expected = theirs.detections.map(({ label, score, box }) => `${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
+  const expected = theirs.results['tiny-rt-detr'].detections.map(({ label, score, box }) => `${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
   assert.deepEqual(lines, expected);
 });
 

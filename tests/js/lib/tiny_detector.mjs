@@ -12,6 +12,14 @@ import { encodeModel } from './onnx_model.mjs';
 
 export const LABELS = ['cat', 'dog', 'bird', 'no-object']; // the last is the background class
 
+/** The detectors of transformers.js's object-detection pipeline whose model this stands for, by model_type. */
+export const DETECTORS = {
+  rt_detr: 'RTDetrForObjectDetection',
+  rt_detr_v2: 'RTDetrV2ForObjectDetection',
+  d_fine: 'DFineForObjectDetection',
+  rf_detr: 'RFDetrForObjectDetection',
+};
+
 /**
  * The detector as ONNX bytes: `pixel_values` (1, 3, size, size) to `logits` (1, queries, 4)
  * and `pred_boxes` (1, queries, 4) in (cx, cy, w, h) in [0, 1]. Levels are size/8, /16, /32.
@@ -68,15 +76,16 @@ export function detectorModel({ size = 64, queries = 24, dim = 32, heads = 4, po
 /**
  * Writes the detector as the transformers.js model folder `dir` (made if missing): what
  * `pipeline('object-detection', name, { dtype: 'fp32' })` reads with `env.localModelPath` at
- * its parent and remote models off.
+ * its parent and remote models off. `modelType` (a key of DETECTORS, default 'rt_detr') picks
+ * the model class transformers.js loads it as; `options` also go to detectorModel.
  */
-export function writeDetectorFolder(dir, options = {}) {
+export function writeDetectorFolder(dir, { modelType = 'rt_detr', ...options } = {}) {
   const size = options.size ?? 64;
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   const id2label = Object.fromEntries(LABELS.map((l, i) => [String(i), l]));
   const label2id = Object.fromEntries(LABELS.map((l, i) => [l, i]));
   const json = (name, value) => writeFileSync(join(dir, name), `${JSON.stringify(value, null, 2)}\n`);
-  json('config.json', { model_type: 'rt_detr', architectures: ['RTDetrForObjectDetection'], id2label, label2id });
+  json('config.json', { model_type: modelType, architectures: [DETECTORS[modelType]], id2label, label2id });
   json('preprocessor_config.json', {
     image_processor_type: 'RTDetrImageProcessor',
     do_resize: true,
