@@ -9,18 +9,32 @@ export async function importOptional(name, purpose, load) {
   try {
     return await load();
   } catch (e) {
-    if (!isMissing(e, name)) throw e;
-    const error = new Error(`${purpose} needs the npm package ${name}: npm install ${name}`, { cause: e });
-    error.name = 'MissingPackageError';
-    throw error;
+    throw isMissing(e, name) ? missingPackage(name, purpose, e) : e;
   }
 }
 
-// Node says "Cannot find package 'NAME' imported from ..." (ERR_MODULE_NOT_FOUND); browsers throw
-// a TypeError naming the bare specifier that no import map entry resolves. Only the package
-// itself counts: one of its own imports failing is another error.
+/** The same for a CommonJS package loaded synchronously: `require(name)` with a Node `require`. */
+export function requireOptional(require, name, purpose) {
+  try {
+    return require(name);
+  } catch (e) {
+    throw isMissing(e, name) ? missingPackage(name, purpose, e) : e;
+  }
+}
+
+function missingPackage(name, purpose, cause) {
+  const error = new Error(`${purpose} needs the npm package ${name}: npm install ${name}`, { cause });
+  error.name = 'MissingPackageError';
+  return error;
+}
+
+// Node's import says "Cannot find package 'NAME' imported from ..." (ERR_MODULE_NOT_FOUND), its
+// require "Cannot find module 'NAME'" (MODULE_NOT_FOUND); browsers throw a TypeError naming the
+// bare specifier that no import map entry resolves. Only the package itself counts: one of its
+// own imports failing is another error.
 function isMissing(e, name) {
   const message = String(e?.message ?? '');
   if (e?.code === 'ERR_MODULE_NOT_FOUND') return message.startsWith(`Cannot find package '${name}'`);
+  if (e?.code === 'MODULE_NOT_FOUND') return message.startsWith(`Cannot find module '${name}'`);
   return e instanceof TypeError && /specifier/i.test(message) && (message.includes(`"${name}"`) || message.includes(`“${name}”`));
 }

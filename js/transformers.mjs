@@ -7,6 +7,7 @@
 // pass `device: 'auto'` until that is fixed upstream.
 import { createRequire } from 'node:module';
 
+import { requireOptional } from './optional_package.mjs';
 import { ortModule } from './ort_module.mjs';
 
 const HOOK = Symbol.for('onnxruntime');
@@ -22,14 +23,7 @@ function onnxruntimeNode() {
   } catch {
     // transformers.js is not installed beside us: onnxruntime-node is looked up from here.
   }
-  try {
-    return from('onnxruntime-node');
-  } catch (e) {
-    if (e?.code !== 'MODULE_NOT_FOUND' || !String(e.message).includes("'onnxruntime-node'")) throw e;
-    const error = new Error('gridsample/transformers needs the npm package onnxruntime-node (@huggingface/transformers depends on it): npm install onnxruntime-node', { cause: e });
-    error.name = 'MissingPackageError';
-    throw error;
-  }
+  return requireOptional(from, 'onnxruntime-node', 'gridsample/transformers');
 }
 
 // A module the JS runtime (or another library) put there first is the onnxruntime to wrap.

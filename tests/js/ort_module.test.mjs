@@ -1,5 +1,6 @@
 // The onnxruntime-shaped module of gridsample/ort and gridsample/transformers (js/ort_module.mjs): what it keeps of onnxruntime's, its create() forms, handler.dispose(), and which wasmPaths it sets aside.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 
 import * as ort from 'onnxruntime-node';
@@ -92,5 +93,26 @@ describe('isTransformersCdn', () => {
       { mjs: 'https://cdn.jsdelivr.net/npm/onnxruntime-web@1.30.0/dist/a.mjs', wasm: '/local/a.wasm' }]) {
       assert.equal(isTransformersCdn(paths), false, JSON.stringify(paths));
     }
+  });
+});
+
+describe('gridsample/transformers (js/transformers.mjs, in a process of its own)', () => {
+  const MODULE = new URL('../../js/transformers.mjs', import.meta.url).href;
+  const ORT_NODE = import.meta.resolve('onnxruntime-node');
+  const program = (body) => execFileSync(process.execPath, ['--input-type=module', '-e', body], { encoding: 'utf8' }).trim();
+
+  test('without onnxruntime-node beside it (js/ has none): one line naming the package to install, and no hook', () => {
+    const out = program(`import(${JSON.stringify(MODULE)}).then(() => console.log('imported'), (e) => console.log(e.name + ': ' + e.message + ' | hook: ' + (Symbol.for('onnxruntime') in globalThis)));`);
+    assert.equal(out, 'MissingPackageError: gridsample/transformers needs the npm package onnxruntime-node: npm install onnxruntime-node | hook: false');
+  });
+
+  test('an onnxruntime module already at the hook is the one wrapped; importing twice wraps once', () => {
+    const out = program(`const ort = await import(${JSON.stringify(ORT_NODE)});
+globalThis[Symbol.for('onnxruntime')] = ort;
+const { default: shaped, Tensor } = await import(${JSON.stringify(MODULE)});
+const hook = globalThis[Symbol.for('onnxruntime')];
+const again = await import(${JSON.stringify(`${MODULE}?again`)});
+console.log([hook === shaped, Tensor === ort.Tensor, hook.env === ort.env, hook.InferenceSession !== ort.InferenceSession, again.default === shaped].join(' '));`);
+    assert.equal(out, 'true true true true true');
   });
 });
