@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { stats } from './timing.mjs';
+
 const HERE = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TESTS = join(ROOT, 'tests', 'js');
@@ -23,8 +25,6 @@ const SIDES = ['onnxruntime', 'gridsample'];
 const WARMUP = 20;
 
 const fileUrl = (...parts) => pathToFileURL(join(...parts)).href;
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
 
 // One side in this process: `runs` pipeline calls after WARMUP; prints {times, detections}.
 async function runSide(side, models, runs) {
@@ -70,17 +70,18 @@ writeDetectorFolder(${JSON.stringify(join(models, 'rt-detr-decoder'))}, ${JSON.s
         const out = execFileSync(process.execPath, ['--no-concurrent-recompilation', HERE, '--side', side, '--models', models, '--runs', String(runs)], { encoding: 'utf8', maxBuffer: 16 << 20 });
         const result = JSON.parse(out.trim().split('\n').pop());
         times[side].push(...result.times);
-        roundMedians[side].push(median(result.times));
+        const { median } = stats(result.times);
+        roundMedians[side].push(median);
         detections[side] = result.detections;
-        log(`  round ${r + 1} ${side.padEnd(12)} median ${median(result.times).toFixed(2)} ms`);
+        log(`  round ${r + 1} ${side.padEnd(12)} median ${median.toFixed(2)} ms`);
       }
     }
   } finally {
     rmSync(models, { recursive: true, force: true });
   }
   const sides = Object.fromEntries(SIDES.map((s) => {
-    const sorted = [...times[s]].sort((a, b) => a - b);
-    return [s, { median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), calls: sorted.length, roundMedians: roundMedians[s] }];
+    const { median, p90, reps } = stats(times[s]);
+    return [s, { median, p90, calls: reps, roundMedians: roundMedians[s] }];
   }));
   return {
     shapes: SHAPES, runs, rounds, sides,
