@@ -76,9 +76,9 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
  * src/bindings/bindings.cc. `variant` is 'simd', 'scalar' or 'simd-threads', the build that
  * was asked for; `explicit` says the caller named it, `what` where the wasm came from, and
  * `threads` how many threads its calls may use (the threaded build only); `checks` makes the
- * check-only twin (see checkOnly).
+ * check-only twin (see checkOnly); `newBuffer` allocates results' buffers (see WasmHeap).
  */
-export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1, checks = false } = {}) {
+export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1, checks = false, newBuffer } = {}) {
   // The glues of the simd and scalar builds are interchangeable, so the wasm decides what runs.
   // A build other than the one named is an error; with variant 'auto' we report what was
   // loaded. (The threaded build's glue takes only its own wasm: instantiate() says so.)
@@ -89,7 +89,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     }
     variant = actual;
   }
-  const heap = new WasmHeap(Module, { checkOnly: checks });
+  const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
   const code = heap.dtypeCodes;
 
   function gridSample(x, grid, options) {
@@ -224,7 +224,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     heapSize: () => Module.HEAPU8.buffer.byteLength,
   });
   let twin = checks ? api : null;
-  CHECK_ONLY.set(api, () => (twin ??= createApi(Module, variant, { threads, checks: true })));
+  CHECK_ONLY.set(api, () => (twin ??= createApi(Module, variant, { threads, checks: true, newBuffer })));
   LIBRARY_RULES.set(api, {
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),

@@ -242,9 +242,11 @@ function releaseWorkers(Module) {
  * load() of an entry point: `glue(variant)` is (a promise of) the Emscripten factory,
  * `wasmUrl(variant)` the default URL of the .wasm, `sourceOf(url)` turns a URL into an
  * instantiate() source, `cores()` counts logical cores, and `threadArgs()` gives the threaded
- * glue's extra module arguments (where its worker script is).
+ * glue's extra module arguments (where its worker script is); `newBuffer(bytes)`, where given,
+ * allocates the ArrayBuffers of results, which are overwritten whole (see WasmHeap).
  */
-export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs = () => ({}) }) {
+export async function loadWith(options, platform) {
+  const { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs = () => ({}), newBuffer } = platform;
   const { variant, threads, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options, cores());
   let source;
   let what;
@@ -267,10 +269,10 @@ export async function loadWith(options, { glue, wasmUrl: defaultUrl, sourceOf, c
   } catch (e) {
     // 'auto' chose threads (e.g. a bundle without the pthread worker script): one thread then.
     if (!threaded || explicit) throw e;
-    return loadWith({ ...options, numThreads: 1 }, { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs });
+    return loadWith({ ...options, numThreads: 1 }, platform);
   }
   if (threaded) releaseWorkers(Module);
-  const api = createApi(Module, variant, { explicit, what, threads });
+  const api = createApi(Module, variant, { explicit, what, threads, newBuffer });
   warmUp(api, warmUpMs);
   return api;
 }

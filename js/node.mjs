@@ -52,6 +52,8 @@ export function load(options) {
     sourceOf: readSource,
     cores,
     threadArgs: () => ({ locateFile: (path, dir) => (path.endsWith('.worker.js') ? WORKER : dir + path) }),
+    // Results are copied over whole: no zero-filling first (0.07 ms of a 2 MiB result).
+    newBuffer: (bytes) => Buffer.allocUnsafeSlow(bytes).buffer,
   });
 }
 

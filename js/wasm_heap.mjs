@@ -1,5 +1,5 @@
 // One loaded module's wasm heap as the API uses it: budget checks before allocating, malloc with clear failures, copies in and out around a binding call, int64 shape scratch, and C++ statuses as exceptions.
-import { arrayClass, DTYPE_NAMES, elementSize } from './dtypes.mjs';
+import { arrayClass, DTYPE_NAMES } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { bytesString, detachedError, isDetached } from './messages.mjs';
 import { HEAP_LIMIT, MAX_DIMS } from './read_args.mjs';
@@ -24,10 +24,13 @@ export class WasmHeap {
   /**
    * `checkOnly`: withHeap() returns undefined once the call's budget is checked, allocating and
    * running nothing (the worker pool's checks in the caller's thread; see core.mjs checkOnly).
+   * `newBuffer(bytes)`: an ArrayBuffer of `bytes` for a result that copyOut overwrites whole, so
+   * its contents may be anything (Node.js: an allocation that skips zero-filling).
    */
-  constructor(Module, { checkOnly = false } = {}) {
+  constructor(Module, { checkOnly = false, newBuffer = (bytes) => new ArrayBuffer(bytes) } = {}) {
     this.Module = Module;
     this.checkOnly = checkOnly;
+    this.newBuffer = newBuffer;
     this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
     if (!this.scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
     // gridsample::DType codes by name, from the library's own ParseDType.
@@ -170,8 +173,8 @@ export class WasmHeap {
       new Uint8Array(target.buffer, target.byteOffset, bytes).set(src);
       return target;
     }
-    const data = new (arrayClass(dtype, like))(bytes / elementSize(dtype));
-    new Uint8Array(data.buffer).set(src);
-    return data;
+    const buffer = this.newBuffer(bytes);
+    new Uint8Array(buffer).set(src);
+    return new (arrayClass(dtype, like))(buffer);
   }
 }

@@ -35,8 +35,9 @@ export const TARGETS = {
   border2d: padding(),
   reflect2d: padding(),
   vol3d: [peer('ort-web', 8), peer('ort-node', 4), ...twoThreads(), peer('ort-node-t2', 8), peer('ort-web-t2', 8)],
-  affinegrid2d: [peer('ort-web', 2), peer('ort-node', 4)],
-  affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4)],
+  // Issue #30: the copying API, in wasm, no slower than onnxruntime-node natively.
+  affinegrid2d: [peer('ort-web', 2), peer('ort-node', 4), scales('ort-node', 'simd-copy', 1)],
+  affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4), scales('ort-node', 'simd-copy', 1)],
   rgba8: [peer(['cv5', 'cv4'], 3), ...twoThreads()],
 };
 

@@ -348,6 +348,32 @@ for (const [variant, gs] of Object.entries(modules)) {
       assert.equal(g.data.length, 0);
     });
 
+    test('a result owns its whole ArrayBuffer (transferable to a worker as it is), every byte written', () => {
+      // In Node.js results skip zero-filling (load's newBuffer): an unpooled buffer of exactly
+      // the result's size, each byte the library's, also after large results freed before.
+      for (let round = 0; round < 3; ++round) {
+        const theta = { data: Float32Array.from([1, 0, 0, 0, 1, 0]), shape: [1, 2, 3] };
+        const g = gs.affineGrid(theta, [1, 1, 300 + round, 400]);
+        assert.equal(g.data.byteOffset, 0);
+        assert.equal(g.data.buffer.byteLength, g.data.byteLength);
+        // Identity theta: x of column j is (2j + 1) / W - 1, y of row i (2i + 1) / H - 1.
+        const [H, W] = [300 + round, 400];
+        for (const k of [0, 1, 2 * W - 1, 2 * W * H - 2, 2 * W * H - 1]) {
+          const j = (k >> 1) % W;
+          const i = Math.floor((k >> 1) / W);
+          const want = k % 2 === 0 ? (2 * j + 1) / W - 1 : (2 * i + 1) / H - 1;
+          assert.ok(Math.abs(g.data[k] - want) <= 1e-6, `grid value ${k}: ${g.data[k]} vs ${want}`);
+        }
+        const y = gs.gridSample(BASIC.x, BASIC.grid);
+        assert.equal(y.data.byteOffset, 0);
+        assert.equal(y.data.buffer.byteLength, y.data.byteLength);
+        const img = gs.warpAffine({ data: new Uint8ClampedArray(4 * 8 * 8).fill(200), width: 8, height: 8 }, [1, 0, 0, 0, 1, 0]);
+        assert.ok(img.data instanceof Uint8ClampedArray);
+        assert.equal(img.data.buffer.byteLength, img.data.byteLength);
+        assert.ok(img.data.every((v) => v === 200), 'every pixel of an identity warp is the input');
+      }
+    });
+
     test('affineGrid: size as array, BigInt64Array or an int64 tensor; alignCorners spellings; out', () => {
       for (const name of ['ag2d_ac0_basic', 'ag2d_ac1_batch', 'ag3d_ac1_basic', 'ag3d_ac0_d1']) {
         const c = loadCase(CASES, name);
