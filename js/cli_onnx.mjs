@@ -236,6 +236,7 @@ async function inspect(path, model, name, options, ortInfo) {
     try {
       const random = randomFeeds(ortInfo.ort, session.inputMetadata.filter((m) => !(m.name in given)), { dims: feedDims(split, options) });
       await session.run({ ...random, ...given }, { profile: true });
+      report.plan = session.plan(); // with where each node runs from now on
       const seen = new Map(session.lastProfile.parts.flatMap((p) => p.io ?? []).map((io) => [io.name, io]));
       for (const [i, n] of ours.entries()) {
         const io = seen.get(n.node.name);
@@ -275,7 +276,10 @@ function printInspect(r, out) {
   if (r.runError) out(`The model did not run on its inputs: ${r.runError}`);
   if (r.plan) {
     out(`Split into ${counted(r.plan.parts.length, 'part')} (${counted(r.plan.counts.onnxruntimeSessions, 'onnxruntime session')}):`);
-    for (const p of r.plan.parts) out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${counted(p.nodes.length, 'node')}: ${formatOps(p.ops)}`);
+    for (const p of r.plan.parts) {
+      out(`  ${p.part}. ${p.runsOn.padEnd(11)} ${counted(p.nodes.length, 'node')}: ${formatOps(p.ops)}`);
+      for (const n of p.nodes.filter((m) => m.placement)) out(`       ${n.opType} ${n.name ? quote(n.name) : '(unnamed)'}: ${n.placement.why}`);
+    }
   } else {
     out(`onnxruntime: ${r.onnxruntime}; install one to see the shapes and the split.`);
   }

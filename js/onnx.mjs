@@ -8,11 +8,12 @@ import {
   ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
 } from './onnx_graph.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './onnx_gpu.mjs';
+import { PLACEMENTS, placeNodes } from './onnx_placement.mjs';
 import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, preferredLocation, typeOf } from './onnx_values.mjs';
 
 export { OnnxModelError } from './onnx_graph.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData'];
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement'];
 const now = () => globalThis.performance.now();
 const ignore = () => {};
 
@@ -58,7 +59,7 @@ export class InferenceSession {
   #gs;
   #split;
   #parts;
-  #createPart; // (part, index, types) => its onnxruntime session: for parts made at the first run
+  #placement; // {option, pending, why: Map node index -> {runsOn, why}, rebuild(keep)}: onnx_placement.mjs
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
@@ -90,7 +91,7 @@ export class InferenceSession {
     this.#gs = fields.gs;
     this.#split = fields.split;
     this.#parts = fields.parts;
-    this.#createPart = fields.createPart;
+    this.#placement = fields.placement ?? null;
     this.#whole = fields.whole;
     this.#constants = fields.constants ?? new Map();
     this.#backend = fields.backend ?? null;
@@ -110,7 +111,10 @@ export class InferenceSession {
    * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
    * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
    * `gridsample onnx bench`), `gridsampleBackend` ('auto': on WebGPU when `executionProviders`
-   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `externalData` (onnxruntime-web's option: the files a model keeps its
+   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `placement` ('auto': after the first run,
+   * a node onnxruntime runs as gridsample does goes back into onnxruntime's part when it saves
+   * less than its part boundary costs, see onnx_placement.mjs; 'gridsample': every node on
+   * gridsample; 'onnxruntime': every node onnxruntime runs left to it), `externalData` (onnxruntime-web's option: the files a model keeps its
    * weights in, as `{ path, data }` or paths/URLs; a model given as a path or URL finds them beside
    * itself without it), and any onnxruntime session option (`executionProviders`,
    * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
@@ -119,10 +123,10 @@ export class InferenceSession {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
     }
-    const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample' } = options;
+    const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto' } = options;
     checkOrt(ort);
-    for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts]]) {
-      const allowed = name === 'subgraphs' ? ['error', 'onnxruntime'] : ['gridsample', 'onnxruntime'];
+    for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts], ['placement', placement]]) {
+      const allowed = { subgraphs: ['error', 'onnxruntime'], gridsampleParts: ['gridsample', 'onnxruntime'], placement: PLACEMENTS }[name];
       if (!allowed.includes(value)) {
         throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map(quote).join(' or ')}, got ${describe(value)}`);
       }
@@ -171,49 +175,70 @@ export class InferenceSession {
     const gs = gridsample ?? await load();
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
     for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
-    const parts = [];
-    // An onnxruntime session of part `index`, its inputs' types from `types`.
-    const createPart = async (part, index, partTypes) => {
+    // The parts of `split` with their onnxruntime sessions (at create(), and again when the
+    // first run's placement leaves nodes to onnxruntime).
+    const build = async (split) => {
+      const parts = [];
+      const partTypes = new Map(types);
+      // An onnxruntime session of part `index`, its inputs' types from `known`.
+      const createPart = async (part, index, known) => {
+        try {
+          return await ort.InferenceSession.create(subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
+        } catch (e) {
+          throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
+        }
+      };
       try {
-        return await ort.InferenceSession.create(subModel(proto, split, part, partTypes), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
-      } catch (e) {
-        throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
-      }
-    };
-    try {
-      for (const [index, part] of split.parts.entries()) {
-        if (part.runsOn === 'gridsample') {
-          for (const n of part.nodes) {
-            checkInputTypes(n, (v) => types.get(v), name);
-            types.set(n.node.output[0], types.get(n.node.input[0]));
+        for (const [index, part] of split.parts.entries()) {
+          if (part.runsOn === 'gridsample') {
+            for (const n of part.nodes) {
+              checkInputTypes(n, (v) => partTypes.get(v), name);
+              partTypes.set(n.node.output[0], partTypes.get(n.node.input[0]));
+            }
           }
+          if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
+            parts.push({ ...part, index });
+            continue;
+          }
+          // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
+          // results is then made at the first run, from the types of the values it is fed.
+          if (part.inputs.some((v) => !split.valueInfo.get(v) && partTypes.get(v) === undefined)) {
+            parts.push({ ...part, index, create: (known) => createPart(part, index, known) });
+            continue;
+          }
+          const session = await createPart(part, index, partTypes);
+          parts.push({ ...part, index, session });
+          for (const meta of session.outputMetadata ?? []) if (meta.isTensor) partTypes.set(meta.name, meta.type);
         }
-        if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
-          parts.push({ ...part, index });
-          continue;
-        }
-        // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
-        // results is then made at the first run, from the types of the values it is fed.
-        if (part.inputs.some((v) => !split.valueInfo.get(v) && types.get(v) === undefined)) {
-          parts.push({ ...part, index, deferred: true });
-          continue;
-        }
-        const session = await createPart(part, index, types);
-        parts.push({ ...part, index, session });
-        for (const meta of session.outputMetadata ?? []) if (meta.isTensor) types.set(meta.name, meta.type);
+      } catch (e) {
+        await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
+        throw e;
       }
-    } catch (e) {
-      await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
-      throw e;
-    }
+      // Types of our results, for outputMetadata.
+      for (const [n, t] of partTypes) types.set(n, t);
+      return parts;
+    };
+    const parts = await build(split);
     let gpuNodes = null;
     if (backend.backend === 'webgpu' && ours.length) {
       const { gpu, why } = await sessionGpu(ort, gs, parts.some((p) => p.session));
       if (gpu) gpuNodes = new GpuNodes(ort, gpu);
       else backend = { backend: 'wasm', why };
     }
+    // Placement is decided at the first run, from the types and shapes it sees (onnx_placement.mjs).
+    const fixed = gridsampleParts === 'onnxruntime' ? "gridsampleParts 'onnxruntime' times the split as it is"
+      : placement === 'gridsample' ? "placement 'gridsample'"
+        : gpuNodes ? 'on WebGPU a part boundary costs a submission, which no cost model measures yet' : null;
+    const rebuild = async (keep) => {
+      const next = splitModel(proto, name, { subgraphs, keep });
+      return { split: next, parts: await build(next) };
+    };
+    const placed = {
+      option: placement, pending: !fixed, fixed, why: null, rebuild,
+      place: (seen) => placeNodes(proto, name, split, seen, { placement, subgraphs }),
+    };
     return new InferenceSession(InferenceSession.#token, {
-      ort, gs, split, parts, constants, backend, gpuNodes, createPart, preferred: passOn.preferredOutputLocation,
+      ort, gs, split, parts, constants, backend, gpuNodes, placement: placed, preferred: passOn.preferredOutputLocation,
       public: {
         inputNames: split.inputs.map((v) => v.name),
         outputNames: split.outputs.map((v) => v.name),
@@ -234,7 +259,9 @@ export class InferenceSession {
       part: i + 1,
       runsOn: p.runsOn,
       ...(p.runsOn === 'gridsample' && this.#backend ? this.#backend : {}),
-      nodes: p.nodes.map((n) => ({ name: n.node.name, opType: n.node.opType, ...(n.attrs ? { version: n.version, attributes: n.attrs } : {}) })),
+      nodes: p.nodes.map((n) => ({
+        name: n.node.name, opType: n.node.opType, ...(n.attrs ? { version: n.version, attributes: n.attrs, placement: this.#placementOf(n) } : {}),
+      })),
       ops: p.nodes.reduce((ops, n) => ({ ...ops, [n.node.opType]: (ops[n.node.opType] ?? 0) + 1 }), {}),
       inputs: p.inputs,
       outputs: p.outputs,
@@ -251,6 +278,16 @@ export class InferenceSession {
         unusedNodes: s.unused.length,
       },
     };
+  }
+
+  // Where node `n` of ours runs and why (plan()).
+  #placementOf(n) {
+    const placed = this.#placement;
+    const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
+    if (!placed) return { runsOn, why: 'the session has no part for gridsample' };
+    if (placed.fixed) return { runsOn, why: placed.fixed };
+    if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
+    return placed.why.get(n.index);
   }
 
   /**
@@ -294,10 +331,12 @@ export class InferenceSession {
     const values = new Map(feeds);
     const times = [];
     const start = now();
+    const valueOf = (name) => values.get(name) ?? this.#constants.get(name);
+    const seen = this.#placement?.pending ? new Map() : null; // what our nodes saw, for placement
     const owned = []; // GPU tensors onnxruntime parts made, disposed of unless returned
     for (const part of this.#parts) {
       const t0 = now();
-      if (part.deferred) part.session ??= await this.#createPart(part, part.index, new Map(part.inputs.map((n) => [n, typeOf(values.get(n))])));
+      if (part.create) part.session ??= await part.create(new Map(part.inputs.map((n) => [n, typeOf(values.get(n))])));
       if (part.session) {
         let out;
         try {
@@ -310,10 +349,13 @@ export class InferenceSession {
           if (!onHost(t)) owned.push(t);
         }
       } else {
-        for (const n of part.nodes) values.set(n.node.output[0], await this.#runOurs(n, values));
+        for (const n of part.nodes) {
+          values.set(n.node.output[0], await this.#runOurs(n, values));
+          if (seen) seen.set(n.index, io(n, valueOf));
+        }
       }
       const timing = { part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0 };
-      if (profile && part.runsOn === 'gridsample') timing.io = part.nodes.map((n) => io(n, values));
+      if (profile && part.runsOn === 'gridsample') timing.io = part.nodes.map((n) => io(n, valueOf));
       times.push(timing);
     }
     const result = {};
@@ -321,7 +363,32 @@ export class InferenceSession {
     const returned = new Set(Object.values(result));
     for (const t of owned) if (!returned.has(t)) t.dispose?.();
     if (profile) this.lastProfile = { ms: now() - start, parts: times };
+    if (seen) await this.#place(seen);
     return result;
+  }
+
+  // After the first run: where each node of ours runs from now on (onnx_placement.mjs). Nodes
+  // left to onnxruntime make new onnxruntime parts, which replace the split's; when onnxruntime
+  // cannot make them, the split stays and plan() says why.
+  async #place(seen) {
+    const placed = this.#placement;
+    placed.pending = false;
+    const { keep, why } = placed.place(seen);
+    placed.why = why;
+    if (keep.size === 0) return;
+    let next;
+    try {
+      next = await placed.rebuild(keep);
+    } catch (e) {
+      for (const i of keep) why.set(i, { runsOn: 'gridsample', why: `onnxruntime could not take it: ${failureReason(e)}` });
+      return;
+    }
+    const old = this.#parts;
+    this.#split = next.split;
+    this.#parts = next.parts;
+    await Promise.allSettled(old.filter((p) => p.session).map((p) => p.session.release()));
+    for (const t of this.#heap.values()) t.dispose();
+    this.#heap.clear();
   }
 
   // A graph output as the caller's onnxruntime tensor. An initializer or a feed returned as it

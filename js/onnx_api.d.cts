@@ -61,6 +61,15 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    */
   gridsampleBackend?: 'auto' | 'webgpu' | 'wasm';
   /**
+   * Which GridSample / AffineGrid nodes leave onnxruntime's parts, decided at the first run from
+   * the types and shapes it sees (plan() says where each node runs and why): `'auto'` (default;
+   * a node onnxruntime runs as gridsample does stays in onnxruntime's part when it saves less
+   * than its part boundary costs, by a cost model measured on onnxruntime-web's wasm provider;
+   * on WebGPU the split is kept), `'gridsample'` (every node on gridsample) or `'onnxruntime'`
+   * (every node onnxruntime runs as gridsample does left to it).
+   */
+  placement?: 'auto' | 'gridsample' | 'onnxruntime';
+  /**
    * The files the model keeps tensor data in (read once; every onnxruntime part gets their bytes
    * through onnxruntime's own `externalData` option). A model given as a path or URL finds them
    * beside itself without it.
@@ -134,10 +143,12 @@ export interface Profile {
 export interface PlanNode {
   name: string;
   opType: string;
-  /** For the nodes gridsample runs: the operator version the model's opset selects. */
+  /** For GridSample / AffineGrid nodes: the operator version the model's opset selects. */
   version?: number;
-  /** For the nodes gridsample runs: their attributes as gridsample's options. */
+  /** For GridSample / AffineGrid nodes: their attributes as gridsample's options. */
   attributes?: { mode?: string; paddingMode?: string; alignCorners: boolean };
+  /** For GridSample / AffineGrid nodes: where the node runs and why (see `placement`). */
+  placement?: { runsOn: RunsOn; why: string };
 }
 
 /** A part of the split model: a run of onnxruntime nodes (one session) or gridsample nodes. */

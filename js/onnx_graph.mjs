@@ -291,9 +291,10 @@ function nestedOurs(node, index) {
  *   parts: [{ runsOn: 'onnxruntime'|'gridsample', nodes: [{index, node, label, attrs?, version?}],
  *             inputs: [names], outputs: [names], constants: [initializer names] }],
  *   valueInfo: Map name -> ValueInfoProto, unused: [labels] }.
- * Throws OnnxModelError for what gridsample cannot run.
+ * `keep`: indices of GridSample / AffineGrid nodes to leave in onnxruntime's parts (checked as
+ * ours all the same; see onnx_placement.mjs). Throws OnnxModelError for what gridsample cannot run.
  */
-export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
+export function splitModel(proto, model, { subgraphs = 'error', keep = new Set() } = {}) {
   const graph = proto.graph;
   const fail = (message) => new OnnxModelError(model, message);
   const opsetEntry = proto.opsetImport.find((o) => isDefaultDomain(o.domain));
@@ -328,6 +329,7 @@ export function splitModel(proto, model, { subgraphs = 'error' } = {}) {
     } catch (e) {
       throw fail(e.message);
     }
+    if (keep.has(index)) entry.ours = false;
     return entry;
   });
 

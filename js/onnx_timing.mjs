@@ -139,6 +139,8 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
   const errors = {};
   try {
     feeds ??= { ...randomFeeds(ort, split.inputMetadata.filter((m) => !(m.name in given)), { dims, ranges }), ...given };
+    // The plan after the first run, which decides where each node of ours runs from then on.
+    const first = await split.run(feeds);
     const plan = split.plan();
     // onnxruntime alone gets the same bytes (read once by the split session when given a path).
     try {
@@ -153,14 +155,19 @@ export async function compareModel(model, { ort, feeds, given = {}, dims, ranges
       try {
         sessions.reference = await InferenceSession.create(model, { ...sessionOptions, logSeverityLevel: 4, ort, gridsample, subgraphs, gridsampleParts: 'onnxruntime' });
         await sessions.reference.run(feeds);
+        // The reference splits as splitModel does: when placement left some of our nodes to
+        // onnxruntime, its parts are not the split session's.
+        const shape = (p) => p.parts.map((q) => `${q.runsOn} ${q.nodes.length}`).join();
+        if (shape(sessions.reference.plan()) !== shape(plan)) throw new Error('placement left some GridSample / AffineGrid nodes to onnxruntime: the parts differ from the split\'s');
       } catch (e) {
         errors.reference = failureReason(e);
+        await sessions.reference?.release();
         delete sessions.reference;
       }
     }
     const samples = { onnxruntime: [], split: [], parts: plan.parts.map(() => []), reference: plan.parts.map(() => []) };
     let outputs = null;
-    if (sessions.onnxruntime) outputs = compareOutputs(await split.run(feeds), await sessions.onnxruntime.run(feeds));
+    if (sessions.onnxruntime) outputs = compareOutputs(first, await sessions.onnxruntime.run(feeds));
     // Engines optimise JavaScript and wasm after many calls, in the background: untimed runs
     // for at least warmupMs, so that small models are timed at their steady speed.
     for (const session of [sessions.onnxruntime, split, sessions.reference].filter(Boolean)) await warm(session, feeds, warmup, warmupMs);

@@ -93,13 +93,14 @@ export function preferredLocation(preferred, name) {
 }
 
 // What a node of ours read and wrote: types and dimensions (AffineGrid's size with its values).
-export function io(n, values) {
+// `valueOf(name)`: the value a run holds by that name (a result, a feed or a constant).
+export function io(n, valueOf) {
   const shape = (name) => {
-    const t = values.get(name);
+    const t = valueOf(name);
     return t ? { name, type: typeOf(t), dims: [...t.dims].map(Number) } : { name };
   };
   const inputs = n.node.input.map(shape);
-  const size = values.get(n.node.input[1]);
+  const size = valueOf(n.node.input[1]);
   if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
 }

@@ -17,9 +17,15 @@ if (localModels) {
 
 // device 'auto': with the hook set, transformers.js refuses its Node default, 'cpu'.
 const detector = await pipeline('object-detection', model, { device: 'auto', dtype: 'fp32' });
-const { counts } = detector.model.sessions.model.plan();
+const session = detector.model.sessions.model;
+const { counts } = session.plan();
 console.log(`${model}: ${counts.gridsampleNodes} GridSample nodes on gridsample, ${counts.onnxruntimeNodes} nodes in ${counts.onnxruntimeSessions} onnxruntime sessions`);
 for (const { label, score, box } of await detector(image, { threshold: 0.5 })) {
   console.log(`${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
+}
+// Where each GridSample node runs from the second call on, and why: the first call's shapes
+// decide whether a node saves more than its part boundary costs.
+for (const node of session.plan().parts.flatMap((part) => part.nodes).filter((n) => n.placement)) {
+  console.log(`${node.name}: ${node.placement.runsOn}, ${node.placement.why}`);
 }
 await detector.dispose();

@@ -11,6 +11,9 @@ import { encodeModel } from './lib/onnx_model.mjs';
 
 // Messages of onnxruntime's own failures, which the tests provoke, are not logged as well.
 const QUIET = { logSeverityLevel: 4 };
+// The split as splitModel makes it, every node of ours on gridsample, whatever it costs: these
+// tests are of the split's mechanics (placement has its own, at the end).
+const SPLIT = { placement: 'gridsample' };
 
 // Deterministic inputs: a 31-bit LCG, values in [lo, hi).
 function random(seed) {
@@ -44,7 +47,7 @@ const modelError = (promise, pattern) => assert.rejects(promise, (e) => {
 
 // The split session's outputs against onnxruntime-node's own session on the whole model.
 async function assertMatchesOnnxruntime(model, feeds, atol = 1e-5) {
-  const split = await InferenceSession.create(model, { ort, gridsample: gs });
+  const split = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
   const whole = await ort.InferenceSession.create(model);
   const got = await split.run(feeds);
   const want = await whole.run(feeds);
@@ -160,7 +163,7 @@ describe('splitting', () => {
         },
       },
     };
-    const s = await InferenceSession.create(model, { ort: older, ...QUIET });
+    const s = await InferenceSession.create(model, { ort: older, ...QUIET, ...SPLIT });
     assert.equal(counts.created, 1, 'the Sigmoid part cannot be made before the GridSample part has a result type');
     const whole = await ort.InferenceSession.create(model);
     const feeds = { X: tensor([1, 2, 5, 7], 11), grid: tensor([1, 3, 4, 2], 12, -1.2, 1.2) };
@@ -184,7 +187,7 @@ describe('splitting', () => {
     });
     const own = await load(); // a module of its own: its heap holds this session's tensors only
     const empty = own.heapUsed();
-    const s = await InferenceSession.create(model, { ort, gridsample: own });
+    const s = await InferenceSession.create(model, { ort, gridsample: own, ...SPLIT });
     const whole = await ort.InferenceSession.create(model);
     const feeds = (ho, wo, seed) => ({ X: tensor([1, 2, 4, 6], seed), grid: tensor([1, ho, wo, 2], seed + 1, -1.2, 1.2) });
     const f1 = feeds(5, 7, 11);
@@ -257,7 +260,7 @@ describe('splitting', () => {
       outputs: [{ name: 'C', dtype: 'float32', dims: ['N', 2, 'h', 'w'] }],
       name: 'edges',
     });
-    const s = await InferenceSession.create(model, { ort, gridsample: gs });
+    const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
     const filled = (dims, v) => new ort.Tensor('float32', new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(v), dims);
     // A non-finite grid coordinate samples 0 (DESIGN.md section 2), so C = sigmoid(0).
     for (const [x, grid, dims] of [
@@ -324,20 +327,20 @@ describe('errors name the model, the node and what was expected', () => {
   });
 
   test('opsets and attributes', async () => {
-    await rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs }), /model "one_node": node "n0" \(GridSample\): GridSample needs opset 16 or later; the model imports opset 15/);
-    await rejects(InferenceSession.create(grid1(30), { ort, gridsample: gs }), /node "n0" \(GridSample\): the model imports opset 30; gridsample\/onnx knows GridSample up to opset 24/);
-    await rejects(InferenceSession.create(grid1(20, { mode: 'bilinear' }), { ort, gridsample: gs }), /mode "bilinear" is not one of GridSample-20's "linear", "nearest", "cubic" \("bilinear" is GridSample-16's spelling\)/);
-    await rejects(InferenceSession.create(grid1(16, { mode: 'cubic' }), { ort, gridsample: gs }), /GridSample-16's "bilinear", "nearest", "bicubic" \("cubic" is GridSample-20's spelling\)/);
-    await rejects(InferenceSession.create(grid1(20, { padding_mode: 'wrap' }), { ort, gridsample: gs }), /padding_mode "wrap" is not one of "zeros", "border", "reflection"/);
-    await rejects(InferenceSession.create(grid1(20, { align_corners: 2 }), { ort, gridsample: gs }), /align_corners must be 0 or 1, got 2/);
-    await rejects(InferenceSession.create(grid1(20, { antialias: 1 }), { ort, gridsample: gs }), /unknown attribute "antialias" \(GridSample-20 has mode, padding_mode, align_corners\)/);
+    await rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs, ...SPLIT }), /model "one_node": node "n0" \(GridSample\): GridSample needs opset 16 or later; the model imports opset 15/);
+    await rejects(InferenceSession.create(grid1(30), { ort, gridsample: gs, ...SPLIT }), /node "n0" \(GridSample\): the model imports opset 30; gridsample\/onnx knows GridSample up to opset 24/);
+    await rejects(InferenceSession.create(grid1(20, { mode: 'bilinear' }), { ort, gridsample: gs, ...SPLIT }), /mode "bilinear" is not one of GridSample-20's "linear", "nearest", "cubic" \("bilinear" is GridSample-16's spelling\)/);
+    await rejects(InferenceSession.create(grid1(16, { mode: 'cubic' }), { ort, gridsample: gs, ...SPLIT }), /GridSample-16's "bilinear", "nearest", "bicubic" \("cubic" is GridSample-20's spelling\)/);
+    await rejects(InferenceSession.create(grid1(20, { padding_mode: 'wrap' }), { ort, gridsample: gs, ...SPLIT }), /padding_mode "wrap" is not one of "zeros", "border", "reflection"/);
+    await rejects(InferenceSession.create(grid1(20, { align_corners: 2 }), { ort, gridsample: gs, ...SPLIT }), /align_corners must be 0 or 1, got 2/);
+    await rejects(InferenceSession.create(grid1(20, { antialias: 1 }), { ort, gridsample: gs, ...SPLIT }), /unknown attribute "antialias" \(GridSample-20 has mode, padding_mode, align_corners\)/);
     const affine16 = encodeModel({
       opset: 18,
       nodes: [{ op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'] }],
       inputs: [{ name: 'theta', dtype: 'float32', dims: [1, 2, 3] }, { name: 'size', dtype: 'int64', dims: [4] }],
       outputs: [{ name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }],
     });
-    await rejects(InferenceSession.create(affine16, { ort, gridsample: gs }), /node "n0" \(AffineGrid\): AffineGrid needs opset 20 or later; the model imports opset 18/);
+    await rejects(InferenceSession.create(affine16, { ort, gridsample: gs, ...SPLIT }), /node "n0" \(AffineGrid\): AffineGrid needs opset 20 or later; the model imports opset 18/);
   });
 
   test('graphs that are not well formed', async () => {
@@ -347,7 +350,7 @@ describe('errors name the model, the node and what was expected', () => {
       inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }],
       outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
     });
-    await rejects(InferenceSession.create(dangling, { ort, gridsample: gs }), /node "n0" \(GridSample\) reads "nowhere", which no node, graph input or initializer provides/);
+    await rejects(InferenceSession.create(dangling, { ort, gridsample: gs, ...SPLIT }), /node "n0" \(GridSample\) reads "nowhere", which no node, graph input or initializer provides/);
     const cycle = encodeModel({
       opset: 20,
       nodes: [
@@ -357,7 +360,7 @@ describe('errors name the model, the node and what was expected', () => {
       inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 2, 2] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }],
       outputs: [{ name: 'B', dtype: 'float32', dims: [1, 1, 2, 2] }],
     });
-    await rejects(InferenceSession.create(cycle, { ort, gridsample: gs }), /the graph has a cycle/);
+    await rejects(InferenceSession.create(cycle, { ort, gridsample: gs, ...SPLIT }), /the graph has a cycle/);
   });
 
   test('a GridSample inside an If body fails, unless left to onnxruntime', async () => {
@@ -375,8 +378,8 @@ describe('errors name the model, the node and what was expected', () => {
       ],
       outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
     });
-    await rejects(InferenceSession.create(model, { ort, gridsample: gs }), /node "then_gs" \(GridSample\) in the "then_branch" body of node "n0" \(If\): gridsample\/onnx splits the main graph only.*subgraphs: 'onnxruntime'/);
-    const s = await InferenceSession.create(model, { ort, gridsample: gs, subgraphs: 'onnxruntime' });
+    await rejects(InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT }), /node "then_gs" \(GridSample\) in the "then_branch" body of node "n0" \(If\): gridsample\/onnx splits the main graph only.*subgraphs: 'onnxruntime'/);
+    const s = await InferenceSession.create(model, { ort, gridsample: gs, subgraphs: 'onnxruntime', ...SPLIT });
     assert.deepEqual(runsOn(s), ['onnxruntime:If']);
     const feeds = { cond: new ort.Tensor('bool', [true], []), X: tensor([1, 1, 4, 4], 1), grid: tensor([1, 2, 2, 2], 2) };
     const whole = await ort.InferenceSession.create(model);
@@ -388,7 +391,7 @@ describe('errors name the model, the node and what was expected', () => {
     let s;
     const feeds = () => ({ X: tensor([1, 1, 4, 4], 1), grid: tensor([1, 2, 2, 2], 2) });
     before(async () => {
-      s = await InferenceSession.create(grid1(20), { ort, gridsample: gs });
+      s = await InferenceSession.create(grid1(20), { ort, gridsample: gs, ...SPLIT });
     });
     after(() => s.release());
 
@@ -411,7 +414,7 @@ describe('errors name the model, the node and what was expected', () => {
     });
 
     test('a released session refuses to run', async () => {
-      const t = await InferenceSession.create(grid1(20), { ort, gridsample: gs });
+      const t = await InferenceSession.create(grid1(20), { ort, gridsample: gs, ...SPLIT });
       await t.release();
       await t.release(); // twice is fine
       await rejects(t.run(feeds()), /run: the session was released/);
@@ -419,7 +422,7 @@ describe('errors name the model, the node and what was expected', () => {
   });
 
   test('errors are OnnxModelError', async () => {
-    await assert.rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs }), OnnxModelError);
+    await assert.rejects(InferenceSession.create(grid1(15), { ort, gridsample: gs, ...SPLIT }), OnnxModelError);
   });
 });
 
@@ -446,7 +449,7 @@ describe('runs called together queue, as onnxruntime-web runs them (issue 26)', 
 
   for (const [what, model] of [['a split model', split], ['a model without GridSample', whole]]) {
     test(`${what}: five runs called together all run, each on its own feeds`, async () => {
-      const s = await InferenceSession.create(model, { ort, gridsample: gs });
+      const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
       const oracle = await ort.InferenceSession.create(model);
       const feeds = [1, 2, 3, 4, 5].map(feedsFor);
       const got = await Promise.all(feeds.map((f) => s.run(f)));
@@ -456,7 +459,7 @@ describe('runs called together queue, as onnxruntime-web runs them (issue 26)', 
   }
 
   test('a run that fails does not stop the next; a run reads its feeds when called', async () => {
-    const s = await InferenceSession.create(split, { ort, gridsample: gs });
+    const s = await InferenceSession.create(split, { ort, gridsample: gs, ...SPLIT });
     const oracle = await ort.InferenceSession.create(split);
     const feeds = feedsFor(1);
     const first = { ...feeds };
@@ -472,7 +475,7 @@ describe('runs called together queue, as onnxruntime-web runs them (issue 26)', 
   });
 
   test('release() while runs wait: the run in progress finishes, the waiting ones reject, later calls reject', async () => {
-    const s = await InferenceSession.create(split, { ort, gridsample: gs });
+    const s = await InferenceSession.create(split, { ort, gridsample: gs, ...SPLIT });
     const oracle = await ort.InferenceSession.create(split);
     const feeds = feedsFor(2);
     const running = s.run(feeds);
@@ -501,7 +504,7 @@ describe('results are the caller\'s (issue 26)', () => {
       ],
       initializers: [{ name: 'K', dtype: 'float32', dims: [1, 1, 3, 2], data: Float32Array.of(-1, -1, 0, 0.5, 1, 1) }],
     });
-    const s = await InferenceSession.create(model, { ort, gridsample: gs });
+    const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
     const oracle = await ort.InferenceSession.create(model);
     const feeds = { X: tensor([1, 1, 3, 3], 5) };
     const x = Array.from(feeds.X.data);
@@ -527,7 +530,7 @@ describe('errors are one-line OnnxModelErrors (issue 26)', () => {
       outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
       name: 'g\r\nh',
     });
-    await modelError(InferenceSession.create(model, { ort, gridsample: gs }),
+    await modelError(InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT }),
       /^gridsample\/onnx: model "g\\r\\nh": node "warp\\n\\"x\\"" \(GridSample\): mode "bi\\nlinear" is not one of/);
   });
 
@@ -574,7 +577,7 @@ describe('errors are one-line OnnxModelErrors (issue 26)', () => {
     });
 
     test(`a feed whose data does not fit its type or dims, headed to ${what}, is refused before onnxruntime sees it`, async () => {
-      const s = await InferenceSession.create(reshape(withGridSample), { ort, gridsample: gs });
+      const s = await InferenceSession.create(reshape(withGridSample), { ort, gridsample: gs, ...SPLIT });
       const feeds = reshapeFeeds([1, 1, 4, 4]);
       const plain = (type, dims, data) => ({ type, dims, data });
       await modelError(s.run({ ...feeds, X: plain('float32', [16], new Float32Array(10)) }), /run: input "X": float32 \[16\] has 16 elements, but its data holds 10$/);
@@ -621,7 +624,157 @@ describe('attributes and input types onnxruntime refuses are refused at create()
   for (const [what, model, onnxruntimeSays, weSay] of cases) {
     test(what, async () => {
       await assert.rejects(ort.InferenceSession.create(model, QUIET), onnxruntimeSays);
-      await modelError(InferenceSession.create(model, { ort, gridsample: gs }), weSay);
+      await modelError(InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT }), weSay);
     });
   }
+});
+
+describe('placement: a node onnxruntime runs goes back into its part when it saves less than the boundary costs (onnx_placement.mjs)', () => {
+  // Relu -> [AffineGrid ->] GridSample -> Sigmoid: the nodes of ours between two onnxruntime parts.
+  const between = ({ opset = 20, x, grid, affine = false, mode = 'linear', dtype = 'float32' }) => encodeModel({
+    opset,
+    nodes: [
+      { op: 'Relu', inputs: ['X'], outputs: ['A'] },
+      ...(affine ? [{ op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'] }] : []),
+      { op: 'GridSample', inputs: ['A', 'grid'], outputs: ['B'], attrs: { mode } },
+      { op: 'Sigmoid', inputs: ['B'], outputs: ['Y'] },
+    ],
+    inputs: [{ name: 'X', dtype, dims: x }, affine ? { name: 'theta', dtype, dims: [x[0], 2, 3] } : { name: 'grid', dtype, dims: grid }],
+    initializers: affine ? [{ name: 'size', dtype: 'int64', dims: [4], data: BigInt64Array.from([x[0], x[1], ...grid.slice(1, 3)], BigInt) }] : [],
+    outputs: [{ name: 'Y', dtype, dims: [x[0], x[1], ...grid.slice(1, -1)] }],
+  });
+  // onnxruntime-node with its sessions counted (made, released); `failAfter`: creations that
+  // succeed before the rest throw.
+  const counting = (failAfter = Infinity) => {
+    const counts = { created: 0, released: 0 };
+    const wrapped = {
+      ...ort,
+      InferenceSession: {
+        async create(...args) {
+          if (counts.created >= failAfter) throw new Error('out of memory (a test double)');
+          const session = await ort.InferenceSession.create(...args);
+          counts.created += 1;
+          const release = session.release.bind(session);
+          session.release = () => { counts.released += 1; return release(); };
+          return session;
+        },
+      },
+    };
+    return { counts, ort: wrapped };
+  };
+  const placements = (s) => s.plan().parts.flatMap((p) => p.nodes.filter((n) => n.placement).map((n) => ({ opType: n.opType, ...n.placement })));
+  const feedsOf = (x, grid, seed) => ({ X: tensor(x, seed), grid: tensor(grid, seed + 1, -1.2, 1.2) });
+
+  test('a small GridSample between two parts: split on the first run, one onnxruntime session from the second; outputs as onnxruntime alone', async () => {
+    const x = [1, 2, 8, 8];
+    const grid = [1, 8, 8, 2];
+    const model = between({ x, grid });
+    const { counts, ort: counted } = counting();
+    const s = await InferenceSession.create(model, { ort: counted, gridsample: gs });
+    const whole = await ort.InferenceSession.create(model);
+    assert.equal(counts.created, 2);
+    assert.match(placements(s)[0].why, /placement "auto" decides at the first run/);
+    const feeds = feedsOf(x, grid, 3);
+    const want = await whole.run(feeds);
+    assertClose(await s.run(feeds), want, 1e-6);
+    const [p] = placements(s);
+    assert.equal(p.runsOn, 'onnxruntime');
+    assert.match(p.why, /^onnxruntime runs it; its part saves an estimated .* ms per run, the part's boundary costs .* ms$/);
+    assert.deepEqual(s.plan().counts, { onnxruntimeSessions: 1, onnxruntimeNodes: 3, gridsampleNodes: 0, unusedNodes: 0 });
+    assert.deepEqual(counts, { created: 3, released: 2 }, 'the merged session made, the two split ones released');
+    await s.run(feeds, { profile: true });
+    assert.deepEqual(s.lastProfile.parts.map((q) => q.runsOn), ['onnxruntime']);
+    assertClose(await s.run(feeds), want, 0);
+    await Promise.all([s.release(), whole.release()]);
+    assert.deepEqual(counts, { created: 3, released: 3 });
+  });
+
+  test('a large GridSample stays on gridsample, with its estimate', async () => {
+    const x = [1, 8, 64, 64];
+    const grid = [1, 128, 128, 2];
+    const s = await InferenceSession.create(between({ x, grid }), { ort, gridsample: gs });
+    await s.run(feedsOf(x, grid, 5));
+    const [p] = placements(s);
+    assert.equal(p.runsOn, 'gridsample');
+    assert.match(p.why, /^its part saves an estimated (\S+) ms per run, the part's boundary costs (\S+) ms$/);
+    const [, saved, boundary] = p.why.match(/estimated (\S+) ms .* costs (\S+) ms/).map(Number);
+    assert.ok(saved > boundary, p.why);
+    assert.equal(s.plan().counts.gridsampleNodes, 1);
+    await s.release();
+  });
+
+  test("placement 'gridsample' and 'onnxruntime' force either way; a part of AffineGrid + GridSample moves whole", async () => {
+    const x = [1, 8, 64, 64];
+    const grid = [1, 128, 128, 2];
+    const model = between({ x, grid, affine: true });
+    const feeds = { X: tensor(x, 7), theta: new ort.Tensor('float32', Float32Array.of(0.9, 0.1, 0, -0.1, 0.9, 0), [1, 2, 3]) };
+    const whole = await ort.InferenceSession.create(model);
+    const want = await whole.run(feeds);
+    const forced = await InferenceSession.create(model, { ort, gridsample: gs, placement: 'onnxruntime' });
+    assertClose(await forced.run(feeds), want, 1e-5);
+    assert.deepEqual(placements(forced).map((p) => [p.opType, p.runsOn, p.why]),
+      [['AffineGrid', 'onnxruntime', "placement 'onnxruntime'"], ['GridSample', 'onnxruntime', "placement 'onnxruntime'"]]);
+    assert.equal(forced.plan().counts.onnxruntimeSessions, 1);
+    assertClose(await forced.run(feeds), want, 0);
+    const small = between({ x: [1, 1, 4, 4], grid: [1, 4, 4, 2] });
+    const kept = await InferenceSession.create(small, { ort, gridsample: gs, placement: 'gridsample' });
+    await kept.run(feedsOf([1, 1, 4, 4], [1, 4, 4, 2], 9));
+    assert.deepEqual(placements(kept).map((p) => [p.runsOn, p.why]), [['gridsample', "placement 'gridsample'"]]);
+    assert.equal(kept.plan().counts.onnxruntimeSessions, 2);
+    await Promise.all([forced.release(), kept.release(), whole.release()]);
+  });
+
+  test("what onnxruntime cannot run as gridsample does stays on gridsample, even with placement 'onnxruntime'", async () => {
+    const cases = [
+      ['1-D (3-D X)', between({ x: [1, 1, 4], grid: [1, 3, 1] }), { X: tensor([1, 1, 4], 1), grid: tensor([1, 3, 1], 2) }, /onnxruntime runs 4-D and 5-D GridSample only, X is 3-D/],
+      ['5-D cubic', between({ x: [1, 1, 2, 2, 2], grid: [1, 2, 2, 2, 3], mode: 'cubic' }), { X: tensor([1, 1, 2, 2, 2], 3), grid: tensor([1, 2, 2, 2, 3], 4) }, /onnxruntime has no 5-D cubic GridSample/],
+      ['GridSample-16 on 5-D', between({ opset: 16, x: [1, 1, 2, 2, 2], grid: [1, 2, 2, 2, 3], mode: 'bilinear' }), { X: tensor([1, 1, 2, 2, 2], 5), grid: tensor([1, 2, 2, 2, 3], 6) }, /GridSample-16 is 4-D only/],
+    ];
+    for (const [what, model, feeds, why] of cases) {
+      const s = await InferenceSession.create(model, { ort, gridsample: gs, placement: 'onnxruntime' });
+      await s.run(feeds);
+      const [p] = placements(s);
+      assert.equal(p.runsOn, 'gridsample', what);
+      assert.match(p.why, why, what);
+      await s.run(feeds);
+      await s.release();
+    }
+    // AffineGrid with align_corners 1 and a size-1 axis: onnxruntime's base coordinate is -1, ours 0.
+    const size1 = encodeModel({
+      opset: 20,
+      nodes: [{ op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'], attrs: { align_corners: 1 } }, { op: 'Relu', inputs: ['grid'], outputs: ['Y'] }],
+      inputs: [{ name: 'theta', dtype: 'float32', dims: [1, 2, 3] }],
+      initializers: [{ name: 'size', dtype: 'int64', dims: [4], data: BigInt64Array.of(1n, 1n, 1n, 5n) }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 5, 2] }],
+    });
+    const s = await InferenceSession.create(size1, { ort, gridsample: gs, placement: 'onnxruntime' });
+    const theta = { theta: new ort.Tensor('float32', Float32Array.of(1, 0, 0, 0, 1, 0.5), [1, 2, 3]) };
+    const first = await s.run(theta);
+    assert.match(placements(s)[0].why, /a size-1 axis with align_corners=1/);
+    assertClose(await s.run(theta), first, 0);
+    assert.equal(first.Y.data[1], 0.5, 'y of the one row is theta\'s offset (PyTorch), not -1 + 0.5');
+    await s.release();
+  });
+
+  test('onnxruntime failing to make the merged session leaves the split, and says so', async () => {
+    const x = [1, 1, 4, 4];
+    const grid = [1, 4, 4, 2];
+    const model = between({ x, grid });
+    const { counts, ort: failing } = counting(2);
+    const s = await InferenceSession.create(model, { ort: failing, gridsample: gs });
+    const whole = await ort.InferenceSession.create(model);
+    const feeds = feedsOf(x, grid, 13);
+    assertClose(await s.run(feeds), await whole.run(feeds), 1e-6);
+    const [p] = placements(s);
+    assert.equal(p.runsOn, 'gridsample');
+    assert.match(p.why, /^onnxruntime could not take it: .*out of memory \(a test double\)/);
+    assertClose(await s.run(feeds), await whole.run(feeds), 1e-6);
+    await Promise.all([s.release(), whole.release()]);
+    assert.deepEqual(counts, { created: 2, released: 2 });
+  });
+
+  test('options.placement is checked', async () => {
+    await assert.rejects(InferenceSession.create(between({ x: [1, 1, 2, 2], grid: [1, 2, 2, 2] }), { ort, placement: 'fast' }),
+      /^TypeError: InferenceSession\.create: options\.placement: expected "auto" or "gridsample" or "onnxruntime", got "fast"$/);
+  });
 });

@@ -34,6 +34,11 @@ const modelsOf = (major) => join(appOf(major), 'models');
 // The model folders of each project: the detector as each model class of DETECTORS.
 const folderOf = (modelType) => `tiny-${modelType.replaceAll('_', '-')}`;
 
+// The tiny detector's GridSample nodes save less than a part boundary costs, so after the first
+// run placement 'auto' would leave them to onnxruntime (onnx_placement.mjs): these pipelines
+// force the split, through transformers.js's session_options, so that every call runs it.
+const FORCE_SPLIT = "session_options: { placement: 'gridsample' }";
+
 // A Node program that runs the pipeline of each detector on the test picture and prints what
 // it found, with the onnxruntime sessions made and released (counted on the onnxruntime-node
 // transformers.js imports) and, on gridsample, the split's counts and what a run after
@@ -60,7 +65,7 @@ const { data, width, height, channels } = testPicture();
 const results = {};
 for (const model of ${JSON.stringify(Object.keys(DETECTORS).map(folderOf))}) {
   const before = { ...parts };
-  const detector = await pipeline('object-detection', model, { dtype: 'fp32'${hook ? ", device: 'auto'" : ''} });
+  const detector = await pipeline('object-detection', model, { dtype: 'fp32'${hook ? `, device: 'auto', ${FORCE_SPLIT}` : ''} });
   const detections = await detector(new RawImage(data, width, height, channels), { threshold: ${THRESHOLD} });
   const session = detector.model.sessions.model;
   const counts = session.plan?.().counts ?? null;
@@ -155,7 +160,11 @@ test('examples/transformers/detect.mjs, as written, prints the detections of tra
   const [summary, ...lines] = stdout.trim().split('\n');
   assert.match(summary, /^tiny-rt-detr: 3 GridSample nodes on gridsample, \d+ nodes in 2 onnxruntime sessions$/);
   const expected = theirs.results['tiny-rt-detr'].detections.map(({ label, score, box }) => `${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
-  assert.deepEqual(lines, expected);
+  assert.deepEqual(lines.slice(0, expected.length), expected);
+  // The tiny detector's three GridSample nodes are too small to pay for their part boundary.
+  const placed = lines.slice(expected.length);
+  assert.equal(placed.length, 3, placed.join('\n'));
+  for (const line of placed) assert.match(line, /: onnxruntime, onnxruntime runs it; its part saves an estimated \S+ ms per run, the part's boundary costs \S+ ms$/);
 });
 
 // --- headless Chromium: the one alias line in a Vite build ---------------------------------
@@ -186,7 +195,7 @@ if (globalThis.GPUBuffer) {
 }
 
 async function main() {
-  const detector = await pipeline('object-detection', 'tiny-rt-detr', { dtype: 'fp32', device });
+  const detector = await pipeline('object-detection', 'tiny-rt-detr', { dtype: 'fp32', device${gridsample ? `, ${FORCE_SPLIT}` : ''} });
   const { data, width, height, channels } = PICTURE;
   readbacks = 0;
   const detections = await detector(new RawImage(Uint8ClampedArray.from(data), width, height, channels), { threshold: ${THRESHOLD} });

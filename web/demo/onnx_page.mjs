@@ -189,6 +189,9 @@ function showPlan(plan, readbacks = null) {
     element('td', { textContent: p.nodes.length }),
     element('td', { className: 'ops', textContent: formatOps(p.ops) }),
     element('td', { className: 'io', textContent: `${p.inputs.join(', ')} → ${p.outputs.join(', ')}` }))));
+  // Where each GridSample / AffineGrid node runs after the first run, and why.
+  $('placement').replaceChildren(...plan.parts.flatMap((p) => p.nodes).filter((n) => n.placement).map((n) =>
+    element('li', { textContent: `${n.opType} ${n.name || '(unnamed)'}: on ${n.placement.runsOn}, ${n.placement.why}` })));
 }
 
 function timingRow(label, s) {
