@@ -17,6 +17,8 @@ const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners',
 const LIBRARY_RULES = new WeakMap();
 // The check-only twin of each API object made here (see checkOnly).
 const CHECK_ONLY = new WeakMap();
+// Per module: (count) => sets the threads of its later calls (the threaded build; see threadControl).
+const THREAD_CONTROL = new WeakMap();
 
 /**
  * The rules of `api`'s module, or null when `api` was not made by this copy of the package:
@@ -40,6 +42,16 @@ export function libraryRules(api) {
  */
 export function checkOnly(api) {
   return CHECK_ONLY.get(api)?.() ?? null;
+}
+
+/**
+ * For the benchmark: a function that sets how many threads the later calls of module `api`
+ * use (the threaded build; 1 to 64), so that one module, on the same buffers, is timed on 1
+ * and 2 threads in alternating rounds. Not part of the API: `api.threads` keeps what load()
+ * set.
+ */
+export function threadControl(api) {
+  return THREAD_CONTROL.get(api) ?? null;
 }
 
 // The build a module is, from its Highway target: the SIMD128 build dispatches to WASM (or
@@ -225,6 +237,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   });
   let twin = checks ? api : null;
   CHECK_ONLY.set(api, () => (twin ??= createApi(Module, variant, { threads, checks: true, newBuffer })));
+  if (variant === 'simd-threads') THREAD_CONTROL.set(api, (count) => Module.setThreads(count));
   LIBRARY_RULES.set(api, {
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),

@@ -40,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import * as ortWeb from 'onnxruntime-web';
 
 import { load, threadsSupported } from '../../js/node.mjs';
+import { threadControl } from '../../js/core.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
@@ -122,7 +123,8 @@ const log = (...m) => console.error(...m);
 // work on data already in place, as our heap tensors do.
 const IMPLS = [
   { id: 'simd', short: 'ours SIMD heap', label: 'gridsample wasm SIMD, heap tensors (zero-copy)' },
-  { id: 'simd-t2', short: 'ours SIMD, 2 threads', label: 'gridsample wasm SIMD with threads (simd-threads, 2 threads), heap tensors' },
+  { id: 'simd-t1', short: 'ours SIMD threads build, 1 thread', label: 'gridsample wasm SIMD with threads (simd-threads, set to 1 thread), heap tensors', vs: 'simd' },
+  { id: 'simd-t2', short: 'ours SIMD, 2 threads', label: `gridsample wasm SIMD with threads (simd-threads, ${THREADS} threads), heap tensors` },
   { id: 'simd-base', baseline: true, label: 'gridsample wasm SIMD, heap tensors, baseline settings', vs: 'simd' },
   { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
   { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
@@ -336,7 +338,7 @@ function floorImpl(setupCopy) {
 // --- wasm / JS phase ---------------------------------------------------------------------------------
 
 // The order of setting up and checking; the first checked implementation with an output is the reference.
-const WASM_ORDER = ['simd', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'ort-web-t2', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
+const WASM_ORDER = ['simd', 'simd-t1', 'simd-t2', 'plain-js', 'simd-copy', 'scalar', 'ort-web', 'ort-web-t2', 'cv5', 'cv5-planar', 'cv4', 'cv4-planar', 'simd-base', 'floor-wasm', 'floor-js'];
 
 /**
  * One workload in this process: sets up and checks every implementation of `setups` (those of
@@ -726,7 +728,19 @@ async function main() {
       };
       const base = baselineWorkload(w);
       if (base) setups['simd-base'] = () => peers.oursHeap(simd, base);
-      if (simdThreads) setups['simd-t2'] = () => peers.oursHeap(simdThreads, w);
+      if (simdThreads) {
+        // One module on 1 and on THREADS threads, set before each call: its two rows differ in
+        // the thread count alone (two modules differed by up to 1.4x on one thread, process to
+        // process, which made the same call 0.85x to 1.9x "on 2 threads").
+        const setThreads = threadControl(simdThreads);
+        const on = (count) => () => {
+          const impl = peers.oursHeap(simdThreads, w);
+          const run = impl.run;
+          return { ...impl, run: () => { setThreads(count); return run(); } };
+        };
+        setups['simd-t1'] = on(1);
+        setups['simd-t2'] = on(THREADS);
+      }
       setups['ort-web-t2'] = () => ortWebThreads.setup(w.name);
       results[w.name] = await runWasmWorkload(w, setups);
     }
