@@ -59,7 +59,7 @@ export class InferenceSession {
   #gs;
   #split;
   #parts;
-  #placement; // {option, pending, why: Map node index -> {runsOn, why}, rebuild(keep)}: onnx_placement.mjs
+  #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, place(seen), rebuild(keep)}: see #place
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run

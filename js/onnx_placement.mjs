@@ -40,7 +40,7 @@ export function onnxruntimeCannot(n, seen) {
   if (n.node.opType === 'AffineGrid') {
     // onnxruntime follows the ONNX reference on a size-1 axis with align_corners 1 (base
     // coordinate -1), gridsample follows PyTorch (0): DESIGN.md.
-    if (n.attrs.alignCorners && seen.inputs[1].values.slice(2).some((d) => d === 1)) return 'a size-1 axis with align_corners=1, where onnxruntime differs from PyTorch';
+    if (n.attrs.alignCorners && (seen.inputs[1].values ?? []).slice(2).some((d) => d === 1)) return 'a size-1 axis with align_corners=1, where onnxruntime differs from PyTorch';
     return null;
   }
   const rank = seen.inputs[0].dims.length;

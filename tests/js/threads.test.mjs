@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
+import { threadControl } from '../../js/core.mjs';
 import { load, simdSupported, threadsSupported } from '../../js/node.mjs';
 import { prng, random } from './lib/random.mjs';
 
@@ -39,6 +40,25 @@ describe('wasm threads (simd-threads)', { skip: available ? false : 'no wasm SIM
     const off = await load({ numThreads: 1 });
     assert.equal(off.backend, 'wasm-simd128');
     assert.equal(off.threads, 1);
+  });
+
+  test("threadControl (the benchmark's): one module set to 1 and back to 2 threads, the same bytes; the single-threaded build has none", async () => {
+    const [one, two] = await ready;
+    assert.equal(threadControl(one), null);
+    const setThreads = threadControl(two);
+    const x = { data: Float32Array.from({ length: 4 * 300 * 300 }, (_, i) => Math.sin(i)), shape: [1, 4, 300, 300] };
+    const grid = two.affineGrid({ data: Float32Array.of(0.9, 0.3, 0.1, -0.3, 0.9, 0), shape: [1, 2, 3] }, [1, 4, 300, 300]);
+    try {
+      assert.equal(setThreads(1), 1);
+      const y1 = two.gridSample(x, grid, { mode: 'cubic' });
+      assert.equal(setThreads(2), 2);
+      const y2 = two.gridSample(x, grid, { mode: 'cubic' });
+      assert.deepEqual(new Uint8Array(y2.data.buffer), new Uint8Array(y1.data.buffer));
+      assert.equal(setThreads(100), 64, 'clamped to 64');
+    } finally {
+      setThreads(2);
+    }
+    assert.equal(two.threads, 2, 'api.threads keeps what load() set');
   });
 
   test('every operator, mode and padding gives the same bytes on 2 and 3 threads as on one', async () => {
