@@ -599,8 +599,11 @@ export function coresText(cores) {
   if (!cores || cores.error) return `not measured (${cores?.error ?? 'not run'})`;
   const verdict = cores.ratio_median < 1.25 ? 'two independent cores'
     : cores.ratio_median > 1.7 ? '**one core shared by both vCPUs: no 2-thread speed-up was possible**' : 'partly shared cores';
+  const burst = cores.burst_ratio_median === undefined ? ''
+    : `; in bursts of ${cores.burst_alone_ms.toFixed(2)} ms after 20 ms of sleep, as a call of a frame loop meets them, 2 at once took ` +
+      `${cores.burst_ratio_median.toFixed(2)}x the time of one alone${cores.burst_ratio_median > 1.7 ? ' (**one core\'s worth: a short call after idle time gains nothing from a second thread here**)' : ''}`;
   return `2 threads of a SIMD multiply-add loop at once took ${cores.ratio_median.toFixed(2)}x the time of one alone ` +
-    `(median of ${cores.reps}; ${cores.ratio_min.toFixed(2)}-${cores.ratio_max.toFixed(2)}): ${verdict}`;
+    `(median of ${cores.reps}; ${cores.ratio_min.toFixed(2)}-${cores.ratio_max.toFixed(2)}): ${verdict}${burst}`;
 }
 
 export function renderReport({ env, workloads, results, models, impls, quick, method, scaling }) {

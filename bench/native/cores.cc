@@ -2,11 +2,17 @@
 // thread alone and on 2 threads at once (medians of interleaved repetitions, JSON on stdout).
 // A ratio near 1 means two cores; near 2 means both threads share one core's SIMD units (a
 // VM's vCPUs on one physical core's two hyperthreads), where no 2-thread speed-up is possible.
+// Then the same in short bursts after idle time, as a call in a frame loop meets them: about 1 ms
+// of the loop on one thread, and on 2 threads at once (a waiting thread woken as the library's
+// pool wakes its workers), each after 20 ms of sleep. On this project's VM the long loops run
+// on two cores while the bursts after sleep run on about one (bench/README.md, "Threads").
 // bench/js/bench.mjs runs it in `make bench` (bench/README.md, "Threads").
 //
 // Usage: gridsample_cores [--reps=5] [--iterations=100000000]
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,6 +51,57 @@ CORES_CLONES double Spin(long iterations, volatile float* sink) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Short bursts after `idle`: medians of Spin(iterations) alone and of two at once, the second
+// on a thread that waits on a condition variable between bursts; ratio medians in `ratio`.
+void Bursts(int reps, long iterations, std::chrono::milliseconds idle, volatile float* sink,
+            std::vector<double>* alone, std::vector<double>* together, std::vector<double>* ratio) {
+  std::mutex m;
+  std::condition_variable cv;
+  int posted = 0, done = 0;
+  bool stop = false;
+  double other = 0;
+  std::thread helper([&] {
+    std::unique_lock<std::mutex> lock(m);
+    for (int seen = 0;;) {
+      cv.wait(lock, [&] { return stop || posted != seen; });
+      if (stop) return;
+      seen = posted;
+      lock.unlock();
+      other = Spin(iterations, sink + 1);
+      lock.lock();
+      ++done;
+      cv.notify_all();
+    }
+  });
+  for (int r = 0; r < reps; ++r) {
+    std::this_thread::sleep_for(idle);
+    const double one = Spin(iterations, sink);
+    std::this_thread::sleep_for(idle);
+    const auto start = Clock::now();
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ++posted;
+    }
+    cv.notify_all();
+    Spin(iterations, sink);
+    {
+      std::unique_lock<std::mutex> lock(m);
+      cv.wait(lock, [&] { return done == posted; });
+    }
+    const double both = std::chrono::duration<double>(Clock::now() - start).count();
+    (void)other;
+    alone->push_back(one * 1e3);
+    together->push_back(both * 1e3);
+    ratio->push_back(both / one);
+  }
+  {
+    std::lock_guard<std::mutex> lock(m);
+    stop = true;
+  }
+  cv.notify_all();
+  helper.join();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,11 +132,17 @@ int main(int argc, char** argv) {
     together.push_back(both * 1e3);
     ratio.push_back(both / one);
   }
+  // Bursts of about 1 ms (a 200th of the long loop, which takes about 0.2 s here).
+  std::vector<double> burst_alone, burst_together, burst_ratio;
+  Bursts(std::max(reps, 1) * 8, std::max(1L, iterations / 200), std::chrono::milliseconds(20), sink,
+         &burst_alone, &burst_together, &burst_ratio);
   std::printf(
       "{\"reps\": %d, \"alone_ms\": %.2f, \"together_ms\": %.2f, \"ratio_median\": %.3f, "
-      "\"ratio_min\": %.3f, \"ratio_max\": %.3f, \"sink\": %d}\n",
+      "\"ratio_min\": %.3f, \"ratio_max\": %.3f, \"burst_alone_ms\": %.3f, "
+      "\"burst_together_ms\": %.3f, \"burst_ratio_median\": %.3f, \"sink\": %d}\n",
       reps, Median(alone), Median(together), Median(ratio),
       *std::min_element(ratio.begin(), ratio.end()), *std::max_element(ratio.begin(), ratio.end()),
+      Median(burst_alone), Median(burst_together), Median(burst_ratio),
       static_cast<int>(sink[0] + sink[1]) & 1);
   return 0;
 }
