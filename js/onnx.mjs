@@ -284,7 +284,6 @@ export class InferenceSession {
   #placementOf(n) {
     const placed = this.#placement;
     const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
-    if (!placed) return { runsOn, why: 'the session has no part for gridsample' };
     if (placed.fixed) return { runsOn, why: placed.fixed };
     if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
     return placed.why.get(n.index);

@@ -1,4 +1,5 @@
 // Where the split session runs each GridSample / AffineGrid node: on gridsample, or left in onnxruntime's part where onnxruntime runs it as gridsample does and the node saves less than its part boundary costs (a measured cost model).
+import { MODE_KIND } from './modes.mjs';
 import { splitModel } from './onnx_graph.mjs';
 
 // The cost model, in ms, for onnxruntime-web's wasm provider on one thread (measured with
@@ -25,8 +26,6 @@ const SAVED_NS = {
 
 export const PLACEMENTS = ['auto', 'gridsample', 'onnxruntime'];
 
-const CUBIC = new Set(['cubic', 'bicubic']);
-const kind = (mode) => (CUBIC.has(mode) ? 'cubic' : mode === 'nearest' ? 'nearest' : 'linear');
 const count = (dims) => dims.reduce((a, b) => a * b, 1);
 
 /**
@@ -46,7 +45,7 @@ export function onnxruntimeCannot(n, seen) {
   const rank = seen.inputs[0].dims.length;
   if (rank !== 4 && rank !== 5) return `onnxruntime runs 4-D and 5-D GridSample only, X is ${rank}-D`;
   if (rank === 5 && n.version < 20) return 'GridSample-16 is 4-D only';
-  if (rank === 5 && CUBIC.has(n.attrs.mode)) return 'onnxruntime has no 5-D cubic GridSample';
+  if (rank === 5 && MODE_KIND[n.attrs.mode] === 'cubic') return 'onnxruntime has no 5-D cubic GridSample';
   return null;
 }
 
@@ -54,7 +53,7 @@ export function onnxruntimeCannot(n, seen) {
 function savedMs(n, seen) {
   const spatial = seen.output.dims.length - 2;
   const rates = SAVED_NS[n.node.opType][spatial];
-  const ns = n.node.opType === 'AffineGrid' ? rates : rates?.[kind(n.attrs.mode)];
+  const ns = n.node.opType === 'AffineGrid' ? rates : rates?.[MODE_KIND[n.attrs.mode]];
   return ((ns ?? 0) * count(seen.output.dims)) / 1e6;
 }
 

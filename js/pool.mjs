@@ -2,6 +2,7 @@
 import { checkOnly } from './core.mjs';
 import { HeapTensor } from './heap_tensor.mjs';
 import { describe, isView } from './messages.mjs';
+import { tapsOf } from './modes.mjs';
 import { isOptionsObject } from './read_args.mjs';
 
 const MAX_WORKERS = 64;
@@ -18,11 +19,6 @@ export const POOL_TAPS_PER_BYTE = 4;
 // that early finishers take more, and progress moves in steps).
 const POOL_BAND_COST = 1 << 20;
 const BANDS_PER_WORKER = 4;
-// Taps per output value for each mode name, by rank of the sampling (2: images, 3: volumes).
-const TAPS = {
-  2: { linear: 4, bilinear: 4, nearest: 1, cubic: 16, bicubic: 16 },
-  3: { linear: 8, bilinear: 8, nearest: 1 },
-};
 // Whether workers can share memory with this thread: Node, and cross-origin isolated pages
 // (elsewhere browsers have no SharedArrayBuffer).
 const SHARED_MEMORY = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
@@ -136,7 +132,7 @@ const SPLITTERS = {
     const MX = plainImage(mapX);
     const MY = mapY === undefined || mapY === null ? null : plainImage(mapY);
     const mode = options?.mode ?? 'linear';
-    if (!I || !MX || (mapY != null && !MY) || !(mode in TAPS[2])) return null;
+    if (!I || !MX || (mapY != null && !MY) || !tapsOf(2, mode)) return null;
     // Maps as the instance takes them (checked before; what it would refuse is not split).
     const planes = MY !== null;
     if (MX.channels !== (planes ? 1 : 2) || (planes && (MY.channels !== 1 || MY.width !== MX.width || MY.height !== MX.height))) return null;
@@ -144,7 +140,7 @@ const SPLITTERS = {
     const { width, height } = MX;
     const slice = (M, a, b) => ({ data: sliceRows(M.data, 1, height, width * M.channels, a, b), width, height: b - a });
     return {
-      planes: 1, rows: height, rowValues: width * I.channels, taps: TAPS[2][mode], like: I.data,
+      planes: 1, rows: height, rowValues: width * I.channels, taps: tapsOf(2, mode), like: I.data,
       shared: { image: I }, bandBytes: MX.data.byteLength + (MY ? MY.data.byteLength : 0),
       band: (a, b) => [slice(MX, a, b), MY && slice(MY, a, b), options],
       result: (data) => ({ data, width, height, channels: I.channels }),
@@ -156,12 +152,12 @@ const SPLITTERS = {
     const mode = options?.mode ?? 'linear';
     if (!X || !G || (X.dims.length !== 4 && X.dims.length !== 5) || G.dims.length !== X.dims.length) return null;
     const r = X.dims.length;
-    if (G.dims[0] !== X.dims[0] || G.dims[r - 1] !== r - 2 || !(mode in TAPS[r - 2])) return null;
+    if (G.dims[0] !== X.dims[0] || G.dims[r - 1] !== r - 2 || !tapsOf(r - 2, mode)) return null;
     const [n, c] = X.dims;
     const rows = G.dims[1];
     const inner = G.dims.slice(2, r - 1).reduce((a, b) => a * b, 1);
     return {
-      planes: n * c, rows, rowValues: inner, taps: TAPS[r - 2][mode], like: X.data,
+      planes: n * c, rows, rowValues: inner, taps: tapsOf(r - 2, mode), like: X.data,
       shared: { x: { data: X.data, shape: X.dims, ...(X.dtype ? { dtype: X.dtype } : {}) } }, bandBytes: G.data.byteLength,
       band: (a, b) => [{ data: sliceRows(G.data, n, rows, inner * (r - 2), a, b), shape: [n, b - a, ...G.dims.slice(2)] }, options],
       result: (data, first) => ({ data, shape: [n, c, ...G.dims.slice(1, r - 1)], dtype: first.dtype }),
@@ -173,12 +169,12 @@ function splitWarp([image, theta, options]) {
   const I = plainImage(image);
   const matrix = snapshot(theta, []);  // read now, sent with each band
   const mode = options?.mode ?? 'linear';
-  if (!I || options?.rows !== undefined || !(mode in TAPS[2])) return null;
+  if (!I || options?.rows !== undefined || !tapsOf(2, mode)) return null;
   const width = options?.width ?? I.width;
   const height = options?.height ?? I.height;
   if (!isSide(width) || !isSide(height)) return null;
   return {
-    planes: 1, rows: height, rowValues: width * I.channels, taps: TAPS[2][mode], like: I.data,
+    planes: 1, rows: height, rowValues: width * I.channels, taps: tapsOf(2, mode), like: I.data,
     shared: { image: I }, bandBytes: 0,
     band: (a, b) => [matrix, { ...options, rows: [a, b] }],
     result: (data) => ({ data, width, height, channels: I.channels }),

@@ -24,7 +24,7 @@ const SHIPPED = [
   'wasm_heap.mjs', 'library_rules.mjs', 'optional_package.mjs', 'images.mjs', 'matrices.mjs',
   'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
   'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
-  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_placement.mjs', 'onnx_external.mjs', 'onnx_timing.mjs', 'onnx_gpu.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_placement.mjs', 'modes.mjs', 'onnx_external.mjs', 'onnx_timing.mjs', 'onnx_gpu.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'ort.mjs', 'ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
   'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
