@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation, and the example ONNX models whole, in one process and writes bench/RESULTS.md.
+// The peer benchmark (make bench, via bench/run.sh): times every workload on every implementation, and the example ONNX models whole, in one process and writes bench/RESULTS.md and bench/chart.svg.
 //
 // One run, one process: our wasm (SIMD and scalar), onnxruntime-web, OpenCV.js, a plain JS loop
 // and the copy floors are timed here, all implementations of a workload together in rounds
@@ -29,6 +29,7 @@
 //        node bench/js/bench.mjs --from-json FILE [--out FILE]
 //          (renders the report again from the measurements a run saved with --json, without
 //          measuring: for working on report.mjs; the tables after the models are not saved)
+//        Both write chart.svg (chart.mjs) beside the report: in --out's folder.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -41,6 +42,7 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load, threadsSupported } from '../../js/node.mjs';
 import { threadControl } from '../../js/core.mjs';
+import { renderChart } from './chart.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
@@ -115,7 +117,8 @@ const log = (...m) => console.error(...m);
 // --- implementations -----------------------------------------------------------------------------
 
 // Every row of the report, in table order: `vs` names the row of ours its speed-up (or, for
-// a floor, our ratio to it) is taken against; `short` is how that row is named; `floor` and
+// a floor, our ratio to it) is taken against; `short` is how that row is named; `peer` is the
+// peer a row times, as chart.mjs names its bars (one bar per peer: its fastest row); `floor` and
 // `baseline` rows are not checked against the reference (a baseline computes other values:
 // ours on the workload's inputs with its baseline's settings; only workloads with one have
 // it). Ratios pair rows that move the same bytes: onnxruntime copies inputs into its heap and
@@ -128,23 +131,23 @@ const IMPLS = [
   { id: 'simd-base', baseline: true, label: 'gridsample wasm SIMD, heap tensors, baseline settings', vs: 'simd' },
   { id: 'simd-copy', short: 'ours SIMD copying', label: 'gridsample wasm SIMD, copying API', vs: 'simd' },
   { id: 'scalar', label: 'gridsample wasm scalar, heap tensors', vs: 'simd' },
-  { id: 'ort-web', label: 'onnxruntime-web (wasm SIMD, 1 thread)', vs: 'simd-copy' },
+  { id: 'ort-web', peer: 'onnxruntime-web', label: 'onnxruntime-web (wasm SIMD, 1 thread)', vs: 'simd-copy' },
   // In a child process (numThreads is per process), sampled in this workload's rounds.
-  { id: 'ort-web-t2', label: `onnxruntime-web (wasm SIMD, numThreads ${THREADS}, child process)`, vs: 'simd-t2' },
+  { id: 'ort-web-t2', peer: `onnxruntime-web, ${THREADS} threads`, label: `onnxruntime-web (wasm SIMD, numThreads ${THREADS}, child process)`, vs: 'simd-t2' },
   // OpenCV.js 5 and 4 both: 5 is faster at float remap, 4 at the RGBA warpAffine (measured).
-  { id: 'cv5', label: 'OpenCV.js 5, channels-last (remap / warpAffine)', vs: 'simd' },
-  { id: 'cv5-planar', label: 'OpenCV.js 5, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
-  { id: 'cv4', label: 'OpenCV.js 4, channels-last (remap / warpAffine)', vs: 'simd' },
-  { id: 'cv4-planar', label: 'OpenCV.js 4, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
-  { id: 'plain-js', short: 'plain JS', label: 'plain JS loop', vs: 'simd' },
+  { id: 'cv5', peer: 'OpenCV.js', label: 'OpenCV.js 5, channels-last (remap / warpAffine)', vs: 'simd' },
+  { id: 'cv5-planar', peer: 'OpenCV.js', label: 'OpenCV.js 5, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
+  { id: 'cv4', peer: 'OpenCV.js', label: 'OpenCV.js 4, channels-last (remap / warpAffine)', vs: 'simd' },
+  { id: 'cv4-planar', peer: 'OpenCV.js', label: 'OpenCV.js 4, one NCHW plane at a time (convertMaps + remap)', vs: 'simd' },
+  { id: 'plain-js', short: 'plain JS', peer: 'plain JS loop', label: 'plain JS loop', vs: 'simd' },
   { id: 'floor-wasm', floor: true, label: 'copy floor: wasm memory.copy', vs: 'simd' },
   { id: 'floor-js', floor: true, label: 'copy floor: TypedArray.set', vs: 'simd' },
   { id: 'native', short: 'ours native', label: 'gridsample native, public API' },
   { id: 'native-base', baseline: true, label: 'gridsample native, public API, baseline settings', vs: 'native' },
   { id: 'native-ref', label: 'gridsample native, scalar reference', vs: 'native' },
-  { id: 'ort-node', label: 'onnxruntime-node (CPU, 1 thread)', vs: 'native' },
+  { id: 'ort-node', peer: 'onnxruntime-node', label: 'onnxruntime-node (CPU, 1 thread)', vs: 'native' },
   { id: 'native-t2', short: 'ours native, 2 threads', label: `gridsample native, public API, ${THREADS} threads (its pool)` },
-  { id: 'ort-node-t2', label: `onnxruntime-node (CPU, intraOpNumThreads ${THREADS})`, vs: 'native-t2' },
+  { id: 'ort-node-t2', peer: `onnxruntime-node, ${THREADS} threads`, label: `onnxruntime-node (CPU, intraOpNumThreads ${THREADS})`, vs: 'native-t2' },
   { id: 'floor-native', floor: true, label: 'copy floor: memcpy', vs: 'native' },
 ];
 const IMPL = Object.fromEntries(IMPLS.map((impl) => [impl.id, impl]));
@@ -674,6 +677,7 @@ async function main() {
     const workloads = makeWorkloads().filter((w) => saved.results[w.name]);
     const report = renderReport({ ...saved, workloads, impls: IMPLS });
     writeFileSync(args.out, report);
+    writeChart(saved);
     console.log(report);
     log(`wrote ${args.out} from ${args.fromJson}`);
     return;
@@ -806,9 +810,17 @@ async function main() {
   };
   const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method, scaling }) + extra;
   writeFileSync(args.out, report);
+  writeChart({ env, results, quick: args.quick });
   if (args.json) writeFileSync(args.json, JSON.stringify({ env, results, models, method, scaling, quick: args.quick, only: args.only }, null, 1));
   console.log(report);
   log(`wrote ${args.out}`);
+}
+
+/** Writes chart.svg beside the report (chart.mjs) from the run's measurements. */
+function writeChart({ env, results, quick }) {
+  const file = join(dirname(args.out), 'chart.svg');
+  writeFileSync(file, renderChart({ env, results, impls: IMPLS, quick }));
+  log(`wrote ${file}`);
 }
 
 function describeResult(res) {
