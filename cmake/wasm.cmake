@@ -5,7 +5,7 @@ set(GRIDSAMPLE_WASM_LINK --bind -sMODULARIZE=1 -sEXPORT_NAME=createGridSampleMod
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     -sINCOMING_MODULE_JS_API=[wasmBinary,instantiateWasm,locateFile])
 if(GRIDSAMPLE_WASM_THREADS)
-  # The pthread pool: js/load_wasm.mjs passes numThreads (threads beside the caller's:
+  # The pthread pool: js/core/load_wasm.mjs passes numThreads (threads beside the caller's:
   # numThreads - 1 workers, at least 1, as a pool of 0 would never finish loading), created and
   # loaded before load() resolves, so that the library's pool starts its workers synchronously.
   list(APPEND GRIDSAMPLE_WASM_LINK

@@ -1,10 +1,10 @@
-// Browser and Web Worker entry point of gridsample: load() (load_browser.mjs) and createPool() over module Web Workers.
-import { cores, load } from './load_browser.mjs';
-import { createPoolWith } from './pool.mjs';
+// Browser and Web Worker entry point of gridsample: load() (core/load_browser.mjs) and createPool() over module Web Workers.
+import { cores, load } from './core/load_browser.mjs';
+import { createPoolWith } from './pool/create_pool.mjs';
 
-export { DTYPE_NAMES } from './dtypes.mjs';
-export { HeapTensor } from './heap_tensor.mjs';
-export { simdSupported, threadsSupported } from './load_wasm.mjs';
+export { DTYPE_NAMES } from './core/dtypes.mjs';
+export { HeapTensor } from './core/heap_tensor.mjs';
+export { simdSupported, threadsSupported } from './core/load_wasm.mjs';
 export { load };
 
 /**
@@ -18,7 +18,7 @@ export function createPool(options) {
     load,
     spawn() {
       // Literal, so that bundlers emit the worker script (and what it imports).
-      const worker = new Worker(new URL('./pool_worker.mjs', import.meta.url), { type: 'module', name: 'gridsample-pool' });
+      const worker = new Worker(new URL('./pool/pool_worker.mjs', import.meta.url), { type: 'module', name: 'gridsample-pool' });
       return {
         post: (message, transfer) => worker.postMessage(message, transfer),
         listen(onMessage, onFailure) {

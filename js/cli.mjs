@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// The gridsample command line (`npx gridsample warp IN.png OUT.jpg ...`): warps a PNG or JPEG with the package's warps (its options are read in cli_args.mjs, its files in cli_files.mjs and cli_flow.mjs; `gridsample onnx ...` is cli_onnx.mjs).
+// The gridsample command line (`npx gridsample warp IN.png OUT.jpg ...`): warps a PNG or JPEG with the package's warps (its options are read in cli/args.mjs, its files in cli/files.mjs and cli/flow_file.mjs; `gridsample onnx ...` is cli/onnx_commands.mjs).
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
 import { load } from './node.mjs';
-import { parseArgs, parseOrReport } from './cli_args.mjs';
-import { encodeImage, FileError, fileName, formatOfName, FORMATS, loadCodecs, readImage, STDIO, writeOutputFile } from './cli_files.mjs';
-import { readFlowFile } from './cli_flow.mjs';
-import { startProgress } from './cli_progress.mjs';
-import { flowGrid } from './flows.mjs';
-import { thetaFromParams } from './pixel_space.mjs';
+import { parseArgs, parseOrReport } from './cli/args.mjs';
+import { encodeImage, FileError, fileName, formatOfName, FORMATS, loadCodecs, readImage, STDIO, writeOutputFile } from './cli/files.mjs';
+import { readFlowFile } from './cli/flow_file.mjs';
+import { startProgress } from './cli/progress.mjs';
+import { flowGrid } from './images/flows.mjs';
+import { thetaFromParams } from './images/pixel_space.mjs';
 
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -186,7 +186,7 @@ async function writeInterruptibly(path, bytes) {
 
 async function main(argv) {
   // The ONNX commands (and the protobuf reader) load only when asked for.
-  if (argv[0] === 'onnx') return (await import('./cli_onnx.mjs')).onnxCommand(argv.slice(1));
+  if (argv[0] === 'onnx') return (await import('./cli/onnx_commands.mjs')).onnxCommand(argv.slice(1));
   const args = parseOrReport(parseArgs, argv, 'gridsample --help');
   if (!args) return 2;
   if (args.command === 'help') {

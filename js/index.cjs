@@ -18,7 +18,7 @@ function createPool(options) {
   return import('./node.mjs').then((m) => m.createPool(options));
 }
 
-// Same probe as load_wasm.mjs (which CommonJS cannot import synchronously).
+// Same probe as core/load_wasm.mjs (which CommonJS cannot import synchronously).
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15,
   253, 98, 11,

@@ -4,13 +4,13 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import { loadWith } from './load_wasm.mjs';
-import { createPoolWith } from './pool.mjs';
-import { sourceFromUrl } from './read_node.mjs';
+import { loadWith } from './core/load_wasm.mjs';
+import { createPoolWith } from './pool/create_pool.mjs';
+import { sourceFromUrl } from './core/resource_node.mjs';
 
-export { DTYPE_NAMES } from './dtypes.mjs';
-export { HeapTensor } from './heap_tensor.mjs';
-export { simdSupported, threadsSupported } from './load_wasm.mjs';
+export { DTYPE_NAMES } from './core/dtypes.mjs';
+export { HeapTensor } from './core/heap_tensor.mjs';
+export { simdSupported, threadsSupported } from './core/load_wasm.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -39,7 +39,7 @@ async function readSource(url) {
 }
 
 const cores = () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
-const POOL_WORKER = fileURLToPath(new URL('./pool_worker_node.mjs', import.meta.url));
+const POOL_WORKER = fileURLToPath(new URL('./pool/pool_worker_node.mjs', import.meta.url));
 
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).

@@ -5,7 +5,7 @@
 // at this module cannot point it at itself.
 import * as ort from 'onnxruntime-web/all';
 
-import { ortModule } from './ort_module.mjs';
+import { ortModule } from './onnx/ort_module.mjs';
 
 export * from 'onnxruntime-web/all';
 

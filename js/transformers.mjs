@@ -2,13 +2,13 @@
 //
 // transformers.js reads one hook once, when it is first imported: an onnxruntime module at
 // globalThis[Symbol.for('onnxruntime')]. This module sets it to onnxruntime-node's module with
-// gridsample's InferenceSession (ort_module.mjs). With the hook set, transformers.js 3.x and 4.x
+// gridsample's InferenceSession (onnx/ort_module.mjs). With the hook set, transformers.js 3.x and 4.x
 // list no devices of their own, so `device: 'cpu'` (their default in Node) is refused:
 // pass `device: 'auto'` until that is fixed upstream.
 import { createRequire } from 'node:module';
 
-import { requireOptional } from './optional_package.mjs';
-import { ortModule } from './ort_module.mjs';
+import { requireOptional } from './core/optional_package.mjs';
+import { ortModule } from './onnx/ort_module.mjs';
 
 const HOOK = Symbol.for('onnxruntime');
 

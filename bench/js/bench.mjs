@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import * as ortWeb from 'onnxruntime-web';
 
 import { load, threadsSupported } from '../../js/node.mjs';
-import { threadControl } from '../../js/core.mjs';
+import { threadControl } from '../../js/core/api.mjs';
 import { renderChart } from './chart.mjs';
 import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';

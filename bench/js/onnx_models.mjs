@@ -1,9 +1,9 @@
-// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) on onnxruntime-web alone and on gridsample/onnx's split session, timed by js/onnx_timing.mjs.
+// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) on onnxruntime-web alone and on gridsample/onnx's split session, timed by js/onnx/timing.mjs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareModel } from '../../js/onnx_timing.mjs';
+import { compareModel } from '../../js/onnx/timing.mjs';
 
 const MODELS_DIR = fileURLToPath(new URL('../../web/demo/models/', import.meta.url));
 

@@ -30,7 +30,7 @@ const fileUrl = (...parts) => pathToFileURL(join(...parts)).href;
 async function runSide(side, models, runs) {
   const ort = await import(fileUrl(TESTS, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.mjs'));
   ort.env.wasm.numThreads = 1;
-  const { ortModule } = await import(fileUrl(ROOT, 'js', 'ort_module.mjs'));
+  const { ortModule } = await import(fileUrl(ROOT, 'js', 'onnx/ort_module.mjs'));
   globalThis[Symbol.for('onnxruntime')] = side === 'gridsample' ? ortModule(ort) : ort;
   const { env, pipeline, RawImage } = await import(fileUrl(TESTS, 'node_modules', 'transformers4', 'dist', 'transformers.node.mjs'));
   const { testPicture } = await import(fileUrl(TESTS, 'lib', 'tiny_detector.mjs'));

@@ -1,7 +1,7 @@
 // Interleaved images on the GPU for gridsample/webgpu's warps: reading image and map arguments (GPU buffers, rows optionally padded, or CPU images as the wasm API reads them), bringing a texture, an ImageBitmap, a VideoFrame, a canvas or a video onto the GPU as such an image, and reading one back.
-import { readImage, readMap } from '../images.mjs';
-import { describe } from '../messages.mjs';
-import { readChannels, readSide } from '../read_args.mjs';
+import { readImage, readMap } from '../images/warps.mjs';
+import { describe } from '../core/messages.mjs';
+import { readChannels, readSide } from '../core/plain_args.mjs';
 import { bindingBytes, isGpuBuffer, USAGE } from './tensors.mjs';
 
 const IMAGE_DTYPES = ['uint8', 'float32'];

@@ -1,8 +1,8 @@
 // gridsample/webgpu: GridSample, AffineGrid and the image warps on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors and images that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
-import { libraryRules } from '../core.mjs';
-import { arrayClass, checkFloatDtype, elementSize } from '../dtypes.mjs';
-import { describe, sameShape } from '../messages.mjs';
-import { readAlign, readOptions, readSize } from '../read_args.mjs';
+import { libraryRules } from '../core/api.mjs';
+import { arrayClass, checkFloatDtype, elementSize } from '../core/dtypes.mjs';
+import { describe, sameShape } from '../core/messages.mjs';
+import { readAlign, readOptions, readSize } from '../core/plain_args.mjs';
 import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
 import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';

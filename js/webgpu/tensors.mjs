@@ -1,8 +1,8 @@
 // Tensor arguments of gridsample/webgpu: GPU tensors ({buffer, dims, dtype}, onnxruntime tensors in 'gpu-buffer'), CPU tensors to upload, and the GPU tensors it returns.
-import { elementSize, readDtypeName } from '../dtypes.mjs';
-import { describe, sameShape, shapeString } from '../messages.mjs';
-import { countElements, readDims } from '../read_args.mjs';
-import { readTensor } from '../tensor_args.mjs';
+import { elementSize, readDtypeName } from '../core/dtypes.mjs';
+import { describe, sameShape, shapeString } from '../core/messages.mjs';
+import { countElements, readDims } from '../core/plain_args.mjs';
+import { readTensor } from '../core/tensor_args.mjs';
 
 // GPUBufferUsage's flags, by value (Node has no GPUBufferUsage global until WebGPU is set up).
 export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };

@@ -13,7 +13,7 @@ namespace {
 
 // The message of the last call that failed. Calls return only the status code: a successful
 // call allocates nothing here, so it cannot fail for want of heap (the JS layer makes sure
-// there is room for a message before each call, see ensureHeadroom in js/wasm_heap.mjs).
+// there is room for a message before each call, see ensureHeadroom in js/core/wasm_heap.mjs).
 std::string& LastMessage() {
   static std::string message;
   return message;

@@ -11,8 +11,8 @@ import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
 import { load } from '../../js/node.mjs';
-import { thetaFromParams } from '../../js/pixel_space.mjs';
-import { FLOWS, flowGrid } from '../../js/flows.mjs';
+import { thetaFromParams } from '../../js/images/pixel_space.mjs';
+import { FLOWS, flowGrid } from '../../js/images/flows.mjs';
 import { diskImage, moments } from './lib/disk.mjs';
 import { installPacked, PACKAGE } from './lib/packed.mjs';
 
@@ -310,7 +310,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
     }
 
     // A swirl turns points about the centre and a lens moves them along radii: a centred disk
-    // stays a round disk under both when the flow is round in pixels (js/flows.mjs). Flows in
+    // stays a round disk under both when the flow is round in pixels (js/images/flows.mjs). Flows in
     // θ's normalised coordinates made it an ellipse on 320x200 (axis ratio: lens 0.9 1.057, lens
     // -0.5 with align-corners 1.016, swirl 1 2.467).
     for (const args of [['--flow', 'lens', '--strength', '0.9'], ['--flow', 'lens', '--strength', '-0.5', '--align-corners'],

@@ -13,9 +13,9 @@ import { after, before, describe, test } from 'node:test';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
-import { parseArgs, UsageError } from '../../js/cli_args.mjs';
-import { FileError, FORMATS, loadCodecs, readImage, writeFileAtomic } from '../../js/cli_files.mjs';
-import { startProgress } from '../../js/cli_progress.mjs';
+import { parseArgs, UsageError } from '../../js/cli/args.mjs';
+import { FileError, FORMATS, loadCodecs, readImage, writeFileAtomic } from '../../js/cli/files.mjs';
+import { startProgress } from '../../js/cli/progress.mjs';
 
 const { PNG } = pngjs;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'js', 'cli.mjs');

@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
-import { thetaFromParams } from '../../js/pixel_space.mjs';
+import { thetaFromParams } from '../../js/images/pixel_space.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
 import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
-import { FLOWS, flowFromGrid, flowGrid } from '../../js/flows.mjs';
+import { FLOWS, flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
 import { DEFAULT_PARAMS, randomThetas } from '../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -246,7 +246,7 @@ describe('web/demo in headless Chromium', () => {
     assert.equal(result.aborted, 'AbortError');
     assert.equal(result.error, 'RangeError: warpAffine: theta: expected 6 numbers [a, b, c, d, e, f] (the 2x3 matrix, row-major), got 2');
     assert.equal(result.after, 'pool.warpAffine: the pool was terminated');
-    assert.ok(server.requests.includes('/js/pool_worker.mjs'), 'the module worker script was requested');
+    assert.ok(server.requests.includes('/js/pool/pool_worker.mjs'), 'the module worker script was requested');
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -4,8 +4,8 @@ import { before, describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from '../../web/demo/plain_gridsample.mjs';
-import { affineFromParams } from '../../js/pixel_space.mjs';
-import { FLOW_NAMES, flowFromGrid, flowGrid } from '../../js/flows.mjs';
+import { affineFromParams } from '../../js/images/pixel_space.mjs';
+import { FLOW_NAMES, flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
 import { randomThetas } from '../../web/demo/transforms.mjs';
 
 const MODES = ['bilinear', 'nearest', 'bicubic'];

@@ -10,7 +10,7 @@ import * as ort from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
-import { randomFeeds } from '../../js/onnx_timing.mjs';
+import { randomFeeds } from '../../js/onnx/timing.mjs';
 import { startDemoServer } from '../../web/demo/server.mjs';
 import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
 import { skip } from './lib/node_webgpu.mjs';
@@ -162,7 +162,7 @@ describe('web/demo/onnx.html in headless Chromium', () => {
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'the page must work without cross-origin isolation');
     // Unbundled: the package's own files and its generated ONNX schema, @bufbuild/protobuf's ES
     // modules through the import map, onnxruntime-web's .mjs build.
-    for (const path of ['/js/onnx.mjs', '/js/onnx_timing.mjs', '/js/browser.mjs', '/js/dist/gridsample-simd.wasm', '/js/dist/onnx_pb.mjs',
+    for (const path of ['/js/onnx.mjs', '/js/onnx/timing.mjs', '/js/browser.mjs', '/js/dist/gridsample-simd.wasm', '/js/dist/onnx_pb.mjs',
       '/web/demo/node_modules/@bufbuild/protobuf/dist/esm/index.js', '/web/demo/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/index.js',
       '/web/demo/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs']) {
       assert.ok(server.requests.includes(path), `${path} not requested`);

@@ -1,7 +1,7 @@
 // Hostile input to every public function and option of the package (load, the four operators, heap tensors, the CLI) in both wasm variants: each case expects one error class and message, or the documented result; after each the module still computes known answers, and the heap stays flat over the suite.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -945,9 +945,10 @@ describe('gridsample CLI with hostile arguments and files', () => {
     // The package's files next to a node_modules that has its dependency (pngjs, from tests/js).
     const pkg = join(work, 'pkg');
     mkdirSync(pkg);
-    // Every module the package ships (its "files", less dist/ and what `npm pack` adds).
-    const shipped = JSON.parse(readFileSync(join(JS, 'package.json'), 'utf8')).files.filter((f) => /\.(mjs|cjs)$/.test(f) && !f.includes('/'));
-    for (const f of [...shipped, 'package.json']) copyFileSync(join(JS, f), join(pkg, f));
+    // Every module the package ships (its "files": the entry points and the folders by job, less
+    // dist/ and what `npm pack` adds).
+    const shipped = JSON.parse(readFileSync(join(JS, 'package.json'), 'utf8')).files.filter((f) => /\.(mjs|cjs)$|^[a-z]+\/$/.test(f) && !f.startsWith('dist/'));
+    for (const f of [...shipped, 'package.json']) cpSync(join(JS, f), join(pkg, f), { recursive: true });
     symlinkSync(join(JS, 'dist'), join(pkg, 'dist'));
     symlinkSync(join(HERE, 'node_modules'), join(pkg, 'node_modules'));
     cli = join(pkg, 'cli.mjs');

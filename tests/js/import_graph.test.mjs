@@ -1,4 +1,4 @@
-// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; gridsample/ort reaches onnxruntime-web through its 'all' subpath alone; only the CLI's cli_png.mjs imports pngjs, and cli_jpeg.mjs jpeg-js.
+// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; gridsample/ort reaches onnxruntime-web through its 'all' subpath alone; only the CLI's cli/png.mjs imports pngjs, and cli/jpeg.mjs jpeg-js.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -46,13 +46,13 @@ function reach(entries) {
 describe('import graph', () => {
   test('the library loads @bufbuild/protobuf and node: modules only: no image codec, no CLI module', () => {
     const { files, packages } = reach(ENTRIES);
-    assert.ok(files.has('core.mjs') && files.has('wasm_heap.mjs') && files.has('onnx_graph.mjs') && files.has('webgpu/wgsl_rules.mjs'), `walked ${[...files].join(', ')}`);
+    assert.ok(files.has('core/api.mjs') && files.has('core/wasm_heap.mjs') && files.has('onnx/graph.mjs') && files.has('webgpu/wgsl_rules.mjs'), `walked ${[...files].join(', ')}`);
     assert.deepEqual([...packages].sort(), ['@bufbuild/protobuf', 'node:']);
     assert.deepEqual([...files].filter((f) => f.startsWith('cli')), []);
   });
 
   test('the generated ONNX schema (make wasm) imports the protobuf runtime alone, and gridsample/onnx loads it', () => {
-    assert.ok(specifiers('onnx_graph.mjs').includes('./dist/onnx_pb.mjs'));
+    assert.ok(specifiers('onnx/graph.mjs').includes('../dist/onnx_pb.mjs'));
     const imports = specifiers('dist/onnx_pb.mjs');
     assert.ok(imports.length > 0 && imports.every((s) => s === '@bufbuild/protobuf' || s.startsWith('@bufbuild/protobuf/')), imports.join(', '));
   });
@@ -63,9 +63,10 @@ describe('import graph', () => {
     assert.deepEqual([...reach(['transformers.mjs']).packages].sort(), ['@bufbuild/protobuf', 'node:']);
   });
 
-  for (const [codec, module] of [['pngjs', 'cli_png.mjs'], ['jpeg-js', 'cli_jpeg.mjs']]) {
+  for (const [codec, module] of [['pngjs', 'cli/png.mjs'], ['jpeg-js', 'cli/jpeg.mjs']]) {
     test(`${codec} is imported by ${module} alone, which the CLI reaches`, () => {
-      const importers = readdirSync(JS).filter((f) => /\.(mjs|cjs)$/.test(f) && specifiers(f).includes(codec));
+      const importers = readdirSync(JS, { recursive: true })
+        .filter((f) => /\.(mjs|cjs)$/.test(f) && !/^(node_modules|dist)\//.test(f) && specifiers(f).includes(codec));
       assert.deepEqual(importers, [module]);
       assert.ok(reach(['cli.mjs']).packages.has(codec));
     });

@@ -1,9 +1,9 @@
-// js/matrices.mjs under huge, tiny and far-off but valid input: perspectiveTransform where h8 = 0 (OpenCV's issue 26916) and at any scale, rotationMatrix and the inversion of pixel-space matrices without overflow, each against exact math.
+// js/images/matrices.mjs under huge, tiny and far-off but valid input: perspectiveTransform where h8 = 0 (OpenCV's issue 26916) and at any scale, rotationMatrix and the inversion of pixel-space matrices without overflow, each against exact math.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
-import { invertOrThrow, perspectiveTransform, rotationMatrix } from '../../js/matrices.mjs';
+import { invertOrThrow, perspectiveTransform, rotationMatrix } from '../../js/images/matrices.mjs';
 
 const SQUARE = [[0, 0], [1, 0], [1, 1], [0, 1]];
 const scaled = (quad, k, [ox, oy] = [0, 0]) => quad.map(([x, y]) => [ox + k * x, oy + k * y]);

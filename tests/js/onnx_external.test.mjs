@@ -10,7 +10,7 @@ import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession, OnnxModelError } from '../../js/onnx.mjs';
-import { compareOutputs } from '../../js/onnx_timing.mjs';
+import { compareOutputs } from '../../js/onnx/timing.mjs';
 import { encodeModel, externalize } from './lib/onnx_model.mjs';
 import { random } from './lib/random.mjs';
 

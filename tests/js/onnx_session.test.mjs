@@ -6,7 +6,7 @@ import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession, OnnxModelError } from '../../js/onnx.mjs';
-import { compareOutputs } from '../../js/onnx_timing.mjs';
+import { compareOutputs } from '../../js/onnx/timing.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 
 // Messages of onnxruntime's own failures, which the tests provoke, are not logged as well.
@@ -629,7 +629,7 @@ describe('attributes and input types onnxruntime refuses are refused at create()
   }
 });
 
-describe('placement: a node onnxruntime runs goes back into its part when it saves less than the boundary costs (onnx_placement.mjs)', () => {
+describe('placement: a node onnxruntime runs goes back into its part when it saves less than the boundary costs (onnx/placement.mjs)', () => {
   // Relu -> [AffineGrid ->] GridSample -> Sigmoid: the nodes of ours between two onnxruntime parts.
   const between = ({ opset = 20, x, grid, affine = false, mode = 'linear', dtype = 'float32' }) => encodeModel({
     opset,

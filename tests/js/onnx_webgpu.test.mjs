@@ -6,7 +6,7 @@ import v8 from 'node:v8';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
-import { compareOutputs, randomFeeds } from '../../js/onnx_timing.mjs';
+import { compareOutputs, randomFeeds } from '../../js/onnx/timing.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 

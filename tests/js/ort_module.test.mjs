@@ -1,4 +1,4 @@
-// The onnxruntime-shaped module of gridsample/ort and gridsample/transformers (js/ort_module.mjs): what it keeps of onnxruntime's, its create() forms, handler.dispose(), and which wasmPaths it sets aside.
+// The onnxruntime-shaped module of gridsample/ort and gridsample/transformers (js/onnx/ort_module.mjs): what it keeps of onnxruntime's, its create() forms, handler.dispose(), and which wasmPaths it sets aside.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import * as ort from 'onnxruntime-node';
 
 import { InferenceSession as SplitSession } from '../../js/onnx.mjs';
-import { isTransformersCdn, ortModule } from '../../js/ort_module.mjs';
+import { isTransformersCdn, ortModule } from '../../js/onnx/ort_module.mjs';
 import { BASIC } from './lib/onnx_examples.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 

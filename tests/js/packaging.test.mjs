@@ -19,13 +19,13 @@ const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
-  'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'load_browser.mjs', 'cli.mjs', 'core.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli_onnx.mjs', 'npy.mjs',
-  'cli_args.mjs', 'cli_files.mjs', 'cli_png.mjs', 'cli_jpeg.mjs', 'cli_flow.mjs', 'cli_progress.mjs', 'load_wasm.mjs', 'warm_up.mjs', 'dtypes.mjs', 'messages.mjs', 'read_args.mjs', 'tensor_args.mjs', 'heap_tensor.mjs',
-  'wasm_heap.mjs', 'library_rules.mjs', 'optional_package.mjs', 'images.mjs', 'matrices.mjs',
-  'flows.mjs', 'pixel_space.mjs', 'read_node.mjs', 'read_browser.mjs',
-  'pool.mjs', 'pool_serve.mjs', 'pool_worker.mjs', 'pool_worker_node.mjs',
-  'onnx.mjs', 'onnx.cjs', 'onnx_graph.mjs', 'onnx_values.mjs', 'onnx_placement.mjs', 'modes.mjs', 'onnx_external.mjs', 'onnx_timing.mjs', 'onnx_gpu.mjs', 'tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
-  'ort.mjs', 'ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
+  'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
+  'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
+  'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
+  'images/flows.mjs', 'images/pixel_space.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
+  'pool/create_pool.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
+  'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'ort.mjs', 'onnx/ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
   'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
@@ -230,7 +230,7 @@ const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-
 // In Emscripten's pthread worker script (gridsample-simd-threads.worker.js), bundled or not.
 const PTHREAD_WORKER_MARK = 'worker.js received unknown command';
 
-// In the pool's worker script (pool_serve.mjs, which only pool_worker.mjs imports), bundled or not.
+// In the pool's worker script (pool/serve.mjs, which only pool/pool_worker.mjs imports), bundled or not.
 const POOL_WORKER_MARK = 'a fault injected by a test';
 
 /** The requested paths (under `root`, query dropped) whose file includes `mark`. */
@@ -730,9 +730,9 @@ Promise.all([load(), load({ variant: 'scalar' })]).then(
 
   /** Vite's dev server served the pool's two module workers their script, the package's own. */
   function assertDevPoolWorkers(requested) {
-    const workers = requested.filter((url) => url === '/node_modules/gridsample/pool_worker.mjs?worker_file&type=module');
+    const workers = requested.filter((url) => url === '/node_modules/gridsample/pool/pool_worker.mjs?worker_file&type=module');
     assert.equal(workers.length, 2, `pool worker scripts fetched: ${workers.length}; requests: ${requested.join(' ')}`);
-    assert.ok(scriptsWith(POOL_WORKER_MARK, requested, app).length >= 1, `pool_serve.mjs was not fetched: ${requested.join(' ')}`);
+    assert.ok(scriptsWith(POOL_WORKER_MARK, requested, app).length >= 1, `pool/serve.mjs was not fetched: ${requested.join(' ')}`);
   }
 
   function results(path, options) {

@@ -1,11 +1,11 @@
-// js/pixel_space.mjs: transforms written in pixels about the image centre become θs whose AffineGrid samples exactly the pixels the transform names, on non-square images and with either alignCorners.
+// js/images/pixel_space.mjs: transforms written in pixels about the image centre become θs whose AffineGrid samples exactly the pixels the transform names, on non-square images and with either alignCorners.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
 import {
   affineFromParams, paramsFromAffine, paramsFromTheta, pixelMapFromTheta, thetaFromParams, thetaFromPixelMap,
-} from '../../js/pixel_space.mjs';
+} from '../../js/images/pixel_space.mjs';
 
 const gs = await load();
 
@@ -26,7 +26,7 @@ function sampledPixels(theta, [w, h], [ow, oh], alignCorners) {
   return out;
 }
 
-describe('js/pixel_space.mjs', () => {
+describe('js/images/pixel_space.mjs', () => {
   test('a rotation about the centre samples the pixel it names, on non-square images, with either alignCorners', () => {
     for (const [w, h] of [[32, 20], [7, 13], [40, 1]]) {
       for (const alignCorners of [false, true]) {

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 
 import { createPool, load } from '../../js/node.mjs';
-import { FAULT, SPLIT_COST } from '../../js/pool.mjs';
+import { FAULT, SPLIT_COST } from '../../js/pool/create_pool.mjs';
 import { detached } from './lib/hostile.mjs';
 import { prng, random } from './lib/random.mjs';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
-import { threadControl } from '../../js/core.mjs';
+import { threadControl } from '../../js/core/api.mjs';
 import { load, simdSupported, threadsSupported } from '../../js/node.mjs';
 import { prng, random } from './lib/random.mjs';
 

@@ -35,7 +35,7 @@ const modelsOf = (major) => join(appOf(major), 'models');
 const folderOf = (modelType) => `tiny-${modelType.replaceAll('_', '-')}`;
 
 // The tiny detector's GridSample nodes save less than a part boundary costs, so after the first
-// run placement 'auto' would leave them to onnxruntime (onnx_placement.mjs): these pipelines
+// run placement 'auto' would leave them to onnxruntime (onnx/placement.mjs): these pipelines
 // force the split, through transformers.js's session_options, so that every call runs it.
 const FORCE_SPLIT = "session_options: { placement: 'gridsample' }";
 

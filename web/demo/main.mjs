@@ -1,6 +1,6 @@
 // The demo page's main thread: source picture, controls, sampling-grid overlay and live figures; the warping itself runs in worker.mjs (the perspective panel: perspective.mjs).
-import { FLOWS } from '../../js/flows.mjs';
-import { paramsFromTheta, thetaFromParams } from '../../js/pixel_space.mjs';
+import { FLOWS } from '../../js/images/flows.mjs';
+import { paramsFromTheta, thetaFromParams } from '../../js/images/pixel_space.mjs';
 import { startPerspectivePanel } from './perspective.mjs';
 import { drawTestImage } from './test_image.mjs';
 import { DEFAULT_PARAMS, randomThetas, toPixel } from './transforms.mjs';
@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(location.search);
 
 const state = {
-  params: { ...DEFAULT_PARAMS }, // in pixels about the source's centre (js/pixel_space.mjs)
+  params: { ...DEFAULT_PARAMS }, // in pixels about the source's centre (js/images/pixel_space.mjs)
   theta: null, // the same map as AffineGrid's θ for the source's size: see updateTheta()
   flow: 'none',
   strengths: Object.fromEntries(Object.entries(FLOWS).map(([k, v]) => [k, v.strength])),

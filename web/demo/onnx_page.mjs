@@ -1,9 +1,9 @@
-// The ONNX page's main thread: picks or takes a model, times onnxruntime-web alone against gridsample/onnx's split session on it (js/onnx_timing.mjs, as `gridsample onnx bench` does), shows the plan, times, parts and differences, and checks the split session in a module worker.
+// The ONNX page's main thread: picks or takes a model, times onnxruntime-web alone against gridsample/onnx's split session on it (js/onnx/timing.mjs, as `gridsample onnx bench` does), shows the plan, times, parts and differences, and checks the split session in a module worker.
 import * as ort from 'onnxruntime-web';
 
 import { load } from '../../js/browser.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
-import { compareModel, compareOutputs, formatOps } from '../../js/onnx_timing.mjs';
+import { compareModel, compareOutputs, formatOps } from '../../js/onnx/timing.mjs';
 
 ort.env.wasm.numThreads = 1; // no cross-origin isolation, so no wasm threads
 

@@ -2,7 +2,7 @@
 import * as ort from 'onnxruntime-web';
 
 import { InferenceSession } from '../../js/onnx.mjs';
-import { stats } from '../../js/onnx_timing.mjs';
+import { stats } from '../../js/onnx/timing.mjs';
 
 ort.env.wasm.numThreads = 1; // the page is not cross-origin isolated
 

@@ -1,11 +1,11 @@
-// Pure geometry of the demo alone: the default view, random batch thetas, grid to pixel (the sliders' θ and the flow presets are the package's js/pixel_space.mjs and js/flows.mjs, which the CLI imports too).
+// Pure geometry of the demo alone: the default view, random batch thetas, grid to pixel (the sliders' θ and the flow presets are the package's js/images/pixel_space.mjs and js/images/flows.mjs, which the CLI imports too).
 //
 // θ follows AffineGrid: it maps every *output* position to the *source* position it samples
 // (the quad drawn over the source). The sliders give that map in the source's pixels about its
-// centre and js/pixel_space.mjs turns it into θ for the picture's size, so that a rotation does
+// centre and js/images/pixel_space.mjs turns it into θ for the picture's size, so that a rotation does
 // not stretch a non-square picture; the CLI (js/cli.mjs) does the same, and both take their
-// flow presets from js/flows.mjs (round on any aspect ratio).
-import { affineFromParams } from '../../js/pixel_space.mjs';
+// flow presets from js/images/flows.mjs (round on any aspect ratio).
+import { affineFromParams } from '../../js/images/pixel_space.mjs';
 
 /** Default slider parameters: a rotated, slightly zoomed view (first load); tx, ty in pixels. */
 export const DEFAULT_PARAMS = Object.freeze({ rotate: 20, scaleX: 0.8, scaleY: 0.8, shear: 0, tx: 0, ty: 0 });

@@ -10,7 +10,7 @@
 // Output canvases arrive as OffscreenCanvas when the browser can transfer them; otherwise the
 // pixels are posted back and the page draws them.
 import { load } from '../../js/browser.mjs';
-import { flowFromGrid, flowGrid } from '../../js/flows.mjs';
+import { flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from './plain_gridsample.mjs';
 import { randomThetas } from './transforms.mjs';
 

@@ -324,7 +324,7 @@ function writeAll() {
 
 async function check(entries) {
   const { readFileSync } = await import('node:fs');
-  const { failureReason, randomFeeds } = await import('../../../js/onnx_timing.mjs');
+  const { failureReason, randomFeeds } = await import('../../../js/onnx/timing.mjs');
   const ortNode = await import('onnxruntime-node');
   const ortWeb = await import('onnxruntime-web');
   ortWeb.env.wasm.numThreads = 1;

@@ -1,9 +1,9 @@
 // createPool's main-thread side: single-threaded gridsample instances in workers, calls checked here by a check-only instance, large ones split into row bands handed out to idle workers, results assembled in order (DESIGN.md section 10).
-import { checkOnly } from './core.mjs';
-import { HeapTensor } from './heap_tensor.mjs';
-import { describe, isView } from './messages.mjs';
-import { tapsOf } from './modes.mjs';
-import { isOptionsObject } from './read_args.mjs';
+import { checkOnly } from '../core/api.mjs';
+import { HeapTensor } from '../core/heap_tensor.mjs';
+import { describe, isView } from '../core/messages.mjs';
+import { tapsOf } from '../core/modes.mjs';
+import { isOptionsObject } from '../core/plain_args.mjs';
 
 const MAX_WORKERS = 64;
 const LOAD_OPTIONS = ['variant', 'wasmUrl', 'wasmBinary', 'wasmModule', 'warmUp'];
@@ -181,8 +181,8 @@ function splitWarp([image, theta, options]) {
   };
 }
 
-// The fields of an image or tensor argument that the instance reads (images.mjs, readImage;
-// tensor_args.mjs, readTensor).
+// The fields of an image or tensor argument that the instance reads (images/warps.mjs, readImage;
+// core/tensor_args.mjs, readTensor).
 const ARGUMENT_FIELDS = ['data', 'width', 'height', 'channels', 'shape', 'dims', 'dtype', 'type'];
 
 // Argument `arg` (not the options) as a worker gets it, read now: a typed array copied (the copy

@@ -1,7 +1,7 @@
-// PNG for the CLI (cli_files.mjs): its signature, a check of every chunk before the codec sees the file, and decoding and encoding with pngjs, which only this module imports (the library's modules never do).
+// PNG for the CLI (cli/files.mjs): its signature, a check of every chunk before the codec sees the file, and decoding and encoding with pngjs, which only this module imports (the library's modules never do).
 import { inflateSync } from 'node:zlib';
 
-import { importOptional } from './optional_package.mjs';
+import { importOptional } from '../core/optional_package.mjs';
 
 let PNG = null; // pngjs's codec, imported when a file is read or written (--help works without it)
 
@@ -125,7 +125,7 @@ function checkInterlacedData({ header, idat }, invalid) {
   }
 }
 
-/** The CLI's PNG format (cli_files.mjs's FORMATS). */
+/** The CLI's PNG format (cli/files.mjs's FORMATS). */
 export const PNG_FORMAT = Object.freeze({
   name: 'PNG',
   extensions: ['.png'],

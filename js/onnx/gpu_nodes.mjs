@@ -1,7 +1,7 @@
 // The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
-import { describe, quote } from './onnx_graph.mjs';
-import { sameShape } from './messages.mjs';
-import { onHost, typeOf, usesProvider } from './onnx_values.mjs';
+import { describe, quote } from './graph.mjs';
+import { sameShape } from '../core/messages.mjs';
+import { onHost, typeOf, usesProvider } from './values.mjs';
 
 export const BACKENDS = ['auto', 'webgpu', 'wasm'];
 
@@ -40,7 +40,7 @@ export async function sessionGpu(ort, gs, hasOrtParts) {
     if (!device) return { gpu: null, why: "onnxruntime made no WebGPU device (ort.env.webgpu.device): it runs on another provider" };
   }
   // Loaded here, so that pages without WebGPU do not download it.
-  const { createGpu } = await import('./webgpu/index.mjs');
+  const { createGpu } = await import('../webgpu/index.mjs');
   return { gpu: await createGpu({ device, wasm: gs }), why: null };
 }
 

@@ -1,8 +1,8 @@
-// createPool's worker_threads worker (Node): one single-threaded gridsample instance, served by pool_serve.mjs.
+// createPool's worker_threads worker (Node): one single-threaded gridsample instance, served by pool/serve.mjs.
 import { parentPort } from 'node:worker_threads';
 
-import { load } from './node.mjs';
-import { serve } from './pool_serve.mjs';
+import { load } from '../node.mjs';
+import { serve } from './serve.mjs';
 
 serve(load, {
   post: (message, transfer) => parentPort.postMessage(message, transfer),

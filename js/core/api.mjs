@@ -1,11 +1,11 @@
-// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; load_wasm.mjs loads the module.
+// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { remap, warpFlowImage, warpImage } from './images.mjs';
+import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
 import { affineGridOutputShape, gridSampleOutputShape, readSampling } from './library_rules.mjs';
-import { perspectiveTransform, rotationMatrix } from './matrices.mjs';
+import { perspectiveTransform, rotationMatrix } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
-import { countElements, readAlign, readDims, readOptions, readSize } from './read_args.mjs';
+import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
 import { WasmHeap } from './wasm_heap.mjs';
 
@@ -141,7 +141,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
 
   // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels; the shape checks that
   // size the output are made here (the library checks the rest in the call). An interleaved
-  // image ({data, width, height} or a heap tensor [H, W, C]) goes to images.mjs.
+  // image ({data, width, height} or a heap tensor [H, W, C]) goes to images/warps.mjs.
   function warpFlow(x, flow, options) {
     const fn = 'warpFlow';
     const image = x !== null && typeof x === 'object' &&

@@ -1,5 +1,5 @@
-// JPEG for the CLI (cli_files.mjs): its signature, a walk over its markers before the codec sees the file, and decoding and encoding with jpeg-js, which only this module imports (the library's modules never do).
-import { importOptional } from './optional_package.mjs';
+// JPEG for the CLI (cli/files.mjs): its signature, a walk over its markers before the codec sees the file, and decoding and encoding with jpeg-js, which only this module imports (the library's modules never do).
+import { importOptional } from '../core/optional_package.mjs';
 
 let jpeg = null; // jpeg-js, imported when a file is read or written
 
@@ -145,7 +145,7 @@ function checkJpeg(bytes, invalid) {
 // Pixels jpeg-js may decode (its own guard against forged sizes; the wasm heap allows less).
 const MAX_MEGAPIXELS = 512;
 
-/** The CLI's JPEG format (cli_files.mjs's FORMATS). JPEG has no alpha: writing drops it. */
+/** The CLI's JPEG format (cli/files.mjs's FORMATS). JPEG has no alpha: writing drops it. */
 export const JPEG_FORMAT = Object.freeze({
   name: 'JPEG',
   extensions: ['.jpg', '.jpeg'],

@@ -5,7 +5,7 @@
 // unless `inverse` says it already maps the destination (output) to the source (OpenCV's
 // WARP_INVERSE_MAP). Normalised space is AffineGrid's: theta or a 3x3 homography from the
 // output's normalised coordinates to the input's. All arithmetic here is in double.
-import { describe } from './messages.mjs';
+import { describe } from '../core/messages.mjs';
 import { cosSin } from './pixel_space.mjs';
 
 /** The spaces a matrix may be written in; `normalized` is the default and never guessed. */

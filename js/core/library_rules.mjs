@@ -1,7 +1,7 @@
 // What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape).
 import { describe, shapeString } from './messages.mjs';
 import { libraryError } from './wasm_heap.mjs';
-import { option, readAlign } from './read_args.mjs';
+import { option, readAlign } from './plain_args.mjs';
 
 // Names the library knows are short; a longer string is asked about as '' (unknown either way),
 // so that marshalling it cannot take more than the heap a call keeps free.

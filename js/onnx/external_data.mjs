@@ -1,7 +1,7 @@
 // Reads the tensor data an ONNX model keeps in external files (onnxruntime's `externalData` option, else files beside the model), each tensor's location, offset and length checked, for gridsample/onnx's own nodes and its onnxruntime parts.
 import { readBytes } from '#read';
 
-import { OnnxModelError, describe, nodeLabel, num, quote } from './onnx_graph.mjs';
+import { OnnxModelError, describe, nodeLabel, num, quote } from './graph.mjs';
 
 // Bytes per element of each TensorProto.DataType that can be stored outside (string cannot);
 // the 4-bit types (uint4, int4, float4e2m1) pack two elements a byte.
@@ -106,7 +106,7 @@ async function bytesOf(data) {
  * that cannot be read, a range past its end, or a length that does not fit the tensor.
  */
 export async function readExternalData(proto, { entries, base, model }) {
-  const loaded = new Map(); // location less any './' -> { paths: the model's spellings, bytes: a Promise }
+  const loaded = new Map(); // location less any '../' -> { paths: the model's spellings, bytes: a Promise }
   const raw = new Map();
   const key = (path) => path.replace(/^(\.\/)+/, '');
   const tensors = [...externalTensors(proto.graph), ...(proto.functions ?? []).flatMap((f) => [...nodeTensors(f.node)])];

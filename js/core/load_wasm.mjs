@@ -1,5 +1,5 @@
 // Loading the wasm: the SIMD128 probe, load() options and the variant they pick, and instantiating an Emscripten glue with a wasm source of ours (node.mjs and browser.mjs say where the files are).
-import { createApi } from './core.mjs';
+import { createApi } from './api.mjs';
 import { describe, detachedError, isDetached, isView } from './messages.mjs';
 import { DEFAULT_WARM_UP_MS, warmUp } from './warm_up.mjs';
 

@@ -2,7 +2,7 @@
 import { checkArrayClass, dtypeOfArray, elementSize, readDtypeName } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, sameShape, shapeString } from './messages.mjs';
-import { countElements, readDims } from './read_args.mjs';
+import { countElements, readDims } from './plain_args.mjs';
 
 /**
  * A tensor argument as {dtype, dims, size, bytes} plus either `ptr` and `heap` (a heap tensor

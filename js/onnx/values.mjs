@@ -1,7 +1,7 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
-import { libraryRules } from './core.mjs';
-import { declaredType, describe, formatType } from './onnx_graph.mjs';
+import { libraryRules } from '../core/api.mjs';
+import { declaredType, describe, formatType } from './graph.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const CPU = new Set(['cpu', 'cpu-pinned']);

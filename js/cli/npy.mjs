@@ -1,5 +1,5 @@
 // Reads NumPy .npy arrays (format versions 1 to 3, little-endian, C order) as { type, dims, data } with onnxruntime's type names: the command line's input files.
-import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
+import { ARRAY_CLASSES, fromBytes } from '../onnx/tensor_types.mjs';
 
 // NumPy dtype descriptors -> onnxruntime's type names.
 const DESCRS = {

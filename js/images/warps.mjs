@@ -1,11 +1,11 @@
 // Interleaved images (ImageData-like {data, width, height}, or [H, W, C] heap tensors): reading them, and the fused warps over them (warpAffine: AffineGrid + GridSample; warpPerspective; remap; warpFlow).
-import { checkArrayClass, elementSize } from './dtypes.mjs';
-import { HeapTensor, disposedError } from './heap_tensor.mjs';
-import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from './messages.mjs';
-import { readSampling } from './library_rules.mjs';
+import { checkArrayClass, elementSize } from '../core/dtypes.mjs';
+import { HeapTensor, disposedError } from '../core/heap_tensor.mjs';
+import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from '../core/messages.mjs';
+import { readSampling } from '../core/library_rules.mjs';
 import { perspectivePixelMap, SPACES } from './matrices.mjs';
-import { countElements, readChannels, readMatrix, readOptions, readSide } from './read_args.mjs';
-import { overlaps, readTensor } from './tensor_args.mjs';
+import { countElements, readChannels, readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
+import { overlaps, readTensor } from '../core/tensor_args.mjs';
 
 /**
  * An interleaved image: a HeapTensor of shape [H, W, C] (zero copy), or {data, width, height,

@@ -1,5 +1,5 @@
 // An onnxruntime-shaped module around the caller's onnxruntime whose InferenceSession.create makes gridsample's split session: what gridsample/ort and gridsample/transformers hand to code written for onnxruntime (transformers.js).
-import { InferenceSession as SplitSession } from './onnx.mjs';
+import { InferenceSession as SplitSession } from '../onnx.mjs';
 
 const SHAPED = Symbol.for('gridsample.ortModule');
 

@@ -2,7 +2,7 @@
 import { arrayClass, DTYPE_NAMES } from './dtypes.mjs';
 import { HeapTensor, disposedError } from './heap_tensor.mjs';
 import { bytesString, detachedError, isDetached } from './messages.mjs';
-import { HEAP_LIMIT, MAX_DIMS } from './read_args.mjs';
+import { HEAP_LIMIT, MAX_DIMS } from './plain_args.mjs';
 
 // Calls that copy at least this much ask malloc how much is in use before allocating, so that
 // a request that cannot fit next to live heap tensors fails before anything is allocated.
@@ -23,7 +23,7 @@ export function libraryError(fn, message) {
 export class WasmHeap {
   /**
    * `checkOnly`: withHeap() returns undefined once the call's budget is checked, allocating and
-   * running nothing (the worker pool's checks in the caller's thread; see core.mjs checkOnly).
+   * running nothing (the worker pool's checks in the caller's thread; see core/api.mjs checkOnly).
    * `newBuffer(bytes)`: an ArrayBuffer of `bytes` for a result that copyOut overwrites whole, so
    * its contents may be anything (Node.js: an allocation that skips zero-filling).
    */
@@ -40,7 +40,7 @@ export class WasmHeap {
       if (code < 0) throw new TypeError(`load: the gridsample wasm does not know dtype ${name}: ${Module.takeLastError()}`);
       this.dtypeCodes[name] = code;
     }
-    // Mode and padding codes the library has named so far (see library_rules.mjs).
+    // Mode and padding codes the library has named so far (see core/library_rules.mjs).
     this.names = { mode: new Map(), padding: new Map() };
   }
 
@@ -126,7 +126,7 @@ export class WasmHeap {
 
   /**
    * Runs `body(addresses, y)` with every input (a [name, record] pair, records as
-   * tensor_args.mjs reads them) given a heap address, copying inputs in first, and `y` the
+   * core/tensor_args.mjs reads them) given a heap address, copying inputs in first, and `y` the
    * output's address (`out.ptr`, a heap tensor of ours, or `outBytes` allocated here); frees
    * what it allocated whatever happens.
    */

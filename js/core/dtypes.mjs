@@ -1,4 +1,4 @@
-// The element types as JavaScript holds them: which typed arrays carry each dtype name, and reading a dtype argument (the C++ library gives the codes, see wasm_heap.mjs).
+// The element types as JavaScript holds them: which typed arrays carry each dtype name, and reading a dtype argument (the C++ library gives the codes, see core/wasm_heap.mjs).
 import { describe } from './messages.mjs';
 
 // `arrays` are the typed-array classes accepted for the type; the first is the one we create.

@@ -1,6 +1,6 @@
 // Where the split session runs each GridSample / AffineGrid node: on gridsample, or left in onnxruntime's part where onnxruntime runs it as gridsample does and the node saves less than its part boundary costs (a measured cost model).
-import { MODE_KIND } from './modes.mjs';
-import { splitModel } from './onnx_graph.mjs';
+import { MODE_KIND } from '../core/modes.mjs';
+import { splitModel } from './graph.mjs';
 
 // The cost model, in ms, for onnxruntime-web's wasm provider on one thread (measured with
 // Node.js 20, onnxruntime-web 1.22, on the 2-core machine of bench/RESULTS.md):
@@ -30,7 +30,7 @@ const count = (dims) => dims.reduce((a, b) => a * b, 1);
 
 /**
  * Why onnxruntime's CPU kernels (onnxruntime-web's wasm, onnxruntime-node) cannot run node `n`
- * as gridsample does, at the types and dimensions one run saw (`seen`, as onnx_values.mjs io()
+ * as gridsample does, at the types and dimensions one run saw (`seen`, as onnx/values.mjs io()
  * reports them); null when they can.
  */
 export function onnxruntimeCannot(n, seen) {

@@ -1,5 +1,5 @@
 // Reads an ONNX model (npm @bufbuild/protobuf with the schema generated from onnx.proto into dist/onnx_pb.mjs) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
-import { importOptional } from './optional_package.mjs';
+import { importOptional } from '../core/optional_package.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
 // The protobuf runtime, an optional peer dependency (the core API's users do not install it),
@@ -20,7 +20,7 @@ export async function loadOnnxReader() {
     const { create, fromBinary, isFieldSet, toBinary } = await import('@bufbuild/protobuf');
     return { create, fromBinary, isFieldSet, toBinary };
   });
-  const { AttributeProto_AttributeType, AttributeProtoSchema, ModelProtoSchema } = await import('./dist/onnx_pb.mjs');
+  const { AttributeProto_AttributeType, AttributeProtoSchema, ModelProtoSchema } = await import('../dist/onnx_pb.mjs');
   onnx = { ...runtime, AttributeProto_AttributeType, AttributeProtoSchema, ModelProtoSchema };
 }
 
@@ -292,7 +292,7 @@ function nestedOurs(node, index) {
  *             inputs: [names], outputs: [names], constants: [initializer names] }],
  *   valueInfo: Map name -> ValueInfoProto, unused: [labels] }.
  * `keep`: indices of GridSample / AffineGrid nodes to leave in onnxruntime's parts (checked as
- * ours all the same; see onnx_placement.mjs). Throws OnnxModelError for what gridsample cannot run.
+ * ours all the same; see onnx/placement.mjs). Throws OnnxModelError for what gridsample cannot run.
  */
 export function splitModel(proto, model, { subgraphs = 'error', keep = new Set() } = {}) {
   const graph = proto.graph;

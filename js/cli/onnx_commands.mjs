@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import process from 'node:process';
 
-import { load } from './node.mjs';
-import { parseOrReport, UsageError } from './cli_args.mjs';
-import { InferenceSession } from './onnx.mjs';
-import { counted } from './messages.mjs';
-import { decodeModel, ELEM_CODES, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel, tensorTypeProto } from './onnx_graph.mjs';
+import { load } from '../node.mjs';
+import { parseOrReport, UsageError } from './args.mjs';
+import { InferenceSession } from '../onnx.mjs';
+import { counted } from '../core/messages.mjs';
+import { decodeModel, ELEM_CODES, encodeModel, formatType, isOurs, loadOnnxReader, nodeLabel, OnnxModelError, quote, splitModel, tensorTypeProto } from '../onnx/graph.mjs';
 import { readNpy } from './npy.mjs';
-import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
-import { compareModel, failureReason, formatOps, randomFeeds } from './onnx_timing.mjs';
+import { ARRAY_CLASSES, fromBytes } from '../onnx/tensor_types.mjs';
+import { compareModel, failureReason, formatOps, randomFeeds } from '../onnx/timing.mjs';
 
 export const ONNX_HELP = `Usage: gridsample onnx inspect MODEL.onnx [options]
        gridsample onnx bench MODEL.onnx [options]

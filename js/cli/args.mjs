@@ -2,10 +2,10 @@
 import { extname } from 'node:path';
 import process from 'node:process';
 
-import { FORMAT_LIST, FORMATS, fileName, formatOfName } from './cli_files.mjs';
-import { FLOW_FILE_KINDS, flowFileKind } from './cli_flow.mjs';
-import { FLOW_NAMES } from './flows.mjs';
-import { invertOrThrow, perspectiveTransform } from './matrices.mjs';
+import { FORMAT_LIST, FORMATS, fileName, formatOfName } from './files.mjs';
+import { FLOW_FILE_KINDS, flowFileKind } from './flow_file.mjs';
+import { FLOW_NAMES } from '../images/flows.mjs';
+import { invertOrThrow, perspectiveTransform } from '../images/matrices.mjs';
 
 /** Bad usage: reported with a pointer to --help and exit status 2. */
 export class UsageError extends Error {}

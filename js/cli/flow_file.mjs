@@ -1,7 +1,7 @@
 // The CLI's --flow-file: an optical-flow field in pixels from a Middlebury .flo file, a NumPy .npy array or raw float32 (.bin, with --flow-size), as gs.warpFlow takes it.
 import { extname } from 'node:path';
 
-import { FileError, readInput } from './cli_files.mjs';
+import { FileError, readInput } from './files.mjs';
 import { readNpy } from './npy.mjs';
 
 /** The extensions --flow-file reads, for usage messages. */

@@ -4,8 +4,8 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import process from 'node:process';
 
-import { JPEG_FORMAT } from './cli_jpeg.mjs';
-import { PNG_FORMAT } from './cli_png.mjs';
+import { JPEG_FORMAT } from './jpeg.mjs';
+import { PNG_FORMAT } from './png.mjs';
 
 /** A file that cannot be read, decoded or written: exit status 1. */
 export class FileError extends Error {}
@@ -57,7 +57,7 @@ export async function loadCodecs(formats) {
     try {
       await format.load();
     } catch (e) {
-      // Not installed: optional_package.mjs's one line, which names the package to install.
+      // Not installed: core/optional_package.mjs's one line, which names the package to install.
       if (e.name === 'MissingPackageError') throw new FileError(e.message, { cause: e });
       throw new FileError(`cannot load the ${format.name} codec (npm package ${format.codec}): ${e.message}`, { cause: e });
     }

@@ -1,0 +1,508 @@
+// The split session behind gridsample/onnx (js/onnx.mjs): an InferenceSession like onnxruntime's that runs a model's GridSample / AffineGrid nodes on gridsample and the rest on the caller's onnxruntime (DESIGN.md section 8).
+import { load } from '#gridsample';
+import { readBytes } from '#read';
+
+import { counted } from '../core/messages.mjs';
+import { externalDataOption, readExternalData } from './external_data.mjs';
+import {
+  ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
+} from './graph.mjs';
+import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
+import { PLACEMENTS, placeNodes } from './placement.mjs';
+import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, preferredLocation, typeOf } from './values.mjs';
+
+export { OnnxModelError } from './graph.mjs';
+
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement'];
+const now = () => globalThis.performance.now();
+const ignore = () => {};
+
+// The model's bytes, the name errors call it by (its file name, else its graph's name), and the
+// path or URL that external data files sit beside.
+async function readModel(model) {
+  if (model instanceof ArrayBuffer) return { bytes: new Uint8Array(model), name: null };
+  if (ArrayBuffer.isView(model)) return { bytes: new Uint8Array(model.buffer, model.byteOffset, model.byteLength), name: null };
+  if (typeof model === 'string' || model instanceof URL) {
+    const text = String(model);
+    const name = quote(text.split(/[\\/]/).pop() || text);
+    try {
+      return { bytes: await readBytes(model), name, base: model };
+    } catch (e) {
+      throw new OnnxModelError(name, `cannot read ${quote(text)}: ${e.message}`, { cause: e });
+    }
+  }
+  throw new TypeError(`InferenceSession.create: model: expected a Uint8Array, an ArrayBuffer, a URL or a path, got ${describe(model)}`);
+}
+
+function checkOrt(ort) {
+  if (!ort || typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function') {
+    throw new TypeError("InferenceSession.create: options.ort: expected the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node'), "
+      + `got ${describe(ort)}`);
+  }
+}
+
+// onnxruntime's options for every part: the caller's, less ours, with the external data files
+// as bytes (onnxruntime-node takes no paths there; every file is read once, by us).
+function ortOptions(options, files) {
+  const passOn = Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
+  return files.length ? { ...passOn, externalData: files } : passOn;
+}
+
+const nodeCount = (part) => counted(part.nodes.length, 'node');
+
+/**
+ * A model split into onnxruntime sessions and GridSample / AffineGrid nodes run on gridsample.
+ * Create it with `await InferenceSession.create(model, { ort, ... })`.
+ */
+export class InferenceSession {
+  #ort;
+  #gs;
+  #split;
+  #parts;
+  #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, place(seen), rebuild(keep)}: see #place
+  #whole; // the onnxruntime session of a model with nothing for gridsample
+  #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
+  #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
+  #backend; // {backend: 'webgpu' | 'wasm', why}: where our nodes run
+  #gpuNodes; // our nodes on WebGPU (GpuNodes), or null
+  #preferred; // the caller's preferredOutputLocation
+  #graphOutputs;
+  #passedThrough; // graph outputs that are initializers or graph inputs: returned as copies
+  #queue = Promise.resolve(); // settles when the last run called so far has
+  #pending = 0; // runs called and not yet settled
+  #released = false;
+  #releasing = null;
+
+  /** The names of the inputs `run` takes, as onnxruntime reports them. */
+  inputNames;
+  /** The names of the outputs `run` returns. */
+  outputNames;
+  /** The inputs' declared types and shapes, as onnxruntime's `inputMetadata` ('' for a dimension the model leaves unknown). */
+  inputMetadata;
+  /** The outputs' types (as declared, else as computed) and declared shapes, as onnxruntime's `outputMetadata`. */
+  outputMetadata;
+  /** Per-part timing of the last `run(feeds, { profile: true })`, else null. */
+  lastProfile = null;
+
+  constructor(token, fields) {
+    if (token !== InferenceSession.#token) throw new TypeError('InferenceSession: use await InferenceSession.create(model, { ort })');
+    Object.assign(this, fields.public);
+    this.#ort = fields.ort;
+    this.#gs = fields.gs;
+    this.#split = fields.split;
+    this.#parts = fields.parts;
+    this.#placement = fields.placement ?? null;
+    this.#whole = fields.whole;
+    this.#constants = fields.constants ?? new Map();
+    this.#backend = fields.backend ?? null;
+    this.#gpuNodes = fields.gpuNodes ?? null;
+    this.#preferred = fields.preferred;
+    this.#graphOutputs = new Set(fields.split.outputs.map((v) => v.name));
+    const inputs = new Set(fields.split.inputs.map((v) => v.name));
+    this.#passedThrough = new Set([...this.#graphOutputs].filter((n) => inputs.has(n) || fields.split.initializers.has(n)));
+  }
+
+  static #token = Symbol('InferenceSession');
+
+  /**
+   * Parses `model` (bytes, a URL or a path), splits it and creates the onnxruntime sessions.
+   * Options: `ort` (required), `gridsample` (a module from load(); loaded when absent),
+   * `subgraphs: 'onnxruntime'` (leave GridSample nodes inside If / Loop / Scan bodies to
+   * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
+   * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
+   * `gridsample onnx bench`), `gridsampleBackend` ('auto': on WebGPU when `executionProviders`
+   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `placement` ('auto': after the first run,
+   * a node onnxruntime runs as gridsample does goes back into onnxruntime's part when it saves
+   * less than its part boundary costs, see onnx/placement.mjs; 'gridsample': every node on
+   * gridsample; 'onnxruntime': every node onnxruntime runs left to it), `externalData` (onnxruntime-web's option: the files a model keeps its
+   * weights in, as `{ path, data }` or paths/URLs; a model given as a path or URL finds them beside
+   * itself without it), and any onnxruntime session option (`executionProviders`,
+   * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
+   */
+  static async create(model, options) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
+    }
+    const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto' } = options;
+    checkOrt(ort);
+    for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts], ['placement', placement]]) {
+      const allowed = { subgraphs: ['error', 'onnxruntime'], gridsampleParts: ['gridsample', 'onnxruntime'], placement: PLACEMENTS }[name];
+      if (!allowed.includes(value)) {
+        throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map(quote).join(' or ')}, got ${describe(value)}`);
+      }
+    }
+    if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
+      throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
+    }
+    const entries = externalDataOption(options.externalData);
+    const read = await readModel(model);
+    await loadOnnxReader();
+    const proto = decodeModel(read.bytes, read.name ?? 'the model');
+    const name = read.name ?? (proto.graph.name ? `model ${quote(proto.graph.name)}` : 'the model');
+    const external = await readExternalData(proto, { entries, base: read.base, model: name });
+    const split = splitModel(proto, name, { subgraphs });
+    const passOn = ortOptions(options, external.files);
+    let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
+    const wrap = (e, what) => {
+      if (e instanceof OnnxModelError) return e;
+      return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${failureReason(e)}`, { cause: e });
+    };
+
+    if (!split.parts.some((p) => p.runsOn === 'gridsample')) {
+      let whole;
+      try {
+        whole = await ort.InferenceSession.create(read.bytes, passOn);
+      } catch (e) {
+        throw wrap(e, 'the whole model (it has no GridSample or AffineGrid node)');
+      }
+      // Metadata from the model itself, as below (onnxruntime-web 1.30 reports an unknown
+      // dimension as 4294967295).
+      return new InferenceSession(InferenceSession.#token, {
+        ort, split, whole, parts: [],
+        public: {
+          inputNames: whole.inputNames,
+          outputNames: whole.outputNames,
+          inputMetadata: metadata(split.inputs),
+          outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: whole.outputMetadata?.find((m) => m.name === v.name)?.type, dims: null } }))),
+        },
+      });
+    }
+
+    // The initializers the session reads itself, converted once, before any session is made:
+    // those its gridsample parts read and those the graph returns.
+    const ours = gridsampleParts === 'gridsample' ? split.parts.filter((p) => p.runsOn === 'gridsample') : [];
+    const constants = initializerTensors(split, [...ours.flatMap((p) => p.constants), ...split.outputs.map((v) => v.name)], external.raw);
+    const gs = gridsample ?? await load();
+    const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
+    for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
+    // The parts of `split` with their onnxruntime sessions (at create(), and again when the
+    // first run's placement leaves nodes to onnxruntime).
+    const build = async (split) => {
+      const parts = [];
+      const partTypes = new Map(types);
+      // An onnxruntime session of part `index`, its inputs' types from `known`.
+      const createPart = async (part, index, known) => {
+        try {
+          return await ort.InferenceSession.create(subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
+        } catch (e) {
+          throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
+        }
+      };
+      try {
+        for (const [index, part] of split.parts.entries()) {
+          if (part.runsOn === 'gridsample') {
+            for (const n of part.nodes) {
+              checkInputTypes(n, (v) => partTypes.get(v), name);
+              partTypes.set(n.node.output[0], partTypes.get(n.node.input[0]));
+            }
+          }
+          if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
+            parts.push({ ...part, index });
+            continue;
+          }
+          // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
+          // results is then made at the first run, from the types of the values it is fed.
+          if (part.inputs.some((v) => !split.valueInfo.get(v) && partTypes.get(v) === undefined)) {
+            parts.push({ ...part, index, create: (known) => createPart(part, index, known) });
+            continue;
+          }
+          const session = await createPart(part, index, partTypes);
+          parts.push({ ...part, index, session });
+          for (const meta of session.outputMetadata ?? []) if (meta.isTensor) partTypes.set(meta.name, meta.type);
+        }
+      } catch (e) {
+        await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
+        throw e;
+      }
+      // Types of our results, for outputMetadata.
+      for (const [n, t] of partTypes) types.set(n, t);
+      return parts;
+    };
+    const parts = await build(split);
+    let gpuNodes = null;
+    if (backend.backend === 'webgpu' && ours.length) {
+      const { gpu, why } = await sessionGpu(ort, gs, parts.some((p) => p.session));
+      if (gpu) gpuNodes = new GpuNodes(ort, gpu);
+      else backend = { backend: 'wasm', why };
+    }
+    // Placement is decided at the first run, from the types and shapes it sees (onnx/placement.mjs).
+    const fixed = gridsampleParts === 'onnxruntime' ? "gridsampleParts 'onnxruntime' times the split as it is"
+      : placement === 'gridsample' ? "placement 'gridsample'"
+        : gpuNodes ? 'on WebGPU a part boundary costs a submission, which no cost model measures yet' : null;
+    const rebuild = async (keep) => {
+      const next = splitModel(proto, name, { subgraphs, keep });
+      return { split: next, parts: await build(next) };
+    };
+    const placed = {
+      option: placement, pending: !fixed, fixed, why: null, rebuild,
+      place: (seen) => placeNodes(proto, name, split, seen, { placement, subgraphs }),
+    };
+    return new InferenceSession(InferenceSession.#token, {
+      ort, gs, split, parts, constants, backend, gpuNodes, placement: placed, preferred: passOn.preferredOutputLocation,
+      public: {
+        inputNames: split.inputs.map((v) => v.name),
+        outputNames: split.outputs.map((v) => v.name),
+        inputMetadata: metadata(split.inputs),
+        outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: types.get(v.name), dims: null } }))),
+      },
+    });
+  }
+
+  /**
+   * Which nodes run where: `{ model, opset, parts: [{ part, runsOn, nodes, ops, inputs,
+   * outputs }], counts }`; `ops` counts the part's nodes by operator; gridsample parts say on
+   * which `backend` ('webgpu' or 'wasm') and `why`.
+   */
+  plan() {
+    const s = this.#split;
+    const parts = s.parts.map((p, i) => ({
+      part: i + 1,
+      runsOn: p.runsOn,
+      ...(p.runsOn === 'gridsample' && this.#backend ? this.#backend : {}),
+      nodes: p.nodes.map((n) => ({
+        name: n.node.name, opType: n.node.opType, ...(n.attrs ? { version: n.version, attributes: n.attrs, placement: this.#placementOf(n) } : {}),
+      })),
+      ops: p.nodes.reduce((ops, n) => ({ ...ops, [n.node.opType]: (ops[n.node.opType] ?? 0) + 1 }), {}),
+      inputs: p.inputs,
+      outputs: p.outputs,
+    }));
+    const count = (on) => parts.filter((p) => p.runsOn === on).reduce((a, p) => a + p.nodes.length, 0);
+    return {
+      model: s.model,
+      opset: s.opset,
+      parts,
+      counts: {
+        onnxruntimeSessions: this.#whole ? 1 : parts.filter((p) => p.runsOn === 'onnxruntime').length,
+        onnxruntimeNodes: count('onnxruntime'),
+        gridsampleNodes: count('gridsample'),
+        unusedNodes: s.unused.length,
+      },
+    };
+  }
+
+  // Where node `n` of ours runs and why (plan()).
+  #placementOf(n) {
+    const placed = this.#placement;
+    const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
+    if (placed.fixed) return { runsOn, why: placed.fixed };
+    if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
+    return placed.why.get(n.index);
+  }
+
+  /**
+   * Runs the model: `feeds` maps every input name to a tensor of the caller's onnxruntime;
+   * resolves to `{ outputName: ort.Tensor }` as onnxruntime's own session does. `fetches` (an
+   * array of output names) limits the outputs; `options` are onnxruntime run options, plus
+   * `profile: true` to time every part into `session.lastProfile`. Runs called before others
+   * have finished wait for them and run in the order called (they share the tensors that carry
+   * values between parts); a run that fails does not stop the next.
+   */
+  async run(feeds, fetches, options) {
+    if (this.#released) throw this.#error('run: the session was released');
+    if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
+    // Checked now, so that a mistake is reported against this call; the feeds are copied so
+    // that a caller reusing the object for the next call does not change this run's.
+    const { profile = false, ...runOptions } = options ?? {};
+    const request = { feeds: this.#checkFeeds(feeds), wanted: this.#checkFetches(fetches), runOptions, profile };
+    // A run called while others are pending waits its turn; release() meanwhile cancels it.
+    const waits = this.#pending++ > 0;
+    const turn = this.#queue.then(() => {
+      if (waits && this.#released) throw this.#error('run: the session was released before this run started');
+      return this.#whole ? this.#runWhole(request) : this.#run(request);
+    });
+    this.#queue = turn.then(ignore, ignore).then(() => void --this.#pending);
+    return turn;
+  }
+
+  async #runWhole({ feeds, wanted, runOptions, profile }) {
+    const t0 = now();
+    let out;
+    try {
+      out = await this.#whole.run(this.#ortFeeds(feeds, [...feeds.keys()]), wanted, runOptions);
+    } catch (e) {
+      throw this.#error(`onnxruntime failed: ${failureReason(e)}`, e);
+    }
+    if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
+    return out;
+  }
+
+  async #run({ feeds, wanted, runOptions, profile }) {
+    const values = new Map(feeds);
+    const times = [];
+    const start = now();
+    const valueOf = (name) => values.get(name) ?? this.#constants.get(name);
+    const seen = this.#placement?.pending ? new Map() : null; // what our nodes saw, for placement
+    const owned = []; // GPU tensors onnxruntime parts made, disposed of unless returned
+    for (const part of this.#parts) {
+      const t0 = now();
+      if (part.create) part.session ??= await part.create(new Map(part.inputs.map((n) => [n, typeOf(values.get(n))])));
+      if (part.session) {
+        let out;
+        try {
+          out = await part.session.run(this.#ortFeeds(values, part.inputs), part.outputs, runOptions);
+        } catch (e) {
+          throw this.#error(`onnxruntime failed in part ${part.index + 1} (${nodeCount(part)} from ${part.nodes[0].label}): ${failureReason(e)}`, e);
+        }
+        for (const [n, t] of Object.entries(out)) {
+          values.set(n, t);
+          if (!onHost(t)) owned.push(t);
+        }
+      } else {
+        for (const n of part.nodes) {
+          values.set(n.node.output[0], await this.#runOurs(n, values));
+          if (seen) seen.set(n.index, io(n, valueOf));
+        }
+      }
+      const timing = { part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0 };
+      if (profile && part.runsOn === 'gridsample') timing.io = part.nodes.map((n) => io(n, valueOf));
+      times.push(timing);
+    }
+    const result = {};
+    for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);
+    const returned = new Set(Object.values(result));
+    for (const t of owned) if (!returned.has(t)) t.dispose?.();
+    if (profile) this.lastProfile = { ms: now() - start, parts: times };
+    if (seen) await this.#place(seen);
+    return result;
+  }
+
+  // After the first run: where each node of ours runs from now on (onnx/placement.mjs). Nodes
+  // left to onnxruntime make new onnxruntime parts, which replace the split's; when onnxruntime
+  // cannot make them, the split stays and plan() says why.
+  async #place(seen) {
+    const placed = this.#placement;
+    placed.pending = false;
+    const { keep, why } = placed.place(seen);
+    placed.why = why;
+    if (keep.size === 0) return;
+    let next;
+    try {
+      next = await placed.rebuild(keep);
+    } catch (e) {
+      for (const i of keep) why.set(i, { runsOn: 'gridsample', why: `onnxruntime could not take it: ${failureReason(e)}` });
+      return;
+    }
+    const old = this.#parts;
+    this.#split = next.split;
+    this.#parts = next.parts;
+    await Promise.allSettled(old.filter((p) => p.session).map((p) => p.session.release()));
+    for (const t of this.#heap.values()) t.dispose();
+    this.#heap.clear();
+  }
+
+  // A graph output as the caller's onnxruntime tensor. An initializer or a feed returned as it
+  // is gets an array of its own, as onnxruntime's session returns it: changing a result must
+  // change neither the session's constant (which our nodes read) nor the caller's feed.
+  #output(name, values) {
+    const t = values.get(name) ?? this.#constants.get(name);
+    if (!this.#passedThrough.has(name) || !onHost(t)) return this.#asOrt(t);
+    return new this.#ort.Tensor(typeOf(t), t.data.slice(), [...t.dims]);
+  }
+
+  /**
+   * Releases every onnxruntime session; the session cannot run afterwards. A run in progress
+   * finishes first; runs waiting for their turn reject.
+   */
+  release() {
+    this.#releasing ??= this.#free();
+    return this.#releasing;
+  }
+
+  async #free() {
+    this.#released = true;
+    await this.#queue;
+    const sessions = this.#whole ? [this.#whole] : this.#parts.filter((p) => p.session).map((p) => p.session);
+    await Promise.all(sessions.map((s) => s.release()));
+    for (const t of this.#heap.values()) t.dispose();
+    this.#heap.clear();
+    this.#gpuNodes?.release();
+  }
+
+  // An error of a run, naming the model; `cause` is what onnxruntime or gridsample threw.
+  #error(message, cause) {
+    return new OnnxModelError(this.#split.model, message, cause === undefined ? undefined : { cause });
+  }
+
+  // A GridSample or AffineGrid node on gridsample; errors name the node. A result that only
+  // later parts read is written into a heap tensor kept for the next run (a graph output gets
+  // an array of its own): onnxruntime reads it from there, our nodes in place, so it is
+  // neither allocated again nor copied out of the heap.
+  async #runOurs(n, values) {
+    const ort = this.#ort;
+    let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constants.get(name));
+    const name = n.node.output[0];
+    if (this.#gpuNodes) {
+      // AffineGrid's size is read on the CPU (onnxruntime parts leave it there).
+      if (n.node.opType === 'AffineGrid' && !onHost(b)) b = await onCpu(ort, b);
+    } else if (!onHost(a) || !onHost(b)) {
+      [a, b] = await Promise.all([onCpu(ort, a), onCpu(ort, b)]);
+    }
+    try {
+      if (this.#gpuNodes) {
+        const graphOutput = this.#graphOutputs.has(name);
+        const location = preferredLocation(this.#preferred, name);
+        return await this.#gpuNodes.run(n, a, b, { graphOutput, location, dtype: typeOf(a), dims: outputDims(this.#gs, n.node.opType, a, b) });
+      }
+      const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);
+      const out = dims ? this.#heapFor(name, typeOf(a), dims) : undefined;
+      const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
+      return out ?? { type: y.dtype, dims: y.shape, data: y.data };
+    } catch (e) {
+      const inputs = n.node.input.map((input, i) => `${quote(input)}: ${typeOf([a, b][i])} [${[...[a, b][i].dims].join(', ')}]`).join(', ');
+      throw this.#error(`${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, e);
+    }
+  }
+
+  // The heap tensor that holds value `name`, (re)made when its type or dimensions change.
+  #heapFor(name, dtype, dims) {
+    const held = this.#heap.get(name);
+    if (held && held.dtype === dtype && held.dims.length === dims.length && held.dims.every((d, i) => d === dims[i])) return held;
+    held?.dispose();
+    this.#heap.delete(name);
+    const fresh = this.#gs.tensor(dtype, dims);
+    this.#heap.set(name, fresh);
+    return fresh;
+  }
+
+  // A value as the caller's onnxruntime tensor (feeds of another onnxruntime copy are rewrapped).
+  #asOrt(t) {
+    const ort = this.#ort;
+    return t instanceof ort.Tensor ? t : new ort.Tensor(typeOf(t), t.data, [...t.dims]);
+  }
+
+  // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
+  #ortFeeds(values, names) {
+    return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
+  }
+
+  #checkFetches(fetches) {
+    if (fetches === undefined) return undefined;
+    for (const name of fetches) {
+      if (!this.outputNames.includes(name)) {
+        throw this.#error(`run: fetches: ${describe(name)} is not an output of the model; its outputs are ${this.outputNames.map(quote).join(', ')}`);
+      }
+    }
+    return [...fetches];
+  }
+
+  // The feeds as a Map of their own, after checking them against the model's inputs.
+  #checkFeeds(feeds) {
+    if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) {
+      throw this.#error(`run: feeds: expected an object { inputName: ort.Tensor }, got ${describe(feeds)}`);
+    }
+    for (const name of Object.keys(feeds)) {
+      if (!this.inputNames.includes(name)) {
+        throw this.#error(`run: feeds: ${quote(name)} is not an input of the model; its inputs are ${this.inputNames.map(quote).join(', ')}`);
+      }
+    }
+    const checked = new Map();
+    for (const { name, type } of this.#split.inputs) {
+      const t = feeds[name];
+      if (t === undefined) throw this.#error(`run: input ${quote(name)} is missing (expected ${formatType(type)})`);
+      const problem = checkFeed(t, type);
+      if (problem) throw this.#error(`run: input ${quote(name)}: ${problem}`);
+      checked.set(name, t);
+    }
+    return checked;
+  }
+}
