@@ -6,6 +6,7 @@ import { FORMAT_LIST, FORMATS, fileName, formatOfName } from './files.mjs';
 import { FLOW_FILE_KINDS, flowFileKind } from './flow_file.mjs';
 import { FLOW_NAMES } from '../images/flows.mjs';
 import { invertOrThrow, perspectiveTransform } from '../images/matrices.mjs';
+import { MODE_NAMES, PADDING_NAMES } from '../core/modes.mjs';
 
 /** Bad usage: reported with a pointer to --help and exit status 2. */
 export class UsageError extends Error {}
@@ -21,8 +22,6 @@ export function parseOrReport(parse, argv, help) {
   }
 }
 
-const MODES = ['bilinear', 'linear', 'nearest', 'bicubic', 'cubic'];
-const PADDINGS = ['zeros', 'border', 'reflection'];
 const VALUE_OPTIONS = ['rotate', 'scale', 'shear', 'translate', 'theta', 'matrix', 'perspective', 'flow', 'strength',
   'flow-file', 'flow-size', 'mode', 'padding', 'size', 'fill', 'quality', 'threads', 'format'];
 const FLAG_OPTIONS = ['align-corners', 'inverse', 'json', 'help', 'version'];
@@ -152,8 +151,8 @@ export function parseArgs(argv) {
     options.strength = number('strength', values.strength);
     if (Math.abs(options.strength) > 1) throw new UsageError(`--strength: expected a number from -1 to 1, got "${values.strength}"`);
   }
-  if ('mode' in values) options.mode = choice('mode', values.mode, MODES);
-  if ('padding' in values) options.padding = choice('padding', values.padding, PADDINGS);
+  if ('mode' in values) options.mode = choice('mode', values.mode, MODE_NAMES);
+  if ('padding' in values) options.padding = choice('padding', values.padding, PADDING_NAMES);
   if ('size' in values) options.size = size('size', values.size);
   if ('fill' in values) {
     const v = numbers('fill', values.fill, [1, 3, 4], 'V, R,G,B or R,G,B,A (0 to 255 each)');

@@ -1,4 +1,5 @@
 // Reads an ONNX model (npm @bufbuild/protobuf with the schema generated from onnx.proto into dist/onnx_pb.mjs) and splits its main graph into parts: maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs (DESIGN.md section 8).
+import { ONNX_MODE_NAMES, PADDING_NAMES } from '../core/modes.mjs';
 import { importOptional } from '../core/optional_package.mjs';
 import { ARRAY_CLASSES, fromBytes } from './tensor_types.mjs';
 
@@ -45,13 +46,6 @@ export const ELEM_TYPES = Object.freeze({
 /** The element type codes by dtype name ('float32' -> 1). */
 export const ELEM_CODES = Object.freeze(Object.fromEntries(Object.entries(ELEM_TYPES).map(([k, v]) => [v, Number(k)])));
 
-// Interpolation modes as each GridSample version spells them (ONNX operator pages).
-const MODES = {
-  16: ['bilinear', 'nearest', 'bicubic'],
-  20: ['linear', 'nearest', 'cubic'],
-  22: ['linear', 'nearest', 'cubic'],
-};
-const PADDING_MODES = ['zeros', 'border', 'reflection'];
 
 const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
 /** Whether a node is a GridSample or AffineGrid of the default domain (own properties only: an op type such as 'constructor' is not ours). */
@@ -215,15 +209,15 @@ function ourAttributes(node, version, where) {
   const align = given.get('align_corners') ?? 0;
   if (align !== 0 && align !== 1) throw new Error(`${where}: align_corners must be 0 or 1, got ${align}`);
   if (node.opType === 'AffineGrid') return { alignCorners: align === 1 };
-  const mode = given.get('mode') ?? MODES[version][0];
-  if (!MODES[version].includes(mode)) {
+  const mode = given.get('mode') ?? ONNX_MODE_NAMES[version][0];
+  if (!ONNX_MODE_NAMES[version].includes(mode)) {
     const other = version === 16 ? 20 : 16;
-    const hint = MODES[other].includes(mode) ? ` (${quote(mode)} is GridSample-${other}'s spelling)` : '';
-    throw new Error(`${where}: mode ${quote(mode)} is not one of GridSample-${version}'s ${quoteAll(MODES[version])}${hint}`);
+    const hint = ONNX_MODE_NAMES[other].includes(mode) ? ` (${quote(mode)} is GridSample-${other}'s spelling)` : '';
+    throw new Error(`${where}: mode ${quote(mode)} is not one of GridSample-${version}'s ${quoteAll(ONNX_MODE_NAMES[version])}${hint}`);
   }
   const padding = given.get('padding_mode') ?? 'zeros';
-  if (!PADDING_MODES.includes(padding)) {
-    throw new Error(`${where}: padding_mode ${quote(padding)} is not one of ${quoteAll(PADDING_MODES)}`);
+  if (!PADDING_NAMES.includes(padding)) {
+    throw new Error(`${where}: padding_mode ${quote(padding)} is not one of ${quoteAll(PADDING_NAMES)}`);
   }
   return { mode, paddingMode: padding, alignCorners: align === 1 };
 }

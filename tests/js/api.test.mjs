@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 
 import * as entry from '../../js/node.mjs';
+import { MODE_NAMES, ONNX_MODE_NAMES, PADDING_NAMES } from '../../js/core/modes.mjs';
 import { loadCase } from './lib/cases.mjs';
 import { bf16ToNumber, f16ToNumber, numberToBf16, numberToF16 } from './lib/halfs.mjs';
 import { BASIC, MODES, PADDING, PRINTED_ATOL } from './lib/onnx_examples.mjs';
@@ -149,6 +150,35 @@ describe('load()', () => {
       await load({ variant });
       const after = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
       assert.deepEqual(after, before, `${variant}: process listeners (uncaughtException, unhandledRejection)`);
+    }
+  });
+});
+
+// js/core/modes.mjs is the one list of names in JavaScript (the CLI's choices, gridsample/onnx's
+// attribute checks, the pool's taps); the C++ parser is the authority it must equal.
+describe('mode and padding names (js/core/modes.mjs) are the C++ parser\'s', () => {
+  const x = { data: new Float32Array(4), shape: [1, 1, 2, 2] };
+  const grid = { data: new Float32Array(2), shape: [1, 1, 1, 2] };
+  // The names listed by the library's own message for a name it refuses, in its order.
+  const listed = (gs, options) => {
+    let message = '';
+    assert.throws(() => gs.gridSample(x, grid, options), (e) => e instanceof RangeError && Boolean(message = e.message));
+    const expected = message.slice(message.indexOf('expected ') + 'expected '.length, message.lastIndexOf(', got '));
+    return [...expected.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  };
+
+  test('every mode and padding name, in the library\'s order', async () => {
+    const gs = await load();
+    assert.deepEqual(listed(gs, { mode: 'no such mode' }), [...MODE_NAMES]);
+    assert.deepEqual(listed(gs, { paddingMode: 'no such padding' }), [...PADDING_NAMES]);
+    for (const mode of MODE_NAMES) for (const paddingMode of PADDING_NAMES) gs.gridSample(x, grid, { mode, paddingMode });
+  });
+
+  test('each GridSample version\'s spellings are library names, the default mode first', () => {
+    for (const [version, names] of Object.entries(ONNX_MODE_NAMES)) {
+      assert.equal(names.length, 3, version);
+      for (const name of names) assert.ok(MODE_NAMES.includes(name), `${version}: ${name}`);
+      assert.equal(names[0], version === '16' ? 'bilinear' : 'linear');
     }
   });
 });

@@ -739,7 +739,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       [['warp', 'IN', 'OUT', '--flow', 'spiral'], /--flow: expected swirl, lens or wave, got "spiral"/],
       [['warp', 'IN', 'OUT', '--flow', 'lens', '--strength', '2'], /--strength: expected a number from -1 to 1, got "2"/],
       [['warp', 'IN', 'OUT', '--strength', '0.5'], /--strength needs --flow/],
-      [['warp', 'IN', 'OUT', '--mode', 'trilinear'], /--mode: expected bilinear, linear, nearest, bicubic or cubic, got "trilinear"/],
+      [['warp', 'IN', 'OUT', '--mode', 'trilinear'], /--mode: expected linear, bilinear, nearest, cubic or bicubic, got "trilinear"/],
       [['warp', 'IN', 'OUT', '--padding', 'mirror'], /--padding: expected zeros, border or reflection, got "mirror"/],
       [['warp', 'IN', 'OUT', '--size', '0x10'], /--size: expected WxH with each side from 1 to 32768, e\.g\. 640x480; got "0x10"/],
       [['warp', 'IN', 'OUT', '--size', '640'], /--size: expected WxH .*got "640"/],

@@ -933,7 +933,7 @@ describe('gridsample CLI with hostile arguments and files', () => {
     ['--translate of words', () => ['warp', 'in.png', 'out.png', '--translate', 'a,b'], 2, /^gridsample: --translate: expected a number, got "a"$/],
     ['--size negative', () => ['warp', 'in.png', 'out.png', '--size=-5x5'], 2, /^gridsample: --size: expected WxH with each side from 1 to 32768, e\.g\. 640x480; got "-5x5"$/],
     ['--size of three sides', () => ['warp', 'in.png', 'out.png', '--size', '10x10x10'], 2, /^gridsample: --size: expected WxH .*got "10x10x10"$/],
-    ['--mode empty', () => ['warp', 'in.png', 'out.png', '--mode='], 2, /^gridsample: --mode: expected bilinear, linear, nearest, bicubic or cubic, got ""$/],
+    ['--mode empty', () => ['warp', 'in.png', 'out.png', '--mode='], 2, /^gridsample: --mode: expected linear, bilinear, nearest, cubic or bicubic, got ""$/],
     ['--align-corners=yes', () => ['warp', 'in.png', 'out.png', '--align-corners=yes'], 2, /^gridsample: --align-corners takes no value$/],
     ['an unknown flag', () => ['warp', 'in.png', 'out.png', '--frobnicate'], 2, /^gridsample: unknown option --frobnicate$/],
     ['an unknown short flag', () => ['warp', 'in.png', 'out.png', '-z'], 2, /^gridsample: unknown option -z \(a file name starting with - goes after --\)$/],
