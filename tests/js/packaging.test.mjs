@@ -23,7 +23,7 @@ const SHIPPED = [
   'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
   'images/flows.mjs', 'images/pixel_space.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
-  'pool/create_pool.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
+  'pool/create_pool.mjs', 'pool/bands.mjs', 'pool/transfer.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'ort.mjs', 'onnx/ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
   'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
