@@ -1,7 +1,8 @@
 // Reads the tensor data an ONNX model keeps in external files (onnxruntime's `externalData` option, else files beside the model), each tensor's location, offset and length checked, for gridsample/onnx's own nodes and its onnxruntime parts.
 import { readBytes } from '#read';
 
-import { OnnxModelError, describe, nodeLabel, num, quote } from './graph.mjs';
+import { describe, nodeLabel, OnnxModelError, quote } from './errors.mjs';
+import { num } from './model_proto.mjs';
 
 // Bytes per element of each TensorProto.DataType that can be stored outside (string cannot);
 // the 4-bit types (uint4, int4, float4e2m1) pack two elements a byte.

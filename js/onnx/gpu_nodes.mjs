@@ -1,5 +1,5 @@
 // The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
-import { describe, quote } from './graph.mjs';
+import { describe, quote } from './errors.mjs';
 import { sameShape } from '../core/messages.mjs';
 import { onHost, typeOf, usesProvider } from './values.mjs';
 

@@ -1,54 +1,19 @@
 // The split session behind gridsample/onnx (js/onnx.mjs): an InferenceSession like onnxruntime's that runs a model's GridSample / AffineGrid nodes on gridsample and the rest on the caller's onnxruntime (DESIGN.md section 8).
 import { load } from '#gridsample';
-import { readBytes } from '#read';
 
-import { counted } from '../core/messages.mjs';
+import { nodeCount, ortOptions, partBuilder, readCreateOptions, readModel } from './create.mjs';
 import { externalDataOption, readExternalData } from './external_data.mjs';
-import {
-  ELEM_TYPES, OnnxModelError, checkInputTypes, decodeModel, describe, failureReason, formatType, initializerTensors, loadOnnxReader, quote, splitModel, subModel,
-} from './graph.mjs';
+import { failureReason, OnnxModelError, quote } from './errors.mjs';
+import { splitModel } from './graph.mjs';
+import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './model_proto.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
-import { PLACEMENTS, placeNodes } from './placement.mjs';
-import { checkFeed, io, metadata, onCpu, onHost, outputDims, outputLocations, preferredLocation, typeOf } from './values.mjs';
+import { placeNodes } from './placement.mjs';
+import { io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
-export { OnnxModelError } from './graph.mjs';
+export { OnnxModelError } from './errors.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement'];
 const now = () => globalThis.performance.now();
 const ignore = () => {};
-
-// The model's bytes, the name errors call it by (its file name, else its graph's name), and the
-// path or URL that external data files sit beside.
-async function readModel(model) {
-  if (model instanceof ArrayBuffer) return { bytes: new Uint8Array(model), name: null };
-  if (ArrayBuffer.isView(model)) return { bytes: new Uint8Array(model.buffer, model.byteOffset, model.byteLength), name: null };
-  if (typeof model === 'string' || model instanceof URL) {
-    const text = String(model);
-    const name = quote(text.split(/[\\/]/).pop() || text);
-    try {
-      return { bytes: await readBytes(model), name, base: model };
-    } catch (e) {
-      throw new OnnxModelError(name, `cannot read ${quote(text)}: ${e.message}`, { cause: e });
-    }
-  }
-  throw new TypeError(`InferenceSession.create: model: expected a Uint8Array, an ArrayBuffer, a URL or a path, got ${describe(model)}`);
-}
-
-function checkOrt(ort) {
-  if (!ort || typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function') {
-    throw new TypeError("InferenceSession.create: options.ort: expected the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node'), "
-      + `got ${describe(ort)}`);
-  }
-}
-
-// onnxruntime's options for every part: the caller's, less ours, with the external data files
-// as bytes (onnxruntime-node takes no paths there; every file is read once, by us).
-function ortOptions(options, files) {
-  const passOn = Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
-  return files.length ? { ...passOn, externalData: files } : passOn;
-}
-
-const nodeCount = (part) => counted(part.nodes.length, 'node');
 
 /**
  * A model split into onnxruntime sessions and GridSample / AffineGrid nodes run on gridsample.
@@ -120,20 +85,7 @@ export class InferenceSession {
    * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
    */
   static async create(model, options) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
-    }
-    const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto' } = options;
-    checkOrt(ort);
-    for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts], ['placement', placement]]) {
-      const allowed = { subgraphs: ['error', 'onnxruntime'], gridsampleParts: ['gridsample', 'onnxruntime'], placement: PLACEMENTS }[name];
-      if (!allowed.includes(value)) {
-        throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map(quote).join(' or ')}, got ${describe(value)}`);
-      }
-    }
-    if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
-      throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
-    }
+    const { ort, gridsample, subgraphs, gridsampleParts, placement } = readCreateOptions(options);
     const entries = externalDataOption(options.externalData);
     const read = await readModel(model);
     await loadOnnxReader();
@@ -175,49 +127,7 @@ export class InferenceSession {
     const gs = gridsample ?? await load();
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
     for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
-    // The parts of `split` with their onnxruntime sessions (at create(), and again when the
-    // first run's placement leaves nodes to onnxruntime).
-    const build = async (split) => {
-      const parts = [];
-      const partTypes = new Map(types);
-      // An onnxruntime session of part `index`, its inputs' types from `known`.
-      const createPart = async (part, index, known) => {
-        try {
-          return await ort.InferenceSession.create(subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backend.backend) });
-        } catch (e) {
-          throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
-        }
-      };
-      try {
-        for (const [index, part] of split.parts.entries()) {
-          if (part.runsOn === 'gridsample') {
-            for (const n of part.nodes) {
-              checkInputTypes(n, (v) => partTypes.get(v), name);
-              partTypes.set(n.node.output[0], partTypes.get(n.node.input[0]));
-            }
-          }
-          if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
-            parts.push({ ...part, index });
-            continue;
-          }
-          // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
-          // results is then made at the first run, from the types of the values it is fed.
-          if (part.inputs.some((v) => !split.valueInfo.get(v) && partTypes.get(v) === undefined)) {
-            parts.push({ ...part, index, create: (known) => createPart(part, index, known) });
-            continue;
-          }
-          const session = await createPart(part, index, partTypes);
-          parts.push({ ...part, index, session });
-          for (const meta of session.outputMetadata ?? []) if (meta.isTensor) partTypes.set(meta.name, meta.type);
-        }
-      } catch (e) {
-        await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
-        throw e;
-      }
-      // Types of our results, for outputMetadata.
-      for (const [n, t] of partTypes) types.set(n, t);
-      return parts;
-    };
+    const build = partBuilder({ ort, proto, name, passOn, backendOf: () => backend.backend, types, gridsampleParts, wrap });
     const parts = await build(split);
     let gpuNodes = null;
     if (backend.backend === 'webgpu' && ours.length) {
@@ -303,7 +213,8 @@ export class InferenceSession {
     // Checked now, so that a mistake is reported against this call; the feeds are copied so
     // that a caller reusing the object for the next call does not change this run's.
     const { profile = false, ...runOptions } = options ?? {};
-    const request = { feeds: this.#checkFeeds(feeds), wanted: this.#checkFetches(fetches), runOptions, profile };
+    const error = (message) => this.#error(message);
+    const request = { feeds: readFeeds(feeds, this.inputNames, this.#split.inputs, error), wanted: readFetches(fetches, this.outputNames, error), runOptions, profile };
     // A run called while others are pending waits its turn; release() meanwhile cancels it.
     const waits = this.#pending++ > 0;
     const turn = this.#queue.then(() => {
@@ -473,36 +384,5 @@ export class InferenceSession {
   // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
   #ortFeeds(values, names) {
     return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
-  }
-
-  #checkFetches(fetches) {
-    if (fetches === undefined) return undefined;
-    for (const name of fetches) {
-      if (!this.outputNames.includes(name)) {
-        throw this.#error(`run: fetches: ${describe(name)} is not an output of the model; its outputs are ${this.outputNames.map(quote).join(', ')}`);
-      }
-    }
-    return [...fetches];
-  }
-
-  // The feeds as a Map of their own, after checking them against the model's inputs.
-  #checkFeeds(feeds) {
-    if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) {
-      throw this.#error(`run: feeds: expected an object { inputName: ort.Tensor }, got ${describe(feeds)}`);
-    }
-    for (const name of Object.keys(feeds)) {
-      if (!this.inputNames.includes(name)) {
-        throw this.#error(`run: feeds: ${quote(name)} is not an input of the model; its inputs are ${this.inputNames.map(quote).join(', ')}`);
-      }
-    }
-    const checked = new Map();
-    for (const { name, type } of this.#split.inputs) {
-      const t = feeds[name];
-      if (t === undefined) throw this.#error(`run: input ${quote(name)} is missing (expected ${formatType(type)})`);
-      const problem = checkFeed(t, type);
-      if (problem) throw this.#error(`run: input ${quote(name)}: ${problem}`);
-      checked.set(name, t);
-    }
-    return checked;
   }
 }

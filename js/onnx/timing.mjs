@@ -1,6 +1,6 @@
 // Times a model on onnxruntime alone against gridsample/onnx's split session on the same feeds, part by part: what `gridsample onnx bench`, the ONNX demo page and `make bench` report.
 import { InferenceSession } from '../onnx.mjs';
-import { failureReason, quote } from './graph.mjs';
+import { failureReason, quote } from './errors.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const now = () => globalThis.performance.now();

@@ -1,7 +1,8 @@
 // Values crossing the parts of a gridsample/onnx session: where a tensor lives (CPU or GPU), its type and dimensions, where an onnxruntime part should leave its outputs, and what a node of ours read and wrote.
 
 import { libraryRules } from '../core/api.mjs';
-import { declaredType, describe, formatType } from './graph.mjs';
+import { describe, quote } from './errors.mjs';
+import { declaredType, formatType } from './model_proto.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const CPU = new Set(['cpu', 'cpu-pinned']);
@@ -103,4 +104,39 @@ export function io(n, valueOf) {
   const size = valueOf(n.node.input[1]);
   if (n.node.opType === 'AffineGrid' && size && onHost(size)) inputs[1].values = Array.from(size.data, Number);
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
+}
+
+/**
+ * run()'s feeds as a Map of their own, checked against the model's inputs (names, then each
+ * declared {name, type}); `error(message)` makes the session's error.
+ */
+export function readFeeds(feeds, inputNames, inputs, error) {
+  if (feeds === null || typeof feeds !== 'object' || Array.isArray(feeds)) {
+    throw error(`run: feeds: expected an object { inputName: ort.Tensor }, got ${describe(feeds)}`);
+  }
+  for (const name of Object.keys(feeds)) {
+    if (!inputNames.includes(name)) {
+      throw error(`run: feeds: ${quote(name)} is not an input of the model; its inputs are ${inputNames.map(quote).join(', ')}`);
+    }
+  }
+  const checked = new Map();
+  for (const { name, type } of inputs) {
+    const t = feeds[name];
+    if (t === undefined) throw error(`run: input ${quote(name)} is missing (expected ${formatType(type)})`);
+    const problem = checkFeed(t, type);
+    if (problem) throw error(`run: input ${quote(name)}: ${problem}`);
+    checked.set(name, t);
+  }
+  return checked;
+}
+
+/** run()'s fetches (output names) as an array of their own, or undefined for every output. */
+export function readFetches(fetches, outputNames, error) {
+  if (fetches === undefined) return undefined;
+  for (const name of fetches) {
+    if (!outputNames.includes(name)) {
+      throw error(`run: fetches: ${describe(name)} is not an output of the model; its outputs are ${outputNames.map(quote).join(', ')}`);
+    }
+  }
+  return [...fetches];
 }

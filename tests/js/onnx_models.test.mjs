@@ -7,7 +7,8 @@ import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
-import { decodeModel, loadOnnxReader, splitModel, subModel } from '../../js/onnx/graph.mjs';
+import { splitModel, subModel } from '../../js/onnx/graph.mjs';
+import { decodeModel, loadOnnxReader } from '../../js/onnx/model_proto.mjs';
 import { compareOutputs, randomFeeds } from '../../js/onnx/timing.mjs';
 import { affineGrid, gridSample } from './lib/grid_sample_oracle.mjs';
 

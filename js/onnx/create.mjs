@@ -1,0 +1,114 @@
+// Making a split session (onnx/session.mjs): create()'s model argument and options read and checked, and the onnxruntime sessions of a split's parts (at create(), and again when the first run's placement leaves nodes to onnxruntime).
+import { readBytes } from '#read';
+
+import { counted } from '../core/messages.mjs';
+import { describe, OnnxModelError, quote } from './errors.mjs';
+import { subModel } from './graph.mjs';
+import { checkInputTypes } from './our_nodes.mjs';
+import { PLACEMENTS } from './placement.mjs';
+import { outputLocations } from './values.mjs';
+
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement'];
+
+// The model's bytes, the name errors call it by (its file name, else its graph's name), and the
+// path or URL that external data files sit beside.
+export async function readModel(model) {
+  if (model instanceof ArrayBuffer) return { bytes: new Uint8Array(model), name: null };
+  if (ArrayBuffer.isView(model)) return { bytes: new Uint8Array(model.buffer, model.byteOffset, model.byteLength), name: null };
+  if (typeof model === 'string' || model instanceof URL) {
+    const text = String(model);
+    const name = quote(text.split(/[\\/]/).pop() || text);
+    try {
+      return { bytes: await readBytes(model), name, base: model };
+    } catch (e) {
+      throw new OnnxModelError(name, `cannot read ${quote(text)}: ${e.message}`, { cause: e });
+    }
+  }
+  throw new TypeError(`InferenceSession.create: model: expected a Uint8Array, an ArrayBuffer, a URL or a path, got ${describe(model)}`);
+}
+
+function checkOrt(ort) {
+  if (!ort || typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function') {
+    throw new TypeError("InferenceSession.create: options.ort: expected the onnxruntime module (import * as ort from 'onnxruntime-web' or 'onnxruntime-node'), "
+      + `got ${describe(ort)}`);
+  }
+}
+
+// create()'s own options, checked, with their defaults.
+export function readCreateOptions(options) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
+  }
+  const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto' } = options;
+  checkOrt(ort);
+  for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts], ['placement', placement]]) {
+    const allowed = { subgraphs: ['error', 'onnxruntime'], gridsampleParts: ['gridsample', 'onnxruntime'], placement: PLACEMENTS }[name];
+    if (!allowed.includes(value)) {
+      throw new TypeError(`InferenceSession.create: options.${name}: expected ${allowed.map(quote).join(' or ')}, got ${describe(value)}`);
+    }
+  }
+  if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
+    throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
+  }
+  return { ort, gridsample, subgraphs, gridsampleParts, placement };
+}
+
+// onnxruntime's options for every part: the caller's, less ours, with the external data files
+// as bytes (onnxruntime-node takes no paths there; every file is read once, by us).
+export function ortOptions(options, files) {
+  const passOn = Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
+  return files.length ? { ...passOn, externalData: files } : passOn;
+}
+
+export const nodeCount = (part) => counted(part.nodes.length, 'node');
+
+/**
+ * `build(split)`: the parts of `split`, each `{...part, index}` with its onnxruntime `session`,
+ * or `create(known)` where onnxruntime reports no output types and the part reads an earlier
+ * one's results, or neither (gridsample runs it); `types` (value name -> type) gains the parts'
+ * output types. `wrap(e, what)` turns onnxruntime's failure into the session's error;
+ * `backendOf()` is where our nodes run now ('webgpu' or 'wasm': where the parts leave outputs).
+ */
+export function partBuilder({ ort, proto, name, passOn, backendOf, types, gridsampleParts, wrap }) {
+  return async (split) => {
+    const parts = [];
+    const partTypes = new Map(types);
+    // An onnxruntime session of part `index`, its inputs' types from `known`.
+    const createPart = async (part, index, known) => {
+      try {
+        return await ort.InferenceSession.create(subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backendOf()) });
+      } catch (e) {
+        throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
+      }
+    };
+    try {
+      for (const [index, part] of split.parts.entries()) {
+        if (part.runsOn === 'gridsample') {
+          for (const n of part.nodes) {
+            checkInputTypes(n, (v) => partTypes.get(v), name);
+            partTypes.set(n.node.output[0], partTypes.get(n.node.input[0]));
+          }
+        }
+        if (part.runsOn === 'gridsample' && gridsampleParts === 'gridsample') {
+          parts.push({ ...part, index });
+          continue;
+        }
+        // onnxruntime before 1.22 reports no outputMetadata: a part reading an earlier part's
+        // results is then made at the first run, from the types of the values it is fed.
+        if (part.inputs.some((v) => !split.valueInfo.get(v) && partTypes.get(v) === undefined)) {
+          parts.push({ ...part, index, create: (known) => createPart(part, index, known) });
+          continue;
+        }
+        const session = await createPart(part, index, partTypes);
+        parts.push({ ...part, index, session });
+        for (const meta of session.outputMetadata ?? []) if (meta.isTensor) partTypes.set(meta.name, meta.type);
+      }
+    } catch (e) {
+      await Promise.allSettled(parts.filter((p) => p.session).map((p) => p.session.release()));
+      throw e;
+    }
+    // Types of our results, for outputMetadata.
+    for (const [n, t] of partTypes) types.set(n, t);
+    return parts;
+  };
+}
