@@ -11,6 +11,7 @@
 // the fastest, as the summary takes. As in the summary, a ratio needs both rows usable (timed,
 // output matching ours); rows timed but with a differing output get a note instead of a bar;
 // a peer not run, not available or failing gets no row.
+import { ratio, usable } from './report.mjs';
 
 const W = 1000;
 const LABEL_END = 380; // right edge of the row labels
@@ -31,10 +32,6 @@ export function escapeXml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&apos;' })[c]);
 }
 
-// As report.mjs writes a ratio.
-const ratioText = (x) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
-// As report.mjs decides whether a row's median may be compared: timed, and its output matches.
-const usable = (res) => res && res.status === 'ok' && (!res.check || res.check.ok);
 const num = (x) => (Math.round(x * 10) / 10).toString();
 
 /**
@@ -117,7 +114,7 @@ export function renderChart({ env, results, impls, quick }) {
   let a = Math.min(0, ...logs);
   let b = Math.max(0, ...logs);
   if (b - a < Math.log10(2)) b = a + Math.log10(2);
-  const label = (bar) => `${ratioText(bar.ratio)}${bar.ratio < 1 ? ' (ours slower)' : ''}`;
+  const label = (bar) => `${ratio(bar.ratio)}${bar.ratio < 1 ? ' (ours slower)' : ''}`;
   const padLeft = Math.max(16, ...bars.filter((x) => x.ratio < 1).map((x) => textWidth(label(x), 11) + 10));
   const padRight = Math.max(16, ...bars.filter((x) => x.ratio >= 1).map((x) => textWidth(label(x), 11) + 10));
   const span = PLOT[1] - PLOT[0] - padLeft - padRight;

@@ -56,9 +56,11 @@ export const MODEL_TARGETS = [
 ];
 
 const ms = (t) => (t >= 100 ? t.toFixed(1) : t >= 10 ? t.toFixed(2) : t.toFixed(3));
-const ratio = (x) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
+/** A speed-up as the report writes it: `3.27x`, `21.7x`. */
+export const ratio = (x) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
 
-function usable(res) {
+/** Whether a row's median may be compared: timed, and its output matches. */
+export function usable(res) {
   return res && res.status === 'ok' && (!res.check || res.check.ok);
 }
 
