@@ -20,8 +20,8 @@ add_library(gridsample
   src/kernels/fast/affine_grid_fast.cc
   src/kernels/fast/half_convert.cc
   src/kernels/fast/float_convert.cc)
-  # (fast/plan_probe.cc and fast/blend_probe.cc, the planner and blends on their own, are the
-  # tests' alone: gridsample_probes in tests.cmake)
+  # (the planner and blends on their own, for the tests, are tests/native/probes:
+  # gridsample_probes in tests.cmake)
 add_library(gridsample::gridsample ALIAS gridsample)
 if(EMSCRIPTEN)
   # Cold code in the download: validation, the scalar reference paths (dtypes and ranks the

@@ -46,12 +46,14 @@ set_target_properties(gridsample_conformance PROPERTIES
 
 file(GLOB GRIDSAMPLE_TEST_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/tests/native/*_test.cc)
-# The planner and the blends on their own (fast.h's Probe* entry points, for plan_test and
-# blend_test), compiled as the library's kernels are but kept out of the installed library.
+# The planner and the blends on their own (tests/native/probes: the Probe* entry points of
+# plan_test and blend_test), compiled as the library's kernels are but kept out of the
+# installed library.
 add_library(gridsample_probes OBJECT
-  src/kernels/fast/plan_probe.cc
-  src/kernels/fast/blend_probe.cc)
+  tests/native/probes/plan_probe.cc
+  tests/native/probes/blend_probe.cc)
 gridsample_kernel_settings(gridsample_probes)
+target_include_directories(gridsample_probes PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tests/native)
 target_link_libraries(gridsample_probes PRIVATE gridsample)
 
 add_executable(gridsample_tests ${GRIDSAMPLE_TEST_SOURCES})

@@ -9,7 +9,7 @@ CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
 shopt -s nullglob
 files=(src/kernels/*.cc src/kernels/*.h src/kernels/*/*.cc src/kernels/*/*.h
        src/kernels/include/gridsample/*.h src/bindings/*.cc
-       tests/native/*.cc tests/native/*.h tests/fuzz/*.cc tests/fuzz/*.h tests/consumer/*.cc
+       tests/native/*.cc tests/native/*.h tests/native/*/*.cc tests/native/*/*.h tests/fuzz/*.cc tests/fuzz/*.h tests/consumer/*.cc
        bench/native/*.cc)
 
 if [ "${1:-}" = --fix ]; then

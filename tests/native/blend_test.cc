@@ -15,6 +15,7 @@
 #include "fast/constants.h"
 #include "fast/fast.h"
 #include "gtest/gtest.h"
+#include "probes/probes.h"
 #include "test_util.h"
 
 namespace gridsample_test {

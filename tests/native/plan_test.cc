@@ -12,6 +12,7 @@
 #include "fast/constants.h"
 #include "fast/fast.h"
 #include "gtest/gtest.h"
+#include "probes/probes.h"
 #include "reference/reference.h"
 #include "test_util.h"
 

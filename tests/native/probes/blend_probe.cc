@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <cstring>
 
-#include "fast/fast.h"
+#include "probes/probes.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fast/blend_probe.cc"
+#define HWY_TARGET_INCLUDE "probes/blend_probe.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "fast/blend_interleaved-inl.h"
