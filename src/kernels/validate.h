@@ -7,18 +7,9 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/warp_affine.h"
+#include "problem/geometry.h"
 
 namespace gridsample {
-
-// A validated GridSample problem: every size fits, every pointer is usable.
-struct GridSampleGeometry {
-  int rank = 0;  // r, number of spatial axes
-  int64_t n = 0, c = 0;
-  int64_t in[kMaxSpatialRank] = {};   // D1..Dr, outermost first
-  int64_t out[kMaxSpatialRank] = {};  // O1..Or, outermost first
-  int64_t in_spatial = 0;             // D1 * .. * Dr
-  int64_t out_spatial = 0;            // O1 * .. * Or
-};
 
 // Checks x and grid; when y is non-null also its shape, dtype, pointer and that
 // it does not overlap x or grid. Fills `geometry` on success. With `shapes_only`,
@@ -43,25 +34,9 @@ Status ValidateFill(const GridSampleOptions& options, const double* fill, DType 
 Status ValidateWarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                         GridSampleGeometry* geometry);
 
-// A validated AffineGrid problem.
-struct AffineGridGeometry {
-  int rank = 0;  // 2 or 3 spatial axes
-  int64_t n = 0;
-  int64_t spatial[3] = {};  // (H, W) or (D, H, W), outermost first
-  int64_t points = 0;       // product of spatial
-};
-
 // Checks theta, size and (when non-null) grid. Fills `geometry` on success.
 Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                           const MutableTensorView* grid, AffineGridGeometry* geometry);
-
-// A validated channels-last 2-D problem: X (N, H, W, C) -> Y (N, Ho, Wo, C).
-struct ChannelsLastGeometry {
-  int64_t n = 0, c = 0;
-  int64_t in_h = 0, in_w = 0;    // H, W of X
-  int64_t out_h = 0, out_w = 0;  // Ho, Wo of the whole output
-  int64_t row0 = 0, rows = 0;  // the rows Y holds: [row0, row0 + rows) of out_h (all unless a band)
-};
 
 // GridSampleChannelsLast: x (N, H, W, C), grid (N, Ho, Wo, 2) of a float dtype, y
 // (N, Ho, Wo, C) of x's dtype, no overlaps. Fills `geometry` on success.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gridsample/warp_affine.h"
 #include "test_util.h"
 #include "validation_util.h"
 

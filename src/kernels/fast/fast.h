@@ -8,7 +8,7 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "pixel_rule.h"
-#include "validate.h"
+#include "problem/geometry.h"
 
 // Calls a HWY_EXPORTed kernel on the chosen target: the one compiled target when cross
 // compiling (WASM, NEON; GRIDSAMPLE_STATIC_DISPATCH), else the best one this CPU supports.

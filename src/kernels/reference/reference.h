@@ -5,7 +5,7 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "pixel_rule.h"
-#include "validate.h"
+#include "problem/geometry.h"
 
 namespace gridsample {
 namespace reference {

@@ -1,0 +1,40 @@
+// The sizes of a validated call, which validation (validate.h) fills and the kernels read: every
+// size fits and every pointer of the call is usable once one of these is filled.
+#ifndef GRIDSAMPLE_PROBLEM_GEOMETRY_H_
+#define GRIDSAMPLE_PROBLEM_GEOMETRY_H_
+
+#include <cstdint>
+
+#include "gridsample/types.h"
+
+namespace gridsample {
+
+// A validated GridSample problem: every size fits, every pointer is usable.
+struct GridSampleGeometry {
+  int rank = 0;  // r, number of spatial axes
+  int64_t n = 0, c = 0;
+  int64_t in[kMaxSpatialRank] = {};   // D1..Dr, outermost first
+  int64_t out[kMaxSpatialRank] = {};  // O1..Or, outermost first
+  int64_t in_spatial = 0;             // D1 * .. * Dr
+  int64_t out_spatial = 0;            // O1 * .. * Or
+};
+
+// A validated AffineGrid problem.
+struct AffineGridGeometry {
+  int rank = 0;  // 2 or 3 spatial axes
+  int64_t n = 0;
+  int64_t spatial[3] = {};  // (H, W) or (D, H, W), outermost first
+  int64_t points = 0;       // product of spatial
+};
+
+// A validated channels-last 2-D problem: X (N, H, W, C) -> Y (N, Ho, Wo, C).
+struct ChannelsLastGeometry {
+  int64_t n = 0, c = 0;
+  int64_t in_h = 0, in_w = 0;    // H, W of X
+  int64_t out_h = 0, out_w = 0;  // Ho, Wo of the whole output
+  int64_t row0 = 0, rows = 0;  // the rows Y holds: [row0, row0 + rows) of out_h (all unless a band)
+};
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_PROBLEM_GEOMETRY_H_
