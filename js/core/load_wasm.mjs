@@ -35,8 +35,9 @@ export function threadsSupported() {
   }
 }
 
-// Most threads one module runs (the library's limit).
-const MAX_THREADS = 64;
+// Most threads one module runs: the library's kMaxThreads (src/kernels/parallel.h), needed
+// before a module is loaded; threads.test.mjs checks it against the library's setThreads.
+export const MAX_THREADS = 64;
 
 /** The default thread count for `cores` logical cores: onnxruntime-web's, min(4, ceil(cores / 2)). */
 export function defaultThreads(cores) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gridsample/gridsample.h"
+#include "parallel.h"
 
 namespace gridsample {
 namespace {
@@ -41,10 +42,10 @@ Threads& ModuleThreads() {
   return threads;
 }
 
-// 1 to 64 threads; returns the count in use (always 1 in a build without threads).
+// 1 to kMaxThreads threads; returns the count in use (always 1 in a build without threads).
 int SetThreads(int count) {
 #ifdef __EMSCRIPTEN_PTHREADS__
-  ModuleThreads().count = count < 1 ? 1 : count > 64 ? 64 : count;
+  ModuleThreads().count = count < 1 ? 1 : count > kMaxThreads ? kMaxThreads : count;
 #else
   (void)count;
 #endif

@@ -17,8 +17,6 @@
 namespace gridsample {
 namespace {
 
-// Most threads one call uses: the caller and kMaxThreads - 1 workers.
-constexpr int kMaxThreads = 64;
 // Pieces per thread when a call is split: threads that finish early take more.
 constexpr int64_t kPiecesPerThread = 16;
 // How long a worker looks for the next call before it sleeps, and a call for its workers'

@@ -18,6 +18,10 @@
 
 namespace gridsample {
 
+// Most threads one call uses: the caller and kMaxThreads - 1 workers (the wasm binding clamps
+// setThreads to it; js/core/load_wasm.mjs's MAX_THREADS, checked against it in threads.test.mjs).
+inline constexpr int kMaxThreads = 64;
+
 // A piece is worth handing to another thread from about this much work: output values times
 // the taps each reads, plus the pixels' planning (bench/README.md, "Threads"). In wasm a
 // sleeping worker wakes more slowly and the kernels run about 4 times slower, so a call splits
