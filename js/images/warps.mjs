@@ -179,8 +179,9 @@ export function warpImage(heap, fn, image, matrix, options) {
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
     const ms = heap.writeInt64s(1, [1, kernel.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module[kernel.binding](ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernel.matrix.dtype], ms, yp, ys,
-      mode, padding, kernelAlign, band ? wholeHeight : -1, band ? band[0] : 0, ...fill));
+    const args = [ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernel.matrix.dtype], ms, yp, ys, mode, padding, kernelAlign];
+    // A band of rows goes to the binding's ...Rows twin, with the whole output's height and the band's first row.
+    heap.check(fn, band ? heap.Module[`${kernel.binding}Rows`](...args, wholeHeight, band[0], ...fill) : heap.Module[kernel.binding](...args, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }
@@ -266,7 +267,7 @@ export function remap(heap, image, mapX, mapY, options) {
     throw new RangeError(`${fn}: mapY: expected mapX's size ${MX.width}x${MX.height}, got ${MY.width}x${MY.height}`);
   }
   const maps = { inputs: [['mapX', MX], ...(MY ? [['mapY', MY]] : [])], width: MX.width, height: MX.height, planes: !!MY, flow: false };
-  return sampleAtMaps(heap, fn, I, opts, maps, ([mxp, myp]) => [mxp, MY ? myp : 0]);
+  return sampleAtMaps(heap, fn, I, opts, maps);
 }
 
 /**
@@ -284,7 +285,7 @@ export function warpFlowImage(heap, image, flow, options) {
   if (!planar) {
     const F = readMap(heap, fn, 'flow', flow, 2, true);
     const maps = { inputs: [['flow', F]], width: F.width, height: F.height, planes: false, flow: true };
-    return sampleAtMaps(heap, fn, I, opts, maps, ([fp]) => [fp, 0]);
+    return sampleAtMaps(heap, fn, I, opts, maps);
   }
   const F = readTensor(heap, fn, 'flow', flow);
   if (F.dtype !== 'float32') {
@@ -299,9 +300,9 @@ export function warpFlowImage(heap, image, flow, options) {
 }
 
 // Remap and warpFlow's image call: `image` sampled at the maps' positions (maps.flow: offsets)
-// into an output of the maps' size; `pointers` gives the x and y maps' heap addresses (y 0:
-// interleaved) from those of maps.inputs.
-function sampleAtMaps(heap, fn, I, opts, maps, pointers) {
+// into an output of the maps' size: one interleaved map, or two planes (maps.planes) whose heap
+// addresses `pointers` gives from those of maps.inputs (by default those themselves).
+function sampleAtMaps(heap, fn, I, opts, maps, pointers = (addresses) => addresses) {
   const { mode, padding } = readSampling(heap, fn, opts);
   const fill = readFill(fn, opts.fill, I.channels);
   const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, {}, [maps.width, maps.height]);
@@ -309,11 +310,12 @@ function sampleAtMaps(heap, fn, I, opts, maps, pointers) {
     throw new RangeError(`${fn}: options.out: expected the ${maps.flow ? "flow's" : "maps'"} size ${maps.width}x${maps.height}, got ${O.width}x${O.height}`);
   }
   return heap.withHeap(fn, [['image', I], ...maps.inputs], yBytes, O, ([ip, ...mapPointers], yp) => {
-    const [mxp, myp] = pointers(mapPointers);
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
     const ms = heap.writeInt64s(1, maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2]);
     const ys = heap.writeInt64s(2, yDims);
-    heap.check(fn, heap.Module.remap(ip, heap.dtypeCodes[I.dtype], xs, mxp, myp, ms, yp, ys, mode, padding, false, maps.flow, ...fill));
+    // The binding for positions or offsets (maps.flow), in one interleaved map or two planes.
+    const binding = `${maps.flow ? 'warpFlowImage' : 'remap'}${maps.planes ? 'Planes' : ''}`;
+    heap.check(fn, heap.Module[binding](ip, heap.dtypeCodes[I.dtype], xs, ...pointers(mapPointers), ms, yp, ys, mode, padding, false, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }
