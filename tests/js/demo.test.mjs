@@ -288,9 +288,10 @@ describe('web/demo in headless Chromium', () => {
 
     // The live figures: both timings, the speed-up, the backend; the baseline agrees with us.
     await page.waitForFunction(() => window.__demo.lastStats?.jsMs > 0, null, { timeout: 20000 });
-    const ours = Number(await figure(page, 'fig-ours'));
-    const js = Number(await figure(page, 'fig-js'));
-    const speedup = Number(await figure(page, 'fig-speedup'));
+    // Read together: the page rewrites the three in one task per frame, so separate reads could
+    // mix two frames' figures.
+    const [ours, js, speedup] = (await page.evaluate(() => ['fig-ours', 'fig-js', 'fig-speedup']
+      .map((id) => document.getElementById(id).textContent))).map(Number);
     assert.ok(ours > 0 && js > 0, `figures: ours ${ours} ms, JS ${js} ms`);
     assert.ok(Math.abs(speedup - js / ours) <= 0.051 * (js / ours) + 0.051, `speed-up ${speedup} for ${js} / ${ours}`);
     assert.equal(await figure(page, 'fig-backend'), 'wasm-simd128');
