@@ -228,7 +228,7 @@ function threadsBusyCell(res) {
   return `${pct(u.threadMs[0])} + ${pct(u.threadMs[1])} (process ${(u.cpuMs / u.wallMs).toFixed(2)}x)`;
 }
 
-function summaryTables(workloads, results) {
+function summaryTables(workloads, results, impls) {
   const cell = (res) => (res && res.status === 'ok' ? ms(res.time.median) : res?.status === 'n/a' ? 'n/a' : 'error');
   const sp = (r, id, vs) => {
     if (usable(r[id]) && usable(r[vs])) return ratio(r[id].time.median / r[vs].time.median);
@@ -238,10 +238,11 @@ function summaryTables(workloads, results) {
     const f = ids.filter((id) => usable(r[id]));
     return f.length && usable(r[ours]) ? ratio(r[ours].time.median / Math.min(...f.map((id) => r[id].time.median))) : '';
   };
+  // The OpenCV.js rows: those IMPLS names that peer on (as the chart's OpenCV.js bar).
+  const cvIds = impls.filter((i) => i.peer === 'OpenCV.js').map((i) => i.id);
   const wasmRows = workloads.map((w) => {
     const r = results[w.name];
     // The fastest OpenCV.js row (both versions, both layouts are in the per-workload tables).
-    const cvIds = ['cv5', 'cv5-planar', 'cv4', 'cv4-planar'];
     const cvId = cvIds.filter((id) => usable(r[id])).sort((a, b) => r[a].time.median - r[b].time.median)[0]
       ?? cvIds.find((id) => r[id]?.status === 'ok') ?? 'cv5';
     return [w.name, cell(r.simd), cell(r['simd-copy']), cell(r.scalar), cell(r['ort-web']), sp(r, 'ort-web', 'simd-copy'),
@@ -723,7 +724,7 @@ export function renderReport({ env, workloads, results, models, impls, quick, me
       '',
       '## Summary (median ms)',
       '',
-      summaryTables(workloads, results),
+      summaryTables(workloads, results, impls),
       `Cores during the run (bench/native/cores.cc, after the native rounds): ${coresText(scaling?.cores)}. On this VM`,
       'the two vCPUs sometimes share one physical core (then 2 threads cannot be faster than 1), and it changes over time.',
       '',
