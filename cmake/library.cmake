@@ -1,38 +1,40 @@
 # The kernel library gridsample (its one list of sources), its Highway setup and its install as a CMake package.
 
-add_library(gridsample
-  # public entry points, argument validation, SIMD target control
-  src/kernels/types.cc
-  src/kernels/targets.cc
-  src/kernels/validate.cc
-  src/kernels/grid_sample.cc
-  src/kernels/affine_grid.cc
-  src/kernels/parallel.cc
-  src/kernels/warp_affine.cc
+# Cold code in the download, optimised for size in the wasm build: the entry points and their
+# validation, the scalar reference paths (dtypes and ranks the fast paths do not take) and the
+# dtype conversions around the float32 kernels.
+set(GRIDSAMPLE_COLD_SOURCES
+  # public entry points with their argument rules, names, SIMD target control
+  src/kernels/api/grid_sample.cc
+  src/kernels/api/warp_flow.cc
+  src/kernels/api/affine_grid.cc
+  src/kernels/api/channels_last.cc
+  src/kernels/api/warp_affine.cc
+  src/kernels/api/remap.cc
+  src/kernels/api/names.cc
+  src/kernels/api/targets.cc
+  # the checks those rules are made of
+  src/kernels/problem/checks.cc
+  src/kernels/problem/channels_last_checks.cc
   # the scalar reference (also the tests' oracle)
   src/kernels/reference/grid_sample_ref.cc
   src/kernels/reference/affine_grid_ref.cc
   src/kernels/reference/channels_last_ref.cc
+  src/kernels/fast/float_convert.cc)
+add_library(gridsample
+  ${GRIDSAMPLE_COLD_SOURCES}
+  src/kernels/parallel.cc
   # the SIMD fast paths (Highway): drivers that schedule tiles and dispatch; their sources,
   # planner and blends are the -inl.h headers beside them
   src/kernels/fast/grid_sample_planar.cc
   src/kernels/fast/grid_sample_interleaved.cc
   src/kernels/fast/affine_grid_fast.cc
-  src/kernels/fast/half_convert.cc
-  src/kernels/fast/float_convert.cc)
+  src/kernels/fast/half_convert.cc)
   # (the planner and blends on their own, for the tests, are tests/native/probes:
   # gridsample_probes in tests.cmake)
 add_library(gridsample::gridsample ALIAS gridsample)
 if(EMSCRIPTEN)
-  # Cold code in the download: validation, the scalar reference paths (dtypes and ranks the
-  # fast paths do not take) and the dtype conversions around the float32 kernels are
-  # optimised for size.
-  set_source_files_properties(
-    src/kernels/validate.cc src/kernels/types.cc src/kernels/targets.cc
-    src/kernels/fast/float_convert.cc
-    src/kernels/reference/grid_sample_ref.cc src/kernels/reference/affine_grid_ref.cc
-    src/kernels/reference/channels_last_ref.cc
-    PROPERTIES COMPILE_OPTIONS "-Os")
+  set_source_files_properties(${GRIDSAMPLE_COLD_SOURCES} PROPERTIES COMPILE_OPTIONS "-Os")
 endif()
 target_include_directories(gridsample
   PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/include>

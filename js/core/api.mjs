@@ -2,7 +2,7 @@
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
-import { affineGridOutputShape, gridSampleOutputShape, readSampling } from './library_rules.mjs';
+import { affineGridOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
 import { perspectiveTransform, rotationMatrix } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
@@ -116,32 +116,21 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       Module.gridSample(xp, code[X.dtype], xs, X.dims.length, gp, code[G.dtype], gs, yp, ys, mode, padding, align));
   }
 
-  // Channels-last tensors: the C++ library has no output-shape query for them, so the shape
-  // checks that size the output are made here (the library checks the rest in the call).
+  // Channels-last tensors: rank 4, the output sized by the library's rule (library_rules.mjs).
   function gridSampleChannelsLast(x, grid, options) {
     const fn = 'gridSampleChannelsLast';
     const opts = readOptions(fn, options, SAMPLING_OPTIONS);
     const X = readTensor(heap, fn, 'x', x);
     const G = readTensor(heap, fn, 'grid', grid);
     const { mode, padding, align } = readSampling(heap, fn, opts);
-    if (X.dims.length !== 4) {
-      throw new RangeError(`${fn}: x: expected rank 4 (N, H, W, C), got rank ${X.dims.length} shape ${shapeString(X.dims)}`);
-    }
-    checkFloatDtype(fn, 'grid', G.dtype);
-    if (G.dims.length !== 4 || G.dims[3] !== 2) {
-      throw new RangeError(`${fn}: grid: expected shape [N, Ho, Wo, 2] for x of shape ${shapeString(X.dims)}, got ${shapeString(G.dims)}`);
-    }
-    if (G.dims[0] !== X.dims[0]) {
-      throw new RangeError(`${fn}: grid: expected batch size N = ${X.dims[0]} (x's), got shape ${shapeString(G.dims)}`);
-    }
-    const yDims = [X.dims[0], G.dims[1], G.dims[2], X.dims[3]];
+    const yDims = outputShape(heap, fn, 'gridSampleChannelsLastOutputShape', X, G);
     return run(heap, fn, [['x', X], ['grid', G]], [X.dtype, yDims, 'the output'], opts, ([xp, gp], [xs, gs], yp, ys) =>
       Module.gridSampleChannelsLast(xp, code[X.dtype], xs, gp, code[G.dtype], gs, yp, ys, mode, padding, align));
   }
 
-  // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels; the shape checks that
-  // size the output are made here (the library checks the rest in the call). An interleaved
-  // image ({data, width, height} or a heap tensor [H, W, C]) goes to images/warps.mjs.
+  // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels, the output sized by the
+  // library's rule. An interleaved image ({data, width, height} or a heap tensor [H, W, C])
+  // goes to images/warps.mjs.
   function warpFlow(x, flow, options) {
     const fn = 'warpFlow';
     const image = x !== null && typeof x === 'object' &&
@@ -151,16 +140,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     const X = readTensor(heap, fn, 'x', x);
     const F = readTensor(heap, fn, 'flow', flow);
     const { mode, padding, align } = readSampling(heap, fn, opts);
-    if (X.dims.length !== 4) {
-      throw new RangeError(`${fn}: x: expected rank 4 (N, C, H, W), got rank ${X.dims.length} shape ${shapeString(X.dims)}`);
-    }
-    if (F.dtype !== 'float32') {
-      throw new TypeError(`${fn}: flow: expected dtype float32 (displacements in pixels), got ${F.dtype}`);
-    }
-    if (F.dims.length !== 4 || F.dims[1] !== 2 || F.dims[0] !== X.dims[0]) {
-      throw new RangeError(`${fn}: flow: expected shape [${X.dims[0]}, 2, Ho, Wo] (dx then dy for x of shape ${shapeString(X.dims)}), got ${shapeString(F.dims)}`);
-    }
-    const yDims = [X.dims[0], X.dims[1], F.dims[2], F.dims[3]];
+    const yDims = outputShape(heap, fn, 'warpFlowOutputShape', X, F);
     return run(heap, fn, [['x', X], ['flow', F]], [X.dtype, yDims, 'the output'], opts, ([xp, fp], [xs, fs], yp, ys) =>
       Module.warpFlow(xp, code[X.dtype], xs, 4, fp, fs, 4, yp, ys, mode, padding, align));
   }

@@ -1,4 +1,4 @@
-// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape).
+// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's and channels-last grid's of src/kernels/api/validation.h).
 import { describe, shapeString } from './messages.mjs';
 import { libraryError } from './wasm_heap.mjs';
 import { option, readAlign } from './plain_args.mjs';
@@ -46,6 +46,23 @@ export function gridSampleOutputShape(heap, fn, xDims, gridDims) {
     heap.writeInt64s(1, gridDims), gridDims.length, heap.writeInt64s(2, []));
   heap.check(fn, code);
   return heap.readInt64s(2, xDims.length);
+}
+
+/**
+ * The output shape (rank 4) of a call whose library rule sizes it from X and its coordinates
+ * (`query`: 'warpFlowOutputShape', 'gridSampleChannelsLastOutputShape'), tensors as readTensor
+ * reads them; or the library's error, in its order and words: a dtype it refuses is a
+ * TypeError, as every JS type error, anything else a RangeError.
+ */
+export function outputShape(heap, fn, query, X, C) {
+  heap.ensureHeadroom(fn);
+  const code = heap.Module[query](heap.writeInt64s(0, X.dims), X.dims.length, heap.dtypeCodes[X.dtype],
+    heap.writeInt64s(1, C.dims), C.dims.length, heap.dtypeCodes[C.dtype], heap.writeInt64s(2, []));
+  if (code !== 0) {
+    const error = libraryError(fn, heap.Module.takeLastError());
+    throw / expected dtype /.test(error.message) ? new TypeError(error.message) : error;
+  }
+  return heap.readInt64s(2, 4);
 }
 
 /** AffineGrid's grid shape for `size`, or the library's RangeError followed by the size given. */

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "api/validation.h"
 #include "gridsample/gridsample.h"
 #include "parallel.h"
 
@@ -210,8 +211,9 @@ struct Bind<kRun, kWarp> {
   static int Call(Args... args) { return kRun(kWarp, args...); }
 };
 
-// The rules JS asks for instead of repeating them: output shapes (shapes only; dtypes and data
-// are checked by the call itself) and the enum codes of mode, padding and dtype names.
+// The rules JS asks for instead of repeating them: output shapes (GridSample's of shapes only;
+// the NCHW flow's and channels-last grid's of shapes and dtypes; data is checked by the call
+// itself) and the enum codes of mode, padding and dtype names.
 
 int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_shape, int grid_rank,
                                  uintptr_t y_shape) {
@@ -222,6 +224,17 @@ int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_s
   grid.shape = Shape(grid_shape);
   grid.rank = static_cast<size_t>(grid_rank);
   return ToCallStatus(GridSampleOutputShape(x, grid, reinterpret_cast<int64_t*>(y_shape)));
+}
+
+// X and its coordinates (the flow, the grid) of the ranks and dtypes given, rank 4 out.
+template <Status (*kQuery)(const TensorView&, const TensorView&, int64_t*)>
+int OutputShapeAdapter(uintptr_t x_shape, int x_rank, int x_dtype, uintptr_t coords_shape,
+                       int coords_rank, int coords_dtype, uintptr_t y_shape) {
+  return ToCallStatus(
+      kQuery({nullptr, static_cast<DType>(x_dtype), Shape(x_shape), static_cast<size_t>(x_rank)},
+             {nullptr, static_cast<DType>(coords_dtype), Shape(coords_shape),
+              static_cast<size_t>(coords_rank)},
+             reinterpret_cast<int64_t*>(y_shape)));
 }
 
 bool GridSampleFoldsTapsAdapter(uintptr_t x_shape, int x_rank, int x_dtype, int mode) {
@@ -305,6 +318,9 @@ EMSCRIPTEN_BINDINGS(gridsample) {
            &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&WarpFlowChannelsLast)>::Call);
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
   function("affineGridOutputShape", &AffineGridOutputShapeAdapter);
+  function("warpFlowOutputShape", &OutputShapeAdapter<&WarpFlowOutputShape>);
+  function("gridSampleChannelsLastOutputShape",
+           &OutputShapeAdapter<&GridSampleChannelsLastOutputShape>);
   function("gridSampleFoldsTaps", &GridSampleFoldsTapsAdapter);
   function("channelsLastFoldsTaps", &ChannelsLastFoldsTapsAdapter);
   function("modeName", &ModeNameAdapter);

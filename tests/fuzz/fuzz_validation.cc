@@ -172,7 +172,7 @@ void FinishArgs(FuzzInput& in, Arg* x, Arg* second, Arg* y) {
   y->Finish(in, 2, in.Flag() ? 0 : 1);
 }
 
-// --- the model: what the headers promise, written apart from validate.cc ----------------------
+// --- the model: what the headers promise, written apart from the library's validation -------
 
 size_t Bytes(DType t) { return ElementSize(t); }  // 0 outside the enum
 bool IsFloat(DType t) {
@@ -185,7 +185,7 @@ bool OptionsValid(const GridSampleOptions& o) {
 }
 
 // A shape's size facts. too_large: the product of its non-zero dims times the element size
-// exceeds PTRDIFF_MAX (validate.cc counts a 0 as 1, so that every partial product of an empty
+// exceeds PTRDIFF_MAX (problem/checks.cc counts a 0 as 1, so that every partial product of an empty
 // tensor fits too; types.h: such a size is kOutOfRange).
 struct Size {
   bool negative = false;

@@ -250,9 +250,9 @@ function shapeCases() {
   add('gridSample: grid batch 0 for x batch 1', (gs) => gs.gridSample(X(), { data: f32(0), shape: [0, 6, 6, 2] }),
     [RangeError, /^gridSample: grid: expected batch size N = 1 \(X's\), got shape \[0, 6, 6, 2\]$/]);
   add('gridSampleChannelsLast: x of rank 5', (gs) => gs.gridSampleChannelsLast({ data: f32(16), shape: [1, 1, 4, 4, 1] }, G()),
-    [RangeError, /^gridSampleChannelsLast: x: expected rank 4 \(N, H, W, C\), got rank 5 shape \[1, 1, 4, 4, 1\]$/]);
+    [RangeError, /^gridSampleChannelsLast: X: expected rank 4 \(N, H, W, C\), got rank 5 shape \[1, 1, 4, 4, 1\]$/]);
   add('gridSampleChannelsLast: grid of rank 5', (gs) => gs.gridSampleChannelsLast(XCL(), { data: f32(72), shape: [1, 1, 6, 6, 2] }),
-    [RangeError, /^gridSampleChannelsLast: grid: expected shape \[N, Ho, Wo, 2\] for x of shape \[1, 4, 4, 1\], got \[1, 1, 6, 6, 2\]$/]);
+    [RangeError, /^gridSampleChannelsLast: grid: expected shape \[N, Ho, Wo, 2\] \(rank 4\), got \[1, 1, 6, 6, 2\]$/]);
   add('gridSampleChannelsLast: a float16 grid in a Float32Array', (gs) => gs.gridSampleChannelsLast(XCL(), { ...G(), dtype: 'float16' }),
     [TypeError, /^gridSampleChannelsLast: grid\.data: expected Uint16Array( or Float16Array)? for dtype float16, got Float32Array\(72\)$/]);
   add('gridSample: a uint8 grid', (gs) => gs.gridSample(X(), { data: new Uint8Array(72), shape: [1, 6, 6, 2] }),

@@ -551,9 +551,9 @@ describe('warpFlow (NCHW, flows in pixels)', () => {
       }
       const bad = [
         [() => gs.warpFlow(x, { data: new Float64Array(N * 2 * 4), shape: [N, 2, 2, 2] }), TypeError, /^warpFlow: flow: expected dtype float32 \(displacements in pixels\), got float64$/],
-        [() => gs.warpFlow(x, { data: new Float32Array(N * 3 * 4), shape: [N, 3, 2, 2] }), RangeError, /^warpFlow: flow: expected shape \[2, 2, Ho, Wo\] \(dx then dy for x of shape \[2, 3, 9, 13\]\), got \[2, 3, 2, 2\]$/],
+        [() => gs.warpFlow(x, { data: new Float32Array(N * 3 * 4), shape: [N, 3, 2, 2] }), RangeError, /^warpFlow: flow: expected shape \[2, 2, Ho, Wo\] \(dx and dy for X of shape \[2, 3, 9, 13\]\), got \[2, 3, 2, 2\]$/],
         [() => gs.warpFlow(x, { data: new Float32Array(8), shape: [1, 2, 2, 2] }), RangeError, /got \[1, 2, 2, 2\]$/],
-        [() => gs.warpFlow({ data: new Float32Array(8), shape: [2, 4] }, flow), RangeError, /^warpFlow: x: expected rank 4 \(N, C, H, W\), got rank 2 shape \[2, 4\]$/],
+        [() => gs.warpFlow({ data: new Float32Array(8), shape: [2, 4] }, flow), RangeError, /^warpFlow: X: expected rank 4 \(N, C, H, W\), got rank 2 shape \[2, 4\]$/],
         [() => gs.warpFlow(x, flow, { out: new Float32Array(3) }), RangeError, /^warpFlow: options\.out/],
         [() => gs.warpFlow(x, flow, { space: 'pixel' }), TypeError, /^warpFlow: options\.space: unknown option/],
         [() => gs.warpFlow(x, new Float32Array(8)), TypeError, /^warpFlow: flow: expected a tensor/],

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "api/validation.h"
 #include "fast/fast.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
 #include "test_util.h"
-#include "validate.h"
 
 namespace gridsample_test {
 
@@ -244,7 +244,7 @@ class FastPathTester {
     switch (op_) {
       case Op::kGridSample: {
         gridsample::GridSampleGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+        EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &geo).ok());
         return gridsample::fast::TryGridSample(geo, x.View(), grid.View(), y->MutableView(),
                                                options_);
       }
@@ -281,8 +281,9 @@ class FastPathTester {
       case Op::kRemap: {
         gridsample::ChannelsLastGeometry geo;
         const TensorView my = map_y_ ? map_y_->View() : TensorView{};
-        EXPECT_TRUE(gridsample::ValidateRemap(x.View(), map_x_->View(), map_y_ ? &my : nullptr,
-                                              y->MutableView(), &geo)
+        const TensorView maps[2] = {map_x_->View(), my};
+        EXPECT_TRUE(gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps,
+                                              map_y_ ? 2 : 1, y->MutableView(), &geo)
                         .ok());
         return gridsample::fast::TryRemap(geo, x.View(), map_x_->View(), map_y_ ? &my : nullptr,
                                           y->MutableView(), options_);
@@ -290,9 +291,9 @@ class FastPathTester {
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();
         gridsample::AffineGridGeometry geo;
-        EXPECT_TRUE(
-            gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(), nullptr, &geo)
-                .ok());
+        EXPECT_TRUE(gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(),
+                                                   y->MutableView(), &geo)
+                        .ok());
         return gridsample::fast::TryAffineGrid(geo, theta_->View(), y->MutableView(),
                                                {options_.align_corners, {}});
       }
@@ -306,7 +307,7 @@ class FastPathTester {
     switch (op_) {
       case Op::kGridSample: {
         gridsample::GridSampleGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &geo).ok());
+        EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &geo).ok());
         return fast::CoversGridSample(geo, x.dtype(), grid.dtype(), options_);
       }
       case Op::kGridSampleChannelsLast:
@@ -339,9 +340,9 @@ class FastPathTester {
       }
       case Op::kRemap: {
         gridsample::ChannelsLastGeometry geo;
-        const TensorView my = map_y_ ? map_y_->View() : TensorView{};
-        const Status s = gridsample::ValidateRemap(x.View(), map_x_->View(), map_y_ ? &my : nullptr,
-                                                   y->MutableView(), &geo);
+        const TensorView maps[2] = {map_x_->View(), map_y_ ? map_y_->View() : TensorView{}};
+        const Status s = gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps,
+                                                   map_y_ ? 2 : 1, y->MutableView(), &geo);
         EXPECT_TRUE(s.ok()) << s.message();
         return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, x.dtype(), options_);
       }

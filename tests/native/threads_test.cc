@@ -11,12 +11,12 @@
 #include <thread>
 #include <vector>
 
+#include "api/validation.h"
 #include "fast/fast.h"
 #include "gridsample/gridsample.h"
 #include "gtest/gtest.h"
 #include "parallel.h"
 #include "test_util.h"
-#include "validate.h"
 #if GRIDSAMPLE_TEST_PTHREADPOOL
 #include "gridsample/pthreadpool.h"
 #endif
@@ -148,8 +148,7 @@ TEST_P(Threading, GridSampleIsTheSameForEveryThreadCount) {
           const bool fast = gridsample::fast::CoversGridSample(
               [&] {
                 gridsample::GridSampleGeometry g;
-                EXPECT_TRUE(
-                    gridsample::ValidateGridSample(x.View(), grid.View(), nullptr, &g).ok());
+                EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &g).ok());
                 return g;
               }(),
               p.x, p.grid, {m, pad, align, {}});

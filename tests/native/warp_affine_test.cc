@@ -26,6 +26,7 @@
 
 #include "fast_path_tester.h"
 #include "gtest/gtest.h"
+#include "shape_query.h"
 #include "test_util.h"
 
 namespace gridsample_test {
@@ -1206,8 +1207,12 @@ TEST(ChannelsLastValidation, GridSampleChannelsLastRejectsBadArguments) {
   const Tensor grid(DType::kFloat32, {2, 6, 7, 2});
   Tensor y(DType::kFloat32, {2, 6, 7, 3});
   y.FillBytes(kSentinel);
+  // Each call's inputs are also given to the shape query the JS package sizes Y with.
   auto call = [&](const TensorView& xv, const TensorView& gv, const MutableTensorView& yv) {
-    return gridsample::GridSampleChannelsLast(xv, gv, yv, {});
+    const Status s = gridsample::GridSampleChannelsLast(xv, gv, yv, {});
+    ExpectQueryAgrees(gridsample::GridSampleChannelsLastOutputShape, "GridSampleChannelsLast",
+                      {"X", "grid"}, xv, gv, s, {2, 6, 7, 3});  // every valid pair's
+    return s;
   };
   const Tensor x5(DType::kFloat32, {2, 1, 4, 5, 3});
   ExpectRejected(call(x5.View(), grid.View(), y.MutableView()), y, "GridSampleChannelsLast", "X",

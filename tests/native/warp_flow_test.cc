@@ -14,6 +14,7 @@
 #include "fast_path_tester.h"
 #include "gridsample/warp_affine.h"
 #include "gtest/gtest.h"
+#include "shape_query.h"
 #include "test_util.h"
 
 namespace gridsample_test {
@@ -180,8 +181,14 @@ TEST(WarpFlowValidation, RejectsBadArguments) {
     }
     EXPECT_TRUE(out.AllBytesAre(kSentinel)) << "output written on error: " << s.message();
   };
+  // Each call's inputs are also given to the shape query the JS package sizes Y with.
   const auto call = [&](const Tensor& xv, const Tensor& fv, Tensor& yv, GridSampleOptions o = {}) {
-    return gridsample::WarpFlow(xv.View(), fv.View(), yv.MutableView(), o);
+    const Status s = gridsample::WarpFlow(xv.View(), fv.View(), yv.MutableView(), o);
+    const std::vector<int64_t>& xs = xv.shape();
+    const std::vector<int64_t>& fs = fv.shape();
+    ExpectQueryAgrees(gridsample::WarpFlowOutputShape, "WarpFlow", {"X", "flow"}, xv.View(),
+                      fv.View(), s, {xs[0], xs[1], fs[2], fs[3]});
+    return s;
   };
   const Tensor x5(DType::kFloat32, {2, 3, 1, 4, 5});
   expect(call(x5, flow, y), y, "X", {"expected rank 4 (N, C, H, W)", "got rank 5"});

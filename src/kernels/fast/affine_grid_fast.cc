@@ -161,7 +161,7 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
 bool TryAffineGrid(const AffineGridGeometry& geo, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options) {
   if (theta.dtype != DType::kFloat32 && theta.dtype != DType::kFloat64) return false;
-  if (geo.n * geo.points == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   if (theta.dtype == DType::kFloat64) {
     const auto* t = static_cast<const double*>(theta.data);
     auto* g = static_cast<double*>(grid.data);

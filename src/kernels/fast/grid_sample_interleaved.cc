@@ -390,7 +390,7 @@ bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geo, const TensorView
                                const GridSampleOptions& options) {
   InterleavedProblem pb;
   if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, nullptr, &pb)) return false;
-  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, static_cast<const float*>(grid.data));
 }
 
@@ -402,7 +402,7 @@ bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const T
   if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
     return false;
   }
-  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
 }
 
@@ -416,7 +416,7 @@ bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, co
   }
   // Column indices as exact int32 lanes (a wider output is left to the generic path).
   if (geo.out_w > kMaxPerspectiveWidth) return false;
-  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, f64);
 }
 
@@ -427,7 +427,7 @@ bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const Tensor
   if (!Prepare(geo, x, y, options, fill, &pb)) return false;
   // A flow's columns and rows as exact int32 and float32 lanes.
   if (flow && (geo.out_w >= kMaxFlowSide || geo.out_h >= kMaxFlowSide)) return false;
-  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   const float* mx = static_cast<const float*>(map_x.data);
   const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
   return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2, flow);

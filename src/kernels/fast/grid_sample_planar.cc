@@ -382,7 +382,7 @@ bool TryGridSample(const GridSampleGeometry& geo, const TensorView& x, const Ten
                    const MutableTensorView& y, const GridSampleOptions& options) {
   PlanarShape shape;
   if (!MakeShape(geo, x.dtype, options, &shape)) return false;
-  if (geo.n * geo.c * geo.out_spatial == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
     return RunConverted(shape, x, grid, y, options);
   }
@@ -397,7 +397,7 @@ bool TryWarpFlow(const GridSampleGeometry& geo, const TensorView& x, const Tenso
   if (!MakeShape(geo, x.dtype, options, &shape)) return false;
   // Rows and columns as exact int32 lanes and floats (a larger output is left to the reference).
   if (geo.out[0] >= kMaxFlowSide || geo.out[1] >= kMaxFlowSide) return false;
-  if (geo.n * geo.c * geo.out_spatial == 0) return true;  // nothing to write
+  if (geo.Empty()) return true;
   return RunConverted(shape, x, flow, y, options, KernelF32{static_cast<int32_t>(geo.out[1])});
 }
 

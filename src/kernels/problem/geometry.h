@@ -1,5 +1,5 @@
-// The sizes of a validated call, which validation (validate.h) fills and the kernels read: every
-// size fits and every pointer of the call is usable once one of these is filled.
+// The sizes of a validated call, which validation (api/validation.h) fills and the kernels read:
+// every size fits and every pointer of the call is usable once one of these is filled.
 #ifndef GRIDSAMPLE_PROBLEM_GEOMETRY_H_
 #define GRIDSAMPLE_PROBLEM_GEOMETRY_H_
 
@@ -17,6 +17,8 @@ struct GridSampleGeometry {
   int64_t out[kMaxSpatialRank] = {};  // O1..Or, outermost first
   int64_t in_spatial = 0;             // D1 * .. * Dr
   int64_t out_spatial = 0;            // O1 * .. * Or
+  // Y has no element: nothing to write, and nothing to compute (X may be empty too).
+  bool Empty() const { return n == 0 || c == 0 || out_spatial == 0; }
 };
 
 // A validated AffineGrid problem.
@@ -25,6 +27,7 @@ struct AffineGridGeometry {
   int64_t n = 0;
   int64_t spatial[3] = {};  // (H, W) or (D, H, W), outermost first
   int64_t points = 0;       // product of spatial
+  bool Empty() const { return n == 0 || points == 0; }  // the grid has no element
 };
 
 // A validated channels-last 2-D problem: X (N, H, W, C) -> Y (N, Ho, Wo, C).
@@ -33,6 +36,8 @@ struct ChannelsLastGeometry {
   int64_t in_h = 0, in_w = 0;    // H, W of X
   int64_t out_h = 0, out_w = 0;  // Ho, Wo of the whole output
   int64_t row0 = 0, rows = 0;  // the rows Y holds: [row0, row0 + rows) of out_h (all unless a band)
+  // Y has no element: nothing to write, and nothing to compute (X may be empty too).
+  bool Empty() const { return n == 0 || rows == 0 || out_w == 0 || c == 0; }
 };
 
 }  // namespace gridsample

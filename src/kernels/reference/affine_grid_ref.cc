@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "api/validation.h"
 #include "dtype_traits.h"
 #include "reference/reference.h"
-#include "validate.h"
 
 namespace gridsample {
 namespace reference {
@@ -82,7 +82,7 @@ void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options) {
   AffineGridGeometry geometry;
-  Status s = ValidateAffineGrid(theta, size, size_len, &grid, &geometry);
+  Status s = ValidateAffineGrid(theta, size, size_len, grid, &geometry);
   if (s.ok()) RunAffineGrid(geometry, theta, grid, options);
   return s;
 }

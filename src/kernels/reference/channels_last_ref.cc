@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "api/validation.h"
 #include "dtype_traits.h"
 #include "perspective_rule.h"
 #include "pixel_rule.h"
 #include "reference/reference.h"
-#include "validate.h"
 
 namespace gridsample {
 namespace reference {
@@ -163,7 +163,7 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
   // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
-  if (geo.n * geo.rows * geo.out_w * geo.c == 0) return;
+  if (geo.Empty()) return;
   if (ComputesInDouble(x.dtype)) {
     RunGeneric<double>(geo, x, y, o, coords, fill);
   } else {
@@ -214,7 +214,9 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
              bool flow) {
   ChannelsLastGeometry geometry;
-  const Status s = ValidateRemapCall(x, map_x, map_y, y, options, fill, flow, &geometry);
+  const TensorView maps[2] = {map_x, map_y ? *map_y : TensorView{}};
+  const Status s = ValidateRemapCall(flow ? kFlowMaps : kRemapMaps, x, maps, map_y ? 2 : 1, y,
+                                     options, fill, &geometry);
   if (s.ok()) RunRemap(geometry, x, map_x, map_y, y, options, fill, flow);
   return s;
 }

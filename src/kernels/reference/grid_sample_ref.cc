@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <limits>
 
+#include "api/validation.h"
 #include "dtype_traits.h"
 #include "pixel_rule.h"
 #include "reference/reference.h"
-#include "validate.h"
 
 namespace gridsample {
 namespace reference {
@@ -252,7 +252,7 @@ namespace {
 // (tests/fuzz/corpus/*/regress-*-empty-axis*).
 void RunAnyDType(const GridSampleGeometry& geometry, const TensorView& x, const Coordinates& coords,
                  const MutableTensorView& y, const GridSampleOptions& options) {
-  if (geometry.n * geometry.c * geometry.out_spatial == 0) return;
+  if (geometry.Empty()) return;
   if (ComputesInDouble(x.dtype)) {
     Run<double>(geometry, x, coords, y, options);
   } else {
@@ -307,7 +307,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
                   const GridSampleOptions& options) {
   GridSampleGeometry geometry;
   Status s = ValidateGridSampleOptions(options);
-  if (s.ok()) s = ValidateGridSample(x, grid, &y, &geometry);
+  if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
   if (s.ok()) RunGridSample(geometry, x, grid, y, options);
   return s;
 }

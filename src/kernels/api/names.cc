@@ -1,7 +1,7 @@
 // Names, sizes and string parsing for the public enums of gridsample.
-#include "gridsample/types.h"
-
 #include <string>
+
+#include "gridsample/types.h"
 
 namespace gridsample {
 namespace {

@@ -1,0 +1,87 @@
+// GridSampleChannelsLast's public entry points (warp_affine.h) and its argument rule: validate
+// once, then the fast path, else the generic scalar path (reference/channels_last_ref.cc).
+#include <string>
+
+#include "api/validation.h"
+#include "fast/fast.h"
+#include "gridsample/warp_affine.h"
+#include "reference/reference.h"
+
+namespace gridsample {
+namespace {
+
+constexpr const char* kOp = "GridSampleChannelsLast";
+
+}  // namespace
+
+Status ValidateGridSampleChannelsLastInputs(const TensorView& x, const TensorView& grid,
+                                            ChannelsLastGeometry* geometry) {
+  int64_t x_count = 0;
+  Status s = CheckChannelsLastX(kOp, x, &x_count);
+  if (!s.ok()) return s;
+  s = CheckFloatDType(kOp, "grid", grid.dtype);
+  if (!s.ok()) return s;
+  int64_t grid_count = 0;
+  s = CheckInput<Given::kShapesAndDTypes>(kOp, "grid", grid, &grid_count);
+  if (!s.ok()) return s;
+  if (grid.rank != 4 || grid.shape[3] != 2) {
+    return Invalid(kOp, "grid: expected shape [N, Ho, Wo, 2] (rank 4), got " +
+                            ShapeString(grid.shape, grid.rank));
+  }
+  if (grid.shape[0] != x.shape[0]) {
+    return Invalid(kOp, "grid: expected batch size N = " + std::to_string(x.shape[0]) +
+                            " (X's), got shape " + ShapeString(grid.shape, grid.rank));
+  }
+  const int64_t y_shape[4] = {x.shape[0], grid.shape[1], grid.shape[2], x.shape[3]};
+  return ChannelsLastOutput(kOp, x, x_count, y_shape, geometry);
+}
+
+Status ValidateGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                      const MutableTensorView& y, ChannelsLastGeometry* geometry) {
+  Status s = ValidateGridSampleChannelsLastInputs(x, grid, geometry);
+  if (s.ok()) s = CheckData(kOp, "X", x);
+  if (s.ok()) s = CheckData(kOp, "grid", grid);
+  if (!s.ok()) return s;
+  const int64_t y_shape[4] = {geometry->n, geometry->out_h, geometry->out_w, geometry->c};
+  return CheckOutput(kOp, "Y", y, x.dtype, y_shape, 4,
+                     {{x, ElementCount(x)}, {grid, ElementCount(grid)}});
+}
+
+Status GridSampleChannelsLastOutputShape(const TensorView& x, const TensorView& grid,
+                                         int64_t* y_shape) {
+  ChannelsLastGeometry geometry;
+  Status s = ValidateGridSampleChannelsLastInputs(x, grid, &geometry);
+  if (!s.ok()) return s;
+  y_shape[0] = geometry.n;
+  y_shape[1] = geometry.out_h;
+  y_shape[2] = geometry.out_w;
+  y_shape[3] = geometry.c;
+  return Status::Ok();
+}
+
+bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DType dtype,
+                           Mode mode) {
+  if (height <= 0 || width <= 0 || channels <= 0) return false;
+  ChannelsLastGeometry geo;
+  geo.n = 1;
+  geo.c = channels;
+  geo.in_h = height;
+  geo.in_w = width;
+  GridSampleOptions options;
+  options.mode = mode;
+  return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, options);
+}
+
+Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                              const MutableTensorView& y, const GridSampleOptions& options) {
+  ChannelsLastGeometry geo;
+  Status s = ValidateGridSampleOptions(options, kOp);
+  if (s.ok()) s = ValidateGridSampleChannelsLast(x, grid, y, &geo);
+  if (!s.ok()) return s;
+  if (!fast::TryGridSampleChannelsLast(geo, x, grid, y, options)) {
+    reference::RunGridSampleChannelsLast(geo, x, grid, y, options);
+  }
+  return Status::Ok();
+}
+
+}  // namespace gridsample

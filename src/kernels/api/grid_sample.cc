@@ -1,0 +1,160 @@
+// GridSample's public entry points (grid_sample.h) and its argument rule: validate once, then
+// run the best available kernel.
+#include "gridsample/grid_sample.h"
+
+#include <string>
+#include <vector>
+
+#include "api/validation.h"
+#include "fast/fast.h"
+#include "reference/reference.h"
+
+namespace gridsample {
+namespace {
+
+// GridSample's layout of X, or of the grid, for `r` spatial axes: "[N, C, H, W]", "[N, Ho, Wo, 2]".
+std::string GridSampleLayout(int r, bool grid) {
+  static const char* const kX[4] = {"", "W", "H, W", "D, H, W"};
+  static const char* const kGrid[4] = {"", "Wo", "Ho, Wo", "Do, Ho, Wo"};
+  const std::string axes =
+      r <= 3 ? (grid ? kGrid : kX)[r] : (grid ? "O1..O" : "D1..D") + std::to_string(r);
+  return grid ? "[N, " + axes + ", " + std::to_string(r) + "]" : "[N, C, " + axes + "]";
+}
+
+// The error for a grid whose rank or last dimension does not fit X (X's shape is checked):
+// what X's shape implies, and, for a consistent grid of another rank, the X it would fit
+// (e.g. an image given without its channel axis); the JS package shows this message too.
+Status GridShapeError(const char* op, const TensorView& x, const TensorView& grid) {
+  const int r = static_cast<int>(x.rank) - 2;
+  const bool shown = grid.shape != nullptr && grid.rank >= 1 && grid.rank <= 2 + kMaxSpatialRank;
+  std::string text =
+      "X has shape " + ShapeString(x.shape, x.rank) + ", " + std::to_string(r) +
+      (r == 1 ? " spatial axis " : " spatial axes ") + GridSampleLayout(r, false) +
+      ", so grid must have rank " + std::to_string(r + 2) + " and last dimension " +
+      std::to_string(r) + " (" + GridSampleLayout(r, true) + "); got grid " +
+      (shown ? "shape " + ShapeString(grid.shape, grid.rank) +
+                   (grid.rank != x.rank ? " (rank " + std::to_string(grid.rank) + ")" : "")
+             : "rank " + std::to_string(grid.rank));
+  const int g = static_cast<int>(grid.rank) - 2;
+  if (shown && g >= 1 && g != r && grid.shape[grid.rank - 1] == g) {
+    text += ", which samples X of shape " + GridSampleLayout(g, false);
+    if (static_cast<int>(x.rank) == g + 1) {
+      std::vector<int64_t> with_c(x.shape, x.shape + x.rank);
+      with_c.insert(with_c.begin() + 1, 1);
+      text += " (is X missing its channel axis? " + ShapeString(with_c.data(), with_c.size()) +
+              " for one channel)";
+    }
+  }
+  return Invalid(op, text);
+}
+
+constexpr const char* kOp = "GridSample";
+
+// Y's shape (N, C, O1..Or) for a validated geometry.
+void OutputShape(const GridSampleGeometry& geometry, int64_t* y_shape) {
+  y_shape[0] = geometry.n;
+  y_shape[1] = geometry.c;
+  for (int a = 0; a < geometry.rank; ++a) y_shape[2 + a] = geometry.out[a];
+}
+
+}  // namespace
+
+template <Given kGiven>
+Status ValidateGridSampleInputs(const TensorView& x, const TensorView& grid,
+                                GridSampleGeometry* geometry) {
+  constexpr size_t kMaxRank = 2 + kMaxSpatialRank;
+  if (x.rank < 3 || x.rank > kMaxRank) {
+    return Invalid(kOp, "X: expected rank 3 to " + std::to_string(kMaxRank) +
+                            " (N, C, D1..Dr), got rank " + std::to_string(x.rank) +
+                            (x.shape ? " shape " + ShapeString(x.shape, x.rank) : std::string()));
+  }
+  int64_t x_count = 0;
+  Status s = CheckInput<kGiven>(kOp, "X", x, &x_count);
+  if (!s.ok()) return s;
+  const int r = static_cast<int>(x.rank) - 2;
+  if (grid.rank != x.rank) return GridShapeError(kOp, x, grid);
+  if (kGiven != Given::kShapes) {
+    s = CheckFloatDType(kOp, "grid", grid.dtype);
+    if (!s.ok()) return s;
+  }
+  int64_t grid_count = 0;
+  s = CheckInput<kGiven>(kOp, "grid", grid, &grid_count);
+  if (!s.ok()) return s;
+  if (grid.shape[grid.rank - 1] != r) return GridShapeError(kOp, x, grid);
+  if (grid.shape[0] != x.shape[0]) {
+    return Invalid(kOp, "grid: expected batch size N = " + std::to_string(x.shape[0]) +
+                            " (X's), got shape " + ShapeString(grid.shape, grid.rank));
+  }
+  geometry->rank = r;
+  geometry->n = x.shape[0];
+  geometry->c = x.shape[1];
+  geometry->in_spatial = 1;
+  geometry->out_spatial = 1;
+  for (int a = 0; a < r; ++a) {
+    geometry->in[a] = x.shape[2 + a];
+    geometry->out[a] = grid.shape[1 + a];
+    geometry->in_spatial *= geometry->in[a];
+    geometry->out_spatial *= geometry->out[a];
+  }
+  int64_t y_shape[2 + kMaxSpatialRank];
+  OutputShape(*geometry, y_shape);
+  return CheckOutputSize(kOp, "a spatial dimension", x, x_count, y_shape,
+                         kGiven == Given::kShapes ? 1 : DTypeSize(x.dtype));
+}
+
+template Status ValidateGridSampleInputs<Given::kShapesAndDTypes>(const TensorView&,
+                                                                  const TensorView&,
+                                                                  GridSampleGeometry*);
+
+Status ValidateGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                          GridSampleGeometry* geometry) {
+  Status s = ValidateGridSampleInputs<Given::kShapesAndDTypes>(x, grid, geometry);
+  if (s.ok()) s = CheckData(kOp, "X", x);
+  if (s.ok()) s = CheckData(kOp, "grid", grid);
+  if (!s.ok()) return s;
+  int64_t y_shape[2 + kMaxSpatialRank];
+  OutputShape(*geometry, y_shape);
+  return CheckOutput(kOp, "Y", y, x.dtype, y_shape, x.rank,
+                     {{x, ElementCount(x)}, {grid, ElementCount(grid)}});
+}
+
+Status GridSampleOutputShape(const TensorView& x, const TensorView& grid, int64_t* y_shape) {
+  if (y_shape == nullptr) return Status::InvalidArgument("GridSample: y_shape pointer is null");
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleInputs<Given::kShapes>(x, grid, &geometry);
+  if (s.ok()) OutputShape(geometry, y_shape);
+  return s;
+}
+
+bool GridSampleFoldsTaps(const int64_t* x_shape, size_t rank, DType dtype, Mode mode) {
+  if (x_shape == nullptr || rank < 3 || rank > 2 + kMaxSpatialRank) return false;
+  GridSampleGeometry geometry;
+  geometry.rank = static_cast<int>(rank) - 2;
+  geometry.n = x_shape[0];
+  geometry.c = x_shape[1];
+  geometry.in_spatial = 1;
+  for (int a = 0; a < geometry.rank; ++a) {
+    geometry.in[a] = x_shape[2 + a];
+    if (geometry.in[a] <= 0 || geometry.in_spatial > (int64_t{1} << 62) / geometry.in[a]) {
+      return false;
+    }
+    geometry.in_spatial *= geometry.in[a];
+  }
+  GridSampleOptions options;
+  options.mode = mode;
+  return fast::CoversGridSample(geometry, dtype, DType::kFloat32, options);
+}
+
+Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                  const GridSampleOptions& options) {
+  GridSampleGeometry geometry;
+  Status s = ValidateGridSampleOptions(options);
+  if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
+  if (!s.ok()) return s;
+  if (!fast::TryGridSample(geometry, x, grid, y, options)) {
+    reference::RunGridSample(geometry, x, grid, y, options);
+  }
+  return Status::Ok();
+}
+
+}  // namespace gridsample
