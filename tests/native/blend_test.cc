@@ -140,7 +140,7 @@ TEST_P(BlendTest, PlanarEqualsWeightedSum) {
   const float sentinel = Sentinel<float>(0);
   int64_t checked = 0;
   for (Mode m : kModes) {
-    const int window = fast::TapsPerAxis(m);
+    const int window = gridsample::TapsPerAxis(m);
     for (int rank : {2, 3}) {
       const int taps = Pow(window, rank);
       int tile = 0, lanes = 0;
@@ -242,7 +242,7 @@ template <typename T>
 void CheckInterleaved(const std::string& target, std::mt19937& rng, Mode m, int c, int32_t h,
                       int32_t w, int count, int begin, int end, int exact_end,
                       InterleavedSeen* seen) {
-  const int window = fast::TapsPerAxis(m);
+  const int window = gridsample::TapsPerAxis(m);
   const int taps = window * window;
   const int32_t row = w * c;
   // X in an allocation of its exact size: reading four lanes from its last pixel (C = 3)
@@ -326,7 +326,7 @@ TEST_P(BlendTest, InterleavedEqualsWeightedSum) {
   std::mt19937 rng(53);
   InterleavedSeen seen;
   for (Mode m : kModes) {
-    const int window = fast::TapsPerAxis(m);
+    const int window = gridsample::TapsPerAxis(m);
     int tile = 0, lanes = 0;
     fast::ProbeBlendTile(m, 2, &tile, &lanes);
     ASSERT_GE(tile, 3 * lanes + 3);

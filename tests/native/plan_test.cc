@@ -48,7 +48,7 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
   using gridsample::CoordinateSpace;
   for (CoordinateSpace space : {CoordinateSpace::kNormalised, CoordinateSpace::kPixels}) {
     for (Mode m : kModes) {
-      const int window = gridsample::fast::TapsPerAxis(m);
+      const int window = gridsample::TapsPerAxis(m);
       for (Padding pad : kPaddings) {
         for (bool align : kAligns) {
           for (int32_t size : {window, window + 1, 5, 17, 1000}) {

@@ -71,9 +71,10 @@ HWY_INLINE v128_t AffineSum2(const double* a, const v128_t* terms) {
 // is exact for |v| > 3); pmin/pmax are single instructions and a NaN is replaced anyway.
 HWY_INLINE v128_t Float64GridValue2(v128_t v, bool reduce) {
   if (reduce) {
-    const v128_t q = wasm_f64x2_trunc(wasm_f64x2_mul(v, wasm_f64x2_splat(0.25)));
-    const v128_t r = wasm_f64x2_sub(v, wasm_f64x2_mul(q, wasm_f64x2_splat(4.0)));
-    v = wasm_v128_bitselect(r, v, wasm_f64x2_gt(wasm_f64x2_abs(v), wasm_f64x2_splat(3.0)));
+    const v128_t q = wasm_f64x2_trunc(wasm_f64x2_mul(v, wasm_f64x2_splat(1 / kReflectionPeriod)));
+    const v128_t r = wasm_f64x2_sub(v, wasm_f64x2_mul(q, wasm_f64x2_splat(kReflectionPeriod)));
+    v = wasm_v128_bitselect(
+        r, v, wasm_f64x2_gt(wasm_f64x2_abs(v), wasm_f64x2_splat(kReflectReduceAbove)));
   }
   const v128_t finite = wasm_f64x2_lt(wasm_f64x2_abs(v), wasm_f64x2_splat(HUGE_VAL));
   const v128_t c =
@@ -102,9 +103,9 @@ HWY_INLINE AffineVD AffineSumD(const double* a, const AffineVD* terms) {
 HWY_INLINE AffineVD Float64GridValueD(AffineVD v, bool reduce) {
   const AffineDD dd;
   if (reduce) {
-    const AffineVD r =
-        hn::Sub(v, hn::Mul(hn::Trunc(hn::Mul(v, hn::Set(dd, 0.25))), hn::Set(dd, 4.0)));
-    v = hn::IfThenElse(hn::Gt(hn::Abs(v), hn::Set(dd, 3.0)), r, v);
+    const AffineVD r = hn::Sub(v, hn::Mul(hn::Trunc(hn::Mul(v, hn::Set(dd, 1 / kReflectionPeriod))),
+                                          hn::Set(dd, kReflectionPeriod)));
+    v = hn::IfThenElse(hn::Gt(hn::Abs(v), hn::Set(dd, kReflectReduceAbove)), r, v);
   }
   const auto finite = hn::Lt(hn::Abs(v), hn::Set(dd, HUGE_VAL));
   const AffineVD c = hn::Min(hn::Max(v, hn::Set(dd, -FLT_MAX)), hn::Set(dd, FLT_MAX));

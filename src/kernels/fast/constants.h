@@ -1,27 +1,15 @@
-// Named limits of the fast paths: coordinate clamps, the sizes they take, tile budgets.
+// Named limits of the fast paths: the sizes they take, tile budgets (the sampling rules' own
+// numbers are rules/constants.h).
 #ifndef GRIDSAMPLE_FAST_CONSTANTS_H_
 #define GRIDSAMPLE_FAST_CONSTANTS_H_
 
 #include <cstdint>
 
 #include "gridsample/types.h"
+#include "rules/constants.h"
 
 namespace gridsample {
 namespace fast {
-
-// Taps per axis of a mode: its window.
-constexpr int TapsPerAxis(Mode mode) {
-  return mode == Mode::kNearest ? 1 : (mode == Mode::kLinear ? 2 : 4);
-}
-
-// Beyond 2^23 pixels outside an axis every float is an integer and all taps pad alike, so
-// clamping pixel coordinates there changes no tap and keeps their conversion to int32
-// defined (the reference's rule, in float).
-constexpr float kFarPixels = 8388608.0f;
-
-// Reflection repeats every 4 normalised units; coordinates beyond +-3 are reduced modulo 4
-// first (exactly, as the reference's fmod).
-constexpr float kReflectReduceAbove = 3.0f;
 
 // Axis sizes the fast paths take: below 2^21, so that every tap of a clamped coordinate, and
 // reflection's integer folding of it, stays far inside int32.

@@ -68,14 +68,16 @@ struct AxisPlan {
   VF w[kTaps<M>];
 };
 
-// Keys cubic kernel, A = -0.75, written as in the reference.
+// Keys cubic kernel (rules/constants.h: A), written as in the reference; every multiple of A
+// below is exact in float.
+constexpr float kA = static_cast<float>(kCubicA);
 HWY_INLINE VF CubicNear(DF d, VF t) {  // |t| <= 1: ((A + 2) t - (A + 3)) t t + 1
-  const VF a2 = hn::Set(d, 1.25f), a3 = hn::Set(d, 2.25f);
+  const VF a2 = hn::Set(d, kA + 2), a3 = hn::Set(d, kA + 3);
   return hn::Add(hn::Mul(hn::Mul(hn::Sub(hn::Mul(a2, t), a3), t), t), hn::Set(d, 1.0f));
 }
 HWY_INLINE VF CubicFar(DF d, VF t) {  // 1 < |t| < 2: ((A t - 5A) t + 8A) t - 4A
-  const VF a = hn::Set(d, -0.75f);
-  const VF a5 = hn::Set(d, -3.75f), a8 = hn::Set(d, -6.0f), a4 = hn::Set(d, -3.0f);
+  const VF a = hn::Set(d, kA);
+  const VF a5 = hn::Set(d, 5 * kA), a8 = hn::Set(d, 8 * kA), a4 = hn::Set(d, 4 * kA);
   return hn::Sub(hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(a, t), a5), t), a8), t), a4);
 }
 
@@ -87,10 +89,11 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   const VF one = hn::Set(d, 1.0f);
   const VF half = hn::Set(d, 0.5f);
   if (reduce) {  // a branch per vector: grids rarely reach beyond 3
-    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, kReflectReduceAbove));
+    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, static_cast<float>(kReflectReduceAbove)));
     if (!hn::AllFalse(d, far)) {
-      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, 0.25f)));
-      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(hn::Set(d, 4.0f), q)), g);
+      const VF period = hn::Set(d, static_cast<float>(kReflectionPeriod));
+      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, static_cast<float>(1 / kReflectionPeriod))));
+      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(period, q)), g);
     }
   }
   // ((g + 1) * S - 1) / 2 (align 0) and ((g + 1) / 2) * (S - 1) (align 1; 0 for S = 1 as g is
@@ -100,8 +103,8 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   const VF scale = hn::Set(d, static_cast<float>(align ? size - 1 : size));
   const VF shift = align ? hn::Zero(d) : one;
   const VF x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), scale), shift), half);
-  return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels)),
-                  hn::Set(d, static_cast<float>(size) + kFarPixels));
+  return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels<float>)),
+                  hn::Set(d, static_cast<float>(size) + kFarPixels<float>));
 }
 
 // pixel_rule.h's ReducePixel lane by lane (a far position under reflection: rare).
@@ -121,8 +124,8 @@ HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, bool reduce) 
     const auto far = hn::Or(hn::Lt(u, hn::Neg(p)), hn::Gt(u, hn::Add(p, p)));
     if (period > 0.0 && !hn::AllFalse(d, far)) u = ReduceFarPixels(d, u, size, align);
   }
-  return MinNoNaN(MaxNoNaN(u, hn::Set(d, -kFarPixels)),
-                  hn::Set(d, static_cast<float>(size) + kFarPixels));
+  return MinNoNaN(MaxNoNaN(u, hn::Set(d, -kFarPixels<float>)),
+                  hn::Set(d, static_cast<float>(size) + kFarPixels<float>));
 }
 
 // First tap (unpadded) and tap weights at pixel coordinates x, as the reference: floor (round

@@ -27,7 +27,8 @@ struct AffineGridGeometry {
   int64_t n = 0;
   int64_t spatial[3] = {};  // (H, W) or (D, H, W), outermost first
   int64_t points = 0;       // product of spatial
-  bool Empty() const { return n == 0 || points == 0; }  // the grid has no element
+  // The grid has no element: nothing to write.
+  bool Empty() const { return n == 0 || points == 0; }
 };
 
 // A validated channels-last 2-D problem: X (N, H, W, C) -> Y (N, Ho, Wo, C).

@@ -9,25 +9,11 @@
 #include "dtype_traits.h"
 #include "pixel_rule.h"
 #include "reference/reference.h"
+#include "rules/constants.h"
 
 namespace gridsample {
 namespace reference {
 namespace {
-
-// Beyond this distance from the image every value of the type is an integer, so
-// moving x from further out to here keeps the padded taps and their weights
-// (frac = 0) unchanged, and floor(x) always fits an int64.
-template <typename Acc>
-constexpr Acc kFar = Acc(8388608.0);  // 2^23
-template <>
-constexpr double kFar<double> = 4503599627370496.0;  // 2^52
-
-// Reflection repeats every 4 in normalised units for both aligns (2S pixels with
-// align 0, 2(S-1) with align 1); past this |g| reduce g modulo 4 first, exactly
-// (fmod is exact), so that huge coordinates reflect without overflow.
-constexpr double kReflectReduce = 3.0;
-
-constexpr double kCubicA = -0.75;  // Keys kernel, as PyTorch and ONNX
 
 // Reflects integer index i into [0, s-1]: about -0.5 and s-0.5 (align 0) or
 // about 0 and s-1 (align 1), as often as needed.
@@ -71,7 +57,7 @@ Acc CubicFar(Acc t) {  // 1 < |t| < 2
 // rather than becoming Inf).
 template <typename Acc>
 Acc CoordinateAs(double g, bool reduce) {
-  if (reduce && std::fabs(g) > kReflectReduce) g = std::fmod(g, 4.0);
+  if (reduce && std::fabs(g) > kReflectReduceAbove) g = std::fmod(g, kReflectionPeriod);
   constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
   return static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
 }
@@ -79,21 +65,20 @@ Acc CoordinateAs(double g, bool reduce) {
 // Taps and weights along one axis of size s at the pixel coordinate x (finite).
 template <typename Acc>
 void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
-  const Acc lo = -kFar<Acc>;
-  const Acc hi = static_cast<Acc>(s) + kFar<Acc>;
+  const Acc lo = -kFarPixels<Acc>;
+  const Acc hi = static_cast<Acc>(s) + kFarPixels<Acc>;
   if (!(x >= lo)) x = lo;
   if (!(x <= hi)) x = hi;
 
+  taps->count = TapsPerAxis(o.mode);
   switch (o.mode) {
     case Mode::kNearest: {
-      taps->count = 1;
       taps->index[0] = static_cast<int64_t>(std::nearbyint(x));  // half to even
       taps->weight[0] = 1;
       break;
     }
     case Mode::kLinear: {
       const Acc f = std::floor(x);
-      taps->count = 2;
       taps->index[0] = static_cast<int64_t>(f);
       taps->index[1] = taps->index[0] + 1;
       taps->weight[0] = (f + 1) - x;
@@ -103,7 +88,6 @@ void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* ta
     case Mode::kCubic: {
       const Acc f = std::floor(x);
       const Acc t = x - f;
-      taps->count = 4;
       for (int k = 0; k < 4; ++k) taps->index[k] = static_cast<int64_t>(f) - 1 + k;
       taps->weight[0] = CubicFar<Acc>(t + 1);
       taps->weight[1] = CubicNear<Acc>(t);
