@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 CMAKE_NATIVE := cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_BUILD_TESTS=ON
 # At -O1 with frame pointers (GRIDSAMPLE_SANITIZE adds them), as sanitizer users build; asserts
 # stay on (no NDEBUG). Line tables are what ASan's reports need: full -g at -O1 took one
-# Highway file (fast/grid_sample_planar.cc) over 11 CPU minutes to compile.
+# Highway file (drivers/planes_driver.cc) over 11 CPU minutes to compile.
 CMAKE_ASAN := cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -gline-tables-only' \
 	-DCMAKE_CXX_COMPILER=clang++ -DGRIDSAMPLE_SANITIZE=address,undefined -DGRIDSAMPLE_BUILD_TESTS=ON
 # ThreadSanitizer build of the tests, for the threading suite (tests/native/threads_test.cc).
@@ -21,7 +21,7 @@ FUZZ_SECONDS ?= 60
 # emcc 3.1.6 from Debian finds its node modules (acorn) only through NODE_PATH.
 export NODE_PATH := /usr/share/nodejs
 # Every CMake build with Ninja: unlike CMake's Makefiles, it compiles the tests' objects while
-# the library's slowest file still compiles (under ASan at -O1, fast/grid_sample_planar.cc
+# the library's slowest file still compiles (under ASan at -O1, drivers/planes_driver.cc
 # alone took 6 of the build's 8 minutes with the second core idle). A build folder made by
 # another generator: make clean (or remove that folder).
 export CMAKE_GENERATOR := Ninja

@@ -20,16 +20,16 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/reference/grid_sample_ref.cc
   src/kernels/reference/affine_grid_ref.cc
   src/kernels/reference/channels_last_ref.cc
-  src/kernels/fast/float_convert.cc)
+  src/kernels/drivers/float_convert.cc)
 add_library(gridsample
   ${GRIDSAMPLE_COLD_SOURCES}
-  src/kernels/parallel.cc
+  src/kernels/threads/parallel.cc
   # the SIMD fast paths (Highway): drivers that schedule tiles and dispatch; their sources,
   # planner and blends are the -inl.h headers beside them
-  src/kernels/fast/grid_sample_planar.cc
-  src/kernels/fast/grid_sample_interleaved.cc
-  src/kernels/fast/affine_grid_fast.cc
-  src/kernels/fast/half_convert.cc)
+  src/kernels/drivers/planes_driver.cc
+  src/kernels/drivers/pixels_driver.cc
+  src/kernels/drivers/coordinates_driver.cc
+  src/kernels/drivers/half_convert.cc)
   # (the planner and blends on their own, for the tests, are tests/native/probes:
   # gridsample_probes in tests.cmake)
 add_library(gridsample::gridsample ALIAS gridsample)
@@ -40,7 +40,7 @@ target_include_directories(gridsample
   PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/include>
          $<INSTALL_INTERFACE:include>)
 target_compile_features(gridsample PUBLIC cxx_std_17)
-# The library's thread pool (src/kernels/parallel.cc); under Emscripten only a -pthread build
+# The library's thread pool (src/kernels/threads/parallel.cc); under Emscripten only a -pthread build
 # has threads (the pool is compiled out otherwise).
 if(NOT EMSCRIPTEN)
   set(THREADS_PREFER_PTHREAD_FLAG ON)

@@ -23,6 +23,6 @@ set_target_properties(gridsample_wasm_node PROPERTIES
 target_link_options(gridsample_wasm_node PRIVATE ${GRIDSAMPLE_WASM_LINK} -sENVIRONMENT=node)
 foreach(t gridsample_wasm_web gridsample_wasm_node)
   target_link_libraries(${t} PRIVATE gridsample)
-  # parallel.h's kMaxThreads, the one home of the thread cap
+  # threads/parallel.h's kMaxThreads, the one home of the thread cap
   target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
 endforeach()

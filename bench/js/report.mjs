@@ -403,7 +403,7 @@ export const SCALING = {
   // Bandwidth beyond 2 cores (an assumption, not measured): each core adds what one core of
   // the measured 2-thread figure gets (B2 / 2), up to this many times B2 in all.
   bandwidthCapFactor: 4,
-  // src/kernels/parallel.{h,cc}: a piece is at least kMinPieceCost cost units (native; the
+  // src/kernels/threads/parallel.{h,cc}: a piece is at least kMinPieceCost cost units (native; the
   // model covers native calls only, wasm's minimum is 2^19); a split call
   // has kPiecesPerThread pieces per thread (fewer when they would be smaller than that).
   minPieceCost: 2 ** 16,
@@ -414,7 +414,7 @@ export const SCALING = {
 const TAPS = { nearest: 1, linear: 2, cubic: 4 };
 
 /**
- * The work of one call in the library's cost units (src/kernels/parallel.h, PixelCost): output
+ * The work of one call in the library's cost units (src/kernels/threads/parallel.h, PixelCost): output
  * pixels x (channels x taps + 16); null for a workload the model does not cover.
  */
 export function callCost(w) {
@@ -564,7 +564,7 @@ function scalingSection(workloads, results, scaling) {
     `  of a call too small to split (${inputs.probes.tiny.shape}); o = ${msOrUs(inputs.splitMs)}, what splitting a call costs: a call cut`,
     `  into 16 equal pieces per thread (${inputs.probes.split.shape}) took ${msOrUs(inputs.probes.split.t2)} on 2 threads and`,
     `  ${msOrUs(inputs.probes.split.t1)} on 1, o = t2 - t1 / 2 - s / 2 (both probes: ${scaling.reps.probes} repetitions, medians).`,
-    '- n: pieces of the call on p threads by the library\'s rule (src/kernels/parallel.h): its work in cost units',
+    '- n: pieces of the call on p threads by the library\'s rule (src/kernels/threads/parallel.h): its work in cost units',
     `  (output pixels x (channels x taps + 16)) / 2^16, at most ${SCALING.piecesPerThread} per thread ("work / max pieces" below).`,
     '- bytes: input + output bytes, each moved once. B(p): the copy bandwidth above at the level the bytes fit in',
     `  (L3 if input + output <= ${(inputs.l3Bytes / 2 ** 20).toFixed(0)} MiB, as in these repeated calls on the same buffers; else DRAM):`,

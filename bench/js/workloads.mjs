@@ -238,7 +238,7 @@ export function makeWorkloads() {
  * - tiny: 1x1x8x8 -> 8x8, linear/zeros: never split (64 pixels); its time is the fixed cost of
  *   a call (checks, dispatch, setup), the model's serial part;
  * - split: 1x12x128x256 -> 128x256, linear/zeros: 32,768 pixels of 12 x 4 taps + 16 = 64 cost
- *   units (src/kernels/parallel.h, PixelCost) = 2^21 = 32 x kMinPieceCost, so on 2 threads it
+ *   units (src/kernels/threads/parallel.h, PixelCost) = 2^21 = 32 x kMinPieceCost, so on 2 threads it
  *   is cut into 32 equal pieces, 16 per thread (kPiecesPerThread); its 2-thread time beyond
  *   half its 1-thread time is what splitting a call costs (waking and joining the workers).
  */

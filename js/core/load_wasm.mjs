@@ -35,7 +35,7 @@ export function threadsSupported() {
   }
 }
 
-// Most threads one module runs: the library's kMaxThreads (src/kernels/parallel.h), needed
+// Most threads one module runs: the library's kMaxThreads (src/kernels/threads/parallel.h), needed
 // before a module is loaded; threads.test.mjs checks it against the library's setThreads.
 export const MAX_THREADS = 64;
 

@@ -4,7 +4,7 @@ import { tapsOf } from '../core/modes.mjs';
 import { snapshot } from './transfer.mjs';
 
 // When a call is split among the workers (smaller ones run whole on one): from POOL_SPLIT_COST
-// output values times taps per value (the cost unit of src/kernels/parallel.h), and only where
+// output values times taps per value (the cost unit of src/kernels/threads/parallel.h), and only where
 // that is at least POOL_TAPS_PER_BYTE per byte the split copies (the shared input, maps or
 // grid, the output). Measured on 2 workers (bench/README.md, "Worker pool"): RGBA uint8 bicubic
 // paid off from 1024x1024 (67M, 8 per byte) but not at 512x512 (17M); bilinear (2 per byte,

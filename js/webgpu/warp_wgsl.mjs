@@ -118,7 +118,7 @@ function tapBlend(fill) {
 }`;
 }
 
-// The fast planner's blend (src/kernels/fast/blend_interleaved-inl.h) over folded windows,
+// The fast planner's blend (src/kernels/blends/interleaved-inl.h) over folded windows,
 // which lie inside X: nearest copies its pixel (0 + v) unless zeros padding dropped it; the
 // others sum every slot, rows outermost, weight w_x w_y, and add fill once with the weight
 // left outside X, 1 minus the weights in that order.

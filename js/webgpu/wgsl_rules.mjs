@@ -1,7 +1,7 @@
-// The sampling rules of DESIGN.md section 2 as WGSL pieces, one function per rule, written as the C++ planner (src/kernels/fast/plan-inl.h) and reference (src/kernels/reference/grid_sample_ref.cc) compute them, operation for operation, so that a GPU without fused or reassociated arithmetic (SwiftShader) rounds as the CPU does.
+// The sampling rules of DESIGN.md section 2 as WGSL pieces, one function per rule, written as the C++ planner (src/kernels/planner/axis_plan-inl.h) and reference (src/kernels/reference/grid_sample_ref.cc) compute them, operation for operation, so that a GPU without fused or reassociated arithmetic (SwiftShader) rounds as the CPU does.
 
 // Beyond 2^23 pixels outside an axis every float is an integer and all taps pad alike
-// (src/kernels/fast/constants.h kFarPixels); past |g| = 3 reflection reduces g modulo 4
+// (src/kernels/rules/constants.h kFarPixels); past |g| = 3 reflection reduces g modulo 4
 // (kReflectReduceAbove).
 const FAR_PIXELS = '8388608.0';
 const REFLECT_REDUCE_ABOVE = '3.0';
@@ -13,7 +13,7 @@ fn finite_f16(b: u32) -> bool { return (b & 0x7c00u) != 0x7c00u; }`;
 
 /**
  * float16 storage read and written as u32 words (no shader-f16 needed): element i of a packed
- * array, and a float32 rounded to float16 bits half to even (src/kernels/half.h FloatToHalf:
+ * array, and a float32 rounded to float16 bits half to even (src/kernels/rules/half.h FloatToHalf:
  * overflow gives Inf, NaN stays a quiet NaN), on the bits so that no GPU conversion mode matters.
  */
 export const HALF = /* wgsl */ `
@@ -44,7 +44,7 @@ fn f32_to_half(v: f32) -> u32 {
  * A normalised coordinate g (finite) as a pixel position on an axis of `size`: reduced modulo 4
  * first for reflection (`reduce`) past |g| = 3, exactly (g - 4 trunc(g / 4) is fmod's value),
  * denormalised as ((g + 1) * scale - shift) * 0.5 (align 0: scale S, shift 1; align 1: S - 1 and
- * 0), then far points clamped to [-2^23, S + 2^23]. plan-inl.h Denormalise.
+ * 0), then far points clamped to [-2^23, S + 2^23]. axis_plan-inl.h Denormalise.
  */
 export function denormalise(align, reduce) {
   return /* wgsl */ `
@@ -135,7 +135,7 @@ export const TAPS = { nearest: 1, linear: 2, cubic: 4 };
 
 /**
  * The first tap (unpadded) and the tap weights at the pixel position x: round half to even for
- * nearest, else floor and the linear or Keys weights of the fraction (plan-inl.h AxisTaps).
+ * nearest, else floor and the linear or Keys weights of the fraction (axis_plan-inl.h AxisTaps).
  */
 export function axisTaps(mode) {
   const k = TAPS[mode];
@@ -161,7 +161,7 @@ fn axis_taps(x: f32, w: ptr<function, array<f32, ${k}>>) -> i32 {
  * skips). With `fold` (the CPU's fast planner: GridSampleFoldsTaps), the taps are a window of
  * consecutive pixels inside the axis whose slot weights add the weights of every tap padding
  * maps there (zeros padding: a dropped tap weighs 0 and its slot is still read), as
- * plan-inl.h PlanPixels; without, each tap keeps its weight and padded index, as the reference.
+ * axis_plan-inl.h PlanPixels; without, each tap keeps its weight and padded index, as the reference.
  */
 export function padTaps(mode, padding, fold) {
   const k = TAPS[mode];

@@ -8,7 +8,7 @@
 
 #include "api/validation.h"
 #include "gridsample/gridsample.h"
-#include "parallel.h"
+#include "threads/parallel.h"
 
 namespace gridsample {
 namespace {

@@ -21,7 +21,7 @@ using gridsample_test::PerTargetTest;
 
 // WarpAffine, uint8 bilinear, X of one row (H = 1) and a map whose row coordinate changes along
 // the output row (theta[1][0] != 0): the fixed-point path (FixedRow in
-// src/kernels/fast/grid_sample_interleaved.cc, with AffineRows::InteriorVectors) reads the bytes
+// src/kernels/drivers/pixels_driver.cc, with AffineRows::InteriorVectors) reads the bytes
 // before and after X, as rows -1 and 1. Its "certainly inside" pixels are those whose position lies
 // in [1/64, S - 1 - 1/64] on both axes; for S = 1 that interval is empty, but clip() turns its
 // bounds into j values in the wrong order and the swap meant for negative slopes makes them a

@@ -1,7 +1,7 @@
 // The fast AffineGrid against the reference AffineGrid, bit for bit, once per compiled SIMD target.
 //
 // The fast path computes AffineGrid's values in double exactly as the reference does (see
-// src/kernels/fast/affine-inl.h).
+// src/kernels/sources/affine_sums-inl.h).
 #include <cmath>
 #include <cstdint>
 #include <random>

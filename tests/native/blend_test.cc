@@ -1,4 +1,4 @@
-// The fast paths' blends alone (src/kernels/fast/blend_planar-inl.h, blend_interleaved-inl.h),
+// The fast paths' blends alone (src/kernels/blends/planar-inl.h, interleaved-inl.h),
 // on every compiled target, on random plans written here: every output equals the plain sum
 // over the window's taps (innermost axis fastest, from 0, weight * value in float), uint8 then
 // rounded half to even and saturated; nearest copies its tap where the weight is not 0; and
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "fast/constants.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gtest/gtest.h"
+#include "planner/limits.h"
 #include "probes/probes.h"
 #include "test_util.h"
 

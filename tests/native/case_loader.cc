@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "half.h"
 #include "reference/reference.h"
+#include "rules/half.h"
 
 namespace gridsample {
 namespace conformance {

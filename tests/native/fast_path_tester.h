@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "gtest/gtest.h"
@@ -238,7 +238,7 @@ class FastPathTester {
     return Tensor();
   }
 
-  // Runs the fast path into y: whether it ran. The only test code that calls fast/fast.h: when
+  // Runs the fast path into y: whether it ran. The only test code that calls drivers/fast.h: when
   // its entry points change, this is the place to follow them.
   bool RunFast(const Tensor& x, const Tensor& grid, Tensor* y) const {
     switch (op_) {

@@ -1,11 +1,11 @@
-// float16 / bfloat16 conversions (src/kernels/half.h) against independent rounding.
+// float16 / bfloat16 conversions (src/kernels/rules/half.h) against independent rounding.
 
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <ios>
 
-#include "half.h"
+#include "rules/half.h"
 #include "test_util.h"
 
 namespace gridsample_test {

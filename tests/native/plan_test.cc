@@ -1,4 +1,4 @@
-// The fast paths' planner alone (src/kernels/fast/plan-inl.h), on every compiled target,
+// The fast paths' planner alone (src/kernels/planner/), on every compiled target,
 // against the reference's per-axis taps, for normalised coordinates and for pixel positions:
 // for every pixel of the axis, the weight the plan's window gives it equals the reference's
 // weights of the taps padded onto it, summed in tap order; the window lies inside the axis.
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "fast/constants.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gtest/gtest.h"
+#include "planner/limits.h"
 #include "probes/probes.h"
 #include "reference/reference.h"
 #include "test_util.h"

@@ -17,8 +17,8 @@
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
 #include "gtest/gtest.h"
-#include "perspective_rule.h"
 #include "reference/reference.h"
+#include "rules/perspective_rule.h"
 
 namespace gridsample_test {
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gridsample/gridsample.h"
 #include "gtest/gtest.h"
-#include "parallel.h"
 #include "test_util.h"
+#include "threads/parallel.h"
 #if GRIDSAMPLE_TEST_PTHREADPOOL
 #include "gridsample/pthreadpool.h"
 #endif

@@ -8,7 +8,7 @@
 // summation order and rounding; the generic path calls the reference's own per-axis code), except
 // where border or reflection padding adds the weights of taps on one pixel, and uint8 bilinear,
 // whose fixed-point blend is within 1 level by construction
-// (src/kernels/fast/fixed_point_u8-inl.h): there the tests allow 1 and also bound how often it is
+// (src/kernels/blends/fixed_point_u8-inl.h): there the tests allow 1 and also bound how often it is
 // used.
 #include "gridsample/warp_affine.h"
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
 #include "reference/reference.h"
 

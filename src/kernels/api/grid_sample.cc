@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "reference/reference.h"
 
 namespace gridsample {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "reference/reference.h"

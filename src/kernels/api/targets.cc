@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "gridsample/types.h"
 
 namespace gridsample {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "api/validation.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "reference/reference.h"
 
 namespace gridsample {

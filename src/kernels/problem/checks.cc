@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "dtype_traits.h"
+#include "rules/dtype_traits.h"
 
 namespace gridsample {
 

@@ -4,8 +4,8 @@
 #include <type_traits>
 
 #include "api/validation.h"
-#include "dtype_traits.h"
 #include "reference/reference.h"
+#include "rules/dtype_traits.h"
 
 namespace gridsample {
 namespace reference {

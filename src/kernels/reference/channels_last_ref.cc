@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "api/validation.h"
-#include "dtype_traits.h"
-#include "perspective_rule.h"
-#include "pixel_rule.h"
 #include "reference/reference.h"
+#include "rules/dtype_traits.h"
+#include "rules/perspective_rule.h"
+#include "rules/pixel_rule.h"
 
 namespace gridsample {
 namespace reference {

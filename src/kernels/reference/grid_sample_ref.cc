@@ -6,10 +6,10 @@
 #include <limits>
 
 #include "api/validation.h"
-#include "dtype_traits.h"
-#include "pixel_rule.h"
 #include "reference/reference.h"
 #include "rules/constants.h"
+#include "rules/dtype_traits.h"
+#include "rules/pixel_rule.h"
 
 namespace gridsample {
 namespace reference {

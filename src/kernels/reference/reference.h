@@ -4,8 +4,8 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
-#include "pixel_rule.h"
 #include "problem/geometry.h"
+#include "rules/pixel_rule.h"
 
 namespace gridsample {
 namespace reference {

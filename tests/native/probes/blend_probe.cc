@@ -12,9 +12,9 @@
 #define HWY_TARGET_INCLUDE "probes/blend_probe.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "fast/blend_interleaved-inl.h"
-#include "fast/blend_planar-inl.h"
-#include "fast/plan-inl.h"
+#include "blends/interleaved-inl.h"
+#include "blends/planar-inl.h"
+#include "planner/tile_plan-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();

@@ -12,7 +12,7 @@
 #define HWY_TARGET_INCLUDE "probes/plan_probe.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "fast/plan-inl.h"
+#include "planner/tile_plan-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "fast/fast.h"
+#include "drivers/fast.h"
 
 namespace gridsample {
 namespace fast {

@@ -64,9 +64,9 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 //   x: (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   h: (N, 3, 3), float32 or float64, row-major.
 //   y: (N, Ho, Wo, C), same dtype as x; its Ho and Wo are the output size.
-// Positions are computed in float32 (src/kernels/perspective_rule.h), H first scaled by a power
-// of two (any scale of H works): each a quotient of two float sums, within a few float32 ulps of
-// the exact map's, and sampled as they are (no normalised coordinate), so an H with bottom row
+// Positions are computed in float32 (src/kernels/rules/perspective_rule.h), H first scaled by a
+// power of two (any scale of H works): each a quotient of two float sums, within a few float32 ulps
+// of the exact map's, and sampled as they are (no normalised coordinate), so an H with bottom row
 // (0, 0, 1) is OpenCV's pixel-space warpAffine and positions exact in binary sample exactly.
 // Results equal Remap at those positions, bit for bit. Validates everything first; on error
 // nothing is written.
@@ -95,9 +95,9 @@ Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const Mutab
 // coordinates; every mode and padding (zeros: BORDER_CONSTANT 0, border: BORDER_REPLICATE,
 // reflection: BORDER_REFLECT, or BORDER_REFLECT_101 with options.align_corners, which moves
 // no point). A non-finite coordinate samples 0 (or fill). No normalised grid is built: the
-// positions are sampled as they are (src/kernels/pixel_rule.h), so weights exact in binary stay
-// exact (OpenCV's Imgproc_Remap.issue_23562). uint8 bilinear inside the image takes a fixed-point
-// blend, which may differ from the float blend by 1 level.
+// positions are sampled as they are (src/kernels/rules/pixel_rule.h), so weights exact in binary
+// stay exact (OpenCV's Imgproc_Remap.issue_23562). uint8 bilinear inside the image takes a
+// fixed-point blend, which may differ from the float blend by 1 level.
 //   x:   (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   map: (N, Ho, Wo, 2) float32, (x, y) per output pixel (OpenCV's CV_32FC2 map), or
 //   map_x, map_y: (N, Ho, Wo) float32 each (CV_32FC1 maps).

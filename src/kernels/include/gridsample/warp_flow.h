@@ -13,7 +13,7 @@ namespace gridsample {
 // i.e. out(p) = in(p + flow(p)). Every mode and padding (align_corners moves no point; it only
 // chooses reflection's lines: the pixel edges, or the outer pixels' centres). A non-finite
 // position samples 0. No grid is built: each position j + F is rounded to float32 once and
-// sampled as it is (src/kernels/pixel_rule.h), so weights exact in binary stay exact.
+// sampled as it is (src/kernels/rules/pixel_rule.h), so weights exact in binary stay exact.
 //   x:    (N, C, H, W); every dtype GridSample takes.
 //   flow: (N, 2, Ho, Wo) float32, dx then dy (Ho, Wo usually H, W).
 //   y:    (N, C, Ho, Wo), same dtype as x; must not overlap x or flow.

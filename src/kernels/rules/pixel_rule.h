@@ -1,8 +1,8 @@
 // The pixel-coordinate rule of Remap and WarpFlow, in one place for the references and the fast
 // planner: their positions are sampled as they are (pixel centres at integers), never through a
 // normalised coordinate, so that weights exact in binary (a position of 1.5) stay exact.
-#ifndef GRIDSAMPLE_PIXEL_RULE_H_
-#define GRIDSAMPLE_PIXEL_RULE_H_
+#ifndef GRIDSAMPLE_RULES_PIXEL_RULE_H_
+#define GRIDSAMPLE_RULES_PIXEL_RULE_H_
 
 #include <cmath>
 #include <cstdint>
@@ -45,4 +45,4 @@ inline float FlowPosition(int64_t k, float d) { return static_cast<float>(k) + d
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_PIXEL_RULE_H_
+#endif  // GRIDSAMPLE_RULES_PIXEL_RULE_H_

@@ -1,6 +1,6 @@
 // IEEE half (float16) and bfloat16 <-> float32 conversions, round to nearest even.
-#ifndef GRIDSAMPLE_HALF_H_
-#define GRIDSAMPLE_HALF_H_
+#ifndef GRIDSAMPLE_RULES_HALF_H_
+#define GRIDSAMPLE_RULES_HALF_H_
 
 #include <cmath>
 #include <cstdint>
@@ -89,4 +89,4 @@ inline float DoubleToFloatRoundToOdd(double d) {
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_HALF_H_
+#endif  // GRIDSAMPLE_RULES_HALF_H_

@@ -1,7 +1,7 @@
 // Splitting a call's work units into pieces for its threads (DESIGN.md section 10): how large a
 // piece is, and running the pieces on the library's pool or the caller's parallel-for.
-#ifndef GRIDSAMPLE_PARALLEL_H_
-#define GRIDSAMPLE_PARALLEL_H_
+#ifndef GRIDSAMPLE_THREADS_PARALLEL_H_
+#define GRIDSAMPLE_THREADS_PARALLEL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -90,4 +90,4 @@ void ParallelUnits(const Threads& threads, int64_t units, int64_t unit_cost, con
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_PARALLEL_H_
+#endif  // GRIDSAMPLE_THREADS_PARALLEL_H_

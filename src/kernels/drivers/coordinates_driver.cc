@@ -1,20 +1,21 @@
 // Separable AffineGrid for float32 and float64 theta, 2-D and 3-D, equal to the reference bit
 // for bit: the products theta * base are computed once per column (x) and once per row (y,
 // z); each grid value then costs two or three double additions in the reference's order and
-// one rounding (see affine-inl.h), instead of the reference's divisions and products per value.
+// one rounding (see sources/affine_sums-inl.h), instead of the reference's divisions and products
+// per value.
 #include <cstdint>
 #include <cstring>
 
-#include "fast/fast.h"
-#include "parallel.h"
+#include "drivers/fast.h"
+#include "threads/parallel.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fast/affine_grid_fast.cc"
+#define HWY_TARGET_INCLUDE "drivers/coordinates_driver.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "fast/affine-inl.h"
+#include "sources/affine_sums-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();

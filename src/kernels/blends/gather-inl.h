@@ -2,11 +2,11 @@
 // four along the innermost axis, from a plan's offsets. No hardware gathers on x86 (see
 // bench/README.md, "Measurements behind the kernels").
 // Included once per Highway target (foreach_target), hence the toggling include guard.
-#if defined(GRIDSAMPLE_FAST_GATHER_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GRIDSAMPLE_FAST_GATHER_INL_H_
-#undef GRIDSAMPLE_FAST_GATHER_INL_H_
+#if defined(GRIDSAMPLE_BLENDS_GATHER_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_BLENDS_GATHER_INL_H_
+#undef GRIDSAMPLE_BLENDS_GATHER_INL_H_
 #else
-#define GRIDSAMPLE_FAST_GATHER_INL_H_
+#define GRIDSAMPLE_BLENDS_GATHER_INL_H_
 #endif
 
 #include <cstddef>
@@ -164,4 +164,4 @@ HWY_INLINE void GatherQuad(D d, const float* x, const int32_t* o, hn::Vec<D>* q)
 }  // namespace gridsample
 HWY_AFTER_NAMESPACE();
 
-#endif  // GRIDSAMPLE_FAST_GATHER_INL_H_
+#endif  // GRIDSAMPLE_BLENDS_GATHER_INL_H_

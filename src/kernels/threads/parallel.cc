@@ -1,6 +1,6 @@
 // The library's thread pool (persistent workers, one call at a time) and the piece sizes that
 // decide whether a call is split at all.
-#include "parallel.h"
+#include "threads/parallel.h"
 
 #include <algorithm>
 #include <atomic>

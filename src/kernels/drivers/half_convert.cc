@@ -2,13 +2,13 @@
 // ones: the NCHW kernels compute float16 tensors in float32 around them.
 #include <cstdint>
 
-#include "fast/fast.h"
-#include "half.h"
+#include "drivers/fast.h"
+#include "rules/half.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fast/half_convert.cc"
+#define HWY_TARGET_INCLUDE "drivers/half_convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 // clang-format on

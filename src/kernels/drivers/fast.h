@@ -1,14 +1,14 @@
 // Internal interface of the SIMD fast paths (Highway): which problems they cover, their entry
 // points, and target control.
-#ifndef GRIDSAMPLE_FAST_FAST_H_
-#define GRIDSAMPLE_FAST_FAST_H_
+#ifndef GRIDSAMPLE_DRIVERS_FAST_H_
+#define GRIDSAMPLE_DRIVERS_FAST_H_
 
 #include <cstdint>
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
-#include "pixel_rule.h"
 #include "problem/geometry.h"
+#include "rules/pixel_rule.h"
 
 // Calls a HWY_EXPORTed kernel on the chosen target: the one compiled target when cross
 // compiling (WASM, NEON; GRIDSAMPLE_STATIC_DISPATCH), else the best one this CPU supports.
@@ -103,4 +103,4 @@ const char* TargetName();
 }  // namespace fast
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_FAST_FAST_H_
+#endif  // GRIDSAMPLE_DRIVERS_FAST_H_

@@ -5,19 +5,19 @@
 // float32 (AffineRows) differ from the reference's by less than 2^-9 pixels (0.5 levels at a
 // 0-to-255 edge); and two values less than 1 apart round at most 1 apart.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
-#if defined(GRIDSAMPLE_FAST_FIXED_POINT_U8_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GRIDSAMPLE_FAST_FIXED_POINT_U8_INL_H_
-#undef GRIDSAMPLE_FAST_FIXED_POINT_U8_INL_H_
+#if defined(GRIDSAMPLE_BLENDS_FIXED_POINT_U8_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_BLENDS_FIXED_POINT_U8_INL_H_
+#undef GRIDSAMPLE_BLENDS_FIXED_POINT_U8_INL_H_
 #else
-#define GRIDSAMPLE_FAST_FIXED_POINT_U8_INL_H_
+#define GRIDSAMPLE_BLENDS_FIXED_POINT_U8_INL_H_
 #endif
 
 #include <cstdint>
 #include <cstring>
 
-#include "fast/constants.h"
-#include "fast/plan-inl.h"
 #include "hwy/highway.h"
+#include "planner/limits.h"
+#include "planner/tile_plan-inl.h"
 #if HWY_TARGET == HWY_WASM
 #include <wasm_simd128.h>
 #endif
@@ -248,4 +248,4 @@ HWY_INLINE void FixedBlend(const FixedPlan& plan, const uint8_t* x, int32_t row,
 }  // namespace gridsample
 HWY_AFTER_NAMESPACE();
 
-#endif  // GRIDSAMPLE_FAST_FIXED_POINT_U8_INL_H_
+#endif  // GRIDSAMPLE_BLENDS_FIXED_POINT_U8_INL_H_

@@ -1,20 +1,20 @@
 // The blend for channels-last (interleaved) images, uint8 and float32 with 1 to 4 channels:
-// each output pixel is summed from a tile's plans (plan-inl.h) with its channels as the lanes
-// of one vector, so that a tap is one contiguous load of an input pixel's channels.
+// each output pixel is summed from a tile's plans (planner/tile_plan-inl.h) with its channels as
+// the lanes of one vector, so that a tap is one contiguous load of an input pixel's channels.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
-#if defined(GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
-#undef GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#if defined(GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_
+#undef GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_
 #else
-#define GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#define GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_
 #endif
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-#include "fast/plan-inl.h"
 #include "hwy/highway.h"
+#include "planner/tile_plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -219,4 +219,4 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
 }  // namespace gridsample
 HWY_AFTER_NAMESPACE();
 
-#endif  // GRIDSAMPLE_FAST_BLEND_INTERLEAVED_INL_H_
+#endif  // GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_

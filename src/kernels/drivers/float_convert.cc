@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "dtype_traits.h"
-#include "fast/fast.h"
+#include "drivers/fast.h"
 #include "reference/reference.h"
+#include "rules/dtype_traits.h"
 
 namespace gridsample {
 namespace fast {

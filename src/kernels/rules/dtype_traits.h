@@ -1,6 +1,6 @@
 // Compile-time facts per element type: storage type, compute type, load/store with rounding.
-#ifndef GRIDSAMPLE_DTYPE_TRAITS_H_
-#define GRIDSAMPLE_DTYPE_TRAITS_H_
+#ifndef GRIDSAMPLE_RULES_DTYPE_TRAITS_H_
+#define GRIDSAMPLE_RULES_DTYPE_TRAITS_H_
 
 #include <cmath>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "gridsample/types.h"
-#include "half.h"
+#include "rules/half.h"
 
 namespace gridsample {
 
@@ -132,4 +132,4 @@ inline bool IsFloatDType(DType dtype) {
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_DTYPE_TRAITS_H_
+#endif  // GRIDSAMPLE_RULES_DTYPE_TRAITS_H_

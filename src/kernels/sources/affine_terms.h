@@ -1,9 +1,9 @@
 // AffineGrid's values separably, in the reference's order: the first term of each output
-// column and the terms of a row, computed once and added per value (affine-inl.h), for the
+// column and the terms of a row, computed once and added per value (affine_sums-inl.h), for the
 // fast AffineGrid and the affine coordinate source. Plain scalar code, callable from every
 // target and from the HWY_ONCE parts.
-#ifndef GRIDSAMPLE_FAST_AFFINE_TERMS_H_
-#define GRIDSAMPLE_FAST_AFFINE_TERMS_H_
+#ifndef GRIDSAMPLE_SOURCES_AFFINE_TERMS_H_
+#define GRIDSAMPLE_SOURCES_AFFINE_TERMS_H_
 
 #include <cstdint>
 
@@ -37,4 +37,4 @@ inline void AffineRowTerms(const double* th, double by, double bz, double (*term
 }  // namespace fast
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_FAST_AFFINE_TERMS_H_
+#endif  // GRIDSAMPLE_SOURCES_AFFINE_TERMS_H_

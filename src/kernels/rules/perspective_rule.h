@@ -2,8 +2,8 @@
 // pixel homography scaled by a power of two, its terms per output row, and each output pixel's
 // input pixel position in float32. Plain scalar code, callable from every Highway target and
 // from the reference.
-#ifndef GRIDSAMPLE_PERSPECTIVE_RULE_H_
-#define GRIDSAMPLE_PERSPECTIVE_RULE_H_
+#ifndef GRIDSAMPLE_RULES_PERSPECTIVE_RULE_H_
+#define GRIDSAMPLE_RULES_PERSPECTIVE_RULE_H_
 
 #include <cfloat>
 #include <cmath>
@@ -93,4 +93,4 @@ inline void PerspectiveCoordinates(const PerspectiveTerms& t, int64_t j, float* 
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_PERSPECTIVE_RULE_H_
+#endif  // GRIDSAMPLE_RULES_PERSPECTIVE_RULE_H_

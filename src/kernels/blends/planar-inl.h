@@ -1,20 +1,20 @@
-// The blend for NCHW planes: from a tile's plans (plan-inl.h), every channel's plane is read at
-// the window taps and summed in the reference's order. Reads only in-bounds memory (windows
-// lie inside the image), no bounds checks, no branches on mode or padding.
-// Included once per Highway target (foreach_target), hence the toggling include guard.
-#if defined(GRIDSAMPLE_FAST_BLEND_PLANAR_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GRIDSAMPLE_FAST_BLEND_PLANAR_INL_H_
-#undef GRIDSAMPLE_FAST_BLEND_PLANAR_INL_H_
+// The blend for NCHW planes: from a tile's plans (planner/tile_plan-inl.h), every channel's plane
+// is read at the window taps and summed in the reference's order. Reads only in-bounds memory
+// (windows lie inside the image), no bounds checks, no branches on mode or padding. Included once
+// per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_BLENDS_PLANAR_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_BLENDS_PLANAR_INL_H_
+#undef GRIDSAMPLE_BLENDS_PLANAR_INL_H_
 #else
-#define GRIDSAMPLE_FAST_BLEND_PLANAR_INL_H_
+#define GRIDSAMPLE_BLENDS_PLANAR_INL_H_
 #endif
 
 #include <cstdint>
 #include <cstring>
 
-#include "fast/gather-inl.h"
-#include "fast/plan-inl.h"
+#include "blends/gather-inl.h"
 #include "hwy/highway.h"
+#include "planner/tile_plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -167,4 +167,4 @@ HWY_INLINE void BlendTile(const TilePlan<M, kRank>& plan, int count,
 }  // namespace gridsample
 HWY_AFTER_NAMESPACE();
 
-#endif  // GRIDSAMPLE_FAST_BLEND_PLANAR_INL_H_
+#endif  // GRIDSAMPLE_BLENDS_PLANAR_INL_H_

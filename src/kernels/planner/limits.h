@@ -1,7 +1,7 @@
 // Named limits of the fast paths: the sizes they take, tile budgets (the sampling rules' own
 // numbers are rules/constants.h).
-#ifndef GRIDSAMPLE_FAST_CONSTANTS_H_
-#define GRIDSAMPLE_FAST_CONSTANTS_H_
+#ifndef GRIDSAMPLE_PLANNER_LIMITS_H_
+#define GRIDSAMPLE_PLANNER_LIMITS_H_
 
 #include <cstdint>
 
@@ -35,4 +35,4 @@ constexpr int32_t kFixedMaxSide = 4096;
 }  // namespace fast
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_FAST_CONSTANTS_H_
+#endif  // GRIDSAMPLE_PLANNER_LIMITS_H_

@@ -8,13 +8,13 @@
 #include <new>
 #include <type_traits>
 
-#include "dtype_traits.h"
-#include "fast/constants.h"
-#include "fast/fast.h"
-#include "parallel.h"
+#include "drivers/fast.h"
+#include "planner/limits.h"
+#include "rules/dtype_traits.h"
+#include "threads/parallel.h"
 
-#ifndef GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
-#define GRIDSAMPLE_FAST_GRID_SAMPLE_PLANAR_SHAPE_
+#ifndef GRIDSAMPLE_DRIVERS_PLANES_SHAPE_
+#define GRIDSAMPLE_DRIVERS_PLANES_SHAPE_
 namespace gridsample {
 namespace fast {
 // Sizes of the problem as the kernels see them (outermost spatial axis first), and the threads
@@ -33,12 +33,12 @@ struct PlanarShape {
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fast/grid_sample_planar.cc"
+#define HWY_TARGET_INCLUDE "drivers/planes_driver.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "fast/blend_planar-inl.h"
-#include "fast/coords-inl.h"
-#include "fast/plan-inl.h"
+#include "blends/planar-inl.h"
+#include "drivers/planes_sources-inl.h"
+#include "planner/tile_plan-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -111,69 +111,6 @@ HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int c
     BlendTile<M, kRank, 1>(*plan, count, tap_offset, xs, outs);
   }
 }
-
-// The padding as a template argument of Run, or kPaddingPerTile: chosen per tile by a switch.
-constexpr int kPaddingPerTile = -1;
-
-// Each batch item's coordinate source: GridSample's grid, or WarpFlow's flow planes.
-template <int kRank>
-struct GridSources {
-  const float* grid;
-  int64_t out_spatial;
-  HWY_INLINE GridSource<kRank> Item(int64_t n) const {
-    return GridSource<kRank>{grid + n * out_spatial * kRank};
-  }
-};
-struct FlowSources {
-  const float* flow;
-  int64_t out_spatial;
-  int32_t width;
-  HWY_INLINE FlowSource Item(int64_t n) const {
-    const float* dx = flow + n * 2 * out_spatial;
-    return FlowSource{dx, dx + out_spatial, width};
-  }
-};
-
-#if HWY_TARGET == HWY_EMU128
-// In the scalar .wasm one 2-D loop per mode serves both sources, chosen per vector: loops of
-// its own for the flow would add 63 KB there.
-struct GridOrFlowSource {
-  GridSource<2> grid;
-  FlowSource flow;
-  bool is_flow;
-  HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
-    if (is_flow) {
-      flow.Coords(p, valid, g);
-    } else {
-      grid.Coords(p, valid, g);
-    }
-  }
-};
-constexpr CoordinateSpace SpaceOf(const GridOrFlowSource& s) {
-  return s.is_flow ? FlowSource::kSpace : GridSource<2>::kSpace;
-}
-struct GridOrFlowSources {
-  GridSources<2> grid;
-  FlowSources flow;
-  bool is_flow;
-  HWY_INLINE GridOrFlowSource Item(int64_t n) const {
-    return is_flow ? GridOrFlowSource{GridSource<2>{nullptr}, flow.Item(n), true}
-                   : GridOrFlowSource{grid.Item(n), FlowSource{}, false};
-  }
-};
-HWY_INLINE GridOrFlowSources Sources2(const GridSources<2>& g) { return {g, FlowSources{}, false}; }
-HWY_INLINE GridOrFlowSources Sources2(const FlowSources& f) {
-  return {GridSources<2>{nullptr, 0}, f, true};
-}
-#else
-// Elsewhere each source has loops of its own: one loop per mode serving both cost GridSample
-// 5-10% more instructions per element in V8 (img2d 22.0 -> 23.6-24.6, nearest2d 14.2 -> 15.2,
-// valgrind), which the 23 KB it saved in the SIMD .wasm did not buy.
-template <class Sources>
-HWY_INLINE const Sources& Sources2(const Sources& s) {
-  return s;
-}
-#endif
 
 // Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
 // plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per

@@ -13,11 +13,11 @@
 // directly, targets with float64 vectors use Highway, and the rest (EMU128 and SCALAR, which
 // are scalar code anyway) compute lane by lane with the reference's very expressions.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
-#if defined(GRIDSAMPLE_FAST_AFFINE_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef GRIDSAMPLE_FAST_AFFINE_INL_H_
-#undef GRIDSAMPLE_FAST_AFFINE_INL_H_
+#if defined(GRIDSAMPLE_SOURCES_AFFINE_SUMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SOURCES_AFFINE_SUMS_INL_H_
+#undef GRIDSAMPLE_SOURCES_AFFINE_SUMS_INL_H_
 #else
-#define GRIDSAMPLE_FAST_AFFINE_INL_H_
+#define GRIDSAMPLE_SOURCES_AFFINE_SUMS_INL_H_
 #endif
 
 #include <cfloat>
@@ -25,10 +25,10 @@
 #include <cstdint>
 #include <limits>
 
-#include "fast/affine_terms.h"
-#include "fast/constants.h"
 #include "hwy/highway.h"
+#include "planner/limits.h"
 #include "reference/reference.h"
+#include "sources/affine_terms.h"
 #if HWY_TARGET == HWY_WASM
 #include <wasm_simd128.h>
 #endif
@@ -204,4 +204,4 @@ HWY_INLINE AffineVF AffineToFloatFromDouble(const double* a, const double* terms
 }  // namespace gridsample
 HWY_AFTER_NAMESPACE();
 
-#endif  // GRIDSAMPLE_FAST_AFFINE_INL_H_
+#endif  // GRIDSAMPLE_SOURCES_AFFINE_SUMS_INL_H_

@@ -1,0 +1,165 @@
+// What the pixels driver (pixels_driver.cc) does with one row segment once it is planned: the
+// interleaved blend for X's dtype and channel count, or uint8 bilinear's fixed-point loop where
+// windows lie inside X; and the fill colour as the blends take it.
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_
+#undef GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_
+#else
+#define GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "blends/fixed_point_u8-inl.h"
+#include "blends/interleaved-inl.h"
+#include "drivers/fast.h"
+#include "hwy/highway.h"
+#include "planner/tile_plan-inl.h"
+#include "sources/common-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+
+// One batch item's X for the blends, whatever its dtype (BlendSegment casts it back).
+struct ImageBytes {
+  const void* x;
+  const void* tail;
+  int32_t row, end_window;
+  const float* fill;
+  const void* fill_pixel;
+};
+
+// Pixels [begin, end) of the plans with the blend of X's dtype and channel count.
+template <Mode M, typename T, int C>
+HWY_INLINE void BlendTyped(const TilePlan<M, 2>& plan, const ImageBytes& im, int begin, int end,
+                           int exact_end, void* out) {
+  const Image<T> image{static_cast<const T*>(im.x),
+                       static_cast<const T*>(im.tail),
+                       im.row,
+                       im.end_window,
+                       im.fill,
+                       static_cast<const T*>(im.fill_pixel)};
+  BlendPixels<T, C, M>(plan, image, begin, end, exact_end, static_cast<T*>(out));
+}
+
+template <Mode M>
+HWY_INLINE void BlendSegment(const TilePlan<M, 2>& plan, bool uint8, int channels,
+                             const ImageBytes& im, int begin, int end, int exact_end, void* out) {
+  switch (channels + (uint8 ? 4 : 0)) {
+    case 1: return BlendTyped<M, float, 1>(plan, im, begin, end, exact_end, out);
+    case 2: return BlendTyped<M, float, 2>(plan, im, begin, end, exact_end, out);
+    case 3: return BlendTyped<M, float, 3>(plan, im, begin, end, exact_end, out);
+    case 4: return BlendTyped<M, float, 4>(plan, im, begin, end, exact_end, out);
+    case 5: return BlendTyped<M, uint8_t, 1>(plan, im, begin, end, exact_end, out);
+    case 6: return BlendTyped<M, uint8_t, 2>(plan, im, begin, end, exact_end, out);
+    case 7: return BlendTyped<M, uint8_t, 3>(plan, im, begin, end, exact_end, out);
+    default: return BlendTyped<M, uint8_t, 4>(plan, im, begin, end, exact_end, out);
+  }
+}
+
+// What the fixed-point blend needs besides the source: its constants' inputs and the byte
+// tables of FixedBlend, made once per call.
+struct FixedSetup {
+  int32_t w, h, row, c;
+  VI opaque_zero;
+  hn::Vec<hn::Full128<uint8_t>> idx_left, idx_right;
+};
+
+HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) {
+  HWY_ALIGN uint8_t idx[2][16] = {};
+  switch (pb.c) {
+    case 1: FixedIndices<1>(idx[0], idx[1]); break;
+    case 2: FixedIndices<2>(idx[0], idx[1]); break;
+    case 3: FixedIndices<3>(idx[0], idx[1]); break;
+    default: FixedIndices<4>(idx[0], idx[1]); break;
+  }
+  // XOR with a zero the compiler cannot see: a table of known constants becomes a constant
+  // shuffle, which clang lowers to byte copies through memory and V8 rebuilds per pixel.
+  const hn::Full128<uint8_t> d8;
+  const int32_t opaque = pb.padding == static_cast<Padding>(-1);  // 0, unknown to clang
+  const auto opaque_bytes = hn::BitCast(d8, hn::Set(hn::Full128<int32_t>(), opaque));
+  // Aggregate initialisation: a default-constructed vector member would need the struct's
+  // implicit constructor, which GCC does not compile for the target (NEON).
+  return FixedSetup{pb.axes.in_w,
+                    pb.axes.in_h,
+                    row,
+                    pb.c,
+                    hn::Set(DI(), opaque),
+                    hn::Xor(hn::Load(d8, idx[0]), opaque_bytes),
+                    hn::Xor(hn::Load(d8, idx[1]), opaque_bytes)};
+}
+
+// The fixed-point loop over vectors [v, count) of one row segment; returns the first vector
+// whose windows do not all lie inside X (count when none). A loop of its own: small enough
+// for V8 to keep in registers.
+template <int C, class Source>
+HWY_NOINLINE int FixedRow(const Source& source, const TileCoords<2>& coords,
+                          const FixedSetup& setup, const uint8_t* x, int v, int count,
+                          uint8_t* out) {
+  // Local copies: the bytes stored to `out` could alias the originals, which the compiler
+  // would then reload for every pixel.
+  const FixedSetup s = setup;
+  const auto positions = source.Positions(coords);
+  const int lanes = static_cast<int>(hn::Lanes(DF()));
+  const FixedConsts k = MakeFixedConsts(s.w, s.h, s.row, s.c, s.opaque_zero);
+  const auto one = [&](auto check) {
+    VF px, py;
+    positions.At(v, &px, &py);
+    FixedPlan plan;
+    if (!FixedPlanVector<C, decltype(check)::value>(k, px, py, &plan)) return false;
+    const int valid = count - v < lanes ? count - v : lanes;
+    FixedBlend<C>(plan, x, s.row, s.idx_left, s.idx_right, valid, v + valid == count, out + v * C);
+    return true;
+  };
+  if constexpr (Source::kKnowsInterior) {
+    // Vectors the source knows to lie inside skip the test (not C = 3, whose test has one
+    // more condition).
+    const auto interior = C != 3 ? source.InteriorVectors(v) : std::make_pair(count, count);
+    for (; v < interior.first; v += lanes) {
+      if (!one(std::true_type())) return v;
+    }
+    for (; v < interior.second; v += lanes) one(std::false_type());
+  }
+  for (; v < count; v += lanes) {
+    if (!one(std::true_type())) return v;
+  }
+  return count;
+}
+
+template <class Source>
+HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2>& coords,
+                          const FixedSetup& s, const uint8_t* x, int v, int count, uint8_t* out) {
+  switch (channels) {
+    case 1: return FixedRow<1>(source, coords, s, x, v, count, out);
+    case 2: return FixedRow<2>(source, coords, s, x, v, count, out);
+    case 3: return FixedRow<3>(source, coords, s, x, v, count, out);
+    default: return FixedRow<4>(source, coords, s, x, v, count, out);
+  }
+}
+
+// The fill colour as floats for the blend and as a pixel of Y's dtype, stored as the blend
+// stores a value (uint8: rounded half to even and saturated).
+HWY_NOINLINE void MakeFill(const InterleavedProblem& pb, float* fill, uint8_t* pixel) {
+  for (int c = 0; c < pb.c; ++c) fill[c] = static_cast<float>(pb.fill[c]);
+  if (pb.uint8) {
+    StorePixel<4>(LoadPixel<4>(fill), pixel);
+  } else {
+    std::memcpy(pixel, fill, sizeof(float) * pb.c);
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_

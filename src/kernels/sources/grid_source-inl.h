@@ -1,0 +1,95 @@
+// The grid tensor as a coordinate source: GridSample's (N, O1..Or, r) grid for the NCHW driver,
+// GridSampleChannelsLast's (N, Ho, Wo, 2) row by row (sources/common-inl.h says what a source is).
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_
+#undef GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_
+#else
+#define GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "drivers/fast.h"
+#include "hwy/highway.h"
+#include "planner/tile_plan-inl.h"
+#include "rules/pixel_rule.h"
+#include "sources/common-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// A float32 grid tensor: kRank coordinates per pixel, innermost axis first (x, y[, z]).
+template <int kRank>
+struct GridSource {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
+  const float* grid;  // the first pixel's coordinates (of the batch item being sampled)
+
+  // Pixels [p, p + Lanes) as g[a] per axis; when `valid` < Lanes only the first `valid` are
+  // read (the other lanes plan from zeros and their results are dropped), so no read runs
+  // past the grid.
+  HWY_INLINE void Coords(int64_t p, int valid, VF* g) const {
+    const DF d;
+    const float* src = grid + p * kRank;
+    HWY_ALIGN float tail[kMaxLanes * kRank];
+    if (valid < static_cast<int>(hn::Lanes(d))) {
+      std::memset(tail, 0, sizeof(tail));
+      std::memcpy(tail, src, sizeof(float) * valid * kRank);
+      src = tail;
+    }
+    if constexpr (kRank == 2) {
+      hn::LoadInterleaved2(d, src, g[1], g[0]);
+    } else {
+      hn::LoadInterleaved3(d, src, g[2], g[1], g[0]);
+    }
+  }
+
+  // The same for pixels p0 + [begin, end) into coords [begin, end) (begin a multiple of Lanes).
+  HWY_INLINE void Fill(int64_t p0, int begin, int end, TileCoords<kRank>* coords) const {
+    const DF d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
+    for (int v = begin; v < end; v += lanes) {
+      VF g[kRank];
+      Coords(p0 + v, end - v, g);
+      for (int a = 0; a < kRank; ++a) hn::Store(g[a], d, coords->g[a] + v);
+    }
+  }
+};
+
+// GridSampleChannelsLast's (N, Ho, Wo, 2) float32 grid, row by row.
+class GridRows {
+ public:
+  GridRows(const ImageAxes& axes, const float* grid) : axes_(axes), grid_(grid) {}
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
+  // The fixed-point blend's positions come from the filled coordinates; no pixels are known
+  // to lie inside X in advance.
+  static constexpr bool kPositionsFromCoords = true;
+  static constexpr bool kKnowsInterior = false;
+
+  HWY_INLINE void Item(int64_t n) { item_.grid = grid_ + n * axes_.out_h * axes_.out_w * 2; }
+  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }
+  HWY_INLINE void Row(int64_t i) { row_ = i * axes_.out_w + j0_; }
+  HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
+    item_.Fill(row_, begin, end, coords);
+  }
+  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
+    return CoordPositions::Of(coords);
+  }
+
+ private:
+  ImageAxes axes_;
+  const float* grid_;
+  GridSource<2> item_{nullptr};
+  int64_t j0_ = 0, row_ = 0;
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_
