@@ -521,9 +521,9 @@ inline Status ReferenceRemap(const Tensor& x, const Tensor& map_x, const Tensor*
                              const GridSampleOptions& o, Tensor* y) {
   const std::vector<int64_t>& s = map_x.shape();
   *y = Tensor(x.dtype(), {s[0], s[1], s[2], x.shape()[3]});
-  const TensorView my = map_y ? map_y->View() : TensorView{};
-  return gridsample::reference::Remap(x.View(), map_x.View(), map_y ? &my : nullptr,
-                                      y->MutableView(), o);
+  if (map_y == nullptr)
+    return gridsample::reference::Remap(x.View(), map_x.View(), y->MutableView(), o);
+  return gridsample::reference::Remap(x.View(), map_x.View(), map_y->View(), y->MutableView(), o);
 }
 
 // WarpFlow's output by the scalar reference, for a flow (N, 2, Ho, Wo) on X (N, C, H, W).

@@ -55,8 +55,10 @@ void RunReference(Warp w, const Tensor& x, const Tensor& m, Tensor* y, const Gri
     case Warp::kPerspective:
       gridsample::reference::RunWarpPerspective(geo, x.View(), m.View(), y->MutableView(), o, fill);
       break;
-    default:
-      gridsample::reference::RunRemap(geo, x.View(), m.View(), nullptr, y->MutableView(), o, fill);
+    default: {
+      const TensorView map = m.View();
+      gridsample::reference::RunRemap(geo, x.View(), &map, 1, y->MutableView(), o, fill);
+    }
   }
 }
 

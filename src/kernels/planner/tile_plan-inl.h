@@ -59,7 +59,8 @@ HWY_INLINE bool PlanVector(const PlanAxes<kRank>& axes, const VF* x, int p,
   const DF d;
   const DI di;
   constexpr int kT = kTaps<M>;
-  // x * 0 is 0 for finite x and NaN otherwise: one test covers every axis.
+  // The non-finite rule (rules/non_finite.h) for every lane: x * 0 is 0 for finite x and NaN
+  // otherwise, so one test covers every axis.
   VF probe = hn::Mul(x[0], hn::Zero(d));
   for (int a = 1; a < kRank; ++a) probe = hn::Add(probe, hn::Mul(x[a], hn::Zero(d)));
   const auto finite = hn::Eq(probe, probe);

@@ -7,6 +7,7 @@
 #include "api/validation.h"
 #include "reference/reference.h"
 #include "rules/dtype_traits.h"
+#include "rules/non_finite.h"
 #include "rules/perspective_rule.h"
 #include "rules/pixel_rule.h"
 
@@ -16,82 +17,50 @@ namespace {
 // Output pixels per chunk whose coordinates are made at once (two double arrays on the stack).
 constexpr int64_t kChunk = 256;
 
-// Where the coordinates of output pixels come from: normalised, a grid of any float dtype or
-// AffineGrid's values for theta; pixel positions, WarpPerspective's for H (perspective_rule.h),
-// Remap's maps or WarpFlowChannelsLast's displaced positions (pixel_rule.h). Fill()
-// writes those of pixels (n, i, j0 .. j0 + count) as doubles. Not a template: RunGeneric is
-// instantiated once per compute type.
-struct Coordinates {
+// The matrix of batch item n (count entries, float32 or float64) as doubles.
+void LoadMatrix(const TensorView& m, int64_t n, int count, double* out) {
+  for (int k = 0; k < count; ++k) {
+    out[k] = m.dtype == DType::kFloat64
+                 ? static_cast<const double*>(m.data)[n * count + k]
+                 : static_cast<double>(static_cast<const float*>(m.data)[n * count + k]);
+  }
+}
+
+// The coordinate sources of the generic path, one per kind: Fill writes the coordinates of
+// output pixels (n, i, j0 .. j0 + count) as doubles, in the source's kSpace.
+
+// GridSampleChannelsLast's grid (N, Ho, Wo, 2) of any float dtype: normalised.
+struct GridCoordinates {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   const ChannelsLastGeometry* geo;
-  const TensorView* grid;   // or null
-  const TensorView* theta;  // when grid is null
-  const TensorView* h;      // when grid and theta are null
-  const float* map_x;       // when all three are null: pixel x of each output pixel, at
-  const float* map_y;       //   map_x[p * stride] (map_y[p * stride] its y)
-  int64_t stride;
-  bool align;
-  bool flow;  // the maps hold offsets from each output pixel (pixel_rule.h's FlowPosition)
-
-  // Pixel positions for H and the maps, else normalised.
-  CoordinateSpace Space() const {
-    return h != nullptr || map_x != nullptr ? CoordinateSpace::kPixels
-                                            : CoordinateSpace::kNormalised;
-  }
-
-  // The matrix of batch item n (count entries, float32 or float64) as doubles.
-  static void Load(const TensorView& m, int64_t n, int count, double* out) {
-    for (int k = 0; k < count; ++k) {
-      out[k] = m.dtype == DType::kFloat64
-                   ? static_cast<const double*>(m.data)[n * count + k]
-                   : static_cast<double>(static_cast<const float*>(m.data)[n * count + k]);
-    }
-  }
-
+  const TensorView* grid;
   void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
-    if (grid != nullptr) {
-      VisitDType(
-          grid->dtype,
-          [&](auto tag) {
-            using TG = typename decltype(tag)::type;
-            const TG* p =
-                static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
-            for (int64_t j = 0; j < count; ++j) {
-              gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
-              gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));
-            }
-          },
-          /*floats_only=*/true);
-      return;
-    }
-    if (map_x != nullptr) {
-      const int64_t p0 = (n * geo->out_h + i) * geo->out_w + j0;
-      for (int64_t j = 0; j < count; ++j) {
-        float u = map_x[(p0 + j) * stride], v = map_y[(p0 + j) * stride];
-        if (flow) {
-          u = FlowPosition(j0 + j, u);
-          v = FlowPosition(i, v);
-        }
-        gx[j] = static_cast<double>(u);
-        gy[j] = static_cast<double>(v);
-      }
-      return;
-    }
-    if (h != nullptr) {
-      double m[9];
-      Load(*h, n, 9, m);
-      const PerspectiveTerms terms = PerspectiveRowTerms(PerspectiveMapOf(m), i);
-      for (int64_t j = 0; j < count; ++j) {
-        float x, y;
-        PerspectiveCoordinates(terms, j0 + j, &x, &y);
-        gx[j] = static_cast<double>(x);
-        gy[j] = static_cast<double>(y);
-      }
-      return;
-    }
-    // AffineGrid's value for pixel (i, j), computed and rounded as the reference does.
+    VisitDType(
+        grid->dtype,
+        [&](auto tag) {
+          using TG = typename decltype(tag)::type;
+          const TG* p =
+              static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
+          for (int64_t j = 0; j < count; ++j) {
+            gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
+            gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));
+          }
+        },
+        /*floats_only=*/true);
+  }
+};
+
+// WarpAffine's theta (N, 2, 3): AffineGrid's values for each pixel, computed and rounded as
+// the reference computes them (normalised).
+struct AffineCoordinates {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
+  const ChannelsLastGeometry* geo;
+  const TensorView* theta;
+  bool align;
+  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
     const bool f64 = theta->dtype == DType::kFloat64;
     double t[6];
-    Load(*theta, n, 6, t);
+    LoadMatrix(*theta, n, 6, t);
     double base[3] = {0.0, AffineBaseCoordinate(i, geo->out_h, align), 1.0};  // (x, y, 1)
     for (int64_t j = 0; j < count; ++j) {
       base[0] = AffineBaseCoordinate(j0 + j, geo->out_w, align);
@@ -106,16 +75,83 @@ struct Coordinates {
   }
 };
 
+// WarpPerspective's H (N, 3, 3): each pixel's position by perspective_rule.h (pixels).
+struct HomographyCoordinates {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
+  const TensorView* h;
+  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
+    double m[9];
+    LoadMatrix(*h, n, 9, m);
+    const PerspectiveTerms terms = PerspectiveRowTerms(PerspectiveMapOf(m), i);
+    for (int64_t j = 0; j < count; ++j) {
+      float x, y;
+      PerspectiveCoordinates(terms, j0 + j, &x, &y);
+      gx[j] = static_cast<double>(x);
+      gy[j] = static_cast<double>(y);
+    }
+  }
+};
+
+// Remap's float32 maps: the pixel x of output pixel p at x[p * stride], its y at y[p * stride]
+// (stride 2: one map of pairs; 1: two planes), positions as they are (pixels).
+struct MapCoordinates {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
+  const ChannelsLastGeometry* geo;
+  const float* x;
+  const float* y;
+  int64_t stride;
+  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
+    const int64_t p0 = (n * geo->out_h + i) * geo->out_w + j0;
+    for (int64_t j = 0; j < count; ++j) {
+      gx[j] = static_cast<double>(x[(p0 + j) * stride]);
+      gy[j] = static_cast<double>(y[(p0 + j) * stride]);
+    }
+  }
+};
+
+// WarpFlowChannelsLast's flow, laid out as Remap's maps: offsets added to each output pixel's
+// column and row (pixel_rule.h's FlowPosition).
+struct FlowCoordinates {
+  static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
+  MapCoordinates offsets;
+  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
+    offsets.Fill(n, i, j0, count, gx, gy);
+    for (int64_t j = 0; j < count; ++j) {
+      gx[j] = static_cast<double>(FlowPosition(j0 + j, static_cast<float>(gx[j])));
+      gy[j] = static_cast<double>(FlowPosition(i, static_cast<float>(gy[j])));
+    }
+  }
+};
+
+// Any of those as the generic path takes it. Not a template: RunGeneric is instantiated once per
+// compute type (code size in wasm), and the source is called once per chunk of pixels.
+struct CoordinateSource {
+  CoordinateSpace space;
+  const void* source;
+  void (*fill)(const void* source, int64_t n, int64_t i, int64_t j0, int64_t count, double* gx,
+               double* gy);
+  void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
+    fill(source, n, i, j0, count, gx, gy);
+  }
+};
+
+template <class Source>
+CoordinateSource SourceOf(const Source& source) {
+  return {Source::kSpace, &source,
+          [](const void* s, int64_t n, int64_t i, int64_t j0, int64_t count, double* gx,
+             double* gy) { static_cast<const Source*>(s)->Fill(n, i, j0, count, gx, gy); }};
+}
+
 // Every dtype computed in Acc, any C: per output pixel the reference's taps on each axis and,
 // per channel, the reference's sum in its order (taps innermost axis fastest, weight
 // (1 * w_x) * w_y, dropped taps skipped or, with fill, reading fill[c], from 0) and integer
 // store. A non-finite coordinate gives 0, or fill.
 template <typename Acc>
 void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
-                const GridSampleOptions& o, const Coordinates& coords, const double* fill) {
+                const GridSampleOptions& o, const CoordinateSource& coords, const double* fill) {
   const auto outside = [fill](int64_t c) { return fill ? static_cast<Acc>(fill[c]) : Acc(0); };
   const int64_t h = geo.in_h, w = geo.in_w, c_count = geo.c;
-  const CoordinateSpace space = coords.Space();
+  const CoordinateSpace space = coords.space;
   double gx[kChunk], gy[kChunk];
   for (int64_t n = 0; n < geo.n; ++n) {
     const int64_t x_n = n * h * w * c_count;
@@ -125,7 +161,7 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
         coords.Fill(n, i, j0, count, gx, gy);
         for (int64_t j = 0; j < count; ++j) {
           const int64_t out = ((n * geo.rows + i - geo.row0) * geo.out_w + j0 + j) * c_count;
-          if (!std::isfinite(gx[j]) || !std::isfinite(gy[j])) {
+          if (SamplesNothing(gx[j]) || SamplesNothing(gy[j])) {
             for (int64_t c = 0; c < c_count; ++c) {
               StoreAs<Acc>(x.dtype, y.data, out + c, Acc(0) + outside(c));
             }
@@ -159,7 +195,7 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
 
 void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
                         const MutableTensorView& y, const GridSampleOptions& o,
-                        const Coordinates& coords, const double* fill = nullptr) {
+                        const CoordinateSource& coords, const double* fill = nullptr) {
   // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
@@ -176,48 +212,63 @@ void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
 void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
                                const TensorView& grid, const MutableTensorView& y,
                                const GridSampleOptions& options) {
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, &grid, nullptr, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false});
+  const GridCoordinates source{&geometry, &grid};
+  RunGenericAnyDType(geometry, x, y, options, SourceOf(source));
 }
 
 void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
                    const TensorView& theta, const MutableTensorView& y,
                    const GridSampleOptions& options, const double* fill) {
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, &theta, nullptr, nullptr, nullptr, 0,
-                                 options.align_corners, false},
-                     fill);
+  const AffineCoordinates source{&geometry, &theta, options.align_corners};
+  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
 }
 
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options, const double* fill) {
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, nullptr, &h, nullptr, nullptr, 0,
-                                 options.align_corners, false},
-                     fill);
+  const HomographyCoordinates source{&h};
+  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
 }
 
-void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill, bool flow) {
-  const float* mx = static_cast<const float*>(map_x.data);
-  const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
-  RunGenericAnyDType(geometry, x, y, options,
-                     Coordinates{&geometry, nullptr, nullptr, nullptr, mx, my, map_y ? 1 : 2,
-                                 options.align_corners, flow},
-                     fill);
+namespace {
+
+// The maps of a validated call: `count` of them, one of pairs or two planes.
+MapCoordinates MapsOf(const ChannelsLastGeometry& geometry, const TensorView* maps, int count) {
+  const float* x = static_cast<const float*>(maps[0].data);
+  if (count == 2) return {&geometry, x, static_cast<const float*>(maps[1].data), 1};
+  return {&geometry, x, x ? x + 1 : nullptr, 2};
 }
 
-Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
-             const MutableTensorView& y, const GridSampleOptions& options, const double* fill,
-             bool flow) {
+}  // namespace
+
+void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView* maps,
+              int count, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill) {
+  const MapCoordinates source = MapsOf(geometry, maps, count);
+  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
+}
+
+void RunWarpFlowChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
+                             const TensorView* flows, int count, const MutableTensorView& y,
+                             const GridSampleOptions& options, const double* fill) {
+  const FlowCoordinates source{MapsOf(geometry, flows, count)};
+  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
+}
+
+Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
+             const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geometry;
-  const TensorView maps[2] = {map_x, map_y ? *map_y : TensorView{}};
-  const Status s = ValidateRemapCall(flow ? kFlowMaps : kRemapMaps, x, maps, map_y ? 2 : 1, y,
-                                     options, fill, &geometry);
-  if (s.ok()) RunRemap(geometry, x, map_x, map_y, y, options, fill, flow);
+  const Status s = ValidateRemapCall(kRemapMaps, x, &map, 1, y, options, fill, &geometry);
+  if (s.ok()) RunRemap(geometry, x, &map, 1, y, options, fill);
+  return s;
+}
+
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+             const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
+  ChannelsLastGeometry geometry;
+  const TensorView maps[2] = {map_x, map_y};
+  const Status s = ValidateRemapCall(kRemapMaps, x, maps, 2, y, options, fill, &geometry);
+  if (s.ok()) RunRemap(geometry, x, maps, 2, y, options, fill);
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include "reference/reference.h"
 #include "rules/constants.h"
 #include "rules/dtype_traits.h"
+#include "rules/non_finite.h"
 #include "rules/pixel_rule.h"
 
 namespace gridsample {
@@ -171,7 +172,7 @@ void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& 
       bool finite = true;
       for (int a = 0; a < r; ++a) {
         const double coord = coords.coordinate(coords.source, n, p, a);
-        if (!std::isfinite(coord)) {
+        if (SamplesNothing(coord)) {
           finite = false;
           break;
         }
@@ -214,7 +215,7 @@ void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& 
 }  // namespace
 
 float CoordinateAsFloat(double g, bool reduce) {
-  if (!std::isfinite(g)) return std::numeric_limits<float>::quiet_NaN();
+  if (SamplesNothing(g)) return std::numeric_limits<float>::quiet_NaN();  // kept non-finite
   return CoordinateAs<float>(g, reduce);
 }
 

@@ -19,13 +19,15 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options = {});
 
-// Same contracts as gridsample::WarpFlow and gridsample::Remap (map_y null: one interleaved
-// map; flow: WarpFlowChannelsLast), always the scalar reference: the pixel-coordinate oracle.
+// Same contracts as gridsample::WarpFlow and both gridsample::Remap, always the scalar
+// reference: the pixel-coordinate oracle.
 Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                 const GridSampleOptions& options = {});
-Status Remap(const TensorView& x, const TensorView& map_x, const TensorView* map_y,
+Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
+             const GridSampleOptions& options = {}, const double* fill = nullptr);
+Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
              const MutableTensorView& y, const GridSampleOptions& options = {},
-             const double* fill = nullptr, bool flow = false);
+             const double* fill = nullptr);
 
 // The kernels behind those calls, for an already validated problem (fill: as in warp_affine.h,
 // each tap outside X contributing fill[c] with its weight).
@@ -38,11 +40,14 @@ void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
 void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
                         const TensorView& h, const MutableTensorView& y,
                         const GridSampleOptions& options, const double* fill = nullptr);
-// map_y null: map_x is one interleaved (N, Ho, Wo, 2) map. flow: the maps hold offsets from each
-// output pixel (WarpFlowChannelsLast).
-void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill = nullptr, bool flow = false);
+// `count` maps (api/validation.h's ValidateRemap: one of pairs, or two planes) of positions
+// (Remap) or of offsets from each output pixel (WarpFlowChannelsLast).
+void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView* maps,
+              int count, const MutableTensorView& y, const GridSampleOptions& options,
+              const double* fill = nullptr);
+void RunWarpFlowChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
+                             const TensorView* flows, int count, const MutableTensorView& y,
+                             const GridSampleOptions& options, const double* fill = nullptr);
 void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
                    const MutableTensorView& y, const GridSampleOptions& options);
 void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
