@@ -280,13 +280,13 @@ class FastPathTester {
       }
       case Op::kRemap: {
         gridsample::ChannelsLastGeometry geo;
-        const TensorView my = map_y_ ? map_y_->View() : TensorView{};
-        const TensorView maps[2] = {map_x_->View(), my};
+        const TensorView maps[2] = {map_x_->View(), map_y_ ? map_y_->View() : TensorView{}};
         EXPECT_TRUE(gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps,
                                               map_y_ ? 2 : 1, y->MutableView(), &geo)
                         .ok());
-        return gridsample::fast::TryRemap(geo, x.View(), map_x_->View(), map_y_ ? &my : nullptr,
-                                          y->MutableView(), options_);
+        const auto run =
+            map_y_ ? gridsample::fast::TryRemapPlanes : gridsample::fast::TryRemapPairs;
+        return run(geo, x.View(), maps, y->MutableView(), options_, nullptr);
       }
       case Op::kAffineGrid: {
         const std::vector<int64_t> size = Size();

@@ -44,23 +44,21 @@ Status ValidateRemapCall(const MapNames& names, const TensorView& x, const Tenso
 
 namespace {
 
-// The generic path of one kind of maps (reference/reference.h).
+// The paths of one kind and layout of maps: `count` maps (1: pairs, 2: planes), the fast path
+// that reads them (drivers/fast.h) and the generic one (reference/reference.h).
+using FastRun = bool (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView*,
+                         const MutableTensorView&, const GridSampleOptions&, const double*);
 using GenericRun = void (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView*, int,
                             const MutableTensorView&, const GridSampleOptions&, const double*);
 
-// Every Remap and WarpFlowChannelsLast signature: `count` maps (1: pairs, 2: planes) named as
-// `names` says, `generic` their scalar path. (The fast path still takes the maps' kind as a
-// flag: names.offsets.)
-Status SampleAtMaps(const MapNames& names, GenericRun generic, const TensorView& x,
+// Every Remap and WarpFlowChannelsLast signature, its maps named as `names` says.
+Status SampleAtMaps(const MapNames& names, FastRun fast, GenericRun generic, const TensorView& x,
                     const TensorView* maps, int count, const MutableTensorView& y,
                     const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   const Status s = ValidateRemapCall(names, x, maps, count, y, options, fill, &geo);
   if (!s.ok()) return s;
-  const TensorView* map_y = count == 2 ? &maps[1] : nullptr;
-  if (!fast::TryRemap(geo, x, maps[0], map_y, y, options, fill, names.offsets)) {
-    generic(geo, x, maps, count, y, options, fill);
-  }
+  if (!fast(geo, x, maps, y, options, fill)) generic(geo, x, maps, count, y, options, fill);
   return Status::Ok();
 }
 
@@ -68,25 +66,29 @@ Status SampleAtMaps(const MapNames& names, GenericRun generic, const TensorView&
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
              const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kRemapMaps, reference::RunRemap, x, &map, 1, y, options, fill);
+  return SampleAtMaps(kRemapMaps, fast::TryRemapPairs, reference::RunRemap, x, &map, 1, y, options,
+                      fill);
 }
 
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
   const TensorView maps[2] = {map_x, map_y};
-  return SampleAtMaps(kRemapMaps, reference::RunRemap, x, maps, 2, y, options, fill);
+  return SampleAtMaps(kRemapMaps, fast::TryRemapPlanes, reference::RunRemap, x, maps, 2, y, options,
+                      fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                             const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kFlowMaps, reference::RunWarpFlowChannelsLast, x, &flow, 1, y, options, fill);
+  return SampleAtMaps(kFlowMaps, fast::TryWarpFlowChannelsLastPairs,
+                      reference::RunWarpFlowChannelsLast, x, &flow, 1, y, options, fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x, const TensorView& flow_y,
                             const MutableTensorView& y, const GridSampleOptions& options,
                             const double* fill) {
   const TensorView maps[2] = {flow_x, flow_y};
-  return SampleAtMaps(kFlowMaps, reference::RunWarpFlowChannelsLast, x, maps, 2, y, options, fill);
+  return SampleAtMaps(kFlowMaps, fast::TryWarpFlowChannelsLastPlanes,
+                      reference::RunWarpFlowChannelsLast, x, maps, 2, y, options, fill);
 }
 
 }  // namespace gridsample

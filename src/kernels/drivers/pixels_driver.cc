@@ -115,13 +115,26 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
       };
       if constexpr (M == Mode::kLinear) {
         if (fixed) {
-          if constexpr (Source::kPositionsFromCoords) fill_positions(0, count);
+          // The fixed-point loop's pixel positions: the source's own, or its coordinates; a
+          // pixel source's as filled (ToPixels keeps those inside X as they are; the vectors
+          // that fall back are converted then), a grid's once converted.
+          constexpr bool kConvertLater =
+              Source::kPositionsFromCoords && Source::kSpace == CoordinateSpace::kPixels;
+          if constexpr (kConvertLater) {
+            src.Fill(0, count, &coords);
+          } else if constexpr (Source::kPositionsFromCoords) {
+            fill_positions(0, count);
+          }
           for (int v = 0; v < count; v += lanes) {
             v = FixedRowOf(c, src, coords, fs, x_n, v, count, out);
             if (v >= count) break;
             // Vector v: planned and blended in float.
             const int end_v = count - v < lanes ? count : v + lanes;
-            if constexpr (!Source::kPositionsFromCoords) fill_positions(v, end_v);
+            if constexpr (kConvertLater) {
+              TileToPixels<Source::kSpace>(axes, pb.padding, v, end_v, &coords);
+            } else if constexpr (!Source::kPositionsFromCoords) {
+              fill_positions(v, end_v);
+            }
             PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
             if (nonempty[v / lanes]) {
               BlendSegment<M>(plan, pb.uint8, c, im, v, end_v, exact_end, out);
@@ -167,30 +180,39 @@ bool InterleavedGrid(const InterleavedProblem& pb, const float* grid) {
   return DriveMode(pb, source);
 }
 
-bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, bool theta_f64) {
-  AffineRows source(pb.axes, theta, theta_f64);
+bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, DType theta_dtype) {
+  AffineRows source(pb.axes, theta, theta_dtype);
   return DriveMode(pb, source);
 }
 
-bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, bool h_f64) {
-  PerspectiveRows source(h, h_f64);
+bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, DType h_dtype) {
+  PerspectiveRows source(h, h_dtype);
   return DriveMode(pb, source);
 }
 
-bool InterleavedRemap(const InterleavedProblem& pb, const float* map_x, const float* map_y,
-                      int stride, bool flow) {
-  RemapRows source(pb.axes, map_x, map_y, stride, flow);
-  return DriveMode(pb, source);
+// Pixel maps: Remap's positions or WarpFlowChannelsLast's offsets, as pairs or planes.
+bool InterleavedRemapPairs(const InterleavedProblem& pb, const float* const* maps) {
+  return DriveMode(pb, MapRows::Of<PairedMaps, PositionValues>(pb.axes, maps));
+}
+bool InterleavedRemapPlanes(const InterleavedProblem& pb, const float* const* maps) {
+  return DriveMode(pb, MapRows::Of<PlanarMaps, PositionValues>(pb.axes, maps));
+}
+bool InterleavedFlowPairs(const InterleavedProblem& pb, const float* const* maps) {
+  return DriveMode(pb, MapRows::Of<PairedMaps, OffsetValues>(pb.axes, maps));
+}
+bool InterleavedFlowPlanes(const InterleavedProblem& pb, const float* const* maps) {
+  return DriveMode(pb, MapRows::Of<PlanarMaps, OffsetValues>(pb.axes, maps));
 }
 
 #else  // HWY_TARGET == HWY_SCALAR: the generic path serves
 
 bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
-bool InterleavedAffine(const InterleavedProblem&, const void*, bool) { return false; }
-bool InterleavedPerspective(const InterleavedProblem&, const void*, bool) { return false; }
-bool InterleavedRemap(const InterleavedProblem&, const float*, const float*, int, bool) {
-  return false;
-}
+bool InterleavedAffine(const InterleavedProblem&, const void*, DType) { return false; }
+bool InterleavedPerspective(const InterleavedProblem&, const void*, DType) { return false; }
+bool InterleavedRemapPairs(const InterleavedProblem&, const float* const*) { return false; }
+bool InterleavedRemapPlanes(const InterleavedProblem&, const float* const*) { return false; }
+bool InterleavedFlowPairs(const InterleavedProblem&, const float* const*) { return false; }
+bool InterleavedFlowPlanes(const InterleavedProblem&, const float* const*) { return false; }
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -206,7 +228,10 @@ namespace fast {
 HWY_EXPORT(InterleavedGrid);
 HWY_EXPORT(InterleavedAffine);
 HWY_EXPORT(InterleavedPerspective);
-HWY_EXPORT(InterleavedRemap);
+HWY_EXPORT(InterleavedRemapPairs);
+HWY_EXPORT(InterleavedRemapPlanes);
+HWY_EXPORT(InterleavedFlowPairs);
+HWY_EXPORT(InterleavedFlowPlanes);
 
 namespace {
 
@@ -249,6 +274,9 @@ bool Prepare(const ChannelsLastGeometry& geo, const TensorView& x, const Mutable
   return true;
 }
 
+// Theta's and H's dtypes, as LoadMatrix reads them.
+bool IsMatrixDType(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
+
 }  // namespace
 
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
@@ -272,39 +300,68 @@ bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const T
                    const MutableTensorView& y, const GridSampleOptions& options,
                    const double* fill) {
   InterleavedProblem pb;
-  const bool f64 = theta.dtype == DType::kFloat64;
-  if ((theta.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
-    return false;
-  }
+  if (!IsMatrixDType(theta.dtype) || !Prepare(geo, x, y, options, fill, &pb)) return false;
   if (geo.Empty()) return true;
-  return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, f64);
+  return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, theta.dtype);
 }
 
 bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& h,
                         const MutableTensorView& y, const GridSampleOptions& options,
                         const double* fill) {
   InterleavedProblem pb;
-  const bool f64 = h.dtype == DType::kFloat64;
-  if ((h.dtype != DType::kFloat32 && !f64) || !Prepare(geo, x, y, options, fill, &pb)) {
-    return false;
-  }
+  if (!IsMatrixDType(h.dtype) || !Prepare(geo, x, y, options, fill, &pb)) return false;
   // Column indices as exact int32 lanes (a wider output is left to the generic path).
   if (geo.out_w > kMaxPerspectiveWidth) return false;
   if (geo.Empty()) return true;
-  return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, f64);
+  return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, h.dtype);
 }
 
-bool TryRemap(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& map_x,
-              const TensorView* map_y, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill, bool flow) {
+namespace {
+
+// The maps' fast path: `maps` one tensor of pairs or two planes, as `run` reads them.
+using MapsRun = bool (*)(const InterleavedProblem&, const float* const*);
+bool TryMaps(MapsRun run, int count, const ChannelsLastGeometry& geo, const TensorView& x,
+             const TensorView* maps, const MutableTensorView& y, const GridSampleOptions& options,
+             const double* fill) {
   InterleavedProblem pb;
   if (!Prepare(geo, x, y, options, fill, &pb)) return false;
-  // A flow's columns and rows as exact int32 and float32 lanes.
-  if (flow && (geo.out_w >= kMaxFlowSide || geo.out_h >= kMaxFlowSide)) return false;
   if (geo.Empty()) return true;
-  const float* mx = static_cast<const float*>(map_x.data);
-  const float* my = map_y ? static_cast<const float*>(map_y->data) : (mx ? mx + 1 : nullptr);
-  return GRIDSAMPLE_DISPATCH(InterleavedRemap)(pb, mx, my, map_y ? 1 : 2, flow);
+  const float* data[2] = {static_cast<const float*>(maps[0].data),
+                          count == 2 ? static_cast<const float*>(maps[1].data) : nullptr};
+  return run(pb, data);
+}
+
+// A flow's columns and rows as exact int32 and float32 lanes.
+bool FlowFits(const ChannelsLastGeometry& geo) {
+  return geo.out_w < kMaxFlowSide && geo.out_h < kMaxFlowSide;
+}
+
+}  // namespace
+
+bool TryRemapPairs(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView* maps,
+                   const MutableTensorView& y, const GridSampleOptions& options,
+                   const double* fill) {
+  return TryMaps(GRIDSAMPLE_DISPATCH(InterleavedRemapPairs), 1, geo, x, maps, y, options, fill);
+}
+
+bool TryRemapPlanes(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView* maps,
+                    const MutableTensorView& y, const GridSampleOptions& options,
+                    const double* fill) {
+  return TryMaps(GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes), 2, geo, x, maps, y, options, fill);
+}
+
+bool TryWarpFlowChannelsLastPairs(const ChannelsLastGeometry& geo, const TensorView& x,
+                                  const TensorView* maps, const MutableTensorView& y,
+                                  const GridSampleOptions& options, const double* fill) {
+  return FlowFits(geo) &&
+         TryMaps(GRIDSAMPLE_DISPATCH(InterleavedFlowPairs), 1, geo, x, maps, y, options, fill);
+}
+
+bool TryWarpFlowChannelsLastPlanes(const ChannelsLastGeometry& geo, const TensorView& x,
+                                   const TensorView* maps, const MutableTensorView& y,
+                                   const GridSampleOptions& options, const double* fill) {
+  return FlowFits(geo) &&
+         TryMaps(GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes), 2, geo, x, maps, y, options, fill);
 }
 
 }  // namespace fast

@@ -5,9 +5,8 @@
 
 namespace gridsample {
 
-const MapNames kRemapMaps = {"Remap", "map", {"map_x", "map_y"}, "pixel coordinates", false};
-const MapNames kFlowMaps = {
-    "WarpFlowChannelsLast", "flow", {"flow_x", "flow_y"}, "pixel offsets", true};
+const MapNames kRemapMaps = {"Remap", "map", {"map_x", "map_y"}, "pixel coordinates"};
+const MapNames kFlowMaps = {"WarpFlowChannelsLast", "flow", {"flow_x", "flow_y"}, "pixel offsets"};
 
 Status CheckChannelsLastX(const char* op, const TensorView& x, int64_t* x_count) {
   if (x.rank != 4) {

@@ -17,14 +17,12 @@ Status CheckChannelsLastX(const char* op, const TensorView& x, int64_t* x_count)
 Status ChannelsLastOutput(const char* op, const TensorView& x, int64_t x_count,
                           const int64_t* y_shape, ChannelsLastGeometry* geometry);
 
-// How a call names its pixel maps, and what they hold: Remap's positions, WarpFlowChannelsLast's
-// offsets.
+// How a call names its pixel maps in messages: Remap's positions, WarpFlowChannelsLast's offsets.
 struct MapNames {
   const char* op;
   const char* pairs;      // one map of (x, y) pairs (N, Ho, Wo, 2): "map"
   const char* planes[2];  // the planes (N, Ho, Wo) of x and of y: "map_x", "map_y"
   const char* values;     // what they hold: "pixel coordinates"
-  bool offsets;           // from each output pixel (a flow), not positions
 };
 extern const MapNames kRemapMaps, kFlowMaps;
 

@@ -17,15 +17,6 @@ namespace {
 // Output pixels per chunk whose coordinates are made at once (two double arrays on the stack).
 constexpr int64_t kChunk = 256;
 
-// The matrix of batch item n (count entries, float32 or float64) as doubles.
-void LoadMatrix(const TensorView& m, int64_t n, int count, double* out) {
-  for (int k = 0; k < count; ++k) {
-    out[k] = m.dtype == DType::kFloat64
-                 ? static_cast<const double*>(m.data)[n * count + k]
-                 : static_cast<double>(static_cast<const float*>(m.data)[n * count + k]);
-  }
-}
-
 // The coordinate sources of the generic path, one per kind: Fill writes the coordinates of
 // output pixels (n, i, j0 .. j0 + count) as doubles, in the source's kSpace.
 
@@ -60,7 +51,7 @@ struct AffineCoordinates {
   void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
     const bool f64 = theta->dtype == DType::kFloat64;
     double t[6];
-    LoadMatrix(*theta, n, 6, t);
+    LoadMatrix(theta->dtype, theta->data, n, 6, t);
     double base[3] = {0.0, AffineBaseCoordinate(i, geo->out_h, align), 1.0};  // (x, y, 1)
     for (int64_t j = 0; j < count; ++j) {
       base[0] = AffineBaseCoordinate(j0 + j, geo->out_w, align);
@@ -81,7 +72,7 @@ struct HomographyCoordinates {
   const TensorView* h;
   void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
     double m[9];
-    LoadMatrix(*h, n, 9, m);
+    LoadMatrix(h->dtype, h->data, n, 9, m);
     const PerspectiveTerms terms = PerspectiveRowTerms(PerspectiveMapOf(m), i);
     for (int64_t j = 0; j < count; ++j) {
       float x, y;

@@ -125,6 +125,16 @@ void StoreAs(DType dtype, void* data, int64_t i, Acc v) {
   });
 }
 
+// The matrix of batch item n (`count` entries of a float32 or float64 tensor: WarpAffine's
+// theta, WarpPerspective's H) as doubles.
+inline void LoadMatrix(DType dtype, const void* data, int64_t n, int count, double* out) {
+  for (int k = 0; k < count; ++k) {
+    out[k] = dtype == DType::kFloat64
+                 ? static_cast<const double*>(data)[n * count + k]
+                 : static_cast<double>(static_cast<const float*>(data)[n * count + k]);
+  }
+}
+
 inline bool IsFloatDType(DType dtype) {
   return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
          dtype == DType::kBFloat16;

@@ -17,6 +17,7 @@
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
 #include "reference/reference.h"
+#include "rules/dtype_traits.h"
 #include "rules/pixel_rule.h"
 #include "sources/affine_sums-inl.h"
 #include "sources/common-inl.h"
@@ -32,17 +33,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 // For the fixed-point blend also pixel positions stepped linearly along the row in float32.
 class AffineRows {
  public:
-  AffineRows(const ImageAxes& axes, const void* theta, bool theta_f64)
-      : axes_(axes), theta_(theta), f64_(theta_f64) {}
+  AffineRows(const ImageAxes& axes, const void* theta, DType theta_dtype)
+      : axes_(axes), theta_(theta), dtype_(theta_dtype) {}
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   static constexpr bool kPositionsFromCoords = false;
   static constexpr bool kKnowsInterior = true;
 
   HWY_INLINE void Item(int64_t n) {
-    for (int k = 0; k < 6; ++k) {
-      t_[k] = f64_ ? static_cast<const double*>(theta_)[n * 6 + k]
-                   : static_cast<double>(static_cast<const float*>(theta_)[n * 6 + k]);
-    }
+    LoadMatrix(dtype_, theta_, n, 6, t_);
     // Pixel positions along a row: x_j = x_0 + j * dx (the same for y), with denormalisation
     // as a line too: pixel = g * k + (S - 1) / 2, k = S / 2 or (S - 1) / 2.
     const double slope = BaseSlope(axes_.out_w);
@@ -71,18 +69,21 @@ class AffineRows {
     row_y_ = (t_[3] * bx0 + terms_[1][0] + t_[5]) * ky_ + 0.5 * (axes_.in_h - 1);
   }
   // AffineGrid's values of pixels [begin, end) of the segment (begin a multiple of Lanes;
-  // the column terms are zeros past the segment's end).
+  // the column terms are zeros past the segment's end), rounded as theta's dtype rounds them.
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     const DF d;
     const int lanes = static_cast<int>(hn::Lanes(d));
-    for (int v = begin; v < end; v += lanes) {
-      if (f64_) {  // read as GridSample reads a float64 grid: reduced in double (reflection)
+    if (dtype_ == DType::kFloat64) {  // read as GridSample reads a float64 grid: reduced in
+                                      // double (reflection)
+      for (int v = begin; v < end; v += lanes) {
         hn::Store(AffineToFloatFromDouble(ax_ + v, terms_[0], axes_.reflect), d, coords->g[1] + v);
         hn::Store(AffineToFloatFromDouble(ay_ + v, terms_[1], axes_.reflect), d, coords->g[0] + v);
-      } else {
-        hn::Store(AffineToFloat<2>(ax_ + v, terms_[0]), d, coords->g[1] + v);
-        hn::Store(AffineToFloat<2>(ay_ + v, terms_[1]), d, coords->g[0] + v);
       }
+      return;
+    }
+    for (int v = begin; v < end; v += lanes) {
+      hn::Store(AffineToFloat<2>(ax_ + v, terms_[0]), d, coords->g[1] + v);
+      hn::Store(AffineToFloat<2>(ay_ + v, terms_[1]), d, coords->g[0] + v);
     }
   }
   // Positions of pixels [v, v + Lanes) from the row's line, the vector's first in double; a
@@ -154,7 +155,7 @@ class AffineRows {
 
   ImageAxes axes_;
   const void* theta_;
-  bool f64_;
+  DType dtype_;
   double t_[6] = {};
   double kx_ = 0, ky_ = 0, dx_ = 0, dy_ = 0, row_x_ = 0, row_y_ = 0;
   double terms_[2][2] = {};

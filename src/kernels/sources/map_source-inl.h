@@ -1,5 +1,6 @@
 // Remap's pixel maps and WarpFlowChannelsLast's flow as a coordinate source, row by row
-// (sources/common-inl.h says what a source is).
+// (sources/common-inl.h says what a source is): how the maps lay out their values (pairs or
+// planes) and what the values are (positions or offsets) are types, chosen once per call.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_MAP_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_MAP_SOURCE_INL_H_
@@ -15,6 +16,7 @@
 #include "planner/tile_plan-inl.h"
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"
+#include "sources/grid_source-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -22,84 +24,95 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Remap's float32 pixel maps, row by row: map_x[p * stride] and map_y[p * stride] for output
-// pixel p of the batch (stride 2: one interleaved map), pixel positions as they are; with
-// `flow` (WarpFlowChannelsLast) they are offsets, added to the pixel's column and row first
-// (pixel_rule.h's FlowPosition; sides below 2^24). The fixed-point blend reads the same
-// positions.
-class RemapRows {
+// The layouts: Read gives the values of pixels [p, p + Lanes) of the maps (x in u, y in w);
+// when `valid` < Lanes only the first `valid` are read, the other lanes 0.
+// One (N, Ho, Wo, 2) map of (x, y) pairs at maps[0], read as a grid's.
+struct PairedMaps {
+  static HWY_INLINE void Read(const float* const* maps, int64_t p, int valid, VF* u, VF* w) {
+    VF g[2];
+    GridSource<2>{maps[0]}.Coords(p, valid, g);
+    *u = g[1];
+    *w = g[0];
+  }
+};
+// Two (N, Ho, Wo) maps: x at maps[0], y at maps[1].
+struct PlanarMaps {
+  static HWY_INLINE void Read(const float* const* maps, int64_t p, int valid, VF* u, VF* w) {
+    LoadPlanes(maps[0] + p, maps[1] + p, valid, u, w);
+  }
+};
+
+// The values: Position makes the pixel position of the pixels of row i from column j on.
+// Remap: the maps hold pixel positions, taken as they are.
+struct PositionValues {
+  static HWY_INLINE void Position(int32_t /*j*/, int32_t /*i*/, VF* /*u*/, VF* /*w*/) {}
+};
+// WarpFlowChannelsLast: the maps hold offsets, added to the pixel's column and row
+// (pixel_rule.h's FlowPosition; sides below 2^24, exact in int32 and float32 lanes).
+struct OffsetValues {
+  static HWY_INLINE void Position(int32_t j, int32_t i, VF* u, VF* w) {
+    const DF d;
+    *u = hn::Add(hn::ConvertTo(d, hn::Iota(DI(), j)), *u);
+    *w = hn::Add(hn::Set(d, static_cast<float>(i)), *w);
+  }
+};
+
+// Pixels [begin, end) of the row segment whose first pixel is pixel p of the maps, at column
+// j0 of row i: the positions into coords [begin, end) (begin a multiple of Lanes).
+template <class Layout, class Values>
+HWY_NOINLINE void FillMapRow(const float* const* maps, int64_t p, int32_t j0, int32_t i, int begin,
+                             int end, TileCoords<2>* coords) {
+  const DF d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const float* const local[2] = {maps[0], maps[1]};  // not reloaded after each store
+  const auto one = [&](int v, int valid) {
+    VF u, w;
+    Layout::Read(local, p + v, valid, &u, &w);
+    Values::Position(j0 + v, i, &u, &w);
+    hn::Store(u, d, coords->g[1] + v);
+    hn::Store(w, d, coords->g[0] + v);
+  };
+  int v = begin;
+  for (; v + lanes <= end; v += lanes) one(v, lanes);  // whole vectors: no tail test
+  if (v < end) one(v, end - v);
+}
+
+// The maps of one call, row by row. The fixed-point blend takes its positions from the filled
+// coordinates, as it does a grid's.
+class MapRows {
  public:
-  RemapRows(const ImageAxes& axes, const float* map_x, const float* map_y, int stride, bool flow)
-      : axes_(axes), map_x_(map_x), map_y_(map_y), stride_(stride), flow_(flow) {}
+  template <class Layout, class Values>
+  static MapRows Of(const ImageAxes& axes, const float* const* maps) {
+    return MapRows(axes, maps, &FillMapRow<Layout, Values>);
+  }
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
-  static constexpr bool kPositionsFromCoords = false;
+  static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
 
   HWY_INLINE void Item(int64_t n) { item_ = n * axes_.out_h * axes_.out_w; }
-  HWY_INLINE void Columns(int64_t j0, int count) {
-    j0_ = j0;
-    count_ = count;
-  }
+  HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }
   HWY_INLINE void Row(int64_t i) {
     i_ = i;
     row_ = item_ + i * axes_.out_w + j0_;
   }
+  // One call per row segment (or per vector the fixed-point blend leaves), never per pixel.
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
-    const DF d;
-    const int lanes = static_cast<int>(hn::Lanes(d));
-    const MapRow map = Positions(*coords);
-    for (int v = begin; v < end; v += lanes) {
-      VF u, w;
-      map.Read(v, end - v < lanes ? end - v : lanes, &u, &w);
-      hn::Store(u, d, coords->g[1] + v);
-      hn::Store(w, d, coords->g[0] + v);
-    }
+    fill_(maps_, row_, static_cast<int32_t>(j0_), static_cast<int32_t>(i_), begin, end, coords);
   }
-
-  // The row segment's positions as the maps hold them, a value the fixed-point loop keeps in
-  // registers (see CoordPositions); lanes past the segment read as 0.
-  struct MapRow {
-    const float* x;
-    const float* y;
-    int stride, count;
-    bool flow;
-    int32_t j0, i;  // with flow: the segment's first column and its row
-    HWY_INLINE void Read(int v, int valid, VF* u, VF* w) const {
-      ReadMaps(v, valid, u, w);
-      if (flow) {
-        const DF d;
-        *u = hn::Add(hn::ConvertTo(d, hn::Iota(DI(), j0 + v)), *u);
-        *w = hn::Add(hn::Set(d, static_cast<float>(i)), *w);
-      }
-    }
-    HWY_INLINE void ReadMaps(int v, int valid, VF* u, VF* w) const {
-      if (stride == 2) {  // (x, y) pairs, read as a grid's
-        VF g[2];
-        GridSource<2>{x}.Coords(v, valid, g);
-        *u = g[1];
-        *w = g[0];
-      } else {
-        LoadPlanes(x + v, y + v, valid, u, w);
-      }
-    }
-    HWY_INLINE void At(int v, VF* u, VF* w) const {
-      const int lanes = static_cast<int>(hn::Lanes(DF()));
-      Read(v, count - v < lanes ? count - v : lanes, u, w);
-    }
-  };
-  HWY_INLINE MapRow Positions(const TileCoords<2>& /*coords*/) const {
-    return MapRow{map_x_ + row_ * stride_,   map_y_ + row_ * stride_, stride_, count_, flow_,
-                  static_cast<int32_t>(j0_), static_cast<int32_t>(i_)};
+  HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
+    return CoordPositions::Of(coords);
   }
 
  private:
+  using FillRow = void (*)(const float* const*, int64_t, int32_t, int32_t, int, int,
+                           TileCoords<2>*);
+  MapRows(const ImageAxes& axes, const float* const* maps, FillRow fill)
+      : axes_(axes), maps_{maps[0], maps[1]}, fill_(fill) {}
+
   ImageAxes axes_;
-  const float* map_x_;
-  const float* map_y_;
-  int stride_;
-  bool flow_;
+  const float* maps_[2];
+  FillRow fill_;
   int64_t item_ = 0, j0_ = 0, i_ = 0, row_ = 0;
-  int count_ = 0;
 };
 
 }  // namespace HWY_NAMESPACE

@@ -14,6 +14,7 @@
 
 #include "hwy/highway.h"
 #include "planner/tile_plan-inl.h"
+#include "rules/dtype_traits.h"
 #include "rules/perspective_rule.h"
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"
@@ -29,17 +30,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 // quotients the scalar PerspectiveCoordinates computes, in its order).
 class PerspectiveRows {
  public:
-  PerspectiveRows(const void* h, bool h_f64) : h_(h), f64_(h_f64) {}
+  PerspectiveRows(const void* h, DType h_dtype) : h_(h), dtype_(h_dtype) {}
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
 
   HWY_INLINE void Item(int64_t n) {
     double h[9];
-    for (int k = 0; k < 9; ++k) {
-      h[k] = f64_ ? static_cast<const double*>(h_)[n * 9 + k]
-                  : static_cast<double>(static_cast<const float*>(h_)[n * 9 + k]);
-    }
+    LoadMatrix(dtype_, h_, n, 9, h);
     map_ = PerspectiveMapOf(h);
   }
   HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = static_cast<int32_t>(j0); }
@@ -75,7 +73,7 @@ class PerspectiveRows {
 
  private:
   const void* h_;
-  bool f64_;
+  DType dtype_;
   PerspectiveMap map_{};
   PerspectiveTerms terms_{};
   int32_t j0_ = 0;
