@@ -85,7 +85,7 @@ struct InterleavedProblem {
   ImageAxes axes;
   int64_t row0, rows;  // the rows y holds: [row0, row0 + rows) of axes.out_h
   int c;
-  bool uint8;  // else float32
+  DType dtype;  // X's and Y's: uint8 or float32
   const void* x;
   void* y;
   Mode mode;

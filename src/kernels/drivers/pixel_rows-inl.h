@@ -49,19 +49,24 @@ HWY_INLINE void BlendTyped(const TilePlan<M, 2>& plan, const ImageBytes& im, int
   BlendPixels<T, C, M>(plan, image, begin, end, exact_end, static_cast<T*>(out));
 }
 
-template <Mode M>
-HWY_INLINE void BlendSegment(const TilePlan<M, 2>& plan, bool uint8, int channels,
-                             const ImageBytes& im, int begin, int end, int exact_end, void* out) {
-  switch (channels + (uint8 ? 4 : 0)) {
-    case 1: return BlendTyped<M, float, 1>(plan, im, begin, end, exact_end, out);
-    case 2: return BlendTyped<M, float, 2>(plan, im, begin, end, exact_end, out);
-    case 3: return BlendTyped<M, float, 3>(plan, im, begin, end, exact_end, out);
-    case 4: return BlendTyped<M, float, 4>(plan, im, begin, end, exact_end, out);
-    case 5: return BlendTyped<M, uint8_t, 1>(plan, im, begin, end, exact_end, out);
-    case 6: return BlendTyped<M, uint8_t, 2>(plan, im, begin, end, exact_end, out);
-    case 7: return BlendTyped<M, uint8_t, 3>(plan, im, begin, end, exact_end, out);
-    default: return BlendTyped<M, uint8_t, 4>(plan, im, begin, end, exact_end, out);
+// The same for X's dtype (uint8 or float32) and channel count.
+template <Mode M, typename T>
+HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
+                                int begin, int end, int exact_end, void* out) {
+  switch (channels) {
+    case 1: return BlendTyped<M, T, 1>(plan, im, begin, end, exact_end, out);
+    case 2: return BlendTyped<M, T, 2>(plan, im, begin, end, exact_end, out);
+    case 3: return BlendTyped<M, T, 3>(plan, im, begin, end, exact_end, out);
+    default: return BlendTyped<M, T, 4>(plan, im, begin, end, exact_end, out);
   }
+}
+template <Mode M>
+HWY_INLINE void BlendSegment(const TilePlan<M, 2>& plan, DType dtype, int channels,
+                             const ImageBytes& im, int begin, int end, int exact_end, void* out) {
+  if (dtype == DType::kUint8) {
+    return BlendChannelsOf<M, uint8_t>(plan, channels, im, begin, end, exact_end, out);
+  }
+  BlendChannelsOf<M, float>(plan, channels, im, begin, end, exact_end, out);
 }
 
 // What the fixed-point blend needs besides the source: its constants' inputs and the byte
@@ -71,6 +76,11 @@ struct FixedSetup {
   VI opaque_zero;
   hn::Vec<hn::Full128<uint8_t>> idx_left, idx_right;
 };
+
+// 0, as a value the compiler cannot know: no padding is -1, but the padding is read at run time.
+HWY_INLINE int32_t OpaqueZero(const InterleavedProblem& pb) {
+  return pb.padding == static_cast<Padding>(-1);
+}
 
 HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) {
   HWY_ALIGN uint8_t idx[2][16] = {};
@@ -83,7 +93,7 @@ HWY_INLINE FixedSetup MakeFixedSetup(const InterleavedProblem& pb, int32_t row) 
   // XOR with a zero the compiler cannot see: a table of known constants becomes a constant
   // shuffle, which clang lowers to byte copies through memory and V8 rebuilds per pixel.
   const hn::Full128<uint8_t> d8;
-  const int32_t opaque = pb.padding == static_cast<Padding>(-1);  // 0, unknown to clang
+  const int32_t opaque = OpaqueZero(pb);
   const auto opaque_bytes = hn::BitCast(d8, hn::Set(hn::Full128<int32_t>(), opaque));
   // Aggregate initialisation: a default-constructed vector member would need the struct's
   // implicit constructor, which GCC does not compile for the target (NEON).
@@ -148,7 +158,7 @@ HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2
 // stores a value (uint8: rounded half to even and saturated).
 HWY_NOINLINE void MakeFill(const InterleavedProblem& pb, float* fill, uint8_t* pixel) {
   for (int c = 0; c < pb.c; ++c) fill[c] = static_cast<float>(pb.fill[c]);
-  if (pb.uint8) {
+  if (pb.dtype == DType::kUint8) {
     StorePixel<4>(LoadPixel<4>(fill), pixel);
   } else {
     std::memcpy(pixel, fill, sizeof(float) * pb.c);

@@ -42,7 +42,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int c = pb.c;
-  const size_t elem = pb.uint8 ? 1 : sizeof(float);
+  const size_t elem = DTypeSize(pb.dtype);
   const int32_t row = pb.axes.in_w * c;
   const PlanAxes<2> axes{{pb.axes.in_h, pb.axes.in_w}, {row, c}, pb.axes.align};
   const int64_t in_count = static_cast<int64_t>(pb.axes.in_h) * row;
@@ -54,7 +54,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   // The fixed-point blend: uint8 bilinear; the affine warp's float32 stepped positions only
   // for X sides up to kFixedMaxSide.
   const bool fixed =
-      M == Mode::kLinear && pb.uint8 &&
+      M == Mode::kLinear && pb.dtype == DType::kUint8 &&
       (!Source::kKnowsInterior || (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
   const FixedSetup fs = MakeFixedSetup(pb, row);
   (void)fs;
@@ -137,7 +137,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
             }
             PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
             if (nonempty[v / lanes]) {
-              BlendSegment<M>(plan, pb.uint8, c, im, v, end_v, exact_end, out);
+              BlendSegment<M>(plan, pb.dtype, c, im, v, end_v, exact_end, out);
             } else {  // zeros padding, every tap outside
               StoreOutside(im.fill_pixel, pixel_bytes, v, end_v, out);
             }
@@ -155,7 +155,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
         while (v < count && nonempty[v / lanes] == blend) v += lanes;
         const int end_v = v < count ? v : count;
         if (blend) {
-          BlendSegment<M>(plan, pb.uint8, c, im, first, end_v, exact_end, out);
+          BlendSegment<M>(plan, pb.dtype, c, im, first, end_v, exact_end, out);
         } else {
           StoreOutside(im.fill_pixel, pixel_bytes, first, end_v, out);
         }
@@ -256,7 +256,7 @@ bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptio
   pb->row0 = geo.row0;
   pb->rows = geo.rows;
   pb->c = static_cast<int>(geo.c);
-  pb->uint8 = x == DType::kUint8;
+  pb->dtype = x;
   pb->mode = options.mode;
   pb->padding = options.padding;
   pb->fill = nullptr;

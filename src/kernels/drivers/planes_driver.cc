@@ -112,10 +112,35 @@ HWY_INLINE void BlendChannels(const TilePlan<M, kRank>* HWY_RESTRICT plan, int c
   }
 }
 
-// Every batch item, tile by tile: plan the tile's pixels, then blend every channel from the
-// plans. kP: the padding (one loop per mode, padding and rank) or kPaddingPerTile (one loop per
-// mode and rank, its three planners chosen per tile).
-template <Mode M, int kRank, int kP, class Sources>
+// How Run plans a tile for the padding: as a template argument (one loop per mode, padding and
+// rank), or chosen per tile among three planners (one loop per mode and rank).
+template <Padding P>
+struct PaddingFixed {
+  template <Mode M, int kRank, class Source>
+  static HWY_INLINE void Plan(Padding /*padding: P*/, const PlanAxes<kRank>& axes,
+                              const Source& source, int64_t p0, int count,
+                              TilePlan<M, kRank>* plan) {
+    PlanGridTile<M, P, kRank>(axes, source, p0, count, plan);
+  }
+};
+struct PaddingPerTile {
+  template <Mode M, int kRank, class Source>
+  static HWY_INLINE void Plan(Padding padding, const PlanAxes<kRank>& axes, const Source& source,
+                              int64_t p0, int count, TilePlan<M, kRank>* plan) {
+    switch (padding) {
+      case Padding::kZeros:
+        return PlanGridTile<M, Padding::kZeros, kRank>(axes, source, p0, count, plan);
+      case Padding::kBorder:
+        return PlanGridTile<M, Padding::kBorder, kRank>(axes, source, p0, count, plan);
+      case Padding::kReflection:
+        return PlanGridTile<M, Padding::kReflection, kRank>(axes, source, p0, count, plan);
+    }
+  }
+};
+
+// Every batch item, tile by tile: plan the tile's pixels (as Paddings says), then blend every
+// channel from the plans.
+template <Mode M, int kRank, class Paddings, class Sources>
 void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
          const Sources& sources, float* y) {
   PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
@@ -139,21 +164,7 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
       float* y_n = y + n * shape.c * out_spatial;
       const auto source = sources.Item(n);
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
-      if constexpr (kP != kPaddingPerTile) {
-        PlanGridTile<M, static_cast<Padding>(kP), kRank>(axes, source, p0, count, &plan);
-      } else {
-        switch (padding) {
-          case Padding::kZeros:
-            PlanGridTile<M, Padding::kZeros, kRank>(axes, source, p0, count, &plan);
-            break;
-          case Padding::kBorder:
-            PlanGridTile<M, Padding::kBorder, kRank>(axes, source, p0, count, &plan);
-            break;
-          case Padding::kReflection:
-            PlanGridTile<M, Padding::kReflection, kRank>(axes, source, p0, count, &plan);
-            break;
-        }
-      }
+      Paddings::template Plan<M, kRank>(padding, axes, source, p0, count, &plan);
       BlendChannels<M, kRank>(&plan, count, axes, x_n, in_spatial, y_n + p0, out_spatial, shape.c);
     }
   });
@@ -166,15 +177,15 @@ template <Mode M, int kRank, class Sources>
 void RunPadding(const PlanarShape& shape, Padding padding, bool align, const float* x,
                 const Sources& s, float* y) {
 #if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
-  Run<M, kRank, kPaddingPerTile>(shape, padding, align, x, s, y);
+  Run<M, kRank, PaddingPerTile>(shape, padding, align, x, s, y);
 #else
-  constexpr int kZeros = static_cast<int>(Padding::kZeros);
-  constexpr int kBorder = static_cast<int>(Padding::kBorder);
-  constexpr int kReflection = static_cast<int>(Padding::kReflection);
   switch (padding) {
-    case Padding::kZeros: return Run<M, kRank, kZeros>(shape, padding, align, x, s, y);
-    case Padding::kBorder: return Run<M, kRank, kBorder>(shape, padding, align, x, s, y);
-    case Padding::kReflection: return Run<M, kRank, kReflection>(shape, padding, align, x, s, y);
+    case Padding::kZeros:
+      return Run<M, kRank, PaddingFixed<Padding::kZeros>>(shape, padding, align, x, s, y);
+    case Padding::kBorder:
+      return Run<M, kRank, PaddingFixed<Padding::kBorder>>(shape, padding, align, x, s, y);
+    case Padding::kReflection:
+      return Run<M, kRank, PaddingFixed<Padding::kReflection>>(shape, padding, align, x, s, y);
   }
 #endif
 }
@@ -224,18 +235,21 @@ HWY_EXPORT(TargetBits);
 
 namespace {
 
-// The float32 kernel of one operator: GridSample on a grid, or WarpFlow on a flow of
-// `flow_width` columns (0: a grid). `coords` is the grid or flow of the batch items given.
-struct KernelF32 {
-  int32_t flow_width;
+// The float32 kernels, and the coordinates each reads per batch item (given for the batch
+// items of `shape`): GridSample's grid, or WarpFlow's flow of `width` columns.
+struct GridKernel {
+  int64_t PerItem(const PlanarShape& shape) const { return shape.out_spatial * shape.rank; }
   void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
-                  const float* coords, float* y) const {
-    if (flow_width > 0) {
-      GRIDSAMPLE_DISPATCH(WarpFlowF32)
-      (shape, flow_width, o.mode, o.padding, o.align_corners, x, coords, y);
-    } else {
-      GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, coords, y);
-    }
+                  const float* grid, float* y) const {
+    GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, grid, y);
+  }
+};
+struct FlowKernel {
+  int32_t width;
+  int64_t PerItem(const PlanarShape& shape) const { return 2 * shape.out_spatial; }
+  void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
+                  const float* flow, float* y) const {
+    GRIDSAMPLE_DISPATCH(WarpFlowF32)(shape, width, o.mode, o.padding, o.align_corners, x, flow, y);
   }
 };
 
@@ -249,14 +263,12 @@ std::unique_ptr<float[]> Scratch(int64_t count) {
 // batch item at a time, and store the float results as the reference does; a float64,
 // float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
 // Same plans, same arithmetic, so the same results as the float32 path.
-bool RunConverted(const PlanarShape& shape, const TensorView& x, const TensorView& grid,
-                  const MutableTensorView& y, const GridSampleOptions& o,
-                  const KernelF32& run = {0}) {
+template <class Kernel>
+bool RunConverted(const Kernel& run, const PlanarShape& shape, const TensorView& x,
+                  const TensorView& grid, const MutableTensorView& y, const GridSampleOptions& o) {
   const int64_t in_spatial =
       static_cast<int64_t>(shape.in[0]) * shape.in[1] * (shape.rank == 3 ? shape.in[2] : 1);
-  // Per batch item: the grid's coordinates, or the flow's two planes (float32 already).
-  const int64_t per_item =
-      run.flow_width > 0 ? 2 * shape.out_spatial : shape.out_spatial * shape.rank;
+  const int64_t per_item = run.PerItem(shape);
   const int64_t grid_count = shape.n * per_item;
   std::unique_ptr<float[]> grid_f32;
   const float* g = static_cast<const float*>(grid.data);
@@ -321,9 +333,9 @@ bool TryGridSample(const GridSampleGeometry& geo, const TensorView& x, const Ten
   if (!MakeShape(geo, x.dtype, options, &shape)) return false;
   if (geo.Empty()) return true;
   if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
-    return RunConverted(shape, x, grid, y, options);
+    return RunConverted(GridKernel{}, shape, x, grid, y, options);
   }
-  KernelF32{0}(shape, options, static_cast<const float*>(x.data),
+  GridKernel{}(shape, options, static_cast<const float*>(x.data),
                static_cast<const float*>(grid.data), static_cast<float*>(y.data));
   return true;
 }
@@ -335,7 +347,7 @@ bool TryWarpFlow(const GridSampleGeometry& geo, const TensorView& x, const Tenso
   // Rows and columns as exact int32 lanes and floats (a larger output is left to the reference).
   if (geo.out[0] >= kMaxFlowSide || geo.out[1] >= kMaxFlowSide) return false;
   if (geo.Empty()) return true;
-  return RunConverted(shape, x, flow, y, options, KernelF32{static_cast<int32_t>(geo.out[1])});
+  return RunConverted(FlowKernel{static_cast<int32_t>(geo.out[1])}, shape, x, flow, y, options);
 }
 
 const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }

@@ -23,9 +23,6 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The padding as a template argument of Run, or kPaddingPerTile: chosen per tile by a switch.
-constexpr int kPaddingPerTile = -1;
-
 // Each batch item's coordinate source: GridSample's grid, or WarpFlow's flow planes.
 template <int kRank>
 struct GridSources {

@@ -130,8 +130,9 @@ HWY_NOINLINE void TileToPixels(const PlanAxes<kRank>& axes, Padding padding, int
 }
 
 // Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
-// pixel positions (TileToPixels); with `nonempty`, records per vector whether PlanVector found
-// some weight. One instance per mode, padding and rank, shared by every channels-last source.
+// pixel positions (TileToPixels), and records per vector whether PlanVector found some weight
+// (`nonempty`, one per vector). One instance per mode, padding and rank, shared by every
+// channels-last source.
 template <Mode M, Padding P, int kRank>
 HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
                            const TileCoords<kRank>* HWY_RESTRICT coords, int begin, int end,
@@ -145,7 +146,7 @@ HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
     VF x[kRank];
     for (int a = 0; a < kRank; ++a) x[a] = hn::Load(d, coords->g[a] + p);
     const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, x, p, plan);
-    if (nonempty != nullptr) nonempty[p / lanes] = any;
+    nonempty[p / lanes] = any;
   }
 }
 

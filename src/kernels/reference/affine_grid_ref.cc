@@ -69,14 +69,11 @@ double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners) {
 
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options) {
-  VisitDType(
-      theta.dtype,
-      [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        Run<T>(geometry, static_cast<const T*>(theta.data), static_cast<T*>(grid.data),
-               options.align_corners);
-      },
-      /*floats_only=*/true);
+  VisitFloatDType(theta.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Run<T>(geometry, static_cast<const T*>(theta.data), static_cast<T*>(grid.data),
+           options.align_corners);
+  });
 }
 
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,

@@ -26,18 +26,15 @@ struct GridCoordinates {
   const ChannelsLastGeometry* geo;
   const TensorView* grid;
   void Fill(int64_t n, int64_t i, int64_t j0, int64_t count, double* gx, double* gy) const {
-    VisitDType(
-        grid->dtype,
-        [&](auto tag) {
-          using TG = typename decltype(tag)::type;
-          const TG* p =
-              static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
-          for (int64_t j = 0; j < count; ++j) {
-            gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
-            gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));
-          }
-        },
-        /*floats_only=*/true);
+    VisitFloatDType(grid->dtype, [&](auto tag) {
+      using TG = typename decltype(tag)::type;
+      const TG* p =
+          static_cast<const TG*>(grid->data) + ((n * geo->out_h + i) * geo->out_w + j0) * 2;
+      for (int64_t j = 0; j < count; ++j) {
+        gx[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j));
+        gy[j] = static_cast<double>(DTypeTraits<TG>::Load(p + 2 * j + 1));
+      }
+    });
   }
 };
 

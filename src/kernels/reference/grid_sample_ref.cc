@@ -138,13 +138,10 @@ void TapsIn(CoordinateSpace space, double v, int64_t s, const GridSampleOptions&
 // Grid coordinate `i` as a double (exact for every grid dtype).
 double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
   double v = 0.0;
-  VisitDType(
-      dtype,
-      [&](auto tag) {
-        using TG = typename decltype(tag)::type;
-        v = static_cast<double>(DTypeTraits<TG>::Load(static_cast<const TG*>(grid) + i));
-      },
-      /*floats_only=*/true);
+  VisitFloatDType(dtype, [&](auto tag) {
+    using TG = typename decltype(tag)::type;
+    v = static_cast<double>(DTypeTraits<TG>::Load(static_cast<const TG*>(grid) + i));
+  });
   return v;
 }
 

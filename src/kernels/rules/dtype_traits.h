@@ -72,18 +72,22 @@ struct TypeTag {
   using type = T;
 };
 
-// Calls fn(TypeTag<T>{}) for the storage type of `dtype`; returns false for a
-// value outside the enum. Only the four float types when `floats_only`.
+// Calls fn(TypeTag<T>{}) for the storage type of a float `dtype`; returns false for any other.
 template <typename Fn>
-bool VisitDType(DType dtype, Fn&& fn, bool floats_only = false) {
+bool VisitFloatDType(DType dtype, Fn&& fn) {
   switch (dtype) {
     case DType::kFloat32: fn(TypeTag<float>{}); return true;
     case DType::kFloat64: fn(TypeTag<double>{}); return true;
     case DType::kFloat16: fn(TypeTag<Float16>{}); return true;
     case DType::kBFloat16: fn(TypeTag<BFloat16>{}); return true;
-    default: break;
+    default: return false;
   }
-  if (floats_only) return false;
+}
+
+// The same for every dtype; returns false for a value outside the enum.
+template <typename Fn>
+bool VisitDType(DType dtype, Fn&& fn) {
+  if (VisitFloatDType(dtype, fn)) return true;
   switch (dtype) {
     case DType::kInt8: fn(TypeTag<int8_t>{}); return true;
     case DType::kUint8: fn(TypeTag<uint8_t>{}); return true;
