@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "drivers/fast.h"
+#include "rules/affine_base.h"
 #include "threads/parallel.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
@@ -62,8 +63,8 @@ HWY_NOINLINE void AffineGridF32(const float* theta_in, int64_t n_count, const in
           AffineColumnTerms(th[r][0], j0, count, padded, w, align, a + r, kRank);
       }
       const int64_t z = zi / h, i = zi % h;
-      const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
-      const double by = reference::AffineBaseCoordinate(i, h, align);
+      const double bz = kRank == 3 ? AffineBaseCoordinate(z, depth, align) : 0.0;
+      const double by = AffineBaseCoordinate(i, h, align);
       // The terms after the column's, in the reference's order: y, [z,] constant; then
       // spread over the lanes: lane l of vector v holds coordinate (v * lanes + l) % r.
       double terms[kRank][kRank];
@@ -141,8 +142,8 @@ void AffineGridF64(const double* theta, int64_t n_count, const int64_t* spatial,
         }
       }
       const int64_t z = zi / h, i = zi % h;
-      const double bz = kRank == 3 ? reference::AffineBaseCoordinate(z, depth, align) : 0.0;
-      const double by = reference::AffineBaseCoordinate(i, h, align);
+      const double bz = kRank == 3 ? AffineBaseCoordinate(z, depth, align) : 0.0;
+      const double by = AffineBaseCoordinate(i, h, align);
       double terms[kRank][kRank];
       AffineRowTerms<kRank>(th, by, bz, terms);
       double* out = grid + ((n * depth * h + zi) * w + j0) * kRank;

@@ -5,19 +5,12 @@
 
 #include "api/validation.h"
 #include "reference/reference.h"
+#include "rules/affine_base.h"
 #include "rules/dtype_traits.h"
 
 namespace gridsample {
 namespace reference {
 namespace {
-
-// Base coordinate of pixel i on an axis of size s: pixel centres spread over
-// [-1, 1] (align 1) or [-1 + 1/s, 1 - 1/s] (align 0); a size-1 axis gives 0.
-double BaseCoordinate(int64_t i, int64_t s, bool align_corners) {
-  if (s == 1) return 0.0;
-  if (align_corners) return static_cast<double>(2 * i - (s - 1)) / static_cast<double>(s - 1);
-  return static_cast<double>(2 * i + 1 - s) / static_cast<double>(s);
-}
 
 // The double result rounded once to T (16-bit floats via round-to-odd float).
 template <typename T>
@@ -45,7 +38,7 @@ void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corn
       double base[4];
       for (int j = 0; j < r; ++j) {
         const int axis = r - 1 - j;
-        base[j] = BaseCoordinate(pos[axis], geo.spatial[axis], align_corners);
+        base[j] = AffineBaseCoordinate(pos[axis], geo.spatial[axis], align_corners);
       }
       base[r] = 1.0;
       T* out = grid + (n * geo.points + p) * r;
@@ -61,10 +54,6 @@ double AffineValue(const double* theta_row, const double* base, int rank) {
   double v = 0.0;
   for (int j = 0; j <= rank; ++j) v += theta_row[j] * base[j];
   return v;
-}
-
-double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners) {
-  return BaseCoordinate(i, s, align_corners);
 }
 
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,

@@ -6,6 +6,7 @@
 
 #include "api/validation.h"
 #include "reference/reference.h"
+#include "rules/affine_base.h"
 #include "rules/dtype_traits.h"
 #include "rules/non_finite.h"
 #include "rules/perspective_rule.h"

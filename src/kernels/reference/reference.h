@@ -78,9 +78,6 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
 // g is not finite (a non-finite coordinate samples 0).
 float CoordinateAsFloat(double g, bool reduce);
 
-// AffineGrid's base coordinate of pixel i on an axis of size s (0 when s == 1).
-double AffineBaseCoordinate(int64_t i, int64_t s, bool align_corners);
-
 // AffineGrid's value of one coordinate: theta's row (rank + 1 entries) times the homogeneous
 // base point (x, y[, z], 1), summed in double from 0 in that order.
 double AffineValue(const double* theta_row, const double* base, int rank);

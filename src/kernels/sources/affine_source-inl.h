@@ -16,7 +16,7 @@
 #include "hwy/highway.h"
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
-#include "reference/reference.h"
+#include "rules/affine_base.h"
 #include "rules/dtype_traits.h"
 #include "rules/pixel_rule.h"
 #include "sources/affine_sums-inl.h"
@@ -43,11 +43,12 @@ class AffineRows {
     LoadMatrix(dtype_, theta_, n, 6, t_);
     // Pixel positions along a row: x_j = x_0 + j * dx (the same for y), with denormalisation
     // as a line too: pixel = g * k + (S - 1) / 2, k = S / 2 or (S - 1) / 2.
-    const double slope = BaseSlope(axes_.out_w);
+    const AffineBaseLine base = AffineBaseLineOf(axes_.out_w, axes_.align);
+    bx0_ = base.offset;
     kx_ = axes_.align ? 0.5 * (axes_.in_w - 1) : 0.5 * axes_.in_w;
     ky_ = axes_.align ? 0.5 * (axes_.in_h - 1) : 0.5 * axes_.in_h;
-    dx_ = t_[0] * slope * kx_;
-    dy_ = t_[3] * slope * ky_;
+    dx_ = t_[0] * base.slope * kx_;
+    dy_ = t_[3] * base.slope * ky_;
     const DF d;
     const VF iota = hn::Iota(d, 0.0f);
     lanes_dx_ = hn::Mul(iota, hn::Set(d, static_cast<float>(dx_)));
@@ -62,11 +63,10 @@ class AffineRows {
     AffineColumnTerms(t_[3], j0, count, padded, axes_.out_w, axes_.align, ay_);
   }
   HWY_INLINE void Row(int64_t i) {
-    const double by = reference::AffineBaseCoordinate(i, axes_.out_h, axes_.align);
+    const double by = AffineBaseCoordinate(i, axes_.out_h, axes_.align);
     AffineRowTerms<2>(t_, by, 0.0, terms_);
-    const double bx0 = BaseOffset(axes_.out_w);
-    row_x_ = (t_[0] * bx0 + terms_[0][0] + t_[2]) * kx_ + 0.5 * (axes_.in_w - 1);
-    row_y_ = (t_[3] * bx0 + terms_[1][0] + t_[5]) * ky_ + 0.5 * (axes_.in_h - 1);
+    row_x_ = (t_[0] * bx0_ + terms_[0][0] + t_[2]) * kx_ + 0.5 * (axes_.in_w - 1);
+    row_y_ = (t_[3] * bx0_ + terms_[1][0] + t_[5]) * ky_ + 0.5 * (axes_.in_h - 1);
   }
   // AffineGrid's values of pixels [begin, end) of the segment (begin a multiple of Lanes;
   // the column terms are zeros past the segment's end), rounded as theta's dtype rounds them.
@@ -142,21 +142,11 @@ class AffineRows {
   }
 
  private:
-  // AffineGrid's base coordinate along a row as slope * j + offset (exact in real numbers;
-  // reference::AffineBaseCoordinate is the rounded value).
-  HWY_INLINE double BaseSlope(int64_t size) const {
-    if (size == 1) return 0.0;
-    return axes_.align ? 2.0 / static_cast<double>(size - 1) : 2.0 / static_cast<double>(size);
-  }
-  HWY_INLINE double BaseOffset(int64_t size) const {
-    if (size == 1) return 0.0;
-    return axes_.align ? -1.0 : static_cast<double>(1 - size) / static_cast<double>(size);
-  }
-
   ImageAxes axes_;
   const void* theta_;
   DType dtype_;
   double t_[6] = {};
+  double bx0_ = 0;  // column 0's base coordinate as the line gives it
   double kx_ = 0, ky_ = 0, dx_ = 0, dy_ = 0, row_x_ = 0, row_y_ = 0;
   double terms_[2][2] = {};
   int64_t j0_ = 0;

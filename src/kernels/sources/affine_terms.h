@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "reference/reference.h"
+#include "rules/affine_base.h"
 
 namespace gridsample {
 namespace fast {
@@ -17,7 +17,7 @@ namespace fast {
 inline void AffineColumnTerms(double t, int64_t j0, int64_t count, int64_t padded, int64_t size,
                               bool align, double* a, int stride = 1) {
   for (int64_t j = 0; j < count; ++j) {
-    a[j * stride] = 0.0 + t * reference::AffineBaseCoordinate(j0 + j, size, align);
+    a[j * stride] = 0.0 + t * AffineBaseCoordinate(j0 + j, size, align);
   }
   for (int64_t j = count; j < padded; ++j) a[j * stride] = 0.0;
 }
