@@ -46,8 +46,7 @@ namespace {
 
 // The paths of one kind and layout of maps: `count` maps (1: pairs, 2: planes), the fast path
 // that reads them (drivers/fast.h) and the generic one (reference/reference.h).
-using FastRun = bool (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView*,
-                         const MutableTensorView&, const GridSampleOptions&, const double*);
+using FastRun = fast::MapsPath*;
 using GenericRun = void (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView*, int,
                             const MutableTensorView&, const GridSampleOptions&, const double*);
 

@@ -53,18 +53,11 @@ constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
 // X as above, float32 pixel maps: `maps` one (N, Ho, Wo, 2) map of (x, y) pairs (...Pairs) or
 // two (N, Ho, Wo) planes, x then y (...Planes). Remap's hold positions; WarpFlowChannelsLast's
 // hold offsets from each output pixel (output sides below kMaxFlowSide).
-bool TryRemapPairs(const ChannelsLastGeometry& geometry, const TensorView& x,
-                   const TensorView* maps, const MutableTensorView& y,
-                   const GridSampleOptions& options, const double* fill);
-bool TryRemapPlanes(const ChannelsLastGeometry& geometry, const TensorView& x,
-                    const TensorView* maps, const MutableTensorView& y,
-                    const GridSampleOptions& options, const double* fill);
-bool TryWarpFlowChannelsLastPairs(const ChannelsLastGeometry& geometry, const TensorView& x,
-                                  const TensorView* maps, const MutableTensorView& y,
-                                  const GridSampleOptions& options, const double* fill);
-bool TryWarpFlowChannelsLastPlanes(const ChannelsLastGeometry& geometry, const TensorView& x,
-                                   const TensorView* maps, const MutableTensorView& y,
-                                   const GridSampleOptions& options, const double* fill);
+using MapsPath = bool(const ChannelsLastGeometry& geometry, const TensorView& x,
+                      const TensorView* maps, const MutableTensorView& y,
+                      const GridSampleOptions& options, const double* fill);
+MapsPath TryRemapPairs, TryRemapPlanes;
+MapsPath TryWarpFlowChannelsLastPairs, TryWarpFlowChannelsLastPlanes;
 // WarpFlow: X as TryGridSample's of rank 2, flow float32, output sides below kMaxFlowSide.
 bool TryWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
                  const MutableTensorView& y, const GridSampleOptions& options);
