@@ -29,6 +29,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 // One (N, Ho, Wo, 2) map of (x, y) pairs at maps[0], read as a grid's.
 struct PairedMaps {
   static HWY_INLINE void Read(const float* const* maps, int64_t p, int valid, VF* u, VF* w) {
+    if (valid == static_cast<int>(hn::Lanes(DF()))) {
+      hn::LoadInterleaved2(DF(), maps[0] + 2 * p, *u, *w);
+      return;
+    }
     VF g[2];
     GridSource<2>{maps[0]}.Coords(p, valid, g);
     *u = g[1];
