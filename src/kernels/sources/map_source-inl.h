@@ -99,7 +99,7 @@ class MapRows {
     i_ = i;
     row_ = item_ + i * axes_.out_w + j0_;
   }
-  // One call per row segment (or per vector the fixed-point blend leaves), never per pixel.
+  // One call per row segment, never per vector: the layout and values are chosen by type.
   HWY_INLINE void Fill(int begin, int end, TileCoords<2>* coords) const {
     fill_(maps_, row_, static_cast<int32_t>(j0_), static_cast<int32_t>(i_), begin, end, coords);
   }
