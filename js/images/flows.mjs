@@ -6,8 +6,7 @@
 // swirl or a lens is a circle on a 320x200 picture, not an ellipse, and on a square picture
 // these are θ's own normalised coordinates. `s` is the strength in [-1, 1]; its sign picks the
 // direction.
-import { affineBaseCoordinate as base } from './matrices.mjs';
-import { unitsPerPixel } from './pixel_space.mjs';
+import { affineBaseCoordinate as base, unitsPerPixel } from './axis_line.mjs';
 
 export const FLOWS = Object.freeze({
   // A vortex: points within the unit circle turn by up to s·π at the centre.

@@ -6,6 +6,7 @@
 // WARP_INVERSE_MAP). Normalised space is AffineGrid's: theta or a 3x3 homography from the
 // output's normalised coordinates to the input's. All arithmetic here is in double.
 import { describe } from '../core/messages.mjs';
+import { normalizedLine, pixelLine } from './axis_line.mjs';
 import { cosSin } from './pixel_space.mjs';
 
 /** The spaces a matrix may be written in; `normalized` is the default and never guessed. */
@@ -196,25 +197,10 @@ export function perspectiveTransform(src, dst) {
   return scaled.map((v) => v / norm + 0);
 }
 
-/** PyTorch's affine_grid base coordinate of pixel i on an axis of size n (0 for n = 1), in float64 as the reference's. */
-export function affineBaseCoordinate(i, n, alignCorners) {
-  if (n === 1) return 0;
-  return alignCorners ? (2 * i - (n - 1)) / (n - 1) : (2 * i + 1 - n) / n;
-}
-
-// Pixel position <-> normalised coordinate along a side of `size` pixels, as 3x3 diagonal
-// maps for both axes (DESIGN.md section 2; AffineGrid's base coordinates use the same line,
-// and a side of 1 pixel gives 0 with alignCorners).
-function toNormalized([width, height], align) {
-  const axis = (s) => (align ? (s > 1 ? [2 / (s - 1), -1] : [0, 0]) : [2 / s, 1 / s - 1]);
-  const [sx, ox] = axis(width);
-  const [sy, oy] = axis(height);
-  return [sx, 0, ox, 0, sy, oy, 0, 0, 1];
-}
-function toPixels([width, height], align) {
-  const axis = (s) => (align ? [(s - 1) / 2, (s - 1) / 2] : [s / 2, (s - 1) / 2]);
-  const [sx, ox] = axis(width);
-  const [sy, oy] = axis(height);
+// An axis line (axis_line.mjs) for both sides of an image [width, height], as a 3x3 diagonal map.
+function lineMap(line, [width, height], align) {
+  const [sx, ox] = line(width, align);
+  const [sy, oy] = line(height, align);
   return [sx, 0, ox, 0, sy, oy, 0, 0, 1];
 }
 
@@ -228,7 +214,8 @@ function toPixels([width, height], align) {
  */
 export function perspectivePixelMap(fn, name, h, space, inverse, inSize, outSize, align) {
   if (space === 'normalized') {
-    return multiply3(multiply3(toPixels(inSize, align), [...h]), toNormalized(outSize, align));
+    return multiply3(multiply3(lineMap(pixelLine, inSize, align), [...h]),
+      lineMap(normalizedLine, outSize, align));
   }
   return inverse ? [...h] : invertOrThrow(fn, name, [...h]);
 }

@@ -25,14 +25,7 @@
 // This is not the pixel-space API of DESIGN.md §9 (OpenCV matrices from source to
 // destination, origin at the top-left pixel); that API can build on thetaFromPixelMap.
 
-/**
- * The normalised coordinate per pixel along a side of `size` pixels (see above). A side of 1
- * pixel with alignCorners samples pixel 0 whatever the coordinate: any finite value works,
- * and 2 keeps the conversion invertible.
- */
-export function unitsPerPixel(size, alignCorners) {
-  return alignCorners && size > 1 ? 2 / (size - 1) : 2 / size;
-}
+import { unitsPerPixel } from './axis_line.mjs';
 
 /**
  * cos and sin of an angle in degrees, exact at multiples of 90° (a quarter turn is then a

@@ -1,6 +1,7 @@
 // gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images/warps.mjs, DESIGN.md section 9); what the shader samples at is computed here in float64 as the reference computes it.
 import { readFill, readSpace, WARPS } from '../images/warps.mjs';
-import { affineBaseCoordinate, ldexp, perspectivePixelMap } from '../images/matrices.mjs';
+import { affineBaseCoordinate } from '../images/axis_line.mjs';
+import { ldexp, perspectivePixelMap } from '../images/matrices.mjs';
 import { readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { readGpuImage } from './gpu_images.mjs';
 import { readGpuOut } from './tensors.mjs';
