@@ -56,8 +56,7 @@ HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
   const bool fixed =
       M == Mode::kLinear && pb.dtype == DType::kUint8 &&
       (!Source::kKnowsInterior || (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
-  const FixedSetup fs = MakeFixedSetup(pb, row);
-  (void)fs;
+  [[maybe_unused]] const FixedSetup fs = MakeFixedSetup(pb, row);  // read in bilinear only
 
   HWY_ALIGN float fill[4] = {};  // the fill colour as the blend adds it
   HWY_ALIGN uint8_t fill_pixel[16] = {};
