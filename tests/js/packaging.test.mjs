@@ -22,7 +22,7 @@ const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
   'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
-  'images/flows.mjs', 'images/pixel_space.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
+  'images/flows.mjs', 'images/pixel_space.mjs', 'images/axis_line.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
   'pool/create_pool.mjs', 'pool/bands.mjs', 'pool/transfer.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/errors.mjs', 'onnx/model_proto.mjs', 'onnx/our_nodes.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/create.mjs', 'onnx/tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'ort.mjs', 'onnx/ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
