@@ -107,8 +107,8 @@ struct FastPathRun {
 class FastPathTester {
  public:
   enum class Op {
-    kGridSample,              // NCHW X, any rank; fast::TryGridSample
-    kGridSampleChannelsLast,  // NHWC X, 2-D grid; fast::TryGridSampleChannelsLast
+    kGridSample,              // NCHW X, any rank
+    kGridSampleChannelsLast,  // NHWC X, 2-D grid
     kWarpAffine,              // NHWC X, theta (N, 2, 3), Y (N, out[0], out[1], C)
     kWarpPerspective,         // NHWC X, H (N, 3, 3) given as theta(), Y as WarpAffine's
     kRemap,                   // NHWC X, maps(): (N, Ho, Wo, 2) or two planes (N, Ho, Wo)
@@ -238,118 +238,80 @@ class FastPathTester {
     return Tensor();
   }
 
+  bool planes() const { return op_ == Op::kGridSample || op_ == Op::kWarpFlow; }
+
+  // The validated problem of an NCHW sampling op, as its public entry point builds it.
+  gridsample::PlanesProblem Planes(const Tensor& x, const Tensor& grid, Tensor* y) const {
+    gridsample::GridSampleGeometry geo;
+    gridsample::PlanesProblem::Source source = gridsample::GridAt{grid.View()};
+    Status s;
+    if (op_ == Op::kWarpFlow) {
+      s = gridsample::ValidateWarpFlow(x.View(), flow_->View(), y->MutableView(), &geo);
+      source = gridsample::FlowAt{flow_->View()};
+    } else {
+      s = gridsample::ValidateGridSample(x.View(), grid.View(), y->MutableView(), &geo);
+    }
+    EXPECT_TRUE(s.ok()) << s.message();
+    return {geo, x.View(), source, y->MutableView(), options_};
+  }
+
+  // The same for a channels-last one.
+  gridsample::PixelsProblem Pixels(const Tensor& x, const Tensor& grid, Tensor* y) const {
+    gridsample::ChannelsLastGeometry geo;
+    gridsample::PixelsProblem::Source source = gridsample::GridAt{grid.View()};
+    Status s;
+    switch (op_) {
+      case Op::kWarpAffine:
+        s = gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo);
+        source = gridsample::AffineAt{theta_->View()};
+        break;
+      case Op::kWarpPerspective:
+        s = gridsample::ValidateWarpPerspective(x.View(), theta_->View(), y->MutableView(), &geo);
+        source = gridsample::PerspectiveAt{theta_->View()};
+        break;
+      case Op::kRemap: {
+        const TensorView maps[2] = {map_x_->View(), map_y_ ? map_y_->View() : TensorView{}};
+        s = gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps, map_y_ ? 2 : 1,
+                                      y->MutableView(), &geo);
+        if (map_y_) {
+          source = gridsample::MapPlanesAt{maps[0], maps[1]};
+        } else {
+          source = gridsample::MapPairsAt{maps[0]};
+        }
+        break;
+      }
+      default:
+        s = gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(), y->MutableView(),
+                                                       &geo);
+        break;
+    }
+    EXPECT_TRUE(s.ok()) << s.message();
+    return {geo, x.View(), source, y->MutableView(), options_};
+  }
+
   // Runs the fast path into y: whether it ran. The only test code that calls drivers/fast.h: when
   // its entry points change, this is the place to follow them.
   bool RunFast(const Tensor& x, const Tensor& grid, Tensor* y) const {
-    switch (op_) {
-      case Op::kGridSample: {
-        gridsample::GridSampleGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &geo).ok());
-        return gridsample::fast::TryGridSample(geo, x.View(), grid.View(), y->MutableView(),
-                                               options_);
-      }
-      case Op::kGridSampleChannelsLast: {
-        gridsample::ChannelsLastGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateGridSampleChannelsLast(x.View(), grid.View(),
-                                                               y->MutableView(), &geo)
-                        .ok());
-        return gridsample::fast::TryGridSampleChannelsLast(geo, x.View(), grid.View(),
-                                                           y->MutableView(), options_);
-      }
-      case Op::kWarpAffine: {
-        gridsample::ChannelsLastGeometry geo;
-        EXPECT_TRUE(
-            gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo).ok());
-        return gridsample::fast::TryWarpAffine(geo, x.View(), theta_->View(), y->MutableView(),
-                                               options_);
-      }
-      case Op::kWarpPerspective: {
-        gridsample::ChannelsLastGeometry geo;
-        EXPECT_TRUE(
-            gridsample::ValidateWarpPerspective(x.View(), theta_->View(), y->MutableView(), &geo)
-                .ok());
-        return gridsample::fast::TryWarpPerspective(geo, x.View(), theta_->View(), y->MutableView(),
-                                                    options_);
-      }
-      case Op::kWarpFlow: {
-        gridsample::GridSampleGeometry geo;
-        EXPECT_TRUE(
-            gridsample::ValidateWarpFlow(x.View(), flow_->View(), y->MutableView(), &geo).ok());
-        return gridsample::fast::TryWarpFlow(geo, x.View(), flow_->View(), y->MutableView(),
-                                             options_);
-      }
-      case Op::kRemap: {
-        gridsample::ChannelsLastGeometry geo;
-        const TensorView maps[2] = {map_x_->View(), map_y_ ? map_y_->View() : TensorView{}};
-        EXPECT_TRUE(gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps,
-                                              map_y_ ? 2 : 1, y->MutableView(), &geo)
-                        .ok());
-        const auto run =
-            map_y_ ? gridsample::fast::TryRemapPlanes : gridsample::fast::TryRemapPairs;
-        return run(geo, x.View(), maps, y->MutableView(), options_, nullptr);
-      }
-      case Op::kAffineGrid: {
-        const std::vector<int64_t> size = Size();
-        gridsample::AffineGridGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(),
-                                                   y->MutableView(), &geo)
-                        .ok());
-        return gridsample::fast::TryAffineGrid(geo, theta_->View(), y->MutableView(),
-                                               {options_.align_corners, {}});
-      }
+    namespace fast = gridsample::fast;
+    if (op_ == Op::kAffineGrid) {
+      const std::vector<int64_t> size = Size();
+      gridsample::AffineGridGeometry geo;
+      EXPECT_TRUE(gridsample::ValidateAffineGrid(theta_->View(), size.data(), size.size(),
+                                                 y->MutableView(), &geo)
+                      .ok());
+      return fast::TryAffineGrid(geo, theta_->View(), y->MutableView(),
+                                 {options_.align_corners, {}});
     }
-    return false;
+    return planes() ? fast::Try(Planes(x, grid, y)) : fast::Try(Pixels(x, grid, y));
   }
 
-  // Whether the fast path takes the problem, by its own Covers* queries.
+  // Whether the fast path takes the problem, by its own Covers queries.
   bool Covered(const Tensor& x, const Tensor& grid, Tensor* y) const {
     namespace fast = gridsample::fast;
-    switch (op_) {
-      case Op::kGridSample: {
-        gridsample::GridSampleGeometry geo;
-        EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &geo).ok());
-        return fast::CoversGridSample(geo, x.dtype(), grid.dtype(), options_);
-      }
-      case Op::kGridSampleChannelsLast:
-      case Op::kWarpAffine:
-      case Op::kWarpPerspective: {
-        gridsample::ChannelsLastGeometry geo;
-        const Status s =
-            op_ == Op::kWarpAffine
-                ? gridsample::ValidateWarpAffine(x.View(), theta_->View(), y->MutableView(), &geo)
-            : op_ == Op::kWarpPerspective ? gridsample::ValidateWarpPerspective(
-                                                x.View(), theta_->View(), y->MutableView(), &geo)
-                                          : gridsample::ValidateGridSampleChannelsLast(
-                                                x.View(), grid.View(), y->MutableView(), &geo);
-        EXPECT_TRUE(s.ok()) << s.message();
-        const bool matrix = op_ != Op::kGridSampleChannelsLast;
-        const DType coords = matrix ? theta_->dtype() : grid.dtype();
-        const bool coords_ok = coords == DType::kFloat32 || (matrix && coords == DType::kFloat64);
-        const bool width_ok =
-            op_ != Op::kWarpPerspective || geo.out_w <= fast::kMaxPerspectiveWidth;
-        return coords_ok && width_ok && fast::TargetHasChannelsLast() &&
-               fast::CoversChannelsLast(geo, x.dtype(), options_);
-      }
-      case Op::kWarpFlow: {
-        gridsample::GridSampleGeometry geo;
-        const Status s =
-            gridsample::ValidateWarpFlow(x.View(), flow_->View(), y->MutableView(), &geo);
-        EXPECT_TRUE(s.ok()) << s.message();
-        return fast::CoversGridSample(geo, x.dtype(), DType::kFloat32, options_) &&
-               geo.out[0] < fast::kMaxFlowSide && geo.out[1] < fast::kMaxFlowSide;
-      }
-      case Op::kRemap: {
-        gridsample::ChannelsLastGeometry geo;
-        const TensorView maps[2] = {map_x_->View(), map_y_ ? map_y_->View() : TensorView{}};
-        const Status s = gridsample::ValidateRemap(gridsample::kRemapMaps, x.View(), maps,
-                                                   map_y_ ? 2 : 1, y->MutableView(), &geo);
-        EXPECT_TRUE(s.ok()) << s.message();
-        return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, x.dtype(), options_);
-      }
-      case Op::kAffineGrid:
-        return theta_->dtype() == DType::kFloat32 || theta_->dtype() == DType::kFloat64;
+    if (op_ == Op::kAffineGrid) {
+      return theta_->dtype() == DType::kFloat32 || theta_->dtype() == DType::kFloat64;
     }
-    return false;
+    return planes() ? fast::Covers(Planes(x, grid, y)) : fast::Covers(Pixels(x, grid, y));
   }
 
   Status RunPublic(const Tensor& x, const Tensor& grid, Tensor* y) const {

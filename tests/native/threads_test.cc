@@ -145,13 +145,10 @@ TEST_P(Threading, GridSampleIsTheSameForEveryThreadCount) {
                                    std::to_string(p.in.size()) + " " +
                                    Describe({m, pad, align, {}});
           const bool split = ExpectSameForEveryThreading(run, y, what);
-          const bool fast = gridsample::fast::CoversGridSample(
-              [&] {
-                gridsample::GridSampleGeometry g;
-                EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &g).ok());
-                return g;
-              }(),
-              p.x, p.grid, {m, pad, align, {}});
+          gridsample::GridSampleGeometry g;
+          EXPECT_TRUE(gridsample::ValidateGridSampleInputs(x.View(), grid.View(), &g).ok());
+          const bool fast = gridsample::fast::Covers(gridsample::PlanesProblem{
+              g, x.View(), gridsample::GridAt{grid.View()}, {}, {m, pad, align, {}}});
           EXPECT_EQ(split, fast && kSplits) << what << ": split " << split;
         }
       }

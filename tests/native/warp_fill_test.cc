@@ -48,18 +48,10 @@ void RunReference(Warp w, const Tensor& x, const Tensor& m, Tensor* y, const Gri
   const auto& s = y->shape();
   const gridsample::ChannelsLastGeometry geo{
       x.shape()[0], x.shape()[3], x.shape()[1], x.shape()[2], s[1], s[2], 0, s[1]};
-  switch (w) {
-    case Warp::kAffine:
-      gridsample::reference::RunWarpAffine(geo, x.View(), m.View(), y->MutableView(), o, fill);
-      break;
-    case Warp::kPerspective:
-      gridsample::reference::RunWarpPerspective(geo, x.View(), m.View(), y->MutableView(), o, fill);
-      break;
-    default: {
-      const TensorView map = m.View();
-      gridsample::reference::RunRemap(geo, x.View(), &map, 1, y->MutableView(), o, fill);
-    }
-  }
+  gridsample::PixelsProblem::Source source = gridsample::MapPairsAt{m.View()};
+  if (w == Warp::kAffine) source = gridsample::AffineAt{m.View()};
+  if (w == Warp::kPerspective) source = gridsample::PerspectiveAt{m.View()};
+  gridsample::reference::Run({geo, x.View(), source, y->MutableView(), o, fill});
 }
 
 // A matrix for `w` on an in_h x in_w image warped to ho x wo: rotations and zooms that take

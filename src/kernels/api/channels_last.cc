@@ -2,10 +2,9 @@
 // once, then the fast path, else the generic scalar path (reference/channels_last_ref.cc).
 #include <string>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 namespace {
@@ -67,9 +66,10 @@ bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DTyp
   geo.c = channels;
   geo.in_h = height;
   geo.in_w = width;
-  GridSampleOptions options;
-  options.mode = mode;
-  return fast::TargetHasChannelsLast() && fast::CoversChannelsLast(geo, dtype, options);
+  PixelsProblem problem{geo, {}, GridAt{}, {}, {}};  // a float32 grid (TensorView's default)
+  problem.x.dtype = dtype;
+  problem.options.mode = mode;
+  return fast::Covers(problem);
 }
 
 Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
@@ -78,9 +78,7 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
   Status s = ValidateGridSampleOptions(options, kOp);
   if (s.ok()) s = ValidateGridSampleChannelsLast(x, grid, y, &geo);
   if (!s.ok()) return s;
-  if (!fast::TryGridSampleChannelsLast(geo, x, grid, y, options)) {
-    reference::RunGridSampleChannelsLast(geo, x, grid, y, options);
-  }
+  Run(PixelsProblem{geo, x, GridAt{grid}, y, options});
   return Status::Ok();
 }
 

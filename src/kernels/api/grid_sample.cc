@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "drivers/fast.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 namespace {
@@ -140,9 +139,10 @@ bool GridSampleFoldsTaps(const int64_t* x_shape, size_t rank, DType dtype, Mode 
     }
     geometry.in_spatial *= geometry.in[a];
   }
-  GridSampleOptions options;
-  options.mode = mode;
-  return fast::CoversGridSample(geometry, dtype, DType::kFloat32, options);
+  PlanesProblem problem{geometry, {}, GridAt{}, {}, {}};  // a float32 grid (TensorView's default)
+  problem.x.dtype = dtype;
+  problem.options.mode = mode;
+  return fast::Covers(problem);
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
@@ -151,9 +151,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
   if (!s.ok()) return s;
-  if (!fast::TryGridSample(geometry, x, grid, y, options)) {
-    reference::RunGridSample(geometry, x, grid, y, options);
-  }
+  Run(PlanesProblem{geometry, x, GridAt{grid}, y, options});
   return Status::Ok();
 }
 

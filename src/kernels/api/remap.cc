@@ -3,11 +3,10 @@
 // argument rule: validate once, then the fast path, else the generic scalar path.
 #include <string>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 
@@ -44,20 +43,15 @@ Status ValidateRemapCall(const MapNames& names, const TensorView& x, const Tenso
 
 namespace {
 
-// The paths of one kind and layout of maps: `count` maps (1: pairs, 2: planes), the fast path
-// that reads them (drivers/fast.h) and the generic one (reference/reference.h).
-using FastRun = fast::MapsPath*;
-using GenericRun = void (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView*, int,
-                            const MutableTensorView&, const GridSampleOptions&, const double*);
-
-// Every Remap and WarpFlowChannelsLast signature, its maps named as `names` says.
-Status SampleAtMaps(const MapNames& names, FastRun fast, GenericRun generic, const TensorView& x,
+// Every Remap and WarpFlowChannelsLast signature: `count` maps named as `names` says, sampled
+// at as `source`.
+Status SampleAtMaps(const MapNames& names, const PixelsProblem::Source& source, const TensorView& x,
                     const TensorView* maps, int count, const MutableTensorView& y,
                     const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   const Status s = ValidateRemapCall(names, x, maps, count, y, options, fill, &geo);
   if (!s.ok()) return s;
-  if (!fast(geo, x, maps, y, options, fill)) generic(geo, x, maps, count, y, options, fill);
+  Run(PixelsProblem{geo, x, source, y, options, fill});
   return Status::Ok();
 }
 
@@ -65,29 +59,25 @@ Status SampleAtMaps(const MapNames& names, FastRun fast, GenericRun generic, con
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
              const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kRemapMaps, fast::TryRemapPairs, reference::RunRemap, x, &map, 1, y, options,
-                      fill);
+  return SampleAtMaps(kRemapMaps, MapPairsAt{map}, x, &map, 1, y, options, fill);
 }
 
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
   const TensorView maps[2] = {map_x, map_y};
-  return SampleAtMaps(kRemapMaps, fast::TryRemapPlanes, reference::RunRemap, x, maps, 2, y, options,
-                      fill);
+  return SampleAtMaps(kRemapMaps, MapPlanesAt{map_x, map_y}, x, maps, 2, y, options, fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                             const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kFlowMaps, fast::TryWarpFlowChannelsLastPairs,
-                      reference::RunWarpFlowChannelsLast, x, &flow, 1, y, options, fill);
+  return SampleAtMaps(kFlowMaps, FlowPairsAt{flow}, x, &flow, 1, y, options, fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x, const TensorView& flow_y,
                             const MutableTensorView& y, const GridSampleOptions& options,
                             const double* fill) {
   const TensorView maps[2] = {flow_x, flow_y};
-  return SampleAtMaps(kFlowMaps, fast::TryWarpFlowChannelsLastPlanes,
-                      reference::RunWarpFlowChannelsLast, x, maps, 2, y, options, fill);
+  return SampleAtMaps(kFlowMaps, FlowPlanesAt{flow_x, flow_y}, x, maps, 2, y, options, fill);
 }
 
 }  // namespace gridsample

@@ -5,9 +5,8 @@
 
 #include <string>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "drivers/fast.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 
@@ -73,20 +72,18 @@ namespace {
 
 using Validate = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
                             ChannelsLastGeometry*);
-using Kernel = bool (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView&,
-                        const MutableTensorView&, const GridSampleOptions&, const double*);
-using Reference = void (*)(const ChannelsLastGeometry&, const TensorView&, const TensorView&,
-                           const MutableTensorView&, const GridSampleOptions&, const double*);
+using Source = PixelsProblem::Source (*)(const TensorView& matrix);
 
-// One warp: its rule, fast path and reference.
+// One warp: its rule, and the source its matrix is.
 struct WarpKind {
   Validate validate;
-  Kernel fast;
-  Reference reference;
+  Source source;
 };
-constexpr WarpKind kAffine = {ValidateWarpAffine, fast::TryWarpAffine, reference::RunWarpAffine};
-constexpr WarpKind kPerspective = {ValidateWarpPerspective, fast::TryWarpPerspective,
-                                   reference::RunWarpPerspective};
+constexpr WarpKind kAffine = {
+    ValidateWarpAffine, [](const TensorView& m) -> PixelsProblem::Source { return AffineAt{m}; }};
+constexpr WarpKind kPerspective = {
+    ValidateWarpPerspective,
+    [](const TensorView& m) -> PixelsProblem::Source { return PerspectiveAt{m}; }};
 
 // The checks of a warp's call that come before its output rows.
 Status ValidateWarpCall(const WarpKind& kind, const char* op, const TensorView& x,
@@ -103,7 +100,7 @@ Status RunWarp(const WarpKind& kind, const char* op, const ChannelsLastGeometry&
                const GridSampleOptions& options, const double* fill) {
   const Status s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
-  if (!kind.fast(geo, x, m, y, options, fill)) kind.reference(geo, x, m, y, options, fill);
+  Run(PixelsProblem{geo, x, kind.source(m), y, options, fill});
   return Status::Ok();
 }
 

@@ -4,9 +4,8 @@
 
 #include <string>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "drivers/fast.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 namespace {
@@ -79,9 +78,7 @@ Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensor
   Status s = ValidateGridSampleOptions(options, kOp);
   if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
   if (!s.ok()) return s;
-  if (!fast::TryWarpFlow(geometry, x, flow, y, options)) {
-    reference::RunWarpFlow(geometry, x, flow, y, options);
-  }
+  Run(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
   return Status::Ok();
 }
 

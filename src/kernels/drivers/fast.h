@@ -8,6 +8,7 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "problem/geometry.h"
+#include "problem/problem.h"
 #include "rules/pixel_rule.h"
 
 // Calls a HWY_EXPORTed kernel on the chosen target: the one compiled target when cross
@@ -22,46 +23,25 @@
 namespace gridsample {
 namespace fast {
 
-// Whether a fast path takes the problem (dtypes, rank, sizes): the Try* calls below run
-// exactly when these say so (on a target with SIMD; TargetHasChannelsLast), and the tests ask
-// them rather than re-deriving the rules.
-bool CoversGridSample(const GridSampleGeometry& geometry, DType x, DType grid,
-                      const GridSampleOptions& options);
-bool CoversChannelsLast(const ChannelsLastGeometry& geometry, DType x,
-                        const GridSampleOptions& options);
+// Whether a fast path takes the problem (dtypes, rank, sizes, the source's tensors): Try runs
+// exactly when Covers says so, and the tests ask it rather than re-deriving the rules. Neither
+// reads the tensors' data: a problem whose tensors hold only dtypes may be asked.
+// Planes: X of a dtype computed in float, rank 2 or 3, any float grid; WarpFlow's output
+// sides below kMaxFlowSide.
+bool Covers(const PlanesProblem& problem);
+// Pixels (on a target with SIMD: TargetHasChannelsLast): X uint8 or float32 with 1 to 4
+// channels, each side at least the mode's window; a float32 grid or maps, theta and H float32
+// or float64; WarpPerspective's output width at most kMaxPerspectiveWidth, a flow's output
+// sides below kMaxFlowSide.
+bool Covers(const PixelsProblem& problem);
 // The channels-last kernels exist on every target but SCALAR.
 bool TargetHasChannelsLast();
 
-// Each Try* runs its operator on a fast path when one covers the problem and returns true;
-// else it returns false, having written nothing, and the caller runs the reference (or the
-// generic channels-last path). fill: as in warp_affine.h (validated).
-bool TryGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
-                   const MutableTensorView& y, const GridSampleOptions& options);
-// X uint8 or float32 with 1 to 4 channels, each side at least the mode's window; grid float32.
-bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                               const TensorView& grid, const MutableTensorView& y,
-                               const GridSampleOptions& options);
-// X as above, theta float32 or float64.
-bool TryWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
-                   const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options, const double* fill = nullptr);
-// X as above, H float32 or float64, output width at most kMaxPerspectiveWidth.
-bool TryWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
-                        const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options, const double* fill = nullptr);
-constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
-// X as above, float32 pixel maps: `maps` one (N, Ho, Wo, 2) map of (x, y) pairs (...Pairs) or
-// two (N, Ho, Wo) planes, x then y (...Planes). Remap's hold positions; WarpFlowChannelsLast's
-// hold offsets from each output pixel (output sides below kMaxFlowSide).
-using MapsPath = bool(const ChannelsLastGeometry& geometry, const TensorView& x,
-                      const TensorView* maps, const MutableTensorView& y,
-                      const GridSampleOptions& options, const double* fill);
-MapsPath TryRemapPairs, TryRemapPlanes;
-MapsPath TryWarpFlowChannelsLastPairs, TryWarpFlowChannelsLastPlanes;
-// WarpFlow: X as TryGridSample's of rank 2, flow float32, output sides below kMaxFlowSide.
-bool TryWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
-                 const MutableTensorView& y, const GridSampleOptions& options);
-constexpr int64_t kMaxFlowSide = int64_t{1} << 24;
+// Runs the problem on a fast path when Covers says so and returns true; else returns false,
+// having written nothing, and the caller runs the reference (api/run.h).
+bool Try(const PlanesProblem& problem);
+bool Try(const PixelsProblem& problem);
+
 // float32 and float64 theta, equal to the reference bit for bit.
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
@@ -234,133 +235,101 @@ HWY_EXPORT(InterleavedFlowPlanes);
 
 namespace {
 
-// The problem in the kernels' terms, or false when no kernel covers it: X uint8 or float32
-// with 1 to 4 channels; offsets fit int32 and reflection works on exact float integers; the
-// planner's windows need kT pixels along each axis.
-bool MakeProblem(const ChannelsLastGeometry& geo, DType x, const GridSampleOptions& options,
-                 InterleavedProblem* pb) {
-  if (x != DType::kUint8 && x != DType::kFloat32) return false;
+// Theta's and H's dtypes, as LoadMatrix reads them.
+bool IsMatrixDType(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
+
+// What a source's kernel reads beyond X: a float32 grid (maps are float32 by their rule),
+// theta and H float32 or float64; the perspective warp's columns and a flow's rows and columns
+// as exact int32 lanes (kMaxPerspectiveWidth, kMaxFlowSide).
+bool SourceFits(const PixelsProblem& p) {
+  const ChannelsLastGeometry& geo = p.geometry;
+  const bool flow_fits = geo.out_w < kMaxFlowSide && geo.out_h < kMaxFlowSide;
+  return Visit(p.source, Overloaded{[](const GridAt& s) { return s.grid.dtype == DType::kFloat32; },
+                                    [](const AffineAt& s) { return IsMatrixDType(s.theta.dtype); },
+                                    [&](const PerspectiveAt& s) {
+                                      return IsMatrixDType(s.h.dtype) &&
+                                             geo.out_w <= kMaxPerspectiveWidth;
+                                    },
+                                    [](const MapPairsAt&) { return true; },
+                                    [](const MapPlanesAt&) { return true; },
+                                    [&](const FlowPairsAt&) { return flow_fits; },
+                                    [&](const FlowPlanesAt&) { return flow_fits; }});
+}
+
+// The problem in the kernels' terms, or false when no kernel covers it: a target with SIMD;
+// X uint8 or float32 with 1 to 4 channels; offsets fit int32 and reflection works on exact
+// float integers; the planner's windows need kT pixels along each axis; the source fits.
+bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
+  const ChannelsLastGeometry& geo = p.geometry;
+  if (!TargetHasChannelsLast()) return false;
+  if (p.x.dtype != DType::kUint8 && p.x.dtype != DType::kFloat32) return false;
   if (geo.c < 1 || geo.c > 4) return false;
   if (geo.in_h >= kMaxAxis || geo.in_w >= kMaxAxis) return false;
   if (geo.in_h * geo.in_w * geo.c >= kMaxElements) return false;
-  const int window = TapsPerAxis(options.mode);
+  const int window = TapsPerAxis(p.options.mode);
   if (geo.in_h < window || geo.in_w < window) return false;
+  if (!SourceFits(p)) return false;
   pb->n = geo.n;
   pb->axes = ImageAxes{geo.out_h,
                        geo.out_w,
                        static_cast<int32_t>(geo.in_h),
                        static_cast<int32_t>(geo.in_w),
-                       options.align_corners,
-                       options.padding == Padding::kReflection};
+                       p.options.align_corners,
+                       p.options.padding == Padding::kReflection};
   pb->row0 = geo.row0;
   pb->rows = geo.rows;
   pb->c = static_cast<int>(geo.c);
-  pb->dtype = x;
-  pb->mode = options.mode;
-  pb->padding = options.padding;
-  pb->fill = nullptr;
-  pb->threads = options.threads;
+  pb->dtype = p.x.dtype;
+  pb->x = p.x.data;
+  pb->y = p.y.data;
+  pb->mode = p.options.mode;
+  pb->padding = p.options.padding;
+  pb->fill = p.fill;
+  pb->threads = p.options.threads;
   return true;
 }
 
-// The problem for X and Y, or false (then nothing is to be run or written).
-bool Prepare(const ChannelsLastGeometry& geo, const TensorView& x, const MutableTensorView& y,
-             const GridSampleOptions& options, const double* fill, InterleavedProblem* pb) {
-  if (!TargetHasChannelsLast() || !MakeProblem(geo, x.dtype, options, pb)) return false;
-  pb->x = x.data;
-  pb->y = y.data;
-  pb->fill = fill;
-  return true;
-}
-
-// Theta's and H's dtypes, as LoadMatrix reads them.
-bool IsMatrixDType(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
+const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
 
 }  // namespace
 
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
 
-bool CoversChannelsLast(const ChannelsLastGeometry& geo, DType x,
-                        const GridSampleOptions& options) {
+bool Covers(const PixelsProblem& p) {
   InterleavedProblem pb;
-  return MakeProblem(geo, x, options, &pb);
+  return MakeProblem(p, &pb);
 }
 
-bool TryGridSampleChannelsLast(const ChannelsLastGeometry& geo, const TensorView& x,
-                               const TensorView& grid, const MutableTensorView& y,
-                               const GridSampleOptions& options) {
+bool Try(const PixelsProblem& p) {
   InterleavedProblem pb;
-  if (grid.dtype != DType::kFloat32 || !Prepare(geo, x, y, options, nullptr, &pb)) return false;
-  if (geo.Empty()) return true;
-  return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, static_cast<const float*>(grid.data));
-}
-
-bool TryWarpAffine(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& theta,
-                   const MutableTensorView& y, const GridSampleOptions& options,
-                   const double* fill) {
-  InterleavedProblem pb;
-  if (!IsMatrixDType(theta.dtype) || !Prepare(geo, x, y, options, fill, &pb)) return false;
-  if (geo.Empty()) return true;
-  return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, theta.data, theta.dtype);
-}
-
-bool TryWarpPerspective(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView& h,
-                        const MutableTensorView& y, const GridSampleOptions& options,
-                        const double* fill) {
-  InterleavedProblem pb;
-  if (!IsMatrixDType(h.dtype) || !Prepare(geo, x, y, options, fill, &pb)) return false;
-  // Column indices as exact int32 lanes (a wider output is left to the generic path).
-  if (geo.out_w > kMaxPerspectiveWidth) return false;
-  if (geo.Empty()) return true;
-  return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, h.data, h.dtype);
-}
-
-namespace {
-
-// The maps' fast path: `maps` one tensor of pairs or two planes, as `run` reads them.
-using MapsRun = bool (*)(const InterleavedProblem&, const float* const*);
-bool TryMaps(MapsRun run, int count, const ChannelsLastGeometry& geo, const TensorView& x,
-             const TensorView* maps, const MutableTensorView& y, const GridSampleOptions& options,
-             const double* fill) {
-  InterleavedProblem pb;
-  if (!Prepare(geo, x, y, options, fill, &pb)) return false;
-  if (geo.Empty()) return true;
-  const float* data[2] = {static_cast<const float*>(maps[0].data),
-                          count == 2 ? static_cast<const float*>(maps[1].data) : nullptr};
-  return run(pb, data);
-}
-
-// A flow's columns and rows as exact int32 and float32 lanes.
-bool FlowFits(const ChannelsLastGeometry& geo) {
-  return geo.out_w < kMaxFlowSide && geo.out_h < kMaxFlowSide;
-}
-
-}  // namespace
-
-bool TryRemapPairs(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView* maps,
-                   const MutableTensorView& y, const GridSampleOptions& options,
-                   const double* fill) {
-  return TryMaps(GRIDSAMPLE_DISPATCH(InterleavedRemapPairs), 1, geo, x, maps, y, options, fill);
-}
-
-bool TryRemapPlanes(const ChannelsLastGeometry& geo, const TensorView& x, const TensorView* maps,
-                    const MutableTensorView& y, const GridSampleOptions& options,
-                    const double* fill) {
-  return TryMaps(GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes), 2, geo, x, maps, y, options, fill);
-}
-
-bool TryWarpFlowChannelsLastPairs(const ChannelsLastGeometry& geo, const TensorView& x,
-                                  const TensorView* maps, const MutableTensorView& y,
-                                  const GridSampleOptions& options, const double* fill) {
-  return FlowFits(geo) &&
-         TryMaps(GRIDSAMPLE_DISPATCH(InterleavedFlowPairs), 1, geo, x, maps, y, options, fill);
-}
-
-bool TryWarpFlowChannelsLastPlanes(const ChannelsLastGeometry& geo, const TensorView& x,
-                                   const TensorView* maps, const MutableTensorView& y,
-                                   const GridSampleOptions& options, const double* fill) {
-  return FlowFits(geo) &&
-         TryMaps(GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes), 2, geo, x, maps, y, options, fill);
+  if (!MakeProblem(p, &pb)) return false;
+  if (p.geometry.Empty()) return true;
+  return Visit(
+      p.source,
+      Overloaded{
+          [&](const GridAt& s) { return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, Floats(s.grid)); },
+          [&](const AffineAt& s) {
+            return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, s.theta.data, s.theta.dtype);
+          },
+          [&](const PerspectiveAt& s) {
+            return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, s.h.data, s.h.dtype);
+          },
+          [&](const MapPairsAt& s) {
+            const float* maps[1] = {Floats(s.map)};
+            return GRIDSAMPLE_DISPATCH(InterleavedRemapPairs)(pb, maps);
+          },
+          [&](const MapPlanesAt& s) {
+            const float* maps[2] = {Floats(s.map_x), Floats(s.map_y)};
+            return GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes)(pb, maps);
+          },
+          [&](const FlowPairsAt& s) {
+            const float* maps[1] = {Floats(s.flow)};
+            return GRIDSAMPLE_DISPATCH(InterleavedFlowPairs)(pb, maps);
+          },
+          [&](const FlowPlanesAt& s) {
+            const float* maps[2] = {Floats(s.flow_x), Floats(s.flow_y)};
+            return GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes)(pb, maps);
+          }});
 }
 
 }  // namespace fast

@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <variant>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
@@ -264,8 +265,11 @@ std::unique_ptr<float[]> Scratch(int64_t count) {
 // float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
 // Same plans, same arithmetic, so the same results as the float32 path.
 template <class Kernel>
-bool RunConverted(const Kernel& run, const PlanarShape& shape, const TensorView& x,
-                  const TensorView& grid, const MutableTensorView& y, const GridSampleOptions& o) {
+bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProblem& p,
+                  const TensorView& grid) {
+  const TensorView& x = p.x;
+  const MutableTensorView& y = p.y;
+  const GridSampleOptions& o = p.options;
   const int64_t in_spatial =
       static_cast<int64_t>(shape.in[0]) * shape.in[1] * (shape.rank == 3 ? shape.in[2] : 1);
   const int64_t per_item = run.PerItem(shape);
@@ -301,53 +305,45 @@ bool RunConverted(const Kernel& run, const PlanarShape& shape, const TensorView&
 // The problem in the kernels' terms, or false when no kernel covers it: X of a type the
 // reference computes in float (float64, int32 and uint32 are computed in double), 2-D or 3-D;
 // offsets fit int32 and reflection works on exact float integers; the planner's windows need
-// kT pixels along each axis.
-bool MakeShape(const GridSampleGeometry& geo, DType x, const GridSampleOptions& options,
-               PlanarShape* shape) {
-  if (ComputesInDouble(x)) return false;
+// kT pixels along each axis; WarpFlow's rows and columns are exact int32 lanes and floats.
+bool ShapeOf(const PlanesProblem& p, PlanarShape* shape) {
+  const GridSampleGeometry& geo = p.geometry;
+  if (ComputesInDouble(p.x.dtype)) return false;
   if (geo.rank != 2 && geo.rank != 3) return false;
   if (geo.in_spatial >= kMaxElements) return false;
   shape->rank = geo.rank;
   shape->n = geo.n;
   shape->c = geo.c;
   shape->out_spatial = geo.out_spatial;
-  shape->threads = options.threads;
+  shape->threads = p.options.threads;
   for (int a = 0; a < geo.rank; ++a) {
-    if (geo.in[a] < TapsPerAxis(options.mode) || geo.in[a] >= kMaxAxis) return false;
+    if (geo.in[a] < TapsPerAxis(p.options.mode) || geo.in[a] >= kMaxAxis) return false;
     shape->in[a] = static_cast<int32_t>(geo.in[a]);
   }
-  return true;
+  return Visit(p.source, Overloaded{[](const GridAt&) { return true; },  // every float dtype
+                                    [&](const FlowAt&) {
+                                      return geo.out[0] < kMaxFlowSide && geo.out[1] < kMaxFlowSide;
+                                    }});
 }
 
 }  // namespace
 
-bool CoversGridSample(const GridSampleGeometry& geo, DType x, DType /*grid: every float type*/,
-                      const GridSampleOptions& options) {
+bool Covers(const PlanesProblem& p) {
   PlanarShape shape;
-  return MakeShape(geo, x, options, &shape);
+  return ShapeOf(p, &shape);
 }
 
-bool TryGridSample(const GridSampleGeometry& geo, const TensorView& x, const TensorView& grid,
-                   const MutableTensorView& y, const GridSampleOptions& options) {
+bool Try(const PlanesProblem& p) {
   PlanarShape shape;
-  if (!MakeShape(geo, x.dtype, options, &shape)) return false;
-  if (geo.Empty()) return true;
-  if (x.dtype != DType::kFloat32 || grid.dtype != DType::kFloat32) {
-    return RunConverted(GridKernel{}, shape, x, grid, y, options);
-  }
-  GridKernel{}(shape, options, static_cast<const float*>(x.data),
-               static_cast<const float*>(grid.data), static_cast<float*>(y.data));
-  return true;
-}
-
-bool TryWarpFlow(const GridSampleGeometry& geo, const TensorView& x, const TensorView& flow,
-                 const MutableTensorView& y, const GridSampleOptions& options) {
-  PlanarShape shape;
-  if (!MakeShape(geo, x.dtype, options, &shape)) return false;
-  // Rows and columns as exact int32 lanes and floats (a larger output is left to the reference).
-  if (geo.out[0] >= kMaxFlowSide || geo.out[1] >= kMaxFlowSide) return false;
-  if (geo.Empty()) return true;
-  return RunConverted(FlowKernel{static_cast<int32_t>(geo.out[1])}, shape, x, flow, y, options);
+  if (!ShapeOf(p, &shape)) return false;
+  if (p.geometry.Empty()) return true;
+  return Visit(
+      p.source,
+      Overloaded{[&](const GridAt& s) { return RunConverted(GridKernel{}, shape, p, s.grid); },
+                 [&](const FlowAt& s) {
+                   const FlowKernel kernel{static_cast<int32_t>(p.geometry.out[1])};
+                   return RunConverted(kernel, shape, p, s.flow);
+                 }});
 }
 
 const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }

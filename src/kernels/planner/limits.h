@@ -18,6 +18,11 @@ constexpr int64_t kMaxAxis = int64_t{1} << 21;
 // Element offsets into one image or plane are int32.
 constexpr int64_t kMaxElements = int64_t{1} << 31;
 
+// Output columns (WarpPerspective) and a flow's output rows and columns as exact int32 lanes
+// and floats: larger outputs are left to the reference.
+constexpr int64_t kMaxPerspectiveWidth = int64_t{1} << 24;
+constexpr int64_t kMaxFlowSide = int64_t{1} << 24;
+
 // Bytes of the plans of one tile of output pixels (offsets and weights): they stay in L1/L2
 // while every channel is blended from them. And the most pixels a tile holds.
 constexpr int kTilePlanBytes = 32768;

@@ -3,6 +3,7 @@
 // reference's sum in its order. What the fast paths do not cover runs here.
 #include <cmath>
 #include <cstdint>
+#include <variant>
 
 #include "api/validation.h"
 #include "reference/reference.h"
@@ -182,73 +183,58 @@ void RunGeneric(const ChannelsLastGeometry& geo, const TensorView& x, const Muta
   }
 }
 
-void RunGenericAnyDType(const ChannelsLastGeometry& geo, const TensorView& x,
-                        const MutableTensorView& y, const GridSampleOptions& o,
-                        const CoordinateSource& coords, const double* fill = nullptr) {
+void RunGenericAnyDType(const PixelsProblem& p, const CoordinateSource& coords) {
   // An empty Y has nothing to compute: with C = 0 its Ho x Wo pixels may be very many (a
   // WarpAffine output size is free) and X's sizes may be 0, where reflection would divide by
   // zero (tests/fuzz/corpus/*/regress-*-empty-*).
-  if (geo.Empty()) return;
-  if (ComputesInDouble(x.dtype)) {
-    RunGeneric<double>(geo, x, y, o, coords, fill);
+  if (p.geometry.Empty()) return;
+  if (ComputesInDouble(p.x.dtype)) {
+    RunGeneric<double>(p.geometry, p.x, p.y, p.options, coords, p.fill);
   } else {
-    RunGeneric<float>(geo, x, y, o, coords, fill);
+    RunGeneric<float>(p.geometry, p.x, p.y, p.options, coords, p.fill);
   }
 }
 
-}  // namespace
+const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
 
-void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                               const TensorView& grid, const MutableTensorView& y,
-                               const GridSampleOptions& options) {
-  const GridCoordinates source{&geometry, &grid};
-  RunGenericAnyDType(geometry, x, y, options, SourceOf(source));
-}
-
-void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
-                   const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options, const double* fill) {
-  const AffineCoordinates source{&geometry, &theta, options.align_corners};
-  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
-}
-
-void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
-                        const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options, const double* fill) {
-  const HomographyCoordinates source{&h};
-  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
-}
-
-namespace {
-
-// The maps of a validated call: `count` of them, one of pairs or two planes.
-MapCoordinates MapsOf(const ChannelsLastGeometry& geometry, const TensorView* maps, int count) {
-  const float* x = static_cast<const float*>(maps[0].data);
-  if (count == 2) return {&geometry, x, static_cast<const float*>(maps[1].data), 1};
+// Maps of pairs (x, y): stride 2.
+MapCoordinates PairsOf(const ChannelsLastGeometry& geometry, const TensorView& map) {
+  const float* x = Floats(map);
   return {&geometry, x, x ? x + 1 : nullptr, 2};
 }
 
-}  // namespace
-
-void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView* maps,
-              int count, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill) {
-  const MapCoordinates source = MapsOf(geometry, maps, count);
-  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
+// Two planes, x then y: stride 1.
+MapCoordinates PlanesOf(const ChannelsLastGeometry& geometry, const TensorView& map_x,
+                        const TensorView& map_y) {
+  return {&geometry, Floats(map_x), Floats(map_y), 1};
 }
 
-void RunWarpFlowChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                             const TensorView* flows, int count, const MutableTensorView& y,
-                             const GridSampleOptions& options, const double* fill) {
-  const FlowCoordinates source{MapsOf(geometry, flows, count)};
-  RunGenericAnyDType(geometry, x, y, options, SourceOf(source), fill);
+}  // namespace
+
+void Run(const PixelsProblem& p) {
+  const ChannelsLastGeometry& geo = p.geometry;
+  const auto run = [&](const auto& source) { RunGenericAnyDType(p, SourceOf(source)); };
+  Visit(p.source,
+        Overloaded{[&](const GridAt& s) {
+                     run(GridCoordinates{&geo, &s.grid});
+                   },
+                   [&](const AffineAt& s) {
+                     run(AffineCoordinates{&geo, &s.theta, p.options.align_corners});
+                   },
+                   [&](const PerspectiveAt& s) { run(HomographyCoordinates{&s.h}); },
+                   [&](const MapPairsAt& s) { run(PairsOf(geo, s.map)); },
+                   [&](const MapPlanesAt& s) { run(PlanesOf(geo, s.map_x, s.map_y)); },
+                   [&](const FlowPairsAt& s) { run(FlowCoordinates{PairsOf(geo, s.flow)}); },
+                   [&](const FlowPlanesAt& s) {
+                     run(FlowCoordinates{PlanesOf(geo, s.flow_x, s.flow_y)});
+                   }});
 }
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
              const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geometry;
   const Status s = ValidateRemapCall(kRemapMaps, x, &map, 1, y, options, fill, &geometry);
-  if (s.ok()) RunRemap(geometry, x, &map, 1, y, options, fill);
+  if (s.ok()) Run(PixelsProblem{geometry, x, MapPairsAt{map}, y, options, fill});
   return s;
 }
 
@@ -257,7 +243,7 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map
   ChannelsLastGeometry geometry;
   const TensorView maps[2] = {map_x, map_y};
   const Status s = ValidateRemapCall(kRemapMaps, x, maps, 2, y, options, fill, &geometry);
-  if (s.ok()) RunRemap(geometry, x, maps, 2, y, options, fill);
+  if (s.ok()) Run(PixelsProblem{geometry, x, MapPlanesAt{map_x, map_y}, y, options, fill});
   return s;
 }
 

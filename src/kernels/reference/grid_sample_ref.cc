@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <variant>
 
 #include "api/validation.h"
 #include "reference/reference.h"
@@ -156,8 +157,8 @@ struct Coordinates {
 
 // Every dtype whose values are computed in Acc (one instance per compute type).
 template <typename Acc>
-void Run(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& coords,
-         const MutableTensorView& y, const GridSampleOptions& o) {
+void Sample(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& coords,
+            const MutableTensorView& y, const GridSampleOptions& o) {
   const int r = geo.rank;
   int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
   stride[r - 1] = 1;
@@ -232,13 +233,12 @@ namespace {
 // there is nothing to compute, and the taps must not be computed either: with C = 0, X's
 // spatial sizes may be 0, and reflection about an empty axis divides by zero
 // (tests/fuzz/corpus/*/regress-*-empty-axis*).
-void RunAnyDType(const GridSampleGeometry& geometry, const TensorView& x, const Coordinates& coords,
-                 const MutableTensorView& y, const GridSampleOptions& options) {
-  if (geometry.Empty()) return;
-  if (ComputesInDouble(x.dtype)) {
-    Run<double>(geometry, x, coords, y, options);
+void RunAnyDType(const PlanesProblem& p, const Coordinates& coords) {
+  if (p.geometry.Empty()) return;
+  if (ComputesInDouble(p.x.dtype)) {
+    Sample<double>(p.geometry, p.x, coords, p.y, p.options);
   } else {
-    Run<float>(geometry, x, coords, y, options);
+    Sample<float>(p.geometry, p.x, coords, p.y, p.options);
   }
 }
 
@@ -271,18 +271,18 @@ struct FlowCoordinates {
 
 }  // namespace
 
-void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
-                   const MutableTensorView& y, const GridSampleOptions& options) {
-  const GridCoordinates source{&grid, &geometry};
-  RunAnyDType(geometry, x, Coordinates{&GridCoordinates::Of, &source, CoordinateSpace::kNormalised},
-              y, options);
-}
-
-void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
-                 const MutableTensorView& y, const GridSampleOptions& options) {
-  const FlowCoordinates source{static_cast<const float*>(flow.data), &geometry};
-  RunAnyDType(geometry, x, Coordinates{&FlowCoordinates::Of, &source, CoordinateSpace::kPixels}, y,
-              options);
+void Run(const PlanesProblem& p) {
+  Visit(p.source,
+        Overloaded{
+            [&](const GridAt& s) {
+              const GridCoordinates source{&s.grid, &p.geometry};
+              RunAnyDType(p,
+                          Coordinates{&GridCoordinates::Of, &source, CoordinateSpace::kNormalised});
+            },
+            [&](const FlowAt& s) {
+              const FlowCoordinates source{static_cast<const float*>(s.flow.data), &p.geometry};
+              RunAnyDType(p, Coordinates{&FlowCoordinates::Of, &source, CoordinateSpace::kPixels});
+            }});
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
@@ -290,7 +290,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   GridSampleGeometry geometry;
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
-  if (s.ok()) RunGridSample(geometry, x, grid, y, options);
+  if (s.ok()) Run(PlanesProblem{geometry, x, GridAt{grid}, y, options});
   return s;
 }
 
@@ -299,7 +299,7 @@ Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensor
   GridSampleGeometry geometry;
   Status s = ValidateGridSampleOptions(options, "WarpFlow");
   if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
-  if (s.ok()) RunWarpFlow(geometry, x, flow, y, options);
+  if (s.ok()) Run(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "problem/geometry.h"
+#include "problem/problem.h"
 #include "rules/pixel_rule.h"
 
 namespace gridsample {
@@ -29,29 +30,10 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map
              const MutableTensorView& y, const GridSampleOptions& options = {},
              const double* fill = nullptr);
 
-// The kernels behind those calls, for an already validated problem (fill: as in warp_affine.h,
-// each tap outside X contributing fill[c] with its weight).
-void RunGridSampleChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                               const TensorView& grid, const MutableTensorView& y,
-                               const GridSampleOptions& options);
-void RunWarpAffine(const ChannelsLastGeometry& geometry, const TensorView& x,
-                   const TensorView& theta, const MutableTensorView& y,
-                   const GridSampleOptions& options, const double* fill = nullptr);
-void RunWarpPerspective(const ChannelsLastGeometry& geometry, const TensorView& x,
-                        const TensorView& h, const MutableTensorView& y,
-                        const GridSampleOptions& options, const double* fill = nullptr);
-// `count` maps (api/validation.h's ValidateRemap: one of pairs, or two planes) of positions
-// (Remap) or of offsets from each output pixel (WarpFlowChannelsLast).
-void RunRemap(const ChannelsLastGeometry& geometry, const TensorView& x, const TensorView* maps,
-              int count, const MutableTensorView& y, const GridSampleOptions& options,
-              const double* fill = nullptr);
-void RunWarpFlowChannelsLast(const ChannelsLastGeometry& geometry, const TensorView& x,
-                             const TensorView* flows, int count, const MutableTensorView& y,
-                             const GridSampleOptions& options, const double* fill = nullptr);
-void RunGridSample(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& grid,
-                   const MutableTensorView& y, const GridSampleOptions& options);
-void RunWarpFlow(const GridSampleGeometry& geometry, const TensorView& x, const TensorView& flow,
-                 const MutableTensorView& y, const GridSampleOptions& options);
+// The kernels behind those calls and every other sampling call, for a validated problem
+// (problem/problem.h). With a fill, each tap outside X contributes fill[c] with its weight.
+void Run(const PlanesProblem& problem);
+void Run(const PixelsProblem& problem);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
