@@ -15,6 +15,7 @@
 #include "gridsample/types.h"
 #include "hwy/highway.h"
 #include "planner/lanes-inl.h"
+#include "rules/axis_line.h"
 #include "rules/constants.h"
 #include "rules/pixel_rule.h"
 
@@ -46,9 +47,10 @@ HWY_INLINE VF CubicFar(DF d, VF t) {  // 1 < |t| < 2: ((A t - 5A) t + 8A) t - 4A
 }
 
 // Pixel coordinates of the finite normalised coordinates g on an axis of `size`, with the
-// reference's operations: reduce modulo 4 (`reduce`: reflection), denormalise, clamp far
-// away points. align_corners is a runtime flag: it only picks constants, and keeping it out
-// of the template parameters halves the code size (which matters for the wasm download).
+// reference's operations: reduce modulo 4 (`reduce`: reflection), the axis line
+// (rules/axis_line.h), clamp far away points. align_corners is a runtime flag: it only picks
+// constants, and keeping it out of the template parameters halves the code size (which matters for
+// the wasm download).
 HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
   const VF one = hn::Set(d, 1.0f);
   const VF half = hn::Set(d, 0.5f);
@@ -60,13 +62,9 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
       g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(period, q)), g);
     }
   }
-  // ((g + 1) * S - 1) / 2 (align 0) and ((g + 1) / 2) * (S - 1) (align 1; 0 for S = 1 as g is
-  // finite) as one formula without a branch, ((g + 1) * scale - shift) * 0.5: halving is exact,
-  // so it may come last, and subtracting 0 changes nothing. (Where the product overflows and
-  // the halved one would not, both lie beyond the clamp below.)
-  const VF scale = hn::Set(d, static_cast<float>(align ? size - 1 : size));
-  const VF shift = align ? hn::Zero(d) : one;
-  const VF x = hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), scale), shift), half);
+  const AxisLine line = NormalisedLine(size, align);
+  const VF x = GRIDSAMPLE_PIXEL_ON_LINE(g, hn::Set(d, static_cast<float>(line.scale)),
+                                        hn::Set(d, static_cast<float>(line.shift)), one, half);
   return MinNoNaN(MaxNoNaN(x, hn::Set(d, -kFarPixels<float>)),
                   hn::Set(d, static_cast<float>(size) + kFarPixels<float>));
 }

@@ -8,6 +8,7 @@
 
 #include "api/validation.h"
 #include "reference/reference.h"
+#include "rules/axis_line.h"
 #include "rules/constants.h"
 #include "rules/dtype_traits.h"
 #include "rules/non_finite.h"
@@ -107,13 +108,9 @@ void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* ta
 template <typename Acc>
 void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
   const Acc gc = CoordinateAs<Acc>(g, o.padding == Padding::kReflection);
-  // Denormalise, in PyTorch's order of operations.
-  Acc x;
-  if (o.align_corners) {
-    x = s == 1 ? Acc(0) : ((gc + 1) / 2) * static_cast<Acc>(s - 1);
-  } else {
-    x = ((gc + 1) * static_cast<Acc>(s) - 1) / 2;
-  }
+  const AxisLine line = NormalisedLine(s, o.align_corners);
+  const Acc x = GRIDSAMPLE_PIXEL_ON_LINE(gc, static_cast<Acc>(line.scale),
+                                         static_cast<Acc>(line.shift), Acc(1), Acc(0.5));
   TapsAtPixel<Acc>(x, s, o, taps);
 }
 

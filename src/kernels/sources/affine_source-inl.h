@@ -17,6 +17,7 @@
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
 #include "rules/affine_base.h"
+#include "rules/axis_line.h"
 #include "rules/dtype_traits.h"
 #include "rules/pixel_rule.h"
 #include "sources/affine_sums-inl.h"
@@ -41,14 +42,14 @@ class AffineRows {
 
   HWY_INLINE void Item(int64_t n) {
     LoadMatrix(dtype_, theta_, n, 6, t_);
-    // Pixel positions along a row: x_j = x_0 + j * dx (the same for y), with denormalisation
-    // as a line too: pixel = g * k + (S - 1) / 2, k = S / 2 or (S - 1) / 2.
+    // Pixel positions along a row: x_j = x_0 + j * dx (the same for y), with the axis line as
+    // x = g * Slope() + Offset().
     const AffineBaseLine base = AffineBaseLineOf(axes_.out_w, axes_.align);
     bx0_ = base.offset;
-    kx_ = axes_.align ? 0.5 * (axes_.in_w - 1) : 0.5 * axes_.in_w;
-    ky_ = axes_.align ? 0.5 * (axes_.in_h - 1) : 0.5 * axes_.in_h;
-    dx_ = t_[0] * base.slope * kx_;
-    dy_ = t_[3] * base.slope * ky_;
+    x_line_ = NormalisedLine(axes_.in_w, axes_.align);
+    y_line_ = NormalisedLine(axes_.in_h, axes_.align);
+    dx_ = t_[0] * base.slope * x_line_.Slope();
+    dy_ = t_[3] * base.slope * y_line_.Slope();
     const DF d;
     const VF iota = hn::Iota(d, 0.0f);
     lanes_dx_ = hn::Mul(iota, hn::Set(d, static_cast<float>(dx_)));
@@ -65,8 +66,8 @@ class AffineRows {
   HWY_INLINE void Row(int64_t i) {
     const double by = AffineBaseCoordinate(i, axes_.out_h, axes_.align);
     AffineRowTerms<2>(t_, by, 0.0, terms_);
-    row_x_ = (t_[0] * bx0_ + terms_[0][0] + t_[2]) * kx_ + 0.5 * (axes_.in_w - 1);
-    row_y_ = (t_[3] * bx0_ + terms_[1][0] + t_[5]) * ky_ + 0.5 * (axes_.in_h - 1);
+    row_x_ = (t_[0] * bx0_ + terms_[0][0] + t_[2]) * x_line_.Slope() + x_line_.Offset();
+    row_y_ = (t_[3] * bx0_ + terms_[1][0] + t_[5]) * y_line_.Slope() + y_line_.Offset();
   }
   // AffineGrid's values of pixels [begin, end) of the segment (begin a multiple of Lanes;
   // the column terms are zeros past the segment's end), rounded as theta's dtype rounds them.
@@ -147,7 +148,8 @@ class AffineRows {
   DType dtype_;
   double t_[6] = {};
   double bx0_ = 0;  // column 0's base coordinate as the line gives it
-  double kx_ = 0, ky_ = 0, dx_ = 0, dy_ = 0, row_x_ = 0, row_y_ = 0;
+  AxisLine x_line_{}, y_line_{};
+  double dx_ = 0, dy_ = 0, row_x_ = 0, row_y_ = 0;
   double terms_[2][2] = {};
   int64_t j0_ = 0;
   int count_ = 0;
