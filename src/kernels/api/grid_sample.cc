@@ -11,13 +11,15 @@
 namespace gridsample {
 namespace {
 
-// GridSample's layout of X, or of the grid, for `r` spatial axes: "[N, C, H, W]", "[N, Ho, Wo, 2]".
-std::string GridSampleLayout(int r, bool grid) {
-  static const char* const kX[4] = {"", "W", "H, W", "D, H, W"};
-  static const char* const kGrid[4] = {"", "Wo", "Ho, Wo", "Do, Ho, Wo"};
-  const std::string axes =
-      r <= 3 ? (grid ? kGrid : kX)[r] : (grid ? "O1..O" : "D1..D") + std::to_string(r);
-  return grid ? "[N, " + axes + ", " + std::to_string(r) + "]" : "[N, C, " + axes + "]";
+// GridSample's layouts of X and of the grid for `r` spatial axes: "[N, C, H, W]", "[N, Ho, Wo, 2]".
+std::string XLayout(int r) {
+  static const char* const kAxes[4] = {"", "W", "H, W", "D, H, W"};
+  return "[N, C, " + (r <= 3 ? std::string(kAxes[r]) : "D1..D" + std::to_string(r)) + "]";
+}
+std::string GridLayout(int r) {
+  static const char* const kAxes[4] = {"", "Wo", "Ho, Wo", "Do, Ho, Wo"};
+  return "[N, " + (r <= 3 ? std::string(kAxes[r]) : "O1..O" + std::to_string(r)) + ", " +
+         std::to_string(r) + "]";
 }
 
 // The error for a grid whose rank or last dimension does not fit X (X's shape is checked):
@@ -28,15 +30,15 @@ Status GridShapeError(const char* op, const TensorView& x, const TensorView& gri
   const bool shown = grid.shape != nullptr && grid.rank >= 1 && grid.rank <= 2 + kMaxSpatialRank;
   std::string text =
       "X has shape " + ShapeString(x.shape, x.rank) + ", " + std::to_string(r) +
-      (r == 1 ? " spatial axis " : " spatial axes ") + GridSampleLayout(r, false) +
-      ", so grid must have rank " + std::to_string(r + 2) + " and last dimension " +
-      std::to_string(r) + " (" + GridSampleLayout(r, true) + "); got grid " +
+      (r == 1 ? " spatial axis " : " spatial axes ") + XLayout(r) + ", so grid must have rank " +
+      std::to_string(r + 2) + " and last dimension " + std::to_string(r) + " (" + GridLayout(r) +
+      "); got grid " +
       (shown ? "shape " + ShapeString(grid.shape, grid.rank) +
                    (grid.rank != x.rank ? " (rank " + std::to_string(grid.rank) + ")" : "")
              : "rank " + std::to_string(grid.rank));
   const int g = static_cast<int>(grid.rank) - 2;
   if (shown && g >= 1 && g != r && grid.shape[grid.rank - 1] == g) {
-    text += ", which samples X of shape " + GridSampleLayout(g, false);
+    text += ", which samples X of shape " + XLayout(g);
     if (static_cast<int>(x.rank) == g + 1) {
       std::vector<int64_t> with_c(x.shape, x.shape + x.rank);
       with_c.insert(with_c.begin() + 1, 1);
