@@ -20,6 +20,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/reference/grid_sample_ref.cc
   src/kernels/reference/affine_grid_ref.cc
   src/kernels/reference/channels_last_ref.cc
+  src/kernels/reference/points.cc
   src/kernels/drivers/float_convert.cc)
 add_library(gridsample
   ${GRIDSAMPLE_COLD_SOURCES}

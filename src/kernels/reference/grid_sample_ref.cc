@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "api/validation.h"
+#include "reference/points.h"
 #include "reference/reference.h"
 #include "rules/axis_line.h"
 #include "rules/constants.h"
@@ -133,45 +134,36 @@ void TapsIn(CoordinateSpace space, double v, int64_t s, const GridSampleOptions&
   }
 }
 
-// Grid coordinate `i` as a double (exact for every grid dtype).
-double LoadCoordinate(const void* grid, DType dtype, int64_t i) {
-  double v = 0.0;
-  VisitFloatDType(dtype, [&](auto tag) {
-    using TG = typename decltype(tag)::type;
-    v = static_cast<double>(DTypeTraits<TG>::Load(static_cast<const TG*>(grid) + i));
-  });
-  return v;
-}
-
-// Where the sampler's coordinates come from: coordinate(source, n, p, a) is the coordinate of
-// output point p of batch item n on spatial axis a (outermost first) in `space`, as a double. A
-// function pointer, not a template: one Run per compute type (code size in wasm).
-struct Coordinates {
-  double (*coordinate)(const void* source, int64_t n, int64_t p, int a);
-  const void* source;
-  CoordinateSpace space;
-};
+// Output points whose coordinates are made at once (on the stack, kMaxSpatialRank per point).
+constexpr int64_t kChunk = 64;
 
 // Every dtype whose values are computed in Acc (one instance per compute type).
 template <typename Acc>
-void Sample(const GridSampleGeometry& geo, const TensorView& x, const Coordinates& coords,
-            const MutableTensorView& y, const GridSampleOptions& o) {
+void Sample(const PlanesProblem& problem, const Points& points) {
+  const GridSampleGeometry& geo = problem.geometry;
+  const TensorView& x = problem.x;
+  const MutableTensorView& y = problem.y;
+  const GridSampleOptions& o = problem.options;
   const int r = geo.rank;
   int64_t stride[kMaxSpatialRank];  // element strides of the spatial axes of X
   stride[r - 1] = 1;
   for (int a = r - 2; a >= 0; --a) stride[a] = stride[a + 1] * geo.in[a + 1];
 
+  double coords[kChunk * kMaxSpatialRank];
   for (int64_t n = 0; n < geo.n; ++n) {
     for (int64_t p = 0; p < geo.out_spatial; ++p) {
+      if (p % kChunk == 0) {
+        points.Fill(n, p, geo.out_spatial - p < kChunk ? geo.out_spatial - p : kChunk, coords);
+      }
       AxisTaps<Acc> taps[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
-        const double coord = coords.coordinate(coords.source, n, p, a);
+        const double coord = coords[p % kChunk * r + a];
         if (SamplesNothing(coord)) {
           finite = false;
           break;
         }
-        TapsIn<Acc>(coords.space, coord, geo.in[a], o, &taps[a]);
+        TapsIn<Acc>(points.space(), coord, geo.in[a], o, &taps[a]);
       }
       for (int64_t c = 0; c < geo.c; ++c) {
         const int64_t out = (n * geo.c + c) * geo.out_spatial + p;
@@ -224,62 +216,17 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
   TapsIn<double>(space, v, s, options, taps);
 }
 
-namespace {
-
-// Run in the compute type of X's dtype, unless Y is empty (N, C or an output size 0): then
-// there is nothing to compute, and the taps must not be computed either: with C = 0, X's
-// spatial sizes may be 0, and reflection about an empty axis divides by zero
-// (tests/fuzz/corpus/*/regress-*-empty-axis*).
-void RunAnyDType(const PlanesProblem& p, const Coordinates& coords) {
-  if (p.geometry.Empty()) return;
-  if (ComputesInDouble(p.x.dtype)) {
-    Sample<double>(p.geometry, p.x, coords, p.y, p.options);
-  } else {
-    Sample<float>(p.geometry, p.x, coords, p.y, p.options);
-  }
-}
-
-// GridSample's grid: its last axis lists coordinates innermost first, so axis a (outermost
-// first) reads component r - 1 - a.
-struct GridCoordinates {
-  const TensorView* grid;
-  const GridSampleGeometry* geo;
-  static double Of(const void* self, int64_t n, int64_t p, int a) {
-    const auto& s = *static_cast<const GridCoordinates*>(self);
-    const int r = s.geo->rank;
-    return LoadCoordinate(s.grid->data, s.grid->dtype,
-                          (n * s.geo->out_spatial + p) * r + (r - 1 - a));
-  }
-};
-
-// WarpFlow's flow (pixel_rule.h): point p at row i, column j takes the pixel position
-// (j + dx, i + dy).
-struct FlowCoordinates {
-  const float* flow;
-  const GridSampleGeometry* geo;
-  static double Of(const void* self, int64_t n, int64_t p, int a) {
-    const auto& s = *static_cast<const FlowCoordinates*>(self);
-    const int64_t width = s.geo->out[1];
-    const int64_t k = a == 1 ? p % width : p / width;  // column, or row
-    const float d = s.flow[(n * 2 + (a == 1 ? 0 : 1)) * s.geo->out_spatial + p];
-    return static_cast<double>(FlowPosition(k, d));
-  }
-};
-
-}  // namespace
-
 void Run(const PlanesProblem& p) {
-  Visit(p.source,
-        Overloaded{
-            [&](const GridAt& s) {
-              const GridCoordinates source{&s.grid, &p.geometry};
-              RunAnyDType(p,
-                          Coordinates{&GridCoordinates::Of, &source, CoordinateSpace::kNormalised});
-            },
-            [&](const FlowAt& s) {
-              const FlowCoordinates source{static_cast<const float*>(s.flow.data), &p.geometry};
-              RunAnyDType(p, Coordinates{&FlowCoordinates::Of, &source, CoordinateSpace::kPixels});
-            }});
+  // With an empty Y (N, C or an output size 0) there is nothing to compute, and the taps must
+  // not be computed either: with C = 0, X's spatial sizes may be 0, and reflection about an
+  // empty axis divides by zero (tests/fuzz/corpus/*/regress-*-empty-axis*).
+  if (p.geometry.Empty()) return;
+  const Points points(p);
+  if (ComputesInDouble(p.x.dtype)) {
+    Sample<double>(p, points);
+  } else {
+    Sample<float>(p, points);
+  }
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
