@@ -17,6 +17,7 @@
 #include "planner/lanes-inl.h"
 #include "rules/axis_line.h"
 #include "rules/constants.h"
+#include "rules/keys_cubic.h"
 #include "rules/pixel_rule.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -33,17 +34,15 @@ struct AxisPlan {
   VF w[kTaps<M>];
 };
 
-// Keys cubic kernel (rules/constants.h: A), written as in the reference; every multiple of A
-// below is exact in float.
+// Keys' kernel (rules/keys_cubic.h) at |t| <= 1 and at 1 < |t| < 2; every multiple of A below
+// is exact in float.
 constexpr float kA = static_cast<float>(kCubicA);
-HWY_INLINE VF CubicNear(DF d, VF t) {  // |t| <= 1: ((A + 2) t - (A + 3)) t t + 1
-  const VF a2 = hn::Set(d, kA + 2), a3 = hn::Set(d, kA + 3);
-  return hn::Add(hn::Mul(hn::Mul(hn::Sub(hn::Mul(a2, t), a3), t), t), hn::Set(d, 1.0f));
+HWY_INLINE VF CubicNear(DF d, VF t) {
+  return GRIDSAMPLE_CUBIC_NEAR(t, hn::Set(d, kA + 2), hn::Set(d, kA + 3), hn::Set(d, 1.0f));
 }
-HWY_INLINE VF CubicFar(DF d, VF t) {  // 1 < |t| < 2: ((A t - 5A) t + 8A) t - 4A
-  const VF a = hn::Set(d, kA);
-  const VF a5 = hn::Set(d, 5 * kA), a8 = hn::Set(d, 8 * kA), a4 = hn::Set(d, 4 * kA);
-  return hn::Sub(hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(a, t), a5), t), a8), t), a4);
+HWY_INLINE VF CubicFar(DF d, VF t) {
+  return GRIDSAMPLE_CUBIC_FAR(t, hn::Set(d, kA), hn::Set(d, 5 * kA), hn::Set(d, 8 * kA),
+                              hn::Set(d, 4 * kA));
 }
 
 // Pixel coordinates of the finite normalised coordinates g on an axis of `size`, with the

@@ -12,6 +12,7 @@
 #include "rules/axis_line.h"
 #include "rules/constants.h"
 #include "rules/dtype_traits.h"
+#include "rules/keys_cubic.h"
 #include "rules/non_finite.h"
 #include "rules/pixel_rule.h"
 
@@ -44,16 +45,17 @@ int64_t PadIndex(int64_t i, int64_t s, Padding padding, bool align_corners) {
   return -1;
 }
 
+// Keys' kernel (rules/keys_cubic.h) at |t| <= 1 and at 1 < |t| < 2.
 template <typename Acc>
-Acc CubicNear(Acc t) {  // |t| <= 1
+Acc CubicNear(Acc t) {
   const Acc a = Acc(kCubicA);
-  return ((a + 2) * t - (a + 3)) * t * t + 1;
+  return GRIDSAMPLE_CUBIC_NEAR(t, a + 2, a + 3, Acc(1));
 }
 
 template <typename Acc>
-Acc CubicFar(Acc t) {  // 1 < |t| < 2
+Acc CubicFar(Acc t) {
   const Acc a = Acc(kCubicA);
-  return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return GRIDSAMPLE_CUBIC_FAR(t, a, 5 * a, 8 * a, 4 * a);
 }
 
 // The finite coordinate g as Acc: reduced modulo 4 first when `reduce` (reflection) and
