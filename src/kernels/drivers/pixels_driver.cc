@@ -36,131 +36,166 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
+// What every row segment of one call shares: X's and Y's layout, the plans' axes, the
+// fixed-point blend's setup and the fill colour.
+template <Mode M, class Source>
+struct CallRows {
+  static constexpr int kTile =
+      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
+
+  explicit CallRows(const InterleavedProblem& problem)
+      : pb(problem),
+        elem(DTypeSize(pb.dtype)),
+        row(pb.axes.in_w * pb.c),
+        axes{{pb.axes.in_h, pb.axes.in_w}, {row, pb.c}, pb.axes.align},
+        in_count(static_cast<int64_t>(pb.axes.in_h) * row),
+        out_count(pb.rows * pb.axes.out_w * pb.c),
+        // uint8 bilinear; the affine warp's float32 stepped positions only for X sides up to
+        // kFixedMaxSide.
+        fixed(M == Mode::kLinear && pb.dtype == DType::kUint8 &&
+              (!Source::kKnowsInterior ||
+               (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide))),
+        fs(MakeFixedSetup(pb, row)) {
+    if (pb.fill != nullptr) MakeFill(pb, fill, fill_pixel);
+  }
+
+  const InterleavedProblem& pb;
+  const size_t elem;  // bytes per value of X and Y
+  const int32_t row;  // values per row of X
+  const PlanAxes<2> axes;
+  const int64_t in_count, out_count;  // values per batch item of X and of Y
+  const bool fixed;                   // the fixed-point blend, where windows lie inside X
+  const FixedSetup fs;                // (read in bilinear only)
+  HWY_ALIGN float fill[4] = {};       // the fill colour as the blend adds it
+  HWY_ALIGN uint8_t fill_pixel[16] = {};
+};
+
+// One thread's piece of the work, unit by unit (RowUnits: batch item, column tile, row): the
+// source's per-item, per-column and per-row state, and one row segment's coordinates and plans.
+template <Mode M, class Source>
+class RowSegments {
+ public:
+  RowSegments(const CallRows<M, Source>& call, const Source& source)
+      : call_(call),
+        pb_(call.pb),
+        src_(source),
+        im_{nullptr,
+            tail_,
+            call.row,
+            (pb_.axes.in_h - kTaps<M>)*call.row + (pb_.axes.in_w - kTaps<M>)*pb_.c,
+            pb_.fill ? call.fill : nullptr,
+            pb_.fill ? call.fill_pixel : nullptr} {}
+
+  HWY_INLINE void Run(const RowUnits& units, int64_t u) {
+    const int64_t n = units.Item(u), t = units.Tile(u), i = units.Row(u);
+    if (n != item_) {
+      item_ = n;
+      tile_ = -1;
+      x_n_ = static_cast<const uint8_t*>(pb_.x) + n * call_.in_count * call_.elem;
+      y_n_ = static_cast<uint8_t*>(pb_.y) + n * call_.out_count * call_.elem;
+      im_.x = x_n_;
+      if (pb_.c == 3) std::memcpy(tail_, x_n_ + (call_.in_count - 3) * call_.elem, 3 * call_.elem);
+      src_.Item(n);
+    }
+    if (t != tile_) {
+      tile_ = t;
+      j0_ = t * kTile;
+      const int64_t rest = pb_.axes.out_w - j0_;
+      count_ = static_cast<int>(rest < kTile ? rest : kTile);
+      src_.Columns(j0_, count_);
+    }
+    src_.Row(pb_.row0 + i);
+    uint8_t* out = y_n_ + (i * pb_.axes.out_w + j0_) * pb_.c * call_.elem;
+    if constexpr (M == Mode::kLinear) {
+      if (call_.fixed) return FixedSegment(out);
+    }
+    FillPositions(0, count_);
+    PlanAndBlend(0, count_, out);
+  }
+
+ private:
+  static constexpr int kTile = CallRows<M, Source>::kTile;
+  static int Lanes() { return static_cast<int>(hn::Lanes(DF())); }
+
+  // Pixels [a, b) of the segment's coordinates from the source, as pixel positions.
+  HWY_INLINE void FillPositions(int a, int b) {
+    src_.Fill(a, b, &coords_);
+    TileToPixels<Source::kSpace>(call_.axes, pb_.padding, a, b, &coords_);
+  }
+
+  // Plans pixels [a, b) from their positions and blends the runs of vectors with some weight;
+  // the others (zeros padding, every tap outside) are 0 or the fill colour. The segment's last
+  // pixel stores exactly its C elements: the pixel after it starts the next column tile, a work
+  // unit that another thread may write first.
+  HWY_INLINE void PlanAndBlend(int a, int b, uint8_t* out) {
+    const int lanes = Lanes();
+    PlanTileFor<M, 2>(pb_.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
+    for (int v = a; v < b;) {
+      const int first = v;
+      const bool blend = nonempty_[v / lanes];
+      while (v < b && nonempty_[v / lanes] == blend) v += lanes;
+      const int end = v < b ? v : b;
+      if (blend) {
+        BlendSegment<M>(plan_, pb_.dtype, pb_.c, im_, first, end, count_ - 1, out);
+      } else {
+        StoreOutside(im_.fill_pixel, pb_.c * call_.elem, first, end, out);
+      }
+    }
+  }
+
+  // uint8 bilinear: the fixed-point loop where a vector's windows lie inside X, the float plan
+  // for the others. Its positions: the source's own, or its coordinates; a pixel source's as
+  // filled (ToPixels keeps those inside X as they are; the vectors that fall back are converted
+  // then), a grid's once converted.
+  HWY_INLINE void FixedSegment(uint8_t* out) {
+    constexpr bool kConvertLater =
+        Source::kPositionsFromCoords && Source::kSpace == CoordinateSpace::kPixels;
+    if constexpr (kConvertLater) {
+      src_.Fill(0, count_, &coords_);
+    } else if constexpr (Source::kPositionsFromCoords) {
+      FillPositions(0, count_);
+    }
+    const int lanes = Lanes();
+    for (int v = 0; v < count_; v += lanes) {
+      v = FixedRowOf(pb_.c, src_, coords_, call_.fs, x_n_, v, count_, out);
+      if (v >= count_) break;
+      const int end = count_ - v < lanes ? count_ : v + lanes;  // vector v falls back
+      if constexpr (kConvertLater) {
+        TileToPixels<Source::kSpace>(call_.axes, pb_.padding, v, end, &coords_);
+      } else if constexpr (!Source::kPositionsFromCoords) {
+        FillPositions(v, end);
+      }
+      PlanAndBlend(v, end, out);
+    }
+  }
+
+  const CallRows<M, Source>& call_;
+  const InterleavedProblem& pb_;
+  Source src_;  // its per-item, per-column and per-row state is this piece's
+  TileCoords<2> coords_;
+  TilePlan<M, 2> plan_;
+  bool nonempty_[kTile];             // per vector: PlanVector found some weight
+  HWY_ALIGN uint8_t tail_[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
+  ImageBytes im_;
+  int64_t item_ = -1, tile_ = -1, j0_ = 0;
+  int count_ = 0;
+  const uint8_t* x_n_ = nullptr;
+  uint8_t* y_n_ = nullptr;
+};
+
 // Every batch item, column tile and row: coordinates of a row segment from the source, plans,
 // blend. uint8 bilinear takes the fixed-point blend where it can and plans the other vectors.
 template <Mode M, class Source>
 HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
-  const DF d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
-  const int c = pb.c;
-  const size_t elem = DTypeSize(pb.dtype);
-  const int32_t row = pb.axes.in_w * c;
-  const PlanAxes<2> axes{{pb.axes.in_h, pb.axes.in_w}, {row, c}, pb.axes.align};
-  const int64_t in_count = static_cast<int64_t>(pb.axes.in_h) * row;
-  const int64_t out_count = pb.rows * pb.axes.out_w * c;
-  constexpr int kT = kTaps<M>;
-  constexpr int kTile =
-      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
-
-  // The fixed-point blend: uint8 bilinear; the affine warp's float32 stepped positions only
-  // for X sides up to kFixedMaxSide.
-  const bool fixed =
-      M == Mode::kLinear && pb.dtype == DType::kUint8 &&
-      (!Source::kKnowsInterior || (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide));
-  [[maybe_unused]] const FixedSetup fs = MakeFixedSetup(pb, row);  // read in bilinear only
-
-  HWY_ALIGN float fill[4] = {};  // the fill colour as the blend adds it
-  HWY_ALIGN uint8_t fill_pixel[16] = {};
-  const bool has_fill = pb.fill != nullptr;
-  if (has_fill) MakeFill(pb, fill, fill_pixel);
-  const size_t pixel_bytes = c * elem;
-
+  const CallRows<M, Source> call(pb);
   // Work units: one row of one column tile of one batch item, in the order n, column tile, row.
+  constexpr int kTile = CallRows<M, Source>::kTile;
   const RowUnits units{(pb.axes.out_w + kTile - 1) / kTile, pb.rows};
-  const int64_t unit_cost = std::min<int64_t>(kTile, pb.axes.out_w) * PixelCost(c, kT * kT);
+  const int64_t unit_cost =
+      std::min<int64_t>(kTile, pb.axes.out_w) * PixelCost(pb.c, kTaps<M> * kTaps<M>);
   ParallelUnits(pb.threads, pb.n * units.PerItem(), unit_cost, [&](int64_t begin, int64_t end) {
-    Source src = source;  // its per-item, per-column and per-row state is this piece's
-    TileCoords<2> coords;
-    TilePlan<M, 2> plan;
-    bool nonempty[kTile];             // per vector: PlanVector found some weight
-    HWY_ALIGN uint8_t tail[16] = {};  // C = 3: X's last pixel and a zero, of either dtype
-    ImageBytes im{nullptr,
-                  tail,
-                  row,
-                  (pb.axes.in_h - kT) * row + (pb.axes.in_w - kT) * c,
-                  has_fill ? fill : nullptr,
-                  has_fill ? fill_pixel : nullptr};
-    int64_t item = -1, tile = -1;
-    int64_t j0 = 0;
-    int count = 0;
-    const uint8_t* x_n = nullptr;
-    uint8_t* y_n = nullptr;
-    for (int64_t u = begin; u < end; ++u) {
-      const int64_t n = units.Item(u), t = units.Tile(u), i = units.Row(u);
-      if (n != item) {
-        item = n;
-        tile = -1;
-        x_n = static_cast<const uint8_t*>(pb.x) + n * in_count * elem;
-        y_n = static_cast<uint8_t*>(pb.y) + n * out_count * elem;
-        im.x = x_n;
-        if (c == 3) std::memcpy(tail, x_n + (in_count - 3) * elem, 3 * elem);
-        src.Item(n);
-      }
-      if (t != tile) {
-        tile = t;
-        j0 = t * kTile;
-        const int64_t rest = pb.axes.out_w - j0;
-        count = static_cast<int>(rest < kTile ? rest : kTile);
-        src.Columns(j0, count);
-      }
-      src.Row(pb.row0 + i);
-      uint8_t* out = y_n + (i * pb.axes.out_w + j0) * c * elem;
-      // The segment's last pixel stores exactly its C elements: the pixel after it starts the
-      // next column tile, a work unit that another thread may write first.
-      const int exact_end = count - 1;
-      // Pixels [a, b) of the segment's coordinates from the source, as pixel positions.
-      const auto fill_positions = [&](int a, int b) {
-        src.Fill(a, b, &coords);
-        TileToPixels<Source::kSpace>(axes, pb.padding, a, b, &coords);
-      };
-      if constexpr (M == Mode::kLinear) {
-        if (fixed) {
-          // The fixed-point loop's pixel positions: the source's own, or its coordinates; a
-          // pixel source's as filled (ToPixels keeps those inside X as they are; the vectors
-          // that fall back are converted then), a grid's once converted.
-          constexpr bool kConvertLater =
-              Source::kPositionsFromCoords && Source::kSpace == CoordinateSpace::kPixels;
-          if constexpr (kConvertLater) {
-            src.Fill(0, count, &coords);
-          } else if constexpr (Source::kPositionsFromCoords) {
-            fill_positions(0, count);
-          }
-          for (int v = 0; v < count; v += lanes) {
-            v = FixedRowOf(c, src, coords, fs, x_n, v, count, out);
-            if (v >= count) break;
-            // Vector v: planned and blended in float.
-            const int end_v = count - v < lanes ? count : v + lanes;
-            if constexpr (kConvertLater) {
-              TileToPixels<Source::kSpace>(axes, pb.padding, v, end_v, &coords);
-            } else if constexpr (!Source::kPositionsFromCoords) {
-              fill_positions(v, end_v);
-            }
-            PlanTileFor<M, 2>(pb.padding, axes, coords, v, end_v, &plan, nonempty);
-            if (nonempty[v / lanes]) {
-              BlendSegment<M>(plan, pb.dtype, c, im, v, end_v, exact_end, out);
-            } else {  // zeros padding, every tap outside
-              StoreOutside(im.fill_pixel, pixel_bytes, v, end_v, out);
-            }
-          }
-          continue;
-        }
-      }
-      fill_positions(0, count);
-      PlanTileFor<M, 2>(pb.padding, axes, coords, 0, count, &plan, nonempty);
-      // Runs of vectors with some weight are blended; the others (zeros padding, every
-      // tap outside) are 0 or the fill colour.
-      for (int v = 0; v < count;) {
-        const int first = v;
-        const bool blend = nonempty[v / lanes];
-        while (v < count && nonempty[v / lanes] == blend) v += lanes;
-        const int end_v = v < count ? v : count;
-        if (blend) {
-          BlendSegment<M>(plan, pb.dtype, c, im, first, end_v, exact_end, out);
-        } else {
-          StoreOutside(im.fill_pixel, pixel_bytes, first, end_v, out);
-        }
-      }
-    }
+    RowSegments<M, Source> segments(call, source);
+    for (int64_t u = begin; u < end; ++u) segments.Run(units, u);
   });
 }
 
