@@ -32,7 +32,7 @@ bool Covers(const PlanesProblem& problem);
 // Pixels (on a target with SIMD: TargetHasChannelsLast): X uint8 or float32 with 1 to 4
 // channels, each side at least the mode's window; a float32 grid or maps, theta and H float32
 // or float64; WarpPerspective's output width at most kMaxPerspectiveWidth, a flow's output
-// sides below kMaxFlowSide.
+// sides below kMaxFlowSide (planner/limits.h).
 bool Covers(const PixelsProblem& problem);
 // The channels-last kernels exist on every target but SCALAR.
 bool TargetHasChannelsLast();
