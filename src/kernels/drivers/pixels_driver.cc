@@ -350,7 +350,7 @@ bool Try(const PixelsProblem& p) {
             return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, s.h.data, s.h.dtype);
           },
           [&](const MapPairsAt& s) {
-            const float* maps[1] = {Floats(s.map)};
+            const float* maps[2] = {Floats(s.map), nullptr};  // MapRows holds two
             return GRIDSAMPLE_DISPATCH(InterleavedRemapPairs)(pb, maps);
           },
           [&](const MapPlanesAt& s) {
@@ -358,7 +358,7 @@ bool Try(const PixelsProblem& p) {
             return GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes)(pb, maps);
           },
           [&](const FlowPairsAt& s) {
-            const float* maps[1] = {Floats(s.flow)};
+            const float* maps[2] = {Floats(s.flow), nullptr};  // MapRows holds two
             return GRIDSAMPLE_DISPATCH(InterleavedFlowPairs)(pb, maps);
           },
           [&](const FlowPlanesAt& s) {
