@@ -50,12 +50,6 @@ void Run(const AffineGridGeometry& geo, const T* theta, T* grid, bool align_corn
 
 }  // namespace
 
-double AffineValue(const double* theta_row, const double* base, int rank) {
-  double v = 0.0;
-  for (int j = 0; j <= rank; ++j) v += theta_row[j] * base[j];
-  return v;
-}
-
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options) {
   VisitFloatDType(theta.dtype, [&](auto tag) {

@@ -60,10 +60,6 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
 // g is not finite (a non-finite coordinate samples 0).
 float CoordinateAsFloat(double g, bool reduce);
 
-// AffineGrid's value of one coordinate: theta's row (rank + 1 entries) times the homogeneous
-// base point (x, y[, z], 1), summed in double from 0 in that order.
-double AffineValue(const double* theta_row, const double* base, int rank);
-
 }  // namespace reference
 }  // namespace gridsample
 

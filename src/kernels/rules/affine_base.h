@@ -1,7 +1,8 @@
-// AffineGrid's base coordinate, the one rule for the reference, the fast AffineGrid and the
-// affine warp's source: pixel i of an axis of size s lies at (2i - (s - 1)) / d, with d = s - 1
-// (align_corners: the centres spread over [-1, 1]) or d = s (over [-1 + 1/s, 1 - 1/s]); a
-// size-1 axis gives 0.
+// AffineGrid's rules, one home for the reference, the fast AffineGrid and the affine warp's
+// source. The base coordinate: pixel i of an axis of size s lies at (2i - (s - 1)) / d, with
+// d = s - 1 (align_corners: the centres spread over [-1, 1]) or d = s (over
+// [-1 + 1/s, 1 - 1/s]); a size-1 axis gives 0. A coordinate's value: theta's row times the base
+// point.
 #ifndef GRIDSAMPLE_RULES_AFFINE_BASE_H_
 #define GRIDSAMPLE_RULES_AFFINE_BASE_H_
 
@@ -33,6 +34,15 @@ inline AffineBaseLine AffineBaseLineOf(int64_t s, bool align_corners) {
   const int64_t d = AffineBaseDivisor(s, align_corners);
   if (d == 0) return {0.0, 0.0};
   return {2.0 / static_cast<double>(d), -static_cast<double>(s - 1) / static_cast<double>(d)};
+}
+
+// AffineGrid's value of one coordinate: theta's row (rank + 1 entries) times the homogeneous
+// base point (x, y[, z], 1), summed in double from 0 in that order (sources/affine_sums-inl.h
+// is its vector form, equal bit for bit).
+inline double AffineValue(const double* theta_row, const double* base, int rank) {
+  double v = 0.0;
+  for (int j = 0; j <= rank; ++j) v += theta_row[j] * base[j];
+  return v;
 }
 
 }  // namespace gridsample

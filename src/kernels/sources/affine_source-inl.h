@@ -1,5 +1,5 @@
 // WarpAffine's theta as a coordinate source: AffineGrid's values of each pixel, never stored
-// as a grid (sources/common-inl.h says what a source is).
+// as a grid (sources/common-inl.h says what a source is; affine_source.h is the scalar form).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_AFFINE_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_AFFINE_SOURCE_INL_H_

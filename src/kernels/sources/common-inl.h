@@ -1,8 +1,9 @@
 // What the coordinate sources share. A source says where the sampling coordinates of a vector of
 // output pixels come from (a grid tensor; an affine or perspective map, pixel maps or a flow,
 // whose grid is never materialised) and the space of its values (kSpace: normalised, or pixel
-// positions, pixel_rule.h); the planner (planner/tile_plan-inl.h) takes them from there. A new
-// warp is a new source in this folder.
+// positions, pixel_rule.h); the planner (planner/tile_plan-inl.h) takes them from there. Each
+// source's scalar form, which the references read (reference/points.h), is the .h of the same
+// name. A new warp is a new source in this folder.
 //
 // Every source fills TileCoords: per axis a (outermost first) an array of the tile's
 // coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0, count) per

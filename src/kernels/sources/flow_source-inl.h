@@ -1,5 +1,6 @@
 // WarpFlow's flow as a coordinate source for the NCHW driver: each pixel's position plus its
-// displacement (sources/common-inl.h says what a source is).
+// displacement (sources/common-inl.h says what a source is; map_source.h's offsets are the
+// scalar form).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_FLOW_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_FLOW_SOURCE_INL_H_

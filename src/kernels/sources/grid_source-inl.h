@@ -1,5 +1,6 @@
 // The grid tensor as a coordinate source: GridSample's (N, O1..Or, r) grid for the NCHW driver,
-// GridSampleChannelsLast's (N, Ho, Wo, 2) row by row (sources/common-inl.h says what a source is).
+// GridSampleChannelsLast's (N, Ho, Wo, 2) row by row (sources/common-inl.h says what a source is;
+// grid_source.h is the scalar form).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_GRID_SOURCE_INL_H_

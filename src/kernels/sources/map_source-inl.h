@@ -1,6 +1,7 @@
 // Remap's pixel maps and WarpFlowChannelsLast's flow as a coordinate source, row by row
 // (sources/common-inl.h says what a source is): how the maps lay out their values (pairs or
-// planes) and what the values are (positions or offsets) are types, chosen once per call.
+// planes) and what the values are (positions or offsets) are types, chosen once per call
+// (map_source.h is the scalar form).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_MAP_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_MAP_SOURCE_INL_H_

@@ -1,5 +1,6 @@
 // WarpPerspective's H as a coordinate source: each pixel's input position by
-// perspective_rule.h (sources/common-inl.h says what a source is).
+// perspective_rule.h (sources/common-inl.h says what a source is; perspective_source.h is the
+// scalar form).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_PERSPECTIVE_SOURCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_PERSPECTIVE_SOURCE_INL_H_
