@@ -8,7 +8,6 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
@@ -77,35 +76,35 @@ class RowSegments {
  public:
   RowSegments(const CallRows<M, Source>& call, const Source& source)
       : call_(call),
-        pb_(call.pb),
         src_(source),
         im_{nullptr,
             tail_,
             call.row,
-            (pb_.axes.in_h - kTaps<M>)*call.row + (pb_.axes.in_w - kTaps<M>)*pb_.c,
-            pb_.fill ? call.fill : nullptr,
-            pb_.fill ? call.fill_pixel : nullptr} {}
+            (call_.pb.axes.in_h - kTaps<M>)*call.row + (call_.pb.axes.in_w - kTaps<M>)*call_.pb.c,
+            call_.pb.fill ? call.fill : nullptr,
+            call_.pb.fill ? call.fill_pixel : nullptr} {}
 
   HWY_INLINE void Run(const RowUnits& units, int64_t u) {
     const int64_t n = units.Item(u), t = units.Tile(u), i = units.Row(u);
     if (n != item_) {
       item_ = n;
       tile_ = -1;
-      x_n_ = static_cast<const uint8_t*>(pb_.x) + n * call_.in_count * call_.elem;
-      y_n_ = static_cast<uint8_t*>(pb_.y) + n * call_.out_count * call_.elem;
+      x_n_ = static_cast<const uint8_t*>(call_.pb.x) + n * call_.in_count * call_.elem;
+      y_n_ = static_cast<uint8_t*>(call_.pb.y) + n * call_.out_count * call_.elem;
       im_.x = x_n_;
-      if (pb_.c == 3) std::memcpy(tail_, x_n_ + (call_.in_count - 3) * call_.elem, 3 * call_.elem);
+      if (call_.pb.c == 3)
+        std::memcpy(tail_, x_n_ + (call_.in_count - 3) * call_.elem, 3 * call_.elem);
       src_.Item(n);
     }
     if (t != tile_) {
       tile_ = t;
       j0_ = t * kTile;
-      const int64_t rest = pb_.axes.out_w - j0_;
+      const int64_t rest = call_.pb.axes.out_w - j0_;
       count_ = static_cast<int>(rest < kTile ? rest : kTile);
       src_.Columns(j0_, count_);
     }
-    src_.Row(pb_.row0 + i);
-    uint8_t* out = y_n_ + (i * pb_.axes.out_w + j0_) * pb_.c * call_.elem;
+    src_.Row(call_.pb.row0 + i);
+    uint8_t* out = y_n_ + (i * call_.pb.axes.out_w + j0_) * call_.pb.c * call_.elem;
     if constexpr (M == Mode::kLinear) {
       if (call_.fixed) return FixedSegment(out);
     }
@@ -120,7 +119,7 @@ class RowSegments {
   // Pixels [a, b) of the segment's coordinates from the source, as pixel positions.
   HWY_INLINE void FillPositions(int a, int b) {
     src_.Fill(a, b, &coords_);
-    TileToPixels<Source::kSpace>(call_.axes, pb_.padding, a, b, &coords_);
+    TileToPixels<Source::kSpace>(call_.axes, call_.pb.padding, a, b, &coords_);
   }
 
   // Plans pixels [a, b) from their positions and blends the runs of vectors with some weight;
@@ -129,16 +128,16 @@ class RowSegments {
   // unit that another thread may write first.
   HWY_INLINE void PlanAndBlend(int a, int b, uint8_t* out) {
     const int lanes = Lanes();
-    PlanTileFor<M, 2>(pb_.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
+    PlanTileFor<M, 2>(call_.pb.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
     for (int v = a; v < b;) {
       const int first = v;
       const bool blend = nonempty_[v / lanes];
       while (v < b && nonempty_[v / lanes] == blend) v += lanes;
       const int end = v < b ? v : b;
       if (blend) {
-        BlendSegment<M>(plan_, pb_.dtype, pb_.c, im_, first, end, count_ - 1, out);
+        BlendSegment<M>(plan_, call_.pb.dtype, call_.pb.c, im_, first, end, count_ - 1, out);
       } else {
-        StoreOutside(im_.fill_pixel, pb_.c * call_.elem, first, end, out);
+        StoreOutside(im_.fill_pixel, call_.pb.c * call_.elem, first, end, out);
       }
     }
   }
@@ -157,11 +156,11 @@ class RowSegments {
     }
     const int lanes = Lanes();
     for (int v = 0; v < count_; v += lanes) {
-      v = FixedRowOf(pb_.c, src_, coords_, call_.fs, x_n_, v, count_, out);
+      v = FixedRowOf(call_.pb.c, src_, coords_, call_.fs, x_n_, v, count_, out);
       if (v >= count_) break;
       const int end = count_ - v < lanes ? count_ : v + lanes;  // vector v falls back
       if constexpr (kConvertLater) {
-        TileToPixels<Source::kSpace>(call_.axes, pb_.padding, v, end, &coords_);
+        TileToPixels<Source::kSpace>(call_.axes, call_.pb.padding, v, end, &coords_);
       } else if constexpr (!Source::kPositionsFromCoords) {
         FillPositions(v, end);
       }
@@ -170,7 +169,6 @@ class RowSegments {
   }
 
   const CallRows<M, Source>& call_;
-  const InterleavedProblem& pb_;
   Source src_;  // its per-item, per-column and per-row state is this piece's
   TileCoords<2> coords_;
   TilePlan<M, 2> plan_;
@@ -226,16 +224,16 @@ bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, DType h
 }
 
 // Pixel maps: Remap's positions or WarpFlowChannelsLast's offsets, as pairs or planes.
-bool InterleavedRemapPairs(const InterleavedProblem& pb, const float* const* maps) {
+bool InterleavedRemapPairs(const InterleavedProblem& pb, const PixelMaps& maps) {
   return DriveMode(pb, MapRows::Of<PairedMaps, PositionValues>(pb.axes, maps));
 }
-bool InterleavedRemapPlanes(const InterleavedProblem& pb, const float* const* maps) {
+bool InterleavedRemapPlanes(const InterleavedProblem& pb, const PixelMaps& maps) {
   return DriveMode(pb, MapRows::Of<PlanarMaps, PositionValues>(pb.axes, maps));
 }
-bool InterleavedFlowPairs(const InterleavedProblem& pb, const float* const* maps) {
+bool InterleavedFlowPairs(const InterleavedProblem& pb, const PixelMaps& maps) {
   return DriveMode(pb, MapRows::Of<PairedMaps, OffsetValues>(pb.axes, maps));
 }
-bool InterleavedFlowPlanes(const InterleavedProblem& pb, const float* const* maps) {
+bool InterleavedFlowPlanes(const InterleavedProblem& pb, const PixelMaps& maps) {
   return DriveMode(pb, MapRows::Of<PlanarMaps, OffsetValues>(pb.axes, maps));
 }
 
@@ -244,10 +242,10 @@ bool InterleavedFlowPlanes(const InterleavedProblem& pb, const float* const* map
 bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
 bool InterleavedAffine(const InterleavedProblem&, const void*, DType) { return false; }
 bool InterleavedPerspective(const InterleavedProblem&, const void*, DType) { return false; }
-bool InterleavedRemapPairs(const InterleavedProblem&, const float* const*) { return false; }
-bool InterleavedRemapPlanes(const InterleavedProblem&, const float* const*) { return false; }
-bool InterleavedFlowPairs(const InterleavedProblem&, const float* const*) { return false; }
-bool InterleavedFlowPlanes(const InterleavedProblem&, const float* const*) { return false; }
+bool InterleavedRemapPairs(const InterleavedProblem&, const PixelMaps&) { return false; }
+bool InterleavedRemapPlanes(const InterleavedProblem&, const PixelMaps&) { return false; }
+bool InterleavedFlowPairs(const InterleavedProblem&, const PixelMaps&) { return false; }
+bool InterleavedFlowPlanes(const InterleavedProblem&, const PixelMaps&) { return false; }
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -326,6 +324,14 @@ bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
 
 const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
 
+// A call's maps as one (x, y) pair map or two planes of its output's pixels.
+PixelMaps PairsOf(const PixelsProblem& p, const TensorView& map) {
+  return PixelMaps::Pairs(Floats(map), p.geometry.out_h * p.geometry.out_w);
+}
+PixelMaps PlanesOf(const PixelsProblem& p, const TensorView& x, const TensorView& y) {
+  return PixelMaps::Planes(Floats(x), Floats(y), p.geometry.out_h * p.geometry.out_w);
+}
+
 }  // namespace
 
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
@@ -350,20 +356,16 @@ bool Try(const PixelsProblem& p) {
             return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, s.h.data, s.h.dtype);
           },
           [&](const MapPairsAt& s) {
-            const float* maps[2] = {Floats(s.map), nullptr};  // MapRows holds two
-            return GRIDSAMPLE_DISPATCH(InterleavedRemapPairs)(pb, maps);
+            return GRIDSAMPLE_DISPATCH(InterleavedRemapPairs)(pb, PairsOf(p, s.map));
           },
           [&](const MapPlanesAt& s) {
-            const float* maps[2] = {Floats(s.map_x), Floats(s.map_y)};
-            return GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes)(pb, maps);
+            return GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes)(pb, PlanesOf(p, s.map_x, s.map_y));
           },
           [&](const FlowPairsAt& s) {
-            const float* maps[2] = {Floats(s.flow), nullptr};  // MapRows holds two
-            return GRIDSAMPLE_DISPATCH(InterleavedFlowPairs)(pb, maps);
+            return GRIDSAMPLE_DISPATCH(InterleavedFlowPairs)(pb, PairsOf(p, s.flow));
           },
           [&](const FlowPlanesAt& s) {
-            const float* maps[2] = {Floats(s.flow_x), Floats(s.flow_y)};
-            return GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes)(pb, maps);
+            return GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes)(pb, PlanesOf(p, s.flow_x, s.flow_y));
           }});
 }
 

@@ -7,7 +7,6 @@
 #include <memory>
 #include <new>
 #include <type_traits>
-#include <variant>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"

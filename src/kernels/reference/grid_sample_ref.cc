@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <variant>
 
 #include "api/validation.h"
 #include "reference/points.h"

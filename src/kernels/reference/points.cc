@@ -11,15 +11,6 @@ namespace {
 
 const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
 
-// One (N, Ho, Wo, 2) map of (x, y) pairs, or two (N, Ho, Wo) planes, of `points` per item.
-PixelMaps PairsOf(const TensorView& map, int64_t points) {
-  const float* x = Floats(map);
-  return {x, x ? x + 1 : nullptr, 2 * points, 2};
-}
-PixelMaps PlanesOf(const TensorView& x, const TensorView& y, int64_t points) {
-  return {Floats(x), Floats(y), points, 1};
-}
-
 }  // namespace
 
 Points::Points(const PlanesProblem& p) {
@@ -48,27 +39,33 @@ Points::Points(const PixelsProblem& p) {
   out_spatial_ = geo.out_h * geo.out_w;
   align_ = p.options.align_corners;
   const int64_t n = out_spatial_;
-  Visit(p.source,
-        Overloaded{
-            [&](const GridAt& s) {
-              tensor_ = s.grid;
-              fill_ = FillGrid;
-            },
-            [&](const AffineAt& s) {
-              tensor_ = s.theta;
-              fill_ = FillAffine;
-            },
-            [&](const PerspectiveAt& s) {
-              tensor_ = s.h;
-              space_ = CoordinateSpace::kPixels;
-              fill_ = FillPerspective;
-            },
-            [&](const MapPairsAt& s) { SetMaps(PairsOf(s.map, n), FillMaps<false>); },
-            [&](const MapPlanesAt& s) { SetMaps(PlanesOf(s.map_x, s.map_y, n), FillMaps<false>); },
-            [&](const FlowPairsAt& s) { SetMaps(PairsOf(s.flow, n), FillMaps<true>); },
-            [&](const FlowPlanesAt& s) {
-              SetMaps(PlanesOf(s.flow_x, s.flow_y, n), FillMaps<true>);
-            }});
+  Visit(p.source, Overloaded{[&](const GridAt& s) {
+                               tensor_ = s.grid;
+                               fill_ = FillGrid;
+                             },
+                             [&](const AffineAt& s) {
+                               tensor_ = s.theta;
+                               fill_ = FillAffine;
+                             },
+                             [&](const PerspectiveAt& s) {
+                               tensor_ = s.h;
+                               space_ = CoordinateSpace::kPixels;
+                               fill_ = FillPerspective;
+                             },
+                             [&](const MapPairsAt& s) {
+                               SetMaps(PixelMaps::Pairs(Floats(s.map), n), FillMaps<false>);
+                             },
+                             [&](const MapPlanesAt& s) {
+                               SetMaps(PixelMaps::Planes(Floats(s.map_x), Floats(s.map_y), n),
+                                       FillMaps<false>);
+                             },
+                             [&](const FlowPairsAt& s) {
+                               SetMaps(PixelMaps::Pairs(Floats(s.flow), n), FillMaps<true>);
+                             },
+                             [&](const FlowPlanesAt& s) {
+                               SetMaps(PixelMaps::Planes(Floats(s.flow_x), Floats(s.flow_y), n),
+                                       FillMaps<true>);
+                             }});
 }
 
 void Points::SetMaps(const PixelMaps& maps, FillFn fill) {

@@ -13,15 +13,14 @@ namespace gridsample {
 namespace reference {
 
 // Fill writes the coordinates of points [p0, p0 + count) of batch item n, p counting over the
-// whole output's spatial axes in row-major order: rank() per point, outermost axis first, as
-// doubles in space(). Holds pointers into the problem, which must outlive it.
+// whole output's spatial axes in row-major order: the problem's rank per point, outermost axis
+// first, as doubles in space(). Holds pointers into the problem, which must outlive it.
 class Points {
  public:
   explicit Points(const PlanesProblem& problem);
   explicit Points(const PixelsProblem& problem);
 
   CoordinateSpace space() const { return space_; }
-  int rank() const { return rank_; }
   void Fill(int64_t n, int64_t p0, int64_t count, double* coords) const {
     fill_(*this, n, p0, count, coords);
   }

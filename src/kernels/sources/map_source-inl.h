@@ -18,6 +18,7 @@
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"
 #include "sources/grid_source-inl.h"
+#include "sources/map_source.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -27,23 +28,25 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The layouts: Read gives the values of pixels [p, p + Lanes) of the maps (x in u, y in w);
 // when `valid` < Lanes only the first `valid` are read, the other lanes 0.
-// One (N, Ho, Wo, 2) map of (x, y) pairs at maps[0], read as a grid's.
+// The maps are described as their scalar form describes them (map_source.h's PixelMaps); the
+// layout type says which of its pointers hold what.
+// One (N, Ho, Wo, 2) map of (x, y) pairs from maps.x, read as a grid's.
 struct PairedMaps {
-  static HWY_INLINE void Read(const float* const* maps, int64_t p, int valid, VF* u, VF* w) {
+  static HWY_INLINE void Read(const PixelMaps& maps, int64_t p, int valid, VF* u, VF* w) {
     if (valid == static_cast<int>(hn::Lanes(DF()))) {
-      hn::LoadInterleaved2(DF(), maps[0] + 2 * p, *u, *w);
+      hn::LoadInterleaved2(DF(), maps.x + 2 * p, *u, *w);
       return;
     }
     VF g[2];
-    GridSource<2>{maps[0]}.Coords(p, valid, g);
+    GridSource<2>{maps.x}.Coords(p, valid, g);
     *u = g[1];
     *w = g[0];
   }
 };
-// Two (N, Ho, Wo) maps: x at maps[0], y at maps[1].
+// Two (N, Ho, Wo) maps: x at maps.x, y at maps.y.
 struct PlanarMaps {
-  static HWY_INLINE void Read(const float* const* maps, int64_t p, int valid, VF* u, VF* w) {
-    LoadPlanes(maps[0] + p, maps[1] + p, valid, u, w);
+  static HWY_INLINE void Read(const PixelMaps& maps, int64_t p, int valid, VF* u, VF* w) {
+    LoadPlanes(maps.x + p, maps.y + p, valid, u, w);
   }
 };
 
@@ -65,11 +68,11 @@ struct OffsetValues {
 // Pixels [begin, end) of the row segment whose first pixel is pixel p of the maps, at column
 // j0 of row i: the positions into coords [begin, end) (begin a multiple of Lanes).
 template <class Layout, class Values>
-HWY_NOINLINE void FillMapRow(const float* const* maps, int64_t p, int32_t j0, int32_t i, int begin,
+HWY_NOINLINE void FillMapRow(const PixelMaps& maps, int64_t p, int32_t j0, int32_t i, int begin,
                              int end, TileCoords<2>* coords) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
-  const float* const local[2] = {maps[0], maps[1]};  // not reloaded after each store
+  const PixelMaps local = maps;  // not reloaded after each store
   const auto one = [&](int v, int valid) {
     VF u, w;
     Layout::Read(local, p + v, valid, &u, &w);
@@ -87,7 +90,7 @@ HWY_NOINLINE void FillMapRow(const float* const* maps, int64_t p, int32_t j0, in
 class MapRows {
  public:
   template <class Layout, class Values>
-  static MapRows Of(const ImageAxes& axes, const float* const* maps) {
+  static MapRows Of(const ImageAxes& axes, const PixelMaps& maps) {
     return MapRows(axes, maps, &FillMapRow<Layout, Values>);
   }
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
@@ -109,13 +112,12 @@ class MapRows {
   }
 
  private:
-  using FillRow = void (*)(const float* const*, int64_t, int32_t, int32_t, int, int,
-                           TileCoords<2>*);
-  MapRows(const ImageAxes& axes, const float* const* maps, FillRow fill)
-      : axes_(axes), maps_{maps[0], maps[1]}, fill_(fill) {}
+  using FillRow = void (*)(const PixelMaps&, int64_t, int32_t, int32_t, int, int, TileCoords<2>*);
+  MapRows(const ImageAxes& axes, const PixelMaps& maps, FillRow fill)
+      : axes_(axes), maps_(maps), fill_(fill) {}
 
   ImageAxes axes_;
-  const float* maps_[2];
+  PixelMaps maps_;
   FillRow fill_;
   int64_t item_ = 0, j0_ = 0, i_ = 0, row_ = 0;
 };

@@ -17,6 +17,14 @@ struct PixelMaps {
   const float* x;
   const float* y;
   int64_t item, step;
+
+  // One map of `points` (x, y) pairs per item, or two planes, x then y.
+  static PixelMaps Pairs(const float* map, int64_t points) {
+    return {map, map ? map + 1 : nullptr, 2 * points, 2};
+  }
+  static PixelMaps Planes(const float* x, const float* y, int64_t points) {
+    return {x, y, points, 1};
+  }
 };
 
 // Positions (kOffsets false) or offsets from each point's column and row (pixel_rule.h's
