@@ -51,7 +51,7 @@ struct ImageAxes {
   int64_t out_h, out_w;
   int32_t in_h, in_w;
   bool align;
-  bool reflect;  // reflection padding: coordinates are reduced modulo 4
+  Padding padding;
 };
 struct InterleavedProblem {
   int64_t n;
@@ -62,7 +62,6 @@ struct InterleavedProblem {
   const void* x;
   void* y;
   Mode mode;
-  Padding padding;
   const double* fill;  // zeros padding's colour (c values), or null for 0
   Threads threads;     // the threads the call may use
 };
@@ -76,8 +75,8 @@ void FloatsToHalfs(const float* src, uint16_t* dst, int64_t n);
 void LoadFloats(DType dtype, const void* src, int64_t n, float* dst);
 void StoreFloats(DType dtype, const float* src, int64_t n, void* dst);
 // n grid coordinates of a float dtype as the float32 ones the reference takes from them
-// (reference::CoordinateAsFloat; `reduce` for reflection).
-void LoadCoordinates(DType dtype, const void* src, int64_t n, bool reduce, float* dst);
+// for `padding` (reference::CoordinateAsFloat).
+void LoadCoordinates(DType dtype, const void* src, int64_t n, Padding padding, float* dst);
 
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).
 const char* TargetName();

@@ -41,13 +41,13 @@ void StoreFloats(DType dtype, const float* src, int64_t n, void* dst) {
   });
 }
 
-void LoadCoordinates(DType dtype, const void* src, int64_t n, bool reduce, float* dst) {
+void LoadCoordinates(DType dtype, const void* src, int64_t n, Padding padding, float* dst) {
   VisitFloatDType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* s = static_cast<const T*>(src);
     for (int64_t i = 0; i < n; ++i) {
       dst[i] =
-          reference::CoordinateAsFloat(static_cast<double>(DTypeTraits<T>::Load(s + i)), reduce);
+          reference::CoordinateAsFloat(static_cast<double>(DTypeTraits<T>::Load(s + i)), padding);
     }
   });
 }

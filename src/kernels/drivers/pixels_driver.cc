@@ -119,7 +119,7 @@ class RowSegments {
   // Pixels [a, b) of the segment's coordinates from the source, as pixel positions.
   HWY_INLINE void FillPositions(int a, int b) {
     src_.Fill(a, b, &coords_);
-    TileToPixels<Source::kSpace>(call_.axes, call_.pb.padding, a, b, &coords_);
+    TileToPixels<Source::kSpace>(call_.axes, call_.pb.axes.padding, a, b, &coords_);
   }
 
   // Plans pixels [a, b) from their positions and blends the runs of vectors with some weight;
@@ -128,7 +128,7 @@ class RowSegments {
   // unit that another thread may write first.
   HWY_INLINE void PlanAndBlend(int a, int b, uint8_t* out) {
     const int lanes = Lanes();
-    PlanTileFor<M, 2>(call_.pb.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
+    PlanTileFor<M, 2>(call_.pb.axes.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
     for (int v = a; v < b;) {
       const int first = v;
       const bool blend = nonempty_[v / lanes];
@@ -160,7 +160,7 @@ class RowSegments {
       if (v >= count_) break;
       const int end = count_ - v < lanes ? count_ : v + lanes;  // vector v falls back
       if constexpr (kConvertLater) {
-        TileToPixels<Source::kSpace>(call_.axes, call_.pb.padding, v, end, &coords_);
+        TileToPixels<Source::kSpace>(call_.axes, call_.pb.axes.padding, v, end, &coords_);
       } else if constexpr (!Source::kPositionsFromCoords) {
         FillPositions(v, end);
       }
@@ -308,7 +308,7 @@ bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
                        static_cast<int32_t>(geo.in_h),
                        static_cast<int32_t>(geo.in_w),
                        p.options.align_corners,
-                       p.options.padding == Padding::kReflection};
+                       p.options.padding};
   pb->row0 = geo.row0;
   pb->rows = geo.rows;
   pb->c = static_cast<int>(geo.c);
@@ -316,7 +316,6 @@ bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
   pb->x = p.x.data;
   pb->y = p.y.data;
   pb->mode = p.options.mode;
-  pb->padding = p.options.padding;
   pb->fill = p.fill;
   pb->threads = p.options.threads;
   return true;

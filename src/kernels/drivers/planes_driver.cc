@@ -57,13 +57,13 @@ struct HasTypeSpace<Source, std::void_t<decltype(Source::kSpace)>> : std::true_t
 // A source's coordinates g on an axis as pixel positions (the planner's ToPixels).
 template <class Source>
 HWY_INLINE VF SourceToPixels(const Source& source, DF d, VF g, int32_t size, bool align,
-                             bool reduce) {
+                             Padding padding) {
   if constexpr (HasTypeSpace<Source>::value) {
-    return ToPixels<Source::kSpace>(d, g, size, align, reduce);
+    return ToPixels<Source::kSpace>(d, g, size, align, padding);
   } else if (SpaceOf(source) == CoordinateSpace::kPixels) {
-    return ToPixels<CoordinateSpace::kPixels>(d, g, size, align, reduce);
+    return ToPixels<CoordinateSpace::kPixels>(d, g, size, align, padding);
   } else {
-    return ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, reduce);
+    return ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, padding);
   }
 }
 
@@ -74,12 +74,11 @@ HWY_INLINE void PlanGridTile(const PlanAxes<kRank>& axes, const Source& source, 
                              int count, TilePlan<M, kRank>* HWY_RESTRICT plan) {
   const DF d;
   const int lanes = static_cast<int>(hn::Lanes(d));
-  constexpr bool kReduce = P == Padding::kReflection;
   for (int p = 0; p < count; p += lanes) {
     VF g[kRank];
     source.Coords(p0 + p, count - p, g);
     for (int a = 0; a < kRank; ++a) {
-      g[a] = SourceToPixels(source, d, g[a], axes.size[a], axes.align, kReduce);
+      g[a] = SourceToPixels(source, d, g[a], axes.size[a], axes.align, P);
     }
     PlanVector<M, P, kRank>(axes, g, p, plan);
   }
@@ -278,8 +277,7 @@ bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProbl
   if (grid.dtype != DType::kFloat32) {
     grid_f32 = Scratch(grid_count);
     if (!grid_f32) return false;
-    LoadCoordinates(grid.dtype, grid.data, grid_count, o.padding == Padding::kReflection,
-                    grid_f32.get());
+    LoadCoordinates(grid.dtype, grid.data, grid_count, o.padding, grid_f32.get());
     g = grid_f32.get();
   }
   if (x.dtype == DType::kFloat32) {

@@ -46,14 +46,14 @@ HWY_INLINE VF CubicFar(DF d, VF t) {
 }
 
 // Pixel coordinates of the finite normalised coordinates g on an axis of `size`, with the
-// reference's operations: reduce modulo 4 (`reduce`: reflection), the axis line
+// reference's operations: reduce modulo 4 (ReducesFarCoordinates), the axis line
 // (rules/axis_line.h), clamp far away points. align_corners is a runtime flag: it only picks
 // constants, and keeping it out of the template parameters halves the code size (which matters for
 // the wasm download).
-HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, bool reduce) {
+HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, Padding padding) {
   const VF one = hn::Set(d, 1.0f);
   const VF half = hn::Set(d, 0.5f);
-  if (reduce) {  // a branch per vector: grids rarely reach beyond 3
+  if (ReducesFarCoordinates(padding)) {  // a branch per vector: grids rarely reach beyond 3
     const auto far = hn::Gt(hn::Abs(g), hn::Set(d, static_cast<float>(kReflectReduceAbove)));
     if (!hn::AllFalse(d, far)) {
       const VF period = hn::Set(d, static_cast<float>(kReflectionPeriod));
@@ -76,10 +76,12 @@ inline HWY_NOINLINE VF ReduceFarPixels(DF d, VF u, int32_t size, bool align) {
   return hn::Load(d, lanes);
 }
 // Pixel positions u (finite) as the planner takes them, by pixel_rule.h: reduced by whole
-// periods where reflection (`reduce`) meets a far position, then far away points clamped as
+// periods where reflection (ReducesFarCoordinates) meets a far position, then far away points
+// clamped as
 // Denormalise clamps them.
-HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, bool reduce) {
-  if (reduce) {  // a branch per vector: maps rarely reach a period beyond the image
+HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, Padding padding) {
+  if (ReducesFarCoordinates(
+          padding)) {  // a branch per vector: maps rarely reach a period beyond the image
     const double period = ReflectionPeriod(size, align);
     const VF p = hn::Set(d, static_cast<float>(period));
     const auto far = hn::Or(hn::Lt(u, hn::Neg(p)), hn::Gt(u, hn::Add(p, p)));
@@ -219,16 +221,16 @@ HWY_INLINE void PlanPixels(DF d, VF x, int32_t size, bool align, AxisPlan<M>* ou
 }
 
 // The pixel positions PlanVector takes, from coordinates g in space S (denormalised, or as they
-// are) by the planner's rules, `reduce` for reflection; a non-finite g stays non-finite (adding
+// are) by the planner's rules for `padding`; a non-finite g stays non-finite (adding
 // g - g, which is 0 for finite g), as it samples 0. Sources' coordinates pass here before they are
 // planned, so that the planner itself, the bulk of the code, exists once for every space.
 template <CoordinateSpace S>
-HWY_INLINE VF ToPixels(DF d, VF g, int32_t size, bool align, bool reduce) {
+HWY_INLINE VF ToPixels(DF d, VF g, int32_t size, bool align, Padding padding) {
   VF x;
   if constexpr (S == CoordinateSpace::kPixels) {
-    x = PixelPositions(d, g, size, align, reduce);
+    x = PixelPositions(d, g, size, align, padding);
   } else {
-    x = Denormalise(d, g, size, align, reduce);
+    x = Denormalise(d, g, size, align, padding);
   }
   return hn::Add(x, hn::Sub(g, g));
 }

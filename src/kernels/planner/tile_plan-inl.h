@@ -120,11 +120,10 @@ template <CoordinateSpace S, int kRank>
 HWY_NOINLINE void TileToPixels(const PlanAxes<kRank>& axes, Padding padding, int begin, int end,
                                TileCoords<kRank>* coords) {
   const DF d;
-  const bool reduce = padding == Padding::kReflection;
   for (int p = begin; p < end; p += static_cast<int>(hn::Lanes(d))) {
     for (int a = 0; a < kRank; ++a) {
       float* g = coords->g[a] + p;
-      hn::Store(ToPixels<S>(d, hn::Load(d, g), axes.size[a], axes.align, reduce), d, g);
+      hn::Store(ToPixels<S>(d, hn::Load(d, g), axes.size[a], axes.align, padding), d, g);
     }
   }
 }

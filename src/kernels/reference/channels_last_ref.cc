@@ -17,8 +17,9 @@ constexpr int64_t kChunk = 256;
 
 // Every dtype computed in Acc, any C: per output pixel the reference's taps on each axis and,
 // per channel, the reference's sum in its order (taps innermost axis fastest, weight
-// (1 * w_x) * w_y, dropped taps skipped or, with fill, reading fill[c], from 0) and integer
-// store. A non-finite coordinate gives 0, or fill.
+// (1 * w_x) * w_y, from 0; a tap outside X reads the fill colour, 0 without one) and integer
+// store. A non-finite coordinate gives 0, or fill. Adding a zero colour's terms leaves the sum as
+// skipping them would: it starts at +0, so it is never -0, and adding +-0 to it changes nothing.
 template <typename Acc>
 void RunGeneric(const PixelsProblem& problem, const Points& points) {
   const ChannelsLastGeometry& geo = problem.geometry;
@@ -51,9 +52,7 @@ void RunGeneric(const PixelsProblem& problem, const Points& points) {
           for (int64_t c = 0; c < c_count; ++c) {
             Acc acc = 0;
             for (int a = 0; a < ty.count; ++a) {
-              if (ty.index[a] < 0 && fill == nullptr) continue;
               for (int b = 0; b < tx.count; ++b) {
-                if (tx.index[b] < 0 && fill == nullptr) continue;
                 const Acc weight = (Acc(1) * tx.weight[b]) * ty.weight[a];
                 if (ty.index[a] < 0 || tx.index[b] < 0) {
                   acc += weight * outside(c);

@@ -57,12 +57,14 @@ Acc CubicFar(Acc t) {
   return GRIDSAMPLE_CUBIC_FAR(t, a, 5 * a, 8 * a, 4 * a);
 }
 
-// The finite coordinate g as Acc: reduced modulo 4 first when `reduce` (reflection) and
-// |g| > 3, then kept inside Acc's range (a float coordinate beyond float's range stays huge
-// rather than becoming Inf).
+// The finite coordinate g as Acc: reduced modulo 4 first when the padding reduces
+// (ReducesFarCoordinates) and |g| > 3, then kept inside Acc's range (a float coordinate beyond
+// float's range stays huge rather than becoming Inf).
 template <typename Acc>
-Acc CoordinateAs(double g, bool reduce) {
-  if (reduce && std::fabs(g) > kReflectReduceAbove) g = std::fmod(g, kReflectionPeriod);
+Acc CoordinateAs(double g, Padding padding) {
+  if (ReducesFarCoordinates(padding) && std::fabs(g) > kReflectReduceAbove) {
+    g = std::fmod(g, kReflectionPeriod);
+  }
   constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
   return static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
 }
@@ -109,7 +111,7 @@ void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* ta
 // Taps and weights along one axis of size s for the finite normalised coordinate g.
 template <typename Acc>
 void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
-  const Acc gc = CoordinateAs<Acc>(g, o.padding == Padding::kReflection);
+  const Acc gc = CoordinateAs<Acc>(g, o.padding);
   const AxisLine line = NormalisedLine(s, o.align_corners);
   const Acc x = GRIDSAMPLE_PIXEL_ON_LINE(gc, static_cast<Acc>(line.scale),
                                          static_cast<Acc>(line.shift), Acc(1), Acc(0.5));
@@ -120,7 +122,7 @@ void AxisTapsOf(double g, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* 
 // reduced by whole periods first for reflection when far, then taken as it is.
 template <typename Acc>
 void PixelTapsOf(float u, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
-  if (o.padding == Padding::kReflection) u = ReducePixel(u, s, o.align_corners);
+  if (ReducesFarCoordinates(o.padding)) u = ReducePixel(u, s, o.align_corners);
   TapsAtPixel<Acc>(static_cast<Acc>(u), s, o, taps);
 }
 
@@ -202,9 +204,9 @@ void Sample(const PlanesProblem& problem, const Points& points) {
 
 }  // namespace
 
-float CoordinateAsFloat(double g, bool reduce) {
+float CoordinateAsFloat(double g, Padding padding) {
   if (SamplesNothing(g)) return std::numeric_limits<float>::quiet_NaN();  // kept non-finite
-  return CoordinateAs<float>(g, reduce);
+  return CoordinateAs<float>(g, padding);
 }
 
 void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,

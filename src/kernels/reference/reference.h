@@ -56,9 +56,9 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
                  AxisTaps<double>* taps);
 
 // The float coordinate a float-compute GridSample takes from the grid value g: reduced
-// modulo 4 first for reflection (`reduce`) when |g| > 3, kept inside float's range, NaN when
-// g is not finite (a non-finite coordinate samples 0).
-float CoordinateAsFloat(double g, bool reduce);
+// modulo 4 first for reflection (ReducesFarCoordinates) when |g| > 3, kept inside float's range,
+// NaN when g is not finite (a non-finite coordinate samples 0).
+float CoordinateAsFloat(double g, Padding padding);
 
 }  // namespace reference
 }  // namespace gridsample

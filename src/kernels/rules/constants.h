@@ -20,6 +20,8 @@ constexpr double kCubicA = -0.75;
 // huge coordinates reflect without overflow.
 constexpr double kReflectionPeriod = 4.0;
 constexpr double kReflectReduceAbove = 3.0;
+// Reflection alone reduces far coordinates by whole periods (border and zeros clamp them).
+constexpr bool ReducesFarCoordinates(Padding padding) { return padding == Padding::kReflection; }
 
 // Beyond this many pixels outside an axis every value of Acc is an integer and all taps pad
 // alike, so clamping pixel coordinates there changes no tap and no weight (the fraction is 0),

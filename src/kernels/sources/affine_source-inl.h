@@ -77,8 +77,8 @@ class AffineRows {
     if (dtype_ == DType::kFloat64) {  // read as GridSample reads a float64 grid: reduced in
                                       // double (reflection)
       for (int v = begin; v < end; v += lanes) {
-        hn::Store(AffineToFloatFromDouble(ax_ + v, terms_[0], axes_.reflect), d, coords->g[1] + v);
-        hn::Store(AffineToFloatFromDouble(ay_ + v, terms_[1], axes_.reflect), d, coords->g[0] + v);
+        hn::Store(AffineToFloatFromDouble(ax_ + v, terms_[0], axes_.padding), d, coords->g[1] + v);
+        hn::Store(AffineToFloatFromDouble(ay_ + v, terms_[1], axes_.padding), d, coords->g[0] + v);
       }
       return;
     }

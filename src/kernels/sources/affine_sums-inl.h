@@ -53,8 +53,8 @@ using AffineVF = hn::Vec<AffineDF>;
 constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // The float value GridSample takes from a float64 grid value v (see CoordinateAsFloat).
-HWY_INLINE float Float64GridValue(double v, bool reduce) {
-  return reference::CoordinateAsFloat(v, reduce);
+HWY_INLINE float Float64GridValue(double v, Padding padding) {
+  return reference::CoordinateAsFloat(v, padding);
 }
 
 #if GRIDSAMPLE_AFFINE_SIMD == 2
@@ -69,8 +69,8 @@ HWY_INLINE v128_t AffineSum2(const double* a, const v128_t* terms) {
 
 // As Float64GridValue, two lanes. r = v - 4 trunc(v / 4) is fmod(v, 4) exactly (every step
 // is exact for |v| > 3); pmin/pmax are single instructions and a NaN is replaced anyway.
-HWY_INLINE v128_t Float64GridValue2(v128_t v, bool reduce) {
-  if (reduce) {
+HWY_INLINE v128_t Float64GridValue2(v128_t v, Padding padding) {
+  if (ReducesFarCoordinates(padding)) {
     const v128_t q = wasm_f64x2_trunc(wasm_f64x2_mul(v, wasm_f64x2_splat(1 / kReflectionPeriod)));
     const v128_t r = wasm_f64x2_sub(v, wasm_f64x2_mul(q, wasm_f64x2_splat(kReflectionPeriod)));
     v = wasm_v128_bitselect(
@@ -100,9 +100,9 @@ HWY_INLINE AffineVD AffineSumD(const double* a, const AffineVD* terms) {
   return v;
 }
 
-HWY_INLINE AffineVD Float64GridValueD(AffineVD v, bool reduce) {
+HWY_INLINE AffineVD Float64GridValueD(AffineVD v, Padding padding) {
   const AffineDD dd;
-  if (reduce) {
+  if (ReducesFarCoordinates(padding)) {
     const AffineVD r = hn::Sub(v, hn::Mul(hn::Trunc(hn::Mul(v, hn::Set(dd, 1 / kReflectionPeriod))),
                                           hn::Set(dd, kReflectionPeriod)));
     v = hn::IfThenElse(hn::Gt(hn::Abs(v), hn::Set(dd, kReflectReduceAbove)), r, v);
@@ -179,21 +179,21 @@ HWY_INLINE AffineVF AffineLanesToFloat(const double* a, const double (*terms)[kA
 
 // As AffineToFloat<2>, but the value read as GridSample reads a float64 grid (for float64
 // theta): see Float64GridValue.
-HWY_INLINE AffineVF AffineToFloatFromDouble(const double* a, const double* terms, bool reduce) {
+HWY_INLINE AffineVF AffineToFloatFromDouble(const double* a, const double* terms, Padding padding) {
 #if GRIDSAMPLE_AFFINE_SIMD == 2
   const v128_t t[2] = {wasm_f64x2_splat(terms[0]), wasm_f64x2_splat(terms[1])};
-  return Demote4(Float64GridValue2(AffineSum2<2>(a, t), reduce),
-                 Float64GridValue2(AffineSum2<2>(a + 2, t), reduce));
+  return Demote4(Float64GridValue2(AffineSum2<2>(a, t), padding),
+                 Float64GridValue2(AffineSum2<2>(a + 2, t), padding));
 #elif GRIDSAMPLE_AFFINE_SIMD == 1
   const AffineDD dd;
   const AffineVD t[2] = {hn::Set(dd, terms[0]), hn::Set(dd, terms[1])};
-  return DemoteHalves(Float64GridValueD(AffineSumD<2>(a, t), reduce),
-                      Float64GridValueD(AffineSumD<2>(a + hn::Lanes(dd), t), reduce));
+  return DemoteHalves(Float64GridValueD(AffineSumD<2>(a, t), padding),
+                      Float64GridValueD(AffineSumD<2>(a + hn::Lanes(dd), t), padding));
 #else
   const AffineDF d;
   HWY_ALIGN float out[kAffineMaxLanes];
   for (size_t j = 0; j < hn::Lanes(d); ++j) {
-    out[j] = Float64GridValue((a[j] + terms[0]) + terms[1], reduce);
+    out[j] = Float64GridValue((a[j] + terms[0]) + terms[1], padding);
   }
   return hn::Load(d, out);
 #endif

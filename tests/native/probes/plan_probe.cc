@@ -33,10 +33,9 @@ void Probe(CoordinateSpace space, int32_t size, bool align, const float* g, int 
     std::memcpy(in, g + v, sizeof(float) * valid);
     AxisPlan<M> plan;
     const VF g = hn::Load(d, in);
-    const bool reduce = P == Padding::kReflection;
     const VF x = space == CoordinateSpace::kPixels
-                     ? ToPixels<CoordinateSpace::kPixels>(d, g, size, align, reduce)
-                     : ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, reduce);
+                     ? ToPixels<CoordinateSpace::kPixels>(d, g, size, align, P)
+                     : ToPixels<CoordinateSpace::kNormalised>(d, g, size, align, P);
     PlanPixels<M, P>(d, x, size, align, &plan);
     HWY_ALIGN int32_t s[kMaxLanes];
     HWY_ALIGN float w[kTaps<M>][kMaxLanes];
