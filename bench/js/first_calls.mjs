@@ -107,7 +107,7 @@ async function pageRun({ op, warmUp, calls }) {
   const loadMs = performance.now() - t0;
   const S = 512;
   let call;
-  if (op === 'warpAffine') {  // as web/demo/worker.mjs: heap tensors made when the picture arrives
+  if (op === 'warpAffine') {  // as web/demo's worker (worker_jobs.mjs): heap tensors made when the picture arrives
     const src = gs.tensor('uint8', [S, S, 4]);
     src.data.set(new Uint8Array(4 * S * S).map((_, i) => (i * 7919) % 251));
     const out = gs.tensor('uint8', [S, S, 4]);
