@@ -4,7 +4,7 @@
 // 1.1 for GitHub's README rendering (an <img>): explicit size and viewBox, generic font
 // families only, no scripts, no links, every text escaped.
 //
-// The pairing is bench.mjs's IMPLS: each peer row carries `peer` (the bar's name) and `vs` (the
+// The pairing is impls.mjs's IMPLS: each peer row carries `peer` (the bar's name) and `vs` (the
 // row of ours the report's "speed-up of ours" divides by, one that moves the same bytes), so a
 // bar is the peer row's median / its `vs` row's median, the figure of that column. Rows of one
 // peer (OpenCV.js 5 and 4, two layouts) make one bar: the one least favourable to ours, i.e.

@@ -4,11 +4,11 @@
 // process runs onnxruntime-web on 1 thread, so the threaded one lives here, in a child Node
 // process started by startOrtWebThreads() (node --expose-gc, IPC with structured clone). The
 // child reads the workloads' inputs from the directory bench.mjs writes for the native binary
-// (writeNativeInputs: manifest.json and raw little-endian files, the same bytes every
-// implementation gets), sets each up with peers.mjs' onnxruntimeWeb adapter and times it with
-// timing.mjs' calibrate() and sample(), one sample per request, so that its samples are taken
-// in the parent's rounds (timing.mjs, timeInRounds with a `remote` entry) while the parent
-// waits.
+// (native_binary.mjs, writeNativeInputs: manifest.json and raw little-endian files, the same
+// bytes every implementation gets), sets each up with peers.mjs' onnxruntimeWeb adapter and
+// times it with timing.mjs' calibrate() and sample(), one sample per request, so that its
+// samples are taken in the parent's rounds (timing.mjs, timeInRounds with a `remote` entry)
+// while the parent waits.
 //
 // Checks that the threads really run: onnxruntime-web falls back to one thread with a console
 // warning where wasm threads are missing (no SharedArrayBuffer); the child records that, the

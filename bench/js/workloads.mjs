@@ -226,7 +226,7 @@ export function makeWorkloads() {
       inBytes: 1024 * 1024 * 4,
       outBytes: 1024 * 1024 * 4,
       // Exact implementations differ by rounding only; OpenCV's fixed-point positions get a
-      // tolerance that grows with the local contrast (bench.mjs, tolerance()).
+      // tolerance that grows with the local contrast (impls.mjs, tolerance()).
       tol: 1,
     },
   ];

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 
 import { escapeXml, renderChart } from '../../bench/js/chart.mjs';
 
-// Rows in the shape of bench.mjs's IMPLS (id, short, peer, vs; floors and baselines carry no peer).
+// Rows in the shape of impls.mjs's IMPLS (id, short, peer, vs; floors and baselines carry no peer).
 const IMPLS = [
   { id: 'simd', short: 'ours SIMD heap' },
   { id: 'simd-copy', short: 'ours SIMD copying', vs: 'simd' },
