@@ -11,8 +11,8 @@
 // for the targets comparing two settings. onnxruntime-web on 2 threads runs in a child process
 // (ort_web_threads.mjs; numThreads is per process) that takes its samples when its turn in
 // these rounds comes. After the native rounds, the scaling model's inputs are measured: memory
-// bandwidth (gridsample_membw) and two probe calls in the native binary (report.mjs,
-// scalingModel). Before timing, each output is compared with ours; a
+// bandwidth (gridsample_membw) and two probe calls in the native binary
+// (report_scaling.mjs, scalingModel). Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
 // the image warps are timed against OpenCV.js (image_warps.mjs),
@@ -175,7 +175,7 @@ async function main() {
       for (const id of [...nativeIds(w), 'ort-node', 'ort-node-t2']) log(`  ${id.padEnd(12)} ${describeResult(r[id])}`);
     }
 
-    // 2b. The scaling model's inputs (report.mjs, scalingModel): memory bandwidth on 1 and
+    // 2b. The scaling model's inputs (report_scaling.mjs, scalingModel): memory bandwidth on 1 and
     // THREADS threads, and the per-call costs of a tiny call and of a small split call.
     if (workloads.length) scaling = measureScalingInputs(args.native, dir);
   } finally {

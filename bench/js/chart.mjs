@@ -11,7 +11,7 @@
 // the fastest, as the summary takes. As in the summary, a ratio needs both rows usable (timed,
 // output matching ours); rows timed but with a differing output get a note instead of a bar;
 // a peer not run, not available or failing gets no row.
-import { ratio, usable } from './report.mjs';
+import { ratio, usable } from './report_format.mjs';
 
 const W = 1000;
 const LABEL_END = 380; // right edge of the row labels

@@ -213,14 +213,15 @@ export async function timeNative(binary, dir, w, r, ortNode) {
   }
   if (!timeBinary) return;
   for (const id of roundIds(w)) r[id] = nativeTimed(r[id], runs[id], error);
-  // {kernel: {target: row}}: the public API with dispatch forced to each target (report.mjs
-  // checks that the default choice is not slower than a lower target).
+  // {kernel: {target: row}}: the public API with dispatch forced to each target
+  // (report_tables.mjs, dispatchTable, checks that the default choice is not slower than a
+  // lower target).
   r.targets = Object.fromEntries(Object.entries(targetRuns).map(([kernel, byTarget]) => [kernel,
     Object.fromEntries(Object.entries(byTarget).map(([t, reps]) => [t, nativeTimed({ status: 'ok' }, reps)]))]));
 }
 
 /**
- * The scaling model's measured inputs (report.mjs, scalingModel), after the native rounds:
+ * The scaling model's measured inputs (report_scaling.mjs, scalingModel), after the native rounds:
  * - membw: gridsample_membw (next to the native binary; bench/native/membw.cc), streaming copy
  *   and read bandwidth of 256 MiB and L3-resident buffers on 1 and THREADS threads, or {error};
  * - probes: the native binary on modelProbes() (workloads.mjs), public API on 1 and THREADS

@@ -1,7 +1,7 @@
 // The worker pool's rows of the benchmark: createPool with 2 workers against one instance on this thread, on RGBA warps from 256x256 to 2048x2048 (the break-even size and the 2048x2048 bicubic target), and their section of bench/RESULTS.md.
 import { createPool, load } from '../../js/node.mjs';
 import { SPLIT_COST } from '../../js/pool/create_pool.mjs';
-import { coresText } from './report.mjs';
+import { coresText } from './report_scaling.mjs';
 import { calibrate, stats, timeInRounds } from './timing.mjs';
 
 /** Side lengths of the square RGBA images timed, the break-even search's steps. */

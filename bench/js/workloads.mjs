@@ -233,8 +233,8 @@ export function makeWorkloads() {
 }
 
 /**
- * Two calls that measure the scaling model's per-call costs (report.mjs, scalingModel), timed
- * by the native binary only, on 1 and 2 threads. `probe` names the role:
+ * Two calls that measure the scaling model's per-call costs (report_scaling.mjs, scalingModel),
+ * timed by the native binary only, on 1 and 2 threads. `probe` names the role:
  * - tiny: 1x1x8x8 -> 8x8, linear/zeros: never split (64 pixels); its time is the fixed cost of
  *   a call (checks, dispatch, setup), the model's serial part;
  * - split: 1x12x128x256 -> 128x256, linear/zeros: 32,768 pixels of 12 x 4 taps + 16 = 64 cost

@@ -1,7 +1,8 @@
 // Streaming memory bandwidth on 1 and 2 threads: a copy and a read-only sum of buffers
 // far larger than L3 (DRAM) and of an L3-resident size; medians of several repetitions, JSON on
-// stdout. bench/js/bench.mjs runs it in `make bench`; the scaling model of bench/js/report.mjs
-// caps its estimates with these figures (bench/README.md, "Scaling model").
+// stdout. bench/js/bench.mjs runs it in `make bench`; the scaling model of
+// bench/js/report_scaling.mjs caps its estimates with these figures (bench/README.md, "Scaling
+// model").
 //
 // Usage: gridsample_membw [--large_mib=256] [--l3_mib=N] [--threads=1,2] [--reps=7] [--min_ms=20]
 //
