@@ -142,7 +142,7 @@ export function readSpace(fn, opts) {
 
 /**
  * gs.warpAffine(image, theta, options) and gs.warpPerspective(image, h, options) over `heap`
- * (api.d.cts documents them): `fn` names the warp.
+ * (load_api.d.cts documents them): `fn` names the warp.
  */
 export function warpImage(heap, fn, image, matrix, options) {
   const warp = WARPS[fn];
@@ -253,8 +253,8 @@ export function readMap(heap, fn, what, map, channels, flow = false) {
 }
 
 /**
- * gs.remap(image, mapX, mapY, options) over `heap` (api.d.cts documents it): OpenCV's remap
- * with float maps, the output the maps' size.
+ * gs.remap(image, mapX, mapY, options) over `heap` (load_api.d.cts documents it): OpenCV's
+ * remap with float maps, the output the maps' size.
  */
 export function remap(heap, image, mapX, mapY, options) {
   const fn = 'remap';
@@ -271,10 +271,10 @@ export function remap(heap, image, mapX, mapY, options) {
 }
 
 /**
- * gs.warpFlow(image, flow, options) over `heap` for an interleaved image (api.d.cts documents
- * it): out(p) = image(p + flow(p)) with the flow in pixels, as an interleaved (dx, dy) map
- * {data, width, height} or heap tensor [h, w, 2], or a float32 tensor [1, 2, h, w] (dx's
- * plane, then dy's: RAFT's layout); the output has the flow's size.
+ * gs.warpFlow(image, flow, options) over `heap` for an interleaved image (load_api.d.cts
+ * documents it): out(p) = image(p + flow(p)) with the flow in pixels, as an interleaved
+ * (dx, dy) map {data, width, height} or heap tensor [h, w, 2], or a float32 tensor
+ * [1, 2, h, w] (dx's plane, then dy's: RAFT's layout); the output has the flow's size.
  */
 export function warpFlowImage(heap, image, flow, options) {
   const fn = 'warpFlow';
