@@ -11,7 +11,7 @@ const VARIANTS = {
   scalar: { factory: createScalar, url: () => new URL('../dist/gridsample-scalar.wasm', import.meta.url) },
   // Imported (dynamically) only where threads are chosen: a cross-origin isolated page or
   // worker. Its glue starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
-  // import.meta.url)`, a pattern bundlers follow: packaging.test.mjs runs it from Vite (build and
+  // import.meta.url)`, a pattern bundlers follow: packaging_browser.test.mjs runs it from Vite (build and
   // dev server) and webpack 5 bundles on isolated pages and in module workers, demo.test.mjs
   // unbundled.
   'simd-threads': {

@@ -1,4 +1,4 @@
-// A TypeScript consumer of the packed gridsample package, whose types are checked exactly at compile time (packaging.test.mjs compiles it as ESM and as CommonJS).
+// A TypeScript consumer of the packed gridsample package, whose types are checked exactly at compile time (packaging_node.test.mjs compiles it as ESM and as CommonJS).
 import * as gridsample from 'gridsample';
 
 /** True when A and B are the same type: being assignable is not enough (a union is not its member). */

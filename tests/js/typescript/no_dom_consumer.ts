@@ -1,4 +1,4 @@
-// A consumer without the DOM lib (packaging.test.mjs compiles it with lib es2022 alone, with Node's types, and with the webworker lib): the declarations must name no DOM type (issue 27: TS2503 "Cannot find namespace 'WebAssembly'").
+// A consumer without the DOM lib (packaging_node.test.mjs compiles it with lib es2022 alone, with Node's types, and with the webworker lib): the declarations must name no DOM type (issue 27: TS2503 "Cannot find namespace 'WebAssembly'").
 import { createPool, load } from 'gridsample';
 import type { LoadOptions, PoolOptions } from 'gridsample';
 import { InferenceSession } from 'gridsample/onnx';

@@ -1,4 +1,4 @@
-// A Node-only consumer (lib es2022 and @types/node, no DOM lib; packaging.test.mjs): Node's URL, AbortSignal and Blob are what the declarations take where they take the host's classes.
+// A Node-only consumer (lib es2022 and @types/node, no DOM lib; packaging_node.test.mjs): Node's URL, AbortSignal and Blob are what the declarations take where they take the host's classes.
 import { createPool, load } from 'gridsample';
 import { InferenceSession } from 'gridsample/onnx';
 import type { OrtModule } from 'gridsample/onnx';

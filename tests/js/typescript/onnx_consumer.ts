@@ -1,4 +1,4 @@
-// A TypeScript consumer of gridsample/onnx with onnxruntime-web's own types (packaging.test.mjs compiles it as ESM and as CommonJS).
+// A TypeScript consumer of gridsample/onnx with onnxruntime-web's own types (packaging_node.test.mjs compiles it as ESM and as CommonJS).
 import * as ort from 'onnxruntime-web';
 import { InferenceSession } from 'gridsample/onnx';
 import type { Plan, Profile } from 'gridsample/onnx';

@@ -1,4 +1,4 @@
-// A TypeScript consumer of gridsample/ort and gridsample/transformers, the onnxruntime-shaped modules (packaging.test.mjs compiles it as an ES module).
+// A TypeScript consumer of gridsample/ort and gridsample/transformers, the onnxruntime-shaped modules (packaging_node.test.mjs compiles it as an ES module).
 import ort, { env, InferenceSession, Tensor } from 'gridsample/ort';
 import type { OrtShapedSession } from 'gridsample/ort';
 import transformersOrt from 'gridsample/transformers';
