@@ -129,7 +129,7 @@ describe('gridsample onnx: scalar inputs and control flow', () => {
       inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }, { name: 'strength', dtype: 'float32', dims: [] }],
       outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
     }));
-    // A GridSample in each branch of an If, as in onnx_session.test.mjs.
+    // A GridSample in each branch of an If, as in onnx_session_errors.test.mjs.
     const body = (name) => ({
       node: [{ opType: 'GridSample', input: ['X', 'grid'], output: [`${name}_y`], name: `${name}_gs` }],
       name,
