@@ -1,4 +1,4 @@
-// Sampling mode and padding names, the one list of them in JavaScript: the spellings the API, the CLI and ONNX accept (opset 16's bilinear / bicubic, opset 20's linear / cubic), each mode's kind, and the taps each kind reads per output value. The C++ parser (ParseMode, ParsePadding) is the authority; tests/js/api.test.mjs checks these lists against it.
+// Sampling mode and padding names, the one list of them in JavaScript: the spellings the API, the CLI and ONNX accept (opset 16's bilinear / bicubic, opset 20's linear / cubic), each mode's kind, and the taps each kind reads per output value. The C++ parser (ParseMode, ParsePadding) is the authority; tests/js/api_load.test.mjs checks these lists against it.
 
 /** The kind of each mode spelling, in the order messages list them. */
 export const MODE_KIND = Object.freeze({ linear: 'linear', bilinear: 'linear', nearest: 'nearest', cubic: 'cubic', bicubic: 'cubic' });
