@@ -12,7 +12,7 @@ const VARIANTS = {
   // Imported (dynamically) only where threads are chosen: a cross-origin isolated page or
   // worker. Its glue starts its pthread workers from `new URL('gridsample-simd-threads.worker.js',
   // import.meta.url)`, a pattern bundlers follow: packaging_browser.test.mjs runs it from Vite (build and
-  // dev server) and webpack 5 bundles on isolated pages and in module workers, demo.test.mjs
+  // dev server) and webpack 5 bundles on isolated pages and in module workers, demo_warps.test.mjs
   // unbundled.
   'simd-threads': {
     factory: () => import('../dist/gridsample-simd-threads.mjs').then((m) => m.default),
