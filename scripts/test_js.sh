@@ -47,12 +47,12 @@ done
 # As many test files at once as there are cores (Node 20 runs one fewer): each packs, installs
 # and serves from its own temporary folder and port. The slowest files start first, so that the
 # last ones to finish are short (on 2 cores, in seconds run alone: demo_onnx 101, cli_onnx 71,
-# cli 45, demo 39 (since split into demo_warps and demo_sources, each with its own server and
-# Chromium), packaging 39 (since split into packaging_browser and packaging_node, each
-# packing and installing its own copy), webgpu_chromium 30, webgpu 28, onnx_webgpu 25, hostile 23
-# (since split; hostile_limits and cli_hostile_args are its slow parts); the other files about
-# 55 together).
-slowest=(demo_onnx cli_onnx cli demo_warps demo_sources packaging_browser packaging_node webgpu_chromium webgpu onnx_webgpu hostile_limits cli_hostile_args)
+# cli 45, demo 39, packaging 39, webgpu_chromium 30, webgpu 28, onnx_webgpu 25, hostile 23; the
+# other files about 55 together). cli, demo and packaging are since split in two (cli_warps and
+# cli_io, demo_warps and demo_sources, packaging_browser and packaging_node), each half packing
+# and installing or starting its own server and Chromium; hostile's slow parts are hostile_limits
+# and cli_hostile_args.
+slowest=(demo_onnx cli_onnx cli_warps cli_io demo_warps demo_sources packaging_browser packaging_node webgpu_chromium webgpu onnx_webgpu hostile_limits cli_hostile_args)
 files=()
 for name in "${slowest[@]}"; do files+=("tests/js/$name.test.mjs"); done
 for f in tests/js/*.test.mjs; do
