@@ -491,7 +491,7 @@ inline std::string TargetParamName(const ::testing::TestParamInfo<std::string>& 
 
 // The (N, Ho, Wo, 2) float32 map of WarpPerspective's input pixel positions for H (N, 3, 3):
 // perspective_rule.h's values, stored (that rule is tested against the exact projection in
-// warp_affine_test.cc), for Remap to sample.
+// warp_perspective_rule_test.cc), for Remap to sample.
 inline Tensor PerspectivePositions(const Tensor& h, int64_t ho, int64_t wo) {
   const int64_t n = h.shape()[0];
   Tensor map(DType::kFloat32, {n, ho, wo, 2});
@@ -516,7 +516,7 @@ inline Tensor PerspectivePositions(const Tensor& h, int64_t ho, int64_t wo) {
 // Remap's output by the scalar reference (pixel_rule.h; the fast paths' oracle), for an
 // interleaved map (N, Ho, Wo, 2), or planes map_x and map_y (N, Ho, Wo) when map_y is given, on
 // X (N, H, W, C). The reference itself is checked against exact arithmetic in
-// warp_affine_test.cc (PixelRule).
+// pixel_rule_test.cc (PixelRule).
 inline Status ReferenceRemap(const Tensor& x, const Tensor& map_x, const Tensor* map_y,
                              const GridSampleOptions& o, Tensor* y) {
   const std::vector<int64_t>& s = map_x.shape();
