@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fuzz_input.h"
+#include "oracles.h"  // the reference's outputs (tests/native)
 
 namespace gridsample_fuzz {
 namespace {

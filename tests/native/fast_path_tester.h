@@ -17,6 +17,7 @@
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "gtest/gtest.h"
+#include "oracles.h"
 #include "reference/reference.h"
 #include "test_util.h"
 
