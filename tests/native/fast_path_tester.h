@@ -24,67 +24,6 @@
 namespace gridsample_test {
 
 // ---------------------------------------------------------------------------
-// Oracles for the channels-last operators: the NCHW reference on transposed tensors.
-
-// (N, A, B, C) -> (N, C, A, B) when to_channels_first, else back; byte for byte (exact for
-// every dtype).
-inline Tensor Transposed(const Tensor& t, bool to_channels_first) {
-  const std::vector<int64_t>& s = t.shape();
-  const int64_t n = s[0], c = to_channels_first ? s[3] : s[1];
-  const int64_t a = to_channels_first ? s[1] : s[2], b = to_channels_first ? s[2] : s[3];
-  Tensor out(t.dtype(), to_channels_first ? std::vector<int64_t>{n, c, a, b}
-                                          : std::vector<int64_t>{n, a, b, c});
-  const size_t e = ElementSize(t.dtype());
-  const auto* src = static_cast<const uint8_t*>(t.data());
-  auto* dst = static_cast<uint8_t*>(out.data());
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t p = 0; p < a * b; ++p) {
-      for (int64_t k = 0; k < c; ++k) {
-        const int64_t last = (i * a * b + p) * c + k, first = (i * c + k) * a * b + p;
-        const int64_t from = to_channels_first ? last : first;
-        const int64_t to = to_channels_first ? first : last;
-        std::memcpy(dst + to * e, src + from * e, e);
-      }
-    }
-  }
-  return out;
-}
-
-// GridSample on X (N, H, W, C) through the NCHW reference.
-inline Tensor OracleGridSample(const Tensor& x, const Tensor& grid, const GridSampleOptions& o) {
-  const Tensor xc = Transposed(x, true);
-  Tensor yc(x.dtype(), {x.shape()[0], x.shape()[3], grid.shape()[1], grid.shape()[2]});
-  const Status s = gridsample::reference::GridSample(xc.View(), grid.View(), yc.MutableView(), o);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return Transposed(yc, false);
-}
-
-// The reference grid of AffineGrid(theta, (N, C, Ho, Wo)).
-inline Tensor OracleAffineGrid(const Tensor& theta, int64_t c, int64_t ho, int64_t wo, bool align) {
-  const int64_t size[4] = {theta.shape()[0], c, ho, wo};
-  Tensor grid(theta.dtype(), {theta.shape()[0], ho, wo, 2});
-  const Status s = gridsample::reference::AffineGrid(theta.View(), size, 4, grid.MutableView(),
-                                                     AffineGridOptions{align, {}});
-  EXPECT_TRUE(s.ok()) << s.message();
-  return grid;
-}
-
-// WarpAffine's meaning: AffineGrid + GridSample with one align_corners.
-inline Tensor OracleWarpAffine(const Tensor& x, const Tensor& theta, int64_t ho, int64_t wo,
-                               const GridSampleOptions& o) {
-  return OracleGridSample(x, OracleAffineGrid(theta, x.shape()[3], ho, wo, o.align_corners), o);
-}
-
-// WarpPerspective's meaning: the reference Remap at its pixel positions.
-inline Tensor OracleWarpPerspective(const Tensor& x, const Tensor& h, int64_t ho, int64_t wo,
-                                    const GridSampleOptions& o) {
-  Tensor y;
-  const Status s = ReferenceRemap(x, PerspectivePositions(h, ho, wo), nullptr, o, &y);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return y;
-}
-
-// ---------------------------------------------------------------------------
 // What one FastPathTester::Test() did: whether the fast path ran (false when the public entry
 // point was tested), how many values it compared and how many of those differ from the
 // oracle's bits at all (within the tolerance or not).
@@ -341,104 +280,12 @@ class FastPathTester {
     return Status::Ok();
   }
 
-  static const char* OpName(Op o) {
-    switch (o) {
-      case Op::kGridSample: return "GridSample";
-      case Op::kGridSampleChannelsLast: return "GridSampleChannelsLast";
-      case Op::kWarpAffine: return "WarpAffine";
-      case Op::kWarpPerspective: return "WarpPerspective";
-      case Op::kRemap: return "Remap";
-      case Op::kWarpFlow: return "WarpFlow";
-      case Op::kAffineGrid: return "AffineGrid";
-    }
-    return "?";
-  }
-
-  // "AVX2/GridSample mode=linear padding=zeros align_corners=0"
-  std::string What() const {
-    std::ostringstream s;
-    s << gridsample::ActiveTarget() << '/' << OpName(op_) << ' ';
-    if (op_ == Op::kAffineGrid) {
-      s << "align_corners=" << (options_.align_corners ? 1 : 0);
-    } else {
-      s << Describe(options_);
-    }
-    return s.str();
-  }
-
-  // "n=0 c=2 pixel (y=3, x=5) grid (x=0.25, y=-1)": batch, channel, output pixel and its grid
-  // point (theta for WarpAffine); for AffineGrid "n=0 pixel (y=3, x=5) component 1 (y)".
-  std::string Where(const Tensor& y, int64_t flat, const Tensor& grid) const {
-    const std::vector<int64_t> idx = Unravel(flat, y.shape());
-    const size_t rank = y.rank() - 2;
-    static const char* const kAxes[] = {"t", "z", "y", "x"};
-    std::vector<int64_t> pixel;  // spatial index, outermost first
-    int64_t channel = 0;
-    if (op_ == Op::kGridSample || op_ == Op::kWarpFlow) {
-      pixel.assign(idx.begin() + 2, idx.end());
-      channel = idx[1];
-    } else {
-      pixel.assign(idx.begin() + 1, idx.end() - 1);
-      channel = idx.back();
-    }
-    std::ostringstream s;
-    s << "n=" << idx[0];
-    if (op_ != Op::kAffineGrid) s << " c=" << channel;
-    s << " pixel (";
-    for (size_t a = 0; a < rank; ++a) {
-      s << (a ? ", " : "") << kAxes[4 - rank + a] << '=' << pixel[a];
-    }
-    s << ')';
-    if (op_ == Op::kAffineGrid) {
-      s << " component " << channel << " (" << kAxes[3 - channel] << ')';
-    } else if (has_grid()) {
-      // The grid point (n, pixel...): its coordinates, x first.
-      int64_t point = idx[0];
-      for (size_t a = 0; a < rank; ++a) point = point * grid.shape()[1 + a] + pixel[a];
-      s << " grid (";
-      for (size_t a = 0; a < rank; ++a) {
-        s << (a ? ", " : "") << kAxes[3 - a] << '='
-          << grid.Get(point * static_cast<int64_t>(rank) + static_cast<int64_t>(a));
-      }
-      s << ')';
-    }
-    if (op_ == Op::kWarpFlow) {
-      const int64_t plane = pixel[0] * y.shape()[3] + pixel[1];
-      const int64_t at = idx[0] * 2 * y.shape()[2] * y.shape()[3] + plane;
-      s << " flow (dx=" << flow_->Get(at) << ", dy=" << flow_->Get(at + y.shape()[2] * y.shape()[3])
-        << ')';
-    }
-    if (op_ == Op::kRemap) {
-      const int64_t p = flat / y.shape().back();  // the output pixel (n, i, j) as one index
-      s << " map (x=" << (map_y_ ? map_x_->Get(p) : map_x_->Get(2 * p))
-        << ", y=" << (map_y_ ? map_y_->Get(p) : map_x_->Get(2 * p + 1)) << ')';
-    }
-    if (theta_) {
-      const int64_t per_batch = theta_->size() / theta_->shape()[0];
-      s << (op_ == Op::kWarpPerspective ? " H[" : " theta[") << idx[0] << "] = (";
-      for (int64_t k = 0; k < per_batch; ++k) {
-        s << (k ? ", " : "") << theta_->Get(idx[0] * per_batch + k);
-      }
-      s << ')';
-    }
-    return s.str();
-  }
-
-  std::string Inputs(const Tensor& x, const Tensor& grid) const {
-    std::ostringstream s;
-    if (op_ != Op::kAffineGrid) s << "X " << Name(x.dtype()) << ' ' << ToString(x.shape()) << ", ";
-    if (has_grid()) {
-      s << "grid " << Name(grid.dtype()) << ' ' << ToString(grid.shape());
-    } else if (op_ == Op::kRemap) {
-      s << (map_y_ ? "map_x, map_y " : "map ") << ToString(map_x_->shape());
-    } else if (op_ == Op::kWarpFlow) {
-      s << "flow " << ToString(flow_->shape());
-    } else {
-      s << (op_ == Op::kWarpPerspective ? "H " : "theta ") << Name(theta_->dtype()) << ' '
-        << ToString(theta_->shape()) << ", output " << ToString(out_);
-    }
-    return s.str();
-  }
+  // The failure message's parts (fast_path_tester_messages.h): the operator and its options,
+  // the output pixel and what it was computed from, the inputs' shapes.
+  static const char* OpName(Op o);
+  std::string What() const;
+  std::string Where(const Tensor& y, int64_t flat, const Tensor& grid) const;
+  std::string Inputs(const Tensor& x, const Tensor& grid) const;
 
   // Allowed |got - want| for the oracle's value want (values_ only).
   double Allowed(double want, DType t) const {
@@ -516,5 +363,8 @@ class FastPathTester {
 };
 
 }  // namespace gridsample_test
+
+// FastPathTester's message members, defined apart from the class.
+#include "fast_path_tester_messages.h"
 
 #endif  // GRIDSAMPLE_TESTS_NATIVE_FAST_PATH_TESTER_H_
