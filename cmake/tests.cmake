@@ -34,7 +34,8 @@ else()
 endif()
 include(GoogleTest)
 
-add_library(gridsample_case_loader STATIC tests/native/case_loader.cc)
+add_library(gridsample_case_loader STATIC tests/native/case_loader.cc tests/native/case_files.cc
+            tests/native/case_runner.cc)
 target_include_directories(gridsample_case_loader
   PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/tests/native ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels)
 target_link_libraries(gridsample_case_loader PUBLIC gridsample nlohmann_json::nlohmann_json)

@@ -221,7 +221,7 @@ function formatG(v, p) {
 const g9 = (v) => formatG(v, 9);
 const g3 = (v) => formatG(v, 3);
 
-/** One line in the native runner's format (tests/native/case_loader.cc DescribeResult). */
+/** One line in the native runner's format (tests/native/case_runner.cc DescribeResult). */
 export function describeResult(r, implementation) {
   let s = `${r.passed ? 'PASS' : 'FAIL'} ${r.name} [${r.category || '-'}] (${implementation})`;
   if (r.worstFlat < 0) return r.error ? `${s}: ${r.error}` : s;
