@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fuzz_checks.h"
 #include "fuzz_input.h"
 #include "oracles.h"  // the reference's outputs (tests/native)
 

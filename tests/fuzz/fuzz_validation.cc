@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_checks.h"
 #include "fuzz_input.h"
 
 namespace gridsample_fuzz {
