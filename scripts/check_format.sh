@@ -10,7 +10,7 @@ shopt -s nullglob
 files=(src/kernels/*.cc src/kernels/*.h src/kernels/*/*.cc src/kernels/*/*.h
        src/kernels/include/gridsample/*.h src/bindings/*.cc
        tests/native/*.cc tests/native/*.h tests/native/*/*.cc tests/native/*/*.h tests/fuzz/*.cc tests/fuzz/*.h tests/consumer/*.cc
-       bench/native/*.cc)
+       bench/native/*.cc bench/native/*.h)
 
 if [ "${1:-}" = --fix ]; then
   "$CLANG_FORMAT" -i "${files[@]}"
