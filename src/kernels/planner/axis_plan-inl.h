@@ -54,12 +54,8 @@ HWY_INLINE VF Denormalise(DF d, VF g, int32_t size, bool align, Padding padding)
   const VF one = hn::Set(d, 1.0f);
   const VF half = hn::Set(d, 0.5f);
   if (ReducesFarCoordinates(padding)) {  // a branch per vector: grids rarely reach beyond 3
-    const auto far = hn::Gt(hn::Abs(g), hn::Set(d, static_cast<float>(kReflectReduceAbove)));
-    if (!hn::AllFalse(d, far)) {
-      const VF period = hn::Set(d, static_cast<float>(kReflectionPeriod));
-      const VF q = hn::Trunc(hn::Mul(g, hn::Set(d, static_cast<float>(1 / kReflectionPeriod))));
-      g = hn::IfThenElse(far, hn::Sub(g, hn::Mul(period, q)), g);
-    }
+    const auto far = FarFromPeriod(d, g);
+    if (!hn::AllFalse(d, far)) g = ReducedByPeriods(d, g, far);
   }
   const AxisLine line = NormalisedLine(size, align);
   const VF x = GRIDSAMPLE_PIXEL_ON_LINE(g, hn::Set(d, static_cast<float>(line.scale)),

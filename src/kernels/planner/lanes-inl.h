@@ -1,5 +1,5 @@
 // The planner's vocabulary: the float and int32 vectors of a Highway target, its lane count,
-// each mode's window (kTaps), and the clamps it and the blends use.
+// each mode's window (kTaps), the clamps it and the blends use, and reflection's reduction.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_PLANNER_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_PLANNER_LANES_INL_H_
@@ -54,6 +54,21 @@ HWY_INLINE V MaxNoNaN(V a, V b) {
 #else
   return hn::Max(a, b);
 #endif
+}
+
+// Far coordinates v (|v| > kReflectReduceAbove) reduced by whole periods, v - 4 trunc(v / 4),
+// in float or double lanes: std::fmod(v, 4) (the reference's) exactly, every step being exact
+// for |v| > 3; the others as they are. `far` is that mask (callers may test it first).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V ReducedByPeriods(D d, V v, hn::Mask<D> far) {
+  using T = hn::TFromD<D>;
+  const V q = hn::Trunc(hn::Mul(v, hn::Set(d, static_cast<T>(1 / kReflectionPeriod))));
+  return hn::IfThenElse(far, hn::Sub(v, hn::Mul(q, hn::Set(d, static_cast<T>(kReflectionPeriod)))),
+                        v);
+}
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE hn::Mask<D> FarFromPeriod(D d, V v) {
+  return hn::Gt(hn::Abs(v), hn::Set(d, static_cast<hn::TFromD<D>>(kReflectReduceAbove)));
 }
 
 }  // namespace HWY_NAMESPACE

@@ -26,6 +26,7 @@
 #include <limits>
 
 #include "hwy/highway.h"
+#include "planner/lanes-inl.h"
 #include "planner/limits.h"
 #include "reference/reference.h"
 #include "sources/affine_terms.h"
@@ -67,8 +68,9 @@ HWY_INLINE v128_t AffineSum2(const double* a, const v128_t* terms) {
   return v;
 }
 
-// As Float64GridValue, two lanes. r = v - 4 trunc(v / 4) is fmod(v, 4) exactly (every step
-// is exact for |v| > 3); pmin/pmax are single instructions and a NaN is replaced anyway.
+// As Float64GridValue, two lanes: the reduction is lanes-inl.h's ReducedByPeriods in wasm
+// intrinsics (Highway has no float64 vectors here); pmin/pmax are single instructions and a NaN
+// is replaced anyway.
 HWY_INLINE v128_t Float64GridValue2(v128_t v, Padding padding) {
   if (ReducesFarCoordinates(padding)) {
     const v128_t q = wasm_f64x2_trunc(wasm_f64x2_mul(v, wasm_f64x2_splat(1 / kReflectionPeriod)));
@@ -102,11 +104,7 @@ HWY_INLINE AffineVD AffineSumD(const double* a, const AffineVD* terms) {
 
 HWY_INLINE AffineVD Float64GridValueD(AffineVD v, Padding padding) {
   const AffineDD dd;
-  if (ReducesFarCoordinates(padding)) {
-    const AffineVD r = hn::Sub(v, hn::Mul(hn::Trunc(hn::Mul(v, hn::Set(dd, 1 / kReflectionPeriod))),
-                                          hn::Set(dd, kReflectionPeriod)));
-    v = hn::IfThenElse(hn::Gt(hn::Abs(v), hn::Set(dd, kReflectReduceAbove)), r, v);
-  }
+  if (ReducesFarCoordinates(padding)) v = ReducedByPeriods(dd, v, FarFromPeriod(dd, v));
   const auto finite = hn::Lt(hn::Abs(v), hn::Set(dd, HUGE_VAL));
   const AffineVD c = hn::Min(hn::Max(v, hn::Set(dd, -FLT_MAX)), hn::Set(dd, FLT_MAX));
   return hn::IfThenElse(finite, c, hn::Set(dd, std::numeric_limits<double>::quiet_NaN()));
