@@ -7,11 +7,10 @@
 #include "gtest/gtest.h"
 #include "shape_query.h"
 #include "test_util.h"
+#include "validation_util.h"
 
 namespace gridsample_test {
 namespace {
-
-constexpr uint8_t kSentinel = 0xAB;
 
 // The call fails with kInvalidArgument, the message starts with the operator, names `what`
 // and contains each of `parts`; Y keeps its sentinel bytes.
