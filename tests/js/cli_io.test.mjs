@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import jpeg from 'jpeg-js';
 
 import { thetaFromParams } from '../../js/images/pixel_space.mjs';
-import { assertPixels, bin, cli, gs, inParallel, PNG, testImage, work, writeImage, startCli, stopCli } from './lib/cli_consumer.mjs';
+import { assertPixels, bin, cli, gs, inParallel, PNG, work, startCli, stopCli, inputPicture } from './lib/cli_consumer.mjs';
 
 before(startCli);
 after(stopCli);
@@ -17,11 +17,7 @@ after(stopCli);
 describe('gridsample CLI (installed from the packed tarball)', () => {
   let input;
   let image;
-  before(() => {
-    const png = testImage(67, 45);
-    input = writeImage('in.png', png);
-    image = PNG.sync.read(readFileSync(input));
-  });
+  before(() => ({ input, image } = inputPicture()));
 
   describe('file errors: exit 1, one line of our own naming the file and the reason, no output written', () => {
     // Chunks of the valid input, and a copy with one chunk's data changed and its CRC made good again.

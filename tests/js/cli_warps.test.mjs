@@ -10,7 +10,7 @@ import { thetaFromParams } from '../../js/images/pixel_space.mjs';
 import { FLOWS, flowGrid } from '../../js/images/flows.mjs';
 import { moments } from './lib/disk.mjs';
 import { PACKAGE } from './lib/packed.mjs';
-import { affine, assertPixels, bin, cli, diskPng, gs, libraryWarp, PNG, sh, testImage, work, writeImage, startCli, stopCli } from './lib/cli_consumer.mjs';
+import { affine, assertPixels, bin, cli, diskPng, gs, libraryWarp, PNG, sh, testImage, work, writeImage, startCli, stopCli, inputPicture } from './lib/cli_consumer.mjs';
 
 before(startCli);
 after(stopCli);
@@ -18,11 +18,7 @@ after(stopCli);
 describe('gridsample CLI (installed from the packed tarball)', () => {
   let input;
   let image;
-  before(() => {
-    const png = testImage(67, 45);
-    input = writeImage('in.png', png);
-    image = PNG.sync.read(readFileSync(input));
-  });
+  before(() => ({ input, image } = inputPicture()));
 
   test('--help (also through npx), help, warp --help and --version', async () => {
     const npx = await sh('npx', ['gridsample', '--help'], { cwd: join(work, 'app'), env: { ...process.env, npm_config_offline: 'true' } });

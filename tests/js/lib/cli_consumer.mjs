@@ -87,6 +87,12 @@ export function writeImage(name, png, options) {
   return path;
 }
 
+// The suites' input picture: a 67 x 45 testImage written as in.png, and its pixels as read back.
+export function inputPicture() {
+  const input = writeImage('in.png', testImage(67, 45));
+  return { input, image: PNG.sync.read(readFileSync(input)) };
+}
+
 // The library's result for decoded RGBA pixels, by the call the CLI makes: warpAffine (an
 // affine θ) or gridSampleChannelsLast (a flow grid) on the bytes where the package has them.
 // Both are also checked against gridSample of the bytes as uint8 planar (1, 4, H, W) data,
