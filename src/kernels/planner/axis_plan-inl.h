@@ -73,11 +73,10 @@ inline HWY_NOINLINE VF ReduceFarPixels(DF d, VF u, int32_t size, bool align) {
 }
 // Pixel positions u (finite) as the planner takes them, by pixel_rule.h: reduced by whole
 // periods where reflection (ReducesFarCoordinates) meets a far position, then far away points
-// clamped as
-// Denormalise clamps them.
+// clamped as Denormalise clamps them. A branch per vector: maps rarely reach a period beyond the
+// image.
 HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, Padding padding) {
-  if (ReducesFarCoordinates(
-          padding)) {  // a branch per vector: maps rarely reach a period beyond the image
+  if (ReducesFarCoordinates(padding)) {
     const double period = ReflectionPeriod(size, align);
     const VF p = hn::Set(d, static_cast<float>(period));
     const auto far = hn::Or(hn::Lt(u, hn::Neg(p)), hn::Gt(u, hn::Add(p, p)));
