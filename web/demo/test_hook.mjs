@@ -1,4 +1,4 @@
-// window.__demo, the hook of tests/js/demo.test.mjs: page_state.mjs's figures with the state, settled() and the pixels of the source, the output, the thumbnails and the perspective panel as base64; the page itself never reads it.
+// window.__demo, the hook of the browser tests (tests/js/demo_*.test.mjs, lib/demo_page.mjs): page_state.mjs's figures with the state, settled() and the pixels of the source, the output, the thumbnails and the perspective panel as base64; the page itself never reads it.
 import { hook, page, settled, state } from './page_state.mjs';
 import { readOutput, readTile } from './drawing.mjs';
 import { sourceImage } from './source.mjs';
