@@ -106,7 +106,7 @@ class Pool {
       this.#check = checkOnly(gs);
     } catch (e) {
       this.#terminated = true;
-      await Promise.all(this.#workers.map((w) => this.#stop(w)));
+      await this.#stopAll();
       throw e;
     }
     this.#started = true;
@@ -163,6 +163,17 @@ class Pool {
   #stop(w) {
     w.dead = true;
     return w.port.terminate();
+  }
+
+  // Ends every worker. A timer holds the event loop until they have exited: Node can end the loop
+  // first (idle workers are unreferenced), leaving the awaited promise pending for good.
+  async #stopAll() {
+    const hold = setInterval(() => {}, 1 << 30);
+    try {
+      await Promise.all(this.#workers.map((w) => this.#stop(w)));
+    } finally {
+      clearInterval(hold);
+    }
   }
 
   // A worker's answer: a band's data, a whole call's result, or an error; then it takes the
@@ -334,7 +345,7 @@ class Pool {
     if (this.#terminated) return;
     this.#terminated = true;
     for (const call of this.#calls.values()) this.#finish(call, new Error(`pool.${call.fn}: the pool was terminated`));
-    await Promise.all(this.#workers.map((w) => this.#stop(w)));
+    await this.#stopAll();
   }
 
   fault(index, kind) {

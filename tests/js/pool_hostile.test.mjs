@@ -42,6 +42,17 @@ describe('createPool (Node worker_threads)', () => {
     });
   });
 
+  test('terminate() resolves with nothing else keeping Node alive, a call in flight or not, 20 times (Node could end the loop before idle workers exited)', async () => {
+    const frame = image(1024, 1024);
+    for (let i = 0; i < 20; ++i) {
+      const pool = await createPool({ workers: 2 });
+      const pending = i % 2 ? assert.rejects(pool.warpAffine(frame, [1, 0, 0, 0, 1, 0], { mode: 'cubic' }),
+        { message: 'pool.warpAffine: the pool was terminated' }) : null;
+      await pool.terminate();
+      await pending;
+    }
+  });
+
   test('a call whose output or heap the instance refuses (over 2 GiB; over 4 GiB) is refused up front with its error, nothing sent', async () => {
     const [gs, pool] = await ready;
     const small = image(8, 8);
