@@ -2,6 +2,7 @@
 import { nodeLabel, OnnxModelError, quote, quoteAll } from './errors.mjs';
 import { declaredType, ELEM_CODES, encodeModel, num, tensorTypeOf, tensorTypeProto } from './model_proto.mjs';
 import { isDefaultDomain, isOurs, operatorVersion, OUR_OPS, ourAttributes } from './our_nodes.mjs';
+import { valueTypes } from './value_types.mjs';
 
 // The last default-domain opset whose GridSample and AffineGrid gridsample knows: GridSample
 // versions 16, 20 and 22, AffineGrid 20, none changed through opset 24. A later opset could
@@ -44,7 +45,8 @@ function nestedOurs(node, index) {
  * { model, opset, inputs: [{name, type}], outputs: [{name, type}], initializers: Map,
  *   parts: [{ runsOn: 'onnxruntime'|'gridsample', nodes: [{index, node, label, attrs?, version?}],
  *             inputs: [names], outputs: [names], constants: [initializer names] }],
- *   valueInfo: Map name -> ValueInfoProto, unused: [labels] }.
+ *   valueInfo: Map name -> ValueInfoProto, types: Map name -> element type (onnx/value_types.mjs),
+ *   unused: [labels] }.
  * `keep`: indices of GridSample / AffineGrid nodes to leave in onnxruntime's parts (checked as
  * ours all the same; see onnx/placement.mjs). Throws OnnxModelError for what gridsample cannot run.
  */
@@ -175,7 +177,7 @@ export function splitModel(proto, model, { subgraphs = 'error', keep = new Set()
     const laterReads = new Set(parts.slice(i + 1).flatMap((p) => p.nodes.flatMap(reads)));
     part.outputs = [...made].filter((name) => graphOutputs.has(name) || laterReads.has(name));
   });
-  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, parts, unused };
+  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, types: valueTypes(graph, valueInfo), parts, unused };
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { libraryRules } from '../core/api.mjs';
 import { describe, quote } from './errors.mjs';
-import { declaredType, formatType } from './model_proto.mjs';
+import { formatType } from './model_proto.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
 
 const CPU = new Set(['cpu', 'cpu-pinned']);
@@ -64,9 +64,9 @@ export const metadata = (values) => values.map(({ name, type }) => ({ name, isTe
 // With a GPU execution provider, the outputs of an onnxruntime part that only later
 // onnxruntime parts read stay on the GPU ('gpu-buffer'); so do those our nodes read when they
 // run on WebGPU (`backend`), but AffineGrid's size; the others come to the CPU (our wasm nodes
-// read them there), graph outputs where the caller's preferredOutputLocation says. Values the
-// model declares as integers or bools (shapes, indices: the CPU nodes of later parts read
-// them) stay on the CPU.
+// read them there), graph outputs where the caller's preferredOutputLocation says. Values of
+// integer or bool type (shapes, indices: the CPU nodes of later parts read them), declared or
+// inferred (onnx/value_types.mjs), stay on the CPU: on the GPU, each was read back once a run.
 export function outputLocations(options, split, part, backend) {
   if (!usesProvider(options.executionProviders, ['webgpu', 'webnn'])) return {};
   const later = split.parts.slice(split.parts.indexOf(part) + 1);
@@ -77,7 +77,7 @@ export function outputLocations(options, split, part, backend) {
   const graphOutputs = new Set(split.outputs.map((v) => v.name));
   const where = (name) => {
     if (graphOutputs.has(name)) return preferredLocation(options.preferredOutputLocation, name);
-    const type = declaredType(split.valueInfo.get(name))?.type;
+    const type = split.types.get(name);
     return readByOurs.has(name) || (type && !FLOAT_TYPES.has(type)) ? 'cpu' : 'gpu-buffer';
   };
   return { preferredOutputLocation: Object.fromEntries(part.outputs.map((name) => [name, where(name)])) };

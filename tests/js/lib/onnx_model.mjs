@@ -118,6 +118,7 @@ function attribute(name, value) {
 // ValueInfoProto with a tensor type; dims are numbers (dim_value) or strings (symbolic,
 // dim_param); dims left out (undefined or null) gives a tensor of unknown rank.
 function valueInfo({ name, dtype, dims }) {
+  if (dtype === undefined) return onnx.ValueInfoProto.create({ name }); // no type: onnxruntime infers it
   const tensorType = { elemType: elemType(dtype) };
   if (dims != null) {
     tensorType.shape = { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: int64(d) })) };
@@ -130,7 +131,8 @@ function valueInfo({ name, dtype, dims }) {
  * nodes: [{op, inputs, outputs, attrs: {name: value} or [[name, value], ...] (which may repeat a
  *   name), name (default `n${i}`), domain}]; attribute values as `attribute` above (int, float,
  *   string or an explicit {kind: value})
- * inputs/outputs/valueInfo: [{name, dtype, dims}]; dims numbers, or strings for symbolic dims
+ * inputs/outputs/valueInfo: [{name, dtype, dims}]; dims numbers, or strings for symbolic dims; an
+ *   output without dtype declares no type
  * initializers: [{name, dtype, dims, data: TypedArray}], constants that are not graph inputs;
  *   int64 data as BigInt64Array, float16 as Uint16Array of the bits
  * opsetImports: [{domain, version}] besides the default domain's `opset`
