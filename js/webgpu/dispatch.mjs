@@ -1,5 +1,5 @@
 // Running gridsample's shaders on one GPUDevice: pipelines compiled once per key, uniform blocks, uploads, dispatch sizes, and GPU errors caught in error scopes and thrown as ours.
-import { bindingBytes, USAGE } from './tensors.mjs';
+import { allocationBytes, bindingBytes, USAGE } from './tensors.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /** Storage for results: bound by our shaders and onnxruntime's, copied out by read() and fallbacks. */
@@ -67,9 +67,9 @@ export class Dispatcher {
     return result;
   }
 
-  /** A new buffer of `bytes` (rounded up to whole words) holding `data`'s bytes when given. */
+  /** A new buffer of `bytes` (rounded up as allocationBytes says) holding `data`'s bytes when given. */
   buffer(bytes, usage, data) {
-    const buffer = this.#device.createBuffer({ size: bindingBytes(bytes), usage, mappedAtCreation: Boolean(data) });
+    const buffer = this.#device.createBuffer({ size: allocationBytes(bytes), usage, mappedAtCreation: Boolean(data) });
     if (data) {
       new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       buffer.unmap();

@@ -12,6 +12,16 @@ export function bindingBytes(bytes) {
   return Math.max(4, Math.ceil(bytes / 4) * 4);
 }
 
+/**
+ * Bytes a buffer of `bytes` is allocated with: whole 16-byte blocks, as onnxruntime-web
+ * allocates its own. Its WebGPU kernels read and write a buffer handed to them
+ * (Tensor.fromGpuBuffer) as vec4s over that rounded size: a 20-byte buffer's fifth value came
+ * back as the first's, and one under 16 bytes failed its validation.
+ */
+export function allocationBytes(bytes) {
+  return Math.max(16, Math.ceil(bytes / 16) * 16);
+}
+
 /** Whether `b` is a GPUBuffer (by the members used). */
 export function isGpuBuffer(b) {
   return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' &&

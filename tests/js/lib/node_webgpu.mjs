@@ -28,13 +28,18 @@ export async function nodeWebGpu({ requiredLimits } = {}) {
   Object.assign(globalThis, globals);
   if (!navigatorGpu) {
     navigatorGpu = create([]);
-    // Dawn's Node binding refuses views of a SharedArrayBuffer (onnxruntime-web's threaded
-    // wasm heap) with "Invalid argument": it gets a copy.
+    // Dawn's Node binding refuses a SharedArrayBuffer (onnxruntime-web's threaded wasm heap)
+    // and views of one, with "Invalid argument" or "no overload matched": it gets a copy. A
+    // view's copy keeps its element offsets; a whole heap (ort.all.mjs passes one, with a byte
+    // offset and size) is copied over that range only, a SharedArrayBuffer's slice() being shared.
     const writeBuffer = GPUQueue.prototype.writeBuffer;
     GPUQueue.prototype.writeBuffer = function write(buffer, offset, data, ...rest) {
-      const shared = typeof SharedArrayBuffer === 'function' && (data instanceof SharedArrayBuffer || data?.buffer instanceof SharedArrayBuffer);
-      const copy = !shared ? data : ArrayBuffer.isView(data) ? data.slice() : data.slice(0);
-      return writeBuffer.call(this, buffer, offset, copy, ...rest);
+      if (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer) {
+        const [start = 0, size = data.byteLength - start] = rest;
+        return writeBuffer.call(this, buffer, offset, new Uint8Array(data, start, size).slice());
+      }
+      const shared = typeof SharedArrayBuffer === 'function' && data?.buffer instanceof SharedArrayBuffer;
+      return writeBuffer.call(this, buffer, offset, shared ? data.slice() : data, ...rest);
     };
   }
   const adapter = await navigatorGpu.requestAdapter();
