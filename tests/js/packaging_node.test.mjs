@@ -48,8 +48,8 @@ describe('npm pack', () => {
     assert.match(licence, /^MIT License\n/);
     assert.equal(manifest.dependencies, undefined);
     // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort), the ONNX
-    // reader is gridsample/onnx's alone, the codecs the CLI's: optional peers.
-    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@bufbuild/protobuf', 'jpeg-js', 'onnxruntime-node', 'onnxruntime-web', 'pngjs']);
+    // reader is gridsample/onnx's alone, the JPEG codec the CLI's: optional peers (PNG is built in).
+    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@bufbuild/protobuf', 'jpeg-js', 'onnxruntime-node', 'onnxruntime-web']);
     for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);
     assert.ok(!packInfo.files.some((f) => /onnxruntime/.test(f.path)), 'gridsample ships no onnxruntime');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);
