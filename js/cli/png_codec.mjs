@@ -52,7 +52,7 @@ export function inflateImageData(header, idat, invalid) {
   if (size > bufferConstants.MAX_LENGTH) throw invalid(`its ${shape} header needs ${size} bytes of image data, more than Node.js holds in one buffer`);
   let raw;
   try {
-    raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(size, 1) });
+    raw = inflateSync(Buffer.concat(idat), { maxOutputLength: size });
   } catch (e) {
     if (e.code !== 'ERR_BUFFER_TOO_LARGE') throw e; // corrupt data: reported as such by the caller
     throw invalid(`it is corrupt: its image data inflates to more than the ${size} bytes its ${shape} header allows`);
