@@ -17,9 +17,10 @@ const HELP = `Usage: gridsample warp IN OUT [options]
        gridsample onnx inspect|bench MODEL.onnx [options]   (see gridsample onnx --help)
        gridsample --help | --version
 
-Warps an image with gridsample's WebAssembly build and writes an 8-bit RGBA PNG, or a JPEG
-(no alpha: transparent pixels keep their colour, black outside the image unless --fill). The
-format is the file name's extension (any case): .png, or .jpg / .jpeg; an input without an
+Warps an image with gridsample's WebAssembly build and writes an 8-bit PNG (grey or colour,
+with alpha where the picture has any), or a JPEG (no alpha: transparent pixels keep their
+colour, black outside the image unless --fill; JPEG needs: npm install jpeg-js). The format
+is the file name's extension (any case): .png, or .jpg / .jpeg; an input without an
 extension (a pipe) is told by its first bytes, an output without one needs --format. IN -
 reads standard input, OUT - writes standard output (the summary then goes to stderr):
   cat photo.jpg | gridsample warp - - --format png --rotate 30 > out.png

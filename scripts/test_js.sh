@@ -17,10 +17,11 @@ if [ ! -f js/dist/onnx_pb.mjs ]; then
   exit 1
 fi
 
-# js/'s devDependencies (its optional peers @bufbuild/protobuf, pngjs and jpeg-js, which the
-# tests import js/ directly with, and protoc-gen-es), the test-only packages (onnxruntime-web
-# and -node, vite, playwright-core, typescript, eslint) and the demo's (onnxruntime-web, and
-# rolldown for web/demo/vendor.mjs, which demo_onnx.test.mjs runs).
+# js/'s devDependencies (its optional peers @bufbuild/protobuf and jpeg-js, which the tests
+# import js/ directly with, and protoc-gen-es), the test-only packages (onnxruntime-web and
+# -node, pngjs as an independent PNG decoder, vite, playwright-core, typescript, eslint) and
+# the demo's (onnxruntime-web, and rolldown for web/demo/vendor.mjs, which demo_onnx.test.mjs
+# runs).
 scripts/npm_ci.sh js tests/js web/demo
 
 # Headless Chromium for the packaging test (Debian's, installed by scripts/setup.sh).

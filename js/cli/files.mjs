@@ -10,7 +10,7 @@ import { PNG_FORMAT } from './png.mjs';
 /** A file that cannot be read, decoded or written: exit status 1. */
 export class FileError extends Error {}
 
-/** The formats the CLI reads and writes; each module imports its codec when asked (load). */
+/** The formats the CLI reads and writes; each module imports its codec when asked (load): PNG's is built in, JPEG's is jpeg-js. */
 export const FORMATS = Object.freeze([PNG_FORMAT, JPEG_FORMAT]);
 
 /** "PNG (.png) and JPEG (.jpg, .jpeg)", for messages. */
@@ -51,7 +51,7 @@ function systemReason(e) {
   return reasons[e.code] || e.message;
 }
 
-/** Imports the codecs of `formats` (optional peer dependencies: the user installs them). */
+/** Imports the codecs of `formats` (jpeg-js: an optional peer dependency that the user installs). */
 export async function loadCodecs(formats) {
   for (const format of new Set(formats)) {
     try {

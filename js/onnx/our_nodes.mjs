@@ -55,9 +55,9 @@ function attributeValues(node, version, where) {
 // against the operator version the model's opset selects.
 export function ourAttributes(node, version, where) {
   const given = attributeValues(node, version, where);
-  const align = given.get('align_corners') ?? 0;
-  if (align !== 0 && align !== 1) throw new Error(`${where}: align_corners must be 0 or 1, got ${align}`);
-  if (node.opType === 'AffineGrid') return { alignCorners: align === 1 };
+  // onnxruntime reads any non-zero align_corners as true (static_cast<bool>), and so do we.
+  const alignCorners = (given.get('align_corners') ?? 0) !== 0;
+  if (node.opType === 'AffineGrid') return { alignCorners };
   const mode = given.get('mode') ?? ONNX_MODE_NAMES[version][0];
   if (!ONNX_MODE_NAMES[version].includes(mode)) {
     const other = version === 16 ? 20 : 16;
@@ -68,7 +68,7 @@ export function ourAttributes(node, version, where) {
   if (!PADDING_NAMES.includes(padding)) {
     throw new Error(`${where}: padding_mode ${quote(padding)} is not one of ${quoteAll(PADDING_NAMES)}`);
   }
-  return { mode, paddingMode: padding, alignCorners: align === 1 };
+  return { mode, paddingMode: padding, alignCorners };
 }
 
 // The element types each input of ours takes (ONNX operator pages; GridSample's X takes any).

@@ -133,6 +133,8 @@ export function readFeeds(feeds, inputNames, inputs, error) {
 /** run()'s fetches (output names) as an array of their own, or undefined for every output. */
 export function readFetches(fetches, outputNames, error) {
   if (fetches === undefined) return undefined;
+  // onnxruntime's own words (onnxruntime-common's run(), web and node alike).
+  if (fetches.length === 0) throw error("run: 'fetches' cannot be an empty array.");
   for (const name of fetches) {
     if (!outputNames.includes(name)) {
       throw error(`run: fetches: ${describe(name)} is not an output of the model; its outputs are ${outputNames.map(quote).join(', ')}`);

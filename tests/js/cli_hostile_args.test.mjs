@@ -95,7 +95,7 @@ describe('gridsample CLI with hostile arguments and files', () => {
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'gridsample-hostile-cli-'));
-    // The package's files next to a node_modules that has its dependency (pngjs, from tests/js).
+    // The package's files next to tests/js's node_modules (jpeg-js, its optional peer; PNG needs none).
     const pkg = join(work, 'pkg');
     mkdirSync(pkg);
     // Every module the package ships (its "files": the entry points and the folders by job, less

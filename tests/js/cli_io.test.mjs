@@ -104,8 +104,9 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
         assert.equal(r.code, 1, `${what}: exit ${r.code}, stderr ${r.stderr}`);
         assert.match(r.stderr, message);
         assert.match(r.stderr, /^gridsample: [^\n]+\n$/, 'one line');
-        // Nothing of the codec's own wording (pngjs, zlib), e.g. "There are some read requests
-        // waitng on finished stream", "unrecognised content at end of stream".
+        // Nothing of a codec's own wording (zlib's; pngjs's, which the CLI once used), e.g.
+        // "There are some read requests waitng on finished stream", "unrecognised content at
+        // end of stream".
         assert.doesNotMatch(r.stderr, /waitng|unrecognised|stream|Crc error|Invalid file signature|filter type|inflate|Ran out of data/i);
         assert.equal(r.stdout, '');
         assert.ok(!existsSync(out(what)), `${out(what)} was written`);

@@ -129,6 +129,13 @@ describe('gridsample onnx: scalar inputs and control flow', () => {
       inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }, { name: 'strength', dtype: 'float32', dims: [] }],
       outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
     }));
+    // align_corners 2: onnxruntime reads any non-zero value as 1 (issue 44).
+    writeFileSync(join(work, 'align2.onnx'), encodeModel({
+      opset: 20,
+      nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Y'], name: 'warp', attrs: { align_corners: 2 } }],
+      inputs: [{ name: 'X', dtype: 'float32', dims: [1, 1, 4, 4] }, { name: 'grid', dtype: 'float32', dims: [1, 2, 2, 2] }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 1, 2, 2] }],
+    }));
     // A GridSample in each branch of an If, as in onnx_session_errors.test.mjs.
     const body = (name) => ({
       node: [{ opType: 'GridSample', input: ['X', 'grid'], output: [`${name}_y`], name: `${name}_gs` }],
@@ -159,6 +166,12 @@ describe('gridsample onnx: scalar inputs and control flow', () => {
     writeFileSync(join(work, 'strength.bin'), new Uint8Array(Float32Array.of(0.5).buffer));
     const raw = await cli(['onnx', 'bench', 'scalar.onnx', '--input', 'strength=strength.bin', '--runs', '1', '--warmup', '0', '--json']);
     assert.equal(raw.code, 0, raw.stderr);
+  });
+
+  test('align_corners 2 is read as onnxruntime reads it, as 1', async () => {
+    const r = await cli(['onnx', 'inspect', 'align2.onnx']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /GridSample-20 mode=linear padding_mode=zeros align_corners=1\n.*\n +onnxruntime: runs/);
   });
 
   test('inspect says that InferenceSession.create() refuses a GridSample inside an If, and what --subgraphs onnxruntime does', async () => {

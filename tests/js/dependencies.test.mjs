@@ -5,7 +5,12 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+
+import pngjs from 'pngjs';
+
 import { installPacked } from './lib/packed.mjs';
+
+const { PNG } = pngjs;
 
 const run = promisify(execFile);
 
@@ -55,10 +60,19 @@ console.log(gs.warpAffine({ data: new Uint8ClampedArray(4 * 4 * 4).fill(200), wi
     assert.equal(stderr, 'gridsample/onnx needs the npm package @bufbuild/protobuf: npm install @bufbuild/protobuf\n');
   });
 
-  for (const [codec, file, format] of [['pngjs', 'in.png', 'PNG'], ['jpeg-js', 'in.jpg', 'JPEG']]) {
-    test(`the CLI names ${codec} in one line`, async () => {
-      const stderr = await failure(join(app, 'node_modules', '.bin', 'gridsample'), ['warp', file, file.replace('in', 'out'), '--rotate', '10']);
-      assert.equal(stderr, `gridsample: reading or writing ${format} needs the npm package ${codec}: npm install ${codec}\n`);
+  test('the CLI reads and writes PNG with nothing else installed', async () => {
+    const png = new PNG({ width: 16, height: 12 });
+    png.data.fill(200);
+    writeFileSync(join(app, 'in.png'), PNG.sync.write(png));
+    await run(join(app, 'node_modules', '.bin', 'gridsample'), ['warp', 'in.png', 'out.png', '--rotate', '10'], { cwd: app });
+    const out = PNG.sync.read(readFileSync(join(app, 'out.png')));
+    assert.deepEqual([out.width, out.height, out.data[4 * (6 * 16 + 8)]], [16, 12, 200]);
+  });
+
+  for (const [input, output] of [['in.jpg', 'out.jpg'], ['in.png', 'out.jpg']]) {
+    test(`the CLI names jpeg-js in one line (${input} to ${output})`, async () => {
+      const stderr = await failure(join(app, 'node_modules', '.bin', 'gridsample'), ['warp', input, output, '--rotate', '10']);
+      assert.equal(stderr, 'gridsample: reading or writing JPEG needs the npm package jpeg-js: npm install jpeg-js\n');
     });
   }
 });

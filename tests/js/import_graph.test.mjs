@@ -1,4 +1,4 @@
-// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; gridsample/ort reaches onnxruntime-web through its 'all' subpath alone; only the CLI's cli/png.mjs imports pngjs, and cli/jpeg.mjs jpeg-js.
+// The library's import graph: what node.mjs, browser.mjs, gridsample/onnx and gridsample/webgpu (ESM and CommonJS entries) load, statically or dynamically, reaches no CLI module and no image codec; gridsample/ort reaches onnxruntime-web through its 'all' subpath alone; no module imports pngjs (the CLI's PNG codec is its own), and only cli/jpeg.mjs imports jpeg-js.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -63,7 +63,14 @@ describe('import graph', () => {
     assert.deepEqual([...reach(['transformers.mjs']).packages].sort(), ['@bufbuild/protobuf', 'node:']);
   });
 
-  for (const [codec, module] of [['pngjs', 'cli/png.mjs'], ['jpeg-js', 'cli/jpeg.mjs']]) {
+  test('no module imports pngjs: the CLI reads and writes PNG with cli/png_codec.mjs and node:zlib', () => {
+    const importers = readdirSync(JS, { recursive: true })
+      .filter((f) => /\.(mjs|cjs)$/.test(f) && !/^(node_modules|dist)\//.test(f) && specifiers(f).includes('pngjs'));
+    assert.deepEqual(importers, []);
+    assert.ok(!reach(['cli.mjs']).packages.has('pngjs'));
+  });
+
+  for (const [codec, module] of [['jpeg-js', 'cli/jpeg.mjs']]) {
     test(`${codec} is imported by ${module} alone, which the CLI reaches`, () => {
       const importers = readdirSync(JS, { recursive: true })
         .filter((f) => /\.(mjs|cjs)$/.test(f) && !/^(node_modules|dist)\//.test(f) && specifiers(f).includes(codec));

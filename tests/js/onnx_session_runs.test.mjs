@@ -227,3 +227,40 @@ describe('placement: a node onnxruntime runs goes back into its part when it sav
       /^TypeError: InferenceSession\.create: options\.placement: expected "auto" or "gridsample" or "onnxruntime", got "fast"$/);
   });
 });
+
+describe('attributes read as onnxruntime reads them (issue 44)', () => {
+  // AffineGrid, then GridSample (rank 2), and a second GridSample on the input grid: each
+  // align_corners a non-zero value other than 1, which onnxruntime reads as true.
+  const model = (affine, sample) => encodeModel({
+    opset: 20,
+    nodes: [
+      { op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['G'], attrs: { align_corners: affine } },
+      { op: 'GridSample', inputs: ['X', 'G'], outputs: ['Y'], attrs: { align_corners: sample } },
+      { op: 'GridSample', inputs: ['X', 'grid'], outputs: ['Z'], attrs: { align_corners: sample, mode: 'cubic', padding_mode: 'reflection' } },
+    ],
+    inputs: [
+      { name: 'X', dtype: 'float32', dims: [1, 2, 5, 7] }, { name: 'theta', dtype: 'float32', dims: [1, 2, 3] },
+      { name: 'size', dtype: 'int64', dims: [4] }, { name: 'grid', dtype: 'float32', dims: [1, 3, 4, 2] },
+    ],
+    outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 2, 4, 6] }, { name: 'Z', dtype: 'float32', dims: [1, 2, 3, 4] }],
+  });
+  const feeds = {
+    X: tensor([1, 2, 5, 7], 31), theta: new ort.Tensor('float32', Float32Array.of(0.9, -0.3, 0.1, 0.2, 1.1, -0.2), [1, 2, 3]),
+    size: new ort.Tensor('int64', BigInt64Array.of(1n, 2n, 4n, 6n), [4]), grid: tensor([1, 3, 4, 2], 32, -1.3, 1.3),
+  };
+
+  for (const [affine, sample] of [[2, 2], [-1, -1], [7, -1]]) {
+    test(`align_corners ${affine} (AffineGrid) and ${sample} (GridSample) run as onnxruntime runs them: as 1`, async () => {
+      const s = await InferenceSession.create(model(affine, sample), { ort, gridsample: gs, ...SPLIT });
+      assert.ok(s.plan().parts.some((p) => p.runsOn === 'gridsample'), 'GridSample runs on gridsample');
+      const oracle = await ort.InferenceSession.create(model(affine, sample));
+      const want = await oracle.run(feeds);
+      assertClose(await s.run(feeds), want, 1e-5);
+      // And align_corners 0 gives another picture: the attribute was read, not ignored.
+      const zero = await ort.InferenceSession.create(model(0, 0));
+      const other = await zero.run(feeds);
+      assert.ok(other.Y.data.some((v, i) => Math.abs(v - want.Y.data[i]) > 1e-3) && other.Z.data.some((v, i) => Math.abs(v - want.Z.data[i]) > 1e-3));
+      await Promise.all([s.release(), oracle.release(), zero.release()]);
+    });
+  }
+});

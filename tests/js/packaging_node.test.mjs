@@ -13,7 +13,7 @@ const BIN = join(HERE, 'node_modules', '.bin');
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
   'LICENSE', 'README.md', 'api.d.cts', 'tensor_api.d.cts', 'image_api.d.cts', 'load_api.d.cts', 'pool_api.d.cts', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
-  'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
+  'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/png_codec.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
   'images/flows.mjs', 'images/pixel_space.mjs', 'images/axis_line.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
   'pool/create_pool.mjs', 'pool/bands.mjs', 'pool/transfer.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
@@ -37,7 +37,7 @@ before(async () => {
 after(() => removeConsumer(work));
 
 describe('npm pack', () => {
-  test('the tarball ships exactly the package files; no dependencies, optional peers: onnxruntime, the ONNX protobuf and the CLI\'s PNG and JPEG codecs', () => {
+  test('the tarball ships exactly the package files; no dependencies, optional peers: onnxruntime, the ONNX protobuf and the CLI\'s JPEG codec', () => {
     const files = packInfo.files.map((f) => f.path).sort();
     assert.deepEqual(files, [...SHIPPED].sort());
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'gridsample', 'package.json'), 'utf8'));
@@ -48,8 +48,8 @@ describe('npm pack', () => {
     assert.match(licence, /^MIT License\n/);
     assert.equal(manifest.dependencies, undefined);
     // onnxruntime is the caller's own copy (gridsample/onnx takes it as options.ort), the ONNX
-    // reader is gridsample/onnx's alone, the codecs the CLI's: optional peers.
-    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@bufbuild/protobuf', 'jpeg-js', 'onnxruntime-node', 'onnxruntime-web', 'pngjs']);
+    // reader is gridsample/onnx's alone, the JPEG codec the CLI's: optional peers (PNG is built in).
+    assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['@bufbuild/protobuf', 'jpeg-js', 'onnxruntime-node', 'onnxruntime-web']);
     for (const name of Object.keys(manifest.peerDependencies)) assert.equal(manifest.peerDependenciesMeta[name].optional, true, name);
     assert.ok(!packInfo.files.some((f) => /onnxruntime/.test(f.path)), 'gridsample ships no onnxruntime');
     console.log(`# tarball ${packInfo.filename}: ${packInfo.size} bytes packed, ${packInfo.unpackedSize} unpacked`);

@@ -1,4 +1,4 @@
-// The CLI tests' fixture and helpers: the packed package installed with its codecs, running its gridsample command, test pictures, and the library's own result for a warp the CLI makes.
+// The CLI tests' fixture and helpers: the packed package installed with jpeg-js (PNG is built in), running its gridsample command, test pictures, and the library's own result for a warp the CLI makes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,12 +38,13 @@ export async function cli(args, { file = bin, ...options } = {}) {
   }
 }
 
-/** Loads the package and installs the packed tarball with its codecs (the before hook of a test file). */
+/** Loads the package and installs the packed tarball with jpeg-js (the before hook of a test file). */
 export async function startCli() {
   gs = await load();
-  // The codecs are the user's own (optional peers, as they may be).
+  // The JPEG codec is the user's own (an optional peer); PNG is built in, and pngjs here is the
+  // tests' own decoder, not installed beside the package.
   let app;
-  ({ work, app } = await installPacked('gridsample-cli-', { peers: ['pngjs', 'jpeg-js'], manifest: { name: 'cli-consumer' } }));
+  ({ work, app } = await installPacked('gridsample-cli-', { peers: ['jpeg-js'], manifest: { name: 'cli-consumer' } }));
   bin = join(app, 'node_modules', '.bin', 'gridsample');
 }
 

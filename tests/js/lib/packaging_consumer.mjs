@@ -53,8 +53,8 @@ export const BASIC_MODEL = encodeModel({
 export async function installConsumer(prefix) {
   // The package installs nothing else (dependencies.test.mjs); what its entry points use here
   // are the user's own optional peers: onnxruntime-web and the ONNX reader for gridsample/onnx,
-  // the CLI's codecs.
-  const installed = await installPacked(prefix, { peers: ['onnxruntime-web', '@bufbuild/protobuf', 'pngjs', 'jpeg-js'] });
+  // the CLI's JPEG codec.
+  const installed = await installPacked(prefix, { peers: ['onnxruntime-web', '@bufbuild/protobuf', 'jpeg-js'] });
   writeFileSync(join(installed.app, 'example.js'), EXAMPLE_JS);
   return installed;
 }

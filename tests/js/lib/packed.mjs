@@ -18,6 +18,25 @@ const VERSIONS = {
   ...JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).devDependencies,
 };
 
+/** `name` at the version the tests install it at ('name@version' as given). */
+export function pinned(name) {
+  if (name.lastIndexOf('@') > 0) return name; // a version of its own: 'name@version'
+  if (!VERSIONS[name]) throw new Error(`installPacked: no version of ${name} in js/ or tests/js devDependencies`);
+  return `${name}@${VERSIONS[name]}`;
+}
+
+/** Packs js/ (npm pack, its prepack checks included) into the folder `work`: npm pack's JSON entry and the tarball's path. */
+export async function packTarball(work) {
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE, encoding: 'utf8' });
+  const pack = JSON.parse(stdout)[0];
+  return { pack, tarball: join(work, pack.filename) };
+}
+
+/** Runs npm install of `specs` in the project `app`, from the npm cache where it can. */
+export async function npmInstall(app, specs) {
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...specs], { cwd: app, maxBuffer: 16 << 20 });
+}
+
 /**
  * Packs js/ into a new temporary folder (named from `prefix`) and installs the tarball there
  * into app/, a project whose package.json is `manifest` (name, version and private given), with
@@ -26,17 +45,10 @@ const VERSIONS = {
  */
 export async function installPacked(prefix, { peers = [], manifest = {} } = {}) {
   const work = mkdtempSync(join(tmpdir(), prefix));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: PACKAGE, encoding: 'utf8' });
-  const pack = JSON.parse(stdout)[0];
-  const tarball = join(work, pack.filename);
+  const { pack, tarball } = await packTarball(work);
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, ...manifest }, null, 2));
-  const versioned = peers.map((name) => {
-    if (name.lastIndexOf('@') > 0) return name; // a version of its own: 'name@version'
-    if (!VERSIONS[name]) throw new Error(`installPacked: no version of ${name} in js/ or tests/js devDependencies`);
-    return `${name}@${VERSIONS[name]}`;
-  });
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...versioned], { cwd: app, maxBuffer: 16 << 20 });
+  await npmInstall(app, [tarball, ...peers.map(pinned)]);
   return { work, app, tarball, pack };
 }
