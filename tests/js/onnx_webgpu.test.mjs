@@ -2,52 +2,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import v8 from 'node:v8';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
 import { compareOutputs, randomFeeds } from '../../js/onnx/timing.mjs';
-import { nodeWebGpu } from './lib/node_webgpu.mjs';
+import { countReadbacks, ortWebGpu } from './lib/ort_webgpu.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 
 const MODELS = new URL('../../web/demo/models/', import.meta.url);
 const INDEX = JSON.parse(readFileSync(new URL('index.json', MODELS), 'utf8')).models;
 const bytesOf = (file) => new Uint8Array(readFileSync(new URL(file, MODELS)));
 
-const setup = await nodeWebGpu();
-const skip = setup.skip ?? false;
-let ort;
-if (!skip) {
-  // onnxruntime-web's WebGPU bundle by path (in Node the package resolves to its wasm-only build).
-  globalThis.navigator = { gpu: setup.gpu };
-  // Its 27 MB wasm takes 40 s to optimise on 2 cores, 2 s in V8's baseline compiler alone.
-  v8.setFlagsFromString('--liftoff-only');
-  ort = await import(new URL('./node_modules/onnxruntime-web/dist/ort.webgpu.mjs', import.meta.url));
-  ort.env.wasm.numThreads = 1;
-  ort.env.logLevel = 'error';
-}
+const { setup, skip, ort } = await ortWebGpu('ort.webgpu.mjs');
 const gs = await load({ variant: 'simd' });
-
-// Readbacks: every GPUBuffer.mapAsync while `counting` (onnxruntime and gridsample both read
-// GPU data back only through mappable buffers).
-let readbacks = 0;
-let counting = false;
-if (!skip) {
-  const mapAsync = GPUBuffer.prototype.mapAsync;
-  GPUBuffer.prototype.mapAsync = function counted(...args) {
-    if (counting) readbacks += 1;
-    return mapAsync.apply(this, args);
-  };
-}
-async function countReadbacks(body) {
-  readbacks = 0;
-  counting = true;
-  try {
-    return [await body(), readbacks];
-  } finally {
-    counting = false;
-  }
-}
 
 // Within the models' tolerances (onnx_models.test.mjs): 1e-4 of the scale after convolutions or
 // matrix products (onnxruntime's GPU kernels round their own way), float16 half an ulp.

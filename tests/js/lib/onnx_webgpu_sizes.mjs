@@ -1,14 +1,13 @@
 // The WebGPU hand-over suite of gridsample/onnx, run once per onnxruntime-web WebGPU bundle: our GridSample / AffineGrid results of every element count modulo 4 read by onnxruntime's WebGPU nodes (and onnxruntime's results read by ours), every element against the wasm split and onnxruntime's wasm provider alone, and a deformable-attention model's readbacks against onnxruntime alone.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import v8 from 'node:v8';
 
 import { load } from '../../../js/node.mjs';
 import { InferenceSession } from '../../../js/onnx.mjs';
 import { randomFeeds } from '../../../js/onnx/timing.mjs';
 import { deformableAttention, graph, lcg, uniform } from './model_graph.mjs';
-import { nodeWebGpu } from './node_webgpu.mjs';
 import { encodeModel } from './onnx_model.mjs';
+import { countReadbacks, ortWebGpu } from './ort_webgpu.mjs';
 
 // Within 1e-5 of the scale: onnxruntime's GPU kernels (Sigmoid) and our shaders round their own
 // way; a value read past a buffer's end is off by the data's own size.
@@ -128,22 +127,9 @@ export function dynamicShapeAttention() {
   });
 }
 
-/**
- * The suite on onnxruntime-web's bundle `bundle` (a file of its dist/, loaded by path: in Node
- * the package resolves to its wasm-only build).
- */
+/** The suite on onnxruntime-web's bundle `bundle` (a file of its dist/: lib/ort_webgpu.mjs). */
 export async function webgpuSizesSuite(bundle) {
-  const setup = await nodeWebGpu();
-  const skip = setup.skip ?? false;
-  let ort;
-  if (!skip) {
-    globalThis.navigator = { gpu: setup.gpu };
-    // onnxruntime-web's 27 MB wasm takes 40 s to optimise on 2 cores, 2 s in V8's baseline compiler alone.
-    v8.setFlagsFromString('--liftoff-only');
-    ort = await import(new URL(`../node_modules/onnxruntime-web/dist/${bundle}`, import.meta.url));
-    ort.env.wasm.numThreads = 1;
-    ort.env.logLevel = 'error';
-  }
+  const { skip, ort } = await ortWebGpu(bundle);
   const gs = await load({ variant: 'simd' });
   const base = { ort, gridsample: gs };
 
@@ -169,27 +155,11 @@ export async function webgpuSizesSuite(bundle) {
     }
   }
 
-  // Readbacks: every GPUBuffer.mapAsync while counting (onnxruntime and gridsample read GPU data back only through mappable buffers).
-  let readbacks = 0;
-  let counting = false;
-  if (!skip) {
-    const mapAsync = GPUBuffer.prototype.mapAsync;
-    GPUBuffer.prototype.mapAsync = function counted(...args) {
-      if (counting) readbacks += 1;
-      return mapAsync.apply(this, args);
-    };
-  }
   async function readbacksPerRun(session, feeds) {
     await session.run(feeds);
-    readbacks = 0;
-    counting = true;
-    try {
-      const out = await session.run(feeds);
-      for (const t of Object.values(out)) t.dispose?.();
-      return readbacks;
-    } finally {
-      counting = false;
-    }
+    const [out, count] = await countReadbacks(() => session.run(feeds));
+    for (const t of Object.values(out)) t.dispose?.();
+    return count;
   }
 
   describe(`gridsample/onnx and onnxruntime-web's WebGPU nodes (${bundle}) hand each other tensors of every size`, { skip }, () => {
