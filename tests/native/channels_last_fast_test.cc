@@ -31,8 +31,9 @@ namespace {
 class ChannelsLastFast : public PerTargetTest {};
 GRIDSAMPLE_INSTANTIATE_PER_TARGET(ChannelsLastFast);
 
-// The fast channels-last paths take uint8 / float32 X with 1 to 4 channels (grid float32;
-// theta float32 or float64) on every target but SCALAR, and equal the reference bit for bit.
+// The fast channels-last paths take uint8 / float32 X (grid float32; theta float32 or float64)
+// on every target but SCALAR, and equal the reference bit for bit. Here 1 to 4 channels, one
+// vector per pixel; channels_last_wide_test.cc tests more.
 TEST_P(ChannelsLastFast, GridSampleMatchesReference) {
   Tally tally;
   std::mt19937 rng(2024);
