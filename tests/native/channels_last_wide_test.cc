@@ -7,7 +7,6 @@
 // What is promised is ChannelsLastTester's (channels_last_inputs.h): bit for bit, except folded
 // border / reflection taps and uint8 bilinear.
 #include <cstdint>
-#include <optional>
 #include <random>
 #include <vector>
 
@@ -98,11 +97,7 @@ TEST_P(ChannelsLastWide, WarpsWithManyChannelsMatchReference) {
           },
           true, &tally);
       if (HasFatalFailure()) return;
-      const auto maps = HostileMaps(rng, c % 2 == 0, 1, 6, 9, 4, 7);
-      const Tensor& map_x = maps.first;
-      const std::optional<Tensor>& map_y = maps.second;
-      TestEveryOption(
-          Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, true, &tally);
+      TestRemapEveryOption(rng, x, dtype, c % 2 == 0, 4, 7, true, &tally);
       if (HasFatalFailure()) return;
     }
   }
