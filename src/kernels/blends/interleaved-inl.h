@@ -50,7 +50,7 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DU>> BytesToFloat(DU du, hn::Vec<DU> bytes)
 
 // Lanes(df) bytes at p as floats, exactly.
 template <class DF4>
-HWY_INLINE hn::Vec<DF4> LoadBytes(DF4 df, const uint8_t* p) {
+HWY_INLINE hn::Vec<DF4> LoadBytes(DF4 /*df: its lane count*/, const uint8_t* p) {
   const hn::Rebind<uint8_t, DF4> d8;
   const hn::Rebind<uint32_t, DF4> d32;
   return BytesToFloat(d32, hn::PromoteTo(d32, hn::LoadU(d8, p)));

@@ -53,7 +53,6 @@ template <typename T, Mode M, class D>
 HWY_NOINLINE void BlendWidePixels(D d, const TilePlan<M, 2>& plan, const Image<T>& im, int channels,
                                   int begin, int end, T* out) {
   constexpr int kT = kTaps<M>;
-  constexpr int kW = kT * kT;
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int last = channels - lanes;  // where the last vector starts
   const float* const fill = im.fill;  // locals: the stores below may alias `im` (uint8)
@@ -62,28 +61,29 @@ HWY_NOINLINE void BlendWidePixels(D d, const TilePlan<M, 2>& plan, const Image<T
   for (int p = begin; p < end; ++p) {
     const T* src = x + plan.offset[p];
     T* o = out + static_cast<int64_t>(p) * channels;
-    if (M == Mode::kNearest) {  // 0 + 1 * v: v, as +0 for -0; weight 0 where zeros padding drops
-      if (plan.weight[0][p] == 0.0f) {
-        StoreOutside(im.fill_pixel, sizeof(T) * channels, p, p + 1, out);
-        continue;
-      }
+    if (M == Mode::kNearest) {
+      // Weight 1, or 0 where zeros padding drops the tap (the window stays inside X): a
+      // select, not a branch (outside pixels come unpredictably); 0 + 1 * v is v, +0 for -0.
+      const auto keep = hn::Ne(hn::Set(d, plan.weight[0][p]), hn::Zero(d));
       for (int c = 0;; c = c + lanes < last ? c + lanes : last) {
-        StoreChannels(d, hn::Add(hn::Zero(d), LoadChannels(d, src + c)), o + c);
+        const hn::Vec<D> v = hn::Add(hn::Zero(d), LoadChannels(d, src + c));
+        const hn::Vec<D> outside = fill != nullptr ? hn::LoadU(d, fill + c) : hn::Zero(d);
+        StoreChannels(d, hn::IfThenElse(keep, v, outside), o + c);
         if (c == last) break;
       }
       continue;
     }
-    hn::Vec<D> w[kW];
-    const T* tap[kW];
-    for (int t = 0; t < kW; ++t) {
-      w[t] = hn::Set(d, plan.weight[t][p]);
-      tap[t] = src + (t / kT) * row + (t % kT) * channels;
-    }
-    const hn::Vec<D> outside = hn::Set(d, fill != nullptr ? OutsideWeight(plan, p) : 0.0f);
+    const float outside = fill != nullptr ? OutsideWeight(plan, p) : 0.0f;
     for (int c = 0;; c = c + lanes < last ? c + lanes : last) {
       hn::Vec<D> acc = hn::Zero(d);
-      for (int t = 0; t < kW; ++t) acc = hn::Add(acc, hn::Mul(w[t], LoadChannels(d, tap[t] + c)));
-      if (fill != nullptr) acc = hn::Add(acc, hn::Mul(outside, hn::LoadU(d, fill + c)));
+      const T* tap = src + c;
+      for (int j = 0; j < kT; ++j, tap += row) {
+        for (int k = 0; k < kT; ++k) {
+          const hn::Vec<D> w = hn::Set(d, plan.weight[j * kT + k][p]);
+          acc = hn::Add(acc, hn::Mul(w, LoadChannels(d, tap + k * channels)));
+        }
+      }
+      if (fill != nullptr) acc = hn::Add(acc, hn::Mul(hn::Set(d, outside), hn::LoadU(d, fill + c)));
       StoreChannels(d, acc, o + c);
       if (c == last) break;
     }
