@@ -13,6 +13,15 @@ import {
 import { calibrate, sampleFor, stats } from './timing.mjs';
 import { baselineWorkload, modelProbes } from './workloads.mjs';
 
+// A baseline's manifest entry: its mode and padding; a layout's baseline (workloads.mjs,
+// channelsLastWorkload) also its layout and X, saved beside the workload's.
+function baselineEntry(save, w, base) {
+  const entry = { mode: base.mode, padding: base.paddingMode };
+  if (base.layout === w.layout) return entry;
+  save(`${w.name}.baseline_x.f32`, base.x.data);
+  return { ...entry, layout: base.layout ?? 'nchw', x: { shape: base.x.shape, file: `${w.name}.baseline_x.f32` }, y_shape: base.yShape };
+}
+
 export function writeNativeInputs(dir, workloads) {
   const entries = [];
   const save = (file, data) => writeFileSync(join(dir, file), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
@@ -27,7 +36,8 @@ export function writeNativeInputs(dir, workloads) {
         x: { shape: w.x.shape, file: `${w.name}.x.f32` },
         grid: { shape: w.grid.shape, file: `${w.name}.grid.f32` },
         y_shape: w.yShape, mode: w.mode, padding: w.paddingMode, align_corners: w.alignCorners,
-        ...(base ? { baseline: { mode: base.mode, padding: base.paddingMode } } : {}),
+        layout: w.layout ?? 'nchw',
+        ...(base ? { baseline: baselineEntry(save, w, base) } : {}),
       });
     } else if (w.op === 'AffineGrid') {
       save(`${w.name}.theta.f32`, w.theta.data);

@@ -135,7 +135,7 @@ function loadWorkload(dir, manifest, name) {
     return { data: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)), shape: t.shape };
   };
   if (e.op === 'GridSample') {
-    return { name, op: e.op, x: f32(e.x), grid: f32(e.grid), yShape: e.y_shape, mode: e.mode, paddingMode: e.padding, alignCorners: e.align_corners };
+    return { name, op: e.op, x: f32(e.x), grid: f32(e.grid), yShape: e.y_shape, mode: e.mode, paddingMode: e.padding, alignCorners: e.align_corners, layout: e.layout };
   }
   if (e.op === 'AffineGrid') {
     return { name, op: e.op, theta: f32(e.theta), size: e.size, gridShape: e.grid_shape, alignCorners: e.align_corners };

@@ -10,6 +10,11 @@ import { affineGrid2d, affineGrid3d, gridSample2d, gridSample3d, warpAffineRgba 
 
 // --- ours: the gridsample npm package ------------------------------------------------------
 
+/** Whether `w` samples a channels-last X (GridSampleChannelsLast; workloads.mjs, layout). */
+const channelsLast = (w) => w.layout === 'nhwc';
+/** Why the peers (all NCHW, or 1 to 4 channels) do not run a channels-last workload. */
+const CHANNELS_LAST = { unavailable: 'channels-last X: ours only (its baseline row is our NCHW call)' };
+
 /**
  * Zero-copy tier: inputs and output are heap tensors, so a call is the kernel plus the
  * binding's argument checks (what a hot loop such as the demo pays).
@@ -23,7 +28,8 @@ export function oursHeap(gs, w) {
     inputs = [gs.tensorFrom(w.x), gs.tensorFrom(w.grid)];
     out = gs.tensor('float32', w.yShape);
     const opts = { mode: w.mode, paddingMode: w.paddingMode, alignCorners: w.alignCorners, out };
-    call = () => gs.gridSample(inputs[0], inputs[1], opts);
+    const sample = channelsLast(w) ? gs.gridSampleChannelsLast : gs.gridSample;
+    call = () => sample(inputs[0], inputs[1], opts);
   } else {
     inputs = [gs.tensorFrom(w.theta)];
     out = gs.tensor('float32', w.gridShape);
@@ -44,8 +50,9 @@ export function oursHeap(gs, w) {
 export function oursCopy(gs, w) {
   if (w.op === 'WarpAffineRGBA8') return oursWarpAffine(gs, w, false);
   let last;
+  const sample = channelsLast(w) ? gs.gridSampleChannelsLast : gs.gridSample;
   const run = w.op === 'GridSample'
-    ? () => { last = gs.gridSample(w.x, w.grid, { mode: w.mode, paddingMode: w.paddingMode, alignCorners: w.alignCorners }); }
+    ? () => { last = sample(w.x, w.grid, { mode: w.mode, paddingMode: w.paddingMode, alignCorners: w.alignCorners }); }
     : () => { last = gs.affineGrid(w.theta, w.size, { alignCorners: w.alignCorners }); };
   return { run, output: () => last.data, dispose() {} };
 }
@@ -126,12 +133,14 @@ async function ortSession(ort, w, sessionOptions) {
 /** onnxruntime-web, wasm backend, one thread (ort.env.wasm.numThreads = 1 set by the caller). */
 export async function onnxruntimeWeb(ort, w) {
   if (w.op === 'WarpAffineRGBA8') return { unavailable: 'no RGBA uint8 image warp in ONNX' };
+  if (channelsLast(w)) return CHANNELS_LAST;
   return ortSession(ort, w, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
 }
 
 /** onnxruntime-node, CPU provider, `threads` intra-op threads and one inter-op thread. */
 export async function onnxruntimeNode(ort, w, threads = 1) {
   if (w.op === 'WarpAffineRGBA8') return { unavailable: 'no RGBA uint8 image warp in ONNX' };
+  if (channelsLast(w)) return CHANNELS_LAST;
   return ortSession(ort, w, {
     executionProviders: ['cpu'],
     intraOpNumThreads: threads,
@@ -164,6 +173,7 @@ function pixelMap(cv, w, n) {
 
 function openCvApplicable(w) {
   if (w.op === 'AffineGrid') return 'no AffineGrid in OpenCV';
+  if (channelsLast(w)) return CHANNELS_LAST.unavailable;
   if (w.x.shape.length !== 4) return 'remap is 2-D only';
   if (w.alignCorners) return 'align_corners 1 is not mapped';
   return null;
@@ -292,6 +302,7 @@ function openCvWarpAffine(cv, w) {
 // --- plain JavaScript: the demo's baseline (web/demo/plain_gridsample.mjs) -----------------
 
 export function plainJs(w) {
+  if (channelsLast(w)) return CHANNELS_LAST;
   let last;
   let run;
   if (w.op === 'GridSample') {

@@ -25,9 +25,10 @@ const TAPS = { nearest: 1, linear: 2, cubic: 4 };
  */
 export function callCost(w) {
   if (w.op === 'GridSample') {
-    const spatial = w.yShape.slice(2);
-    const pixels = w.yShape[0] * spatial.reduce((a, b) => a * b, 1);
-    return pixels * (w.yShape[1] * TAPS[w.mode] ** spatial.length + 16);
+    // Y (N, C, O...), or (N, O..., C) channels-last (workloads.mjs, layout)
+    const [n, c, ...spatial] = w.layout === 'nhwc' ? [w.yShape[0], w.yShape.at(-1), ...w.yShape.slice(1, -1)] : w.yShape;
+    const pixels = n * spatial.reduce((a, b) => a * b, 1);
+    return pixels * (c * TAPS[w.mode] ** spatial.length + 16);
   }
   if (w.op === 'WarpAffineRGBA8') return w.image.width * w.image.height * (4 * 4 + 16); // bilinear, 4 channels
   return null;

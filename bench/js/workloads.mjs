@@ -75,6 +75,25 @@ function affineGrid3d(theta, N, D, H, W) {
   return { data, shape: [N, D, H, W, 3] };
 }
 
+/** X (N, C, H, W) channels-last: (N, H, W, C), the same values. */
+function toChannelsLast({ data, shape: [N, C, H, W] }) {
+  const out = new Float32Array(data.length);
+  for (let n = 0; n < N; ++n) {
+    for (let c = 0; c < C; ++c) {
+      for (let i = 0; i < H * W; ++i) out[(n * H * W + i) * C + c] = data[(n * C + c) * H * W + i];
+    }
+  }
+  return { data: out, shape: [N, H, W, C] };
+}
+
+/** (N, Ho, Wo, 2) grid of scattered points in [-1.05, 1.05]: deformable attention's sampling locations. */
+function scatteredGrid(N, Ho, Wo, seed) {
+  const next = prng(seed);
+  const data = new Float32Array(N * Ho * Wo * 2);
+  for (let i = 0; i < data.length; ++i) data[i] = 2.1 * next() - 1.05;
+  return { data, shape: [N, Ho, Wo, 2] };
+}
+
 /**
  * (N, H, W, 2) identity grid plus a smooth flow of up to `amp` (normalised units), with a
  * different phase per batch item: the optical-flow / deformable-feature case.
@@ -140,7 +159,7 @@ const VOL_THETA = [
 ];
 
 // How a baseline's settings are named in the report.
-const SETTING_NAMES = { mode: 'mode', paddingMode: 'padding' };
+const SETTING_NAMES = { mode: 'mode', paddingMode: 'padding', layout: 'layout' };
 
 /**
  * The same-round baseline of `w`: its own inputs with the settings of the workload
@@ -157,7 +176,8 @@ export function baselineWorkload(w) {
 /** What `w`'s baseline changes, e.g. "img2d's mode linear". */
 export function baselineText(w) {
   const { name, ...settings } = w.baseline;
-  return `${name}'s ${Object.entries(settings).map(([k, v]) => `${SETTING_NAMES[k]} ${v}`).join(', ')}`;
+  const named = Object.entries(settings).filter(([k]) => SETTING_NAMES[k]); // not the inputs a layout brings
+  return `${name}'s ${named.map(([k, v]) => `${SETTING_NAMES[k]} ${v}`).join(', ')}`;
 }
 
 function gridSampleWorkload(name, summary, x, grid, mode, paddingMode, extra = {}) {
@@ -171,6 +191,23 @@ function gridSampleWorkload(name, summary, x, grid, mode, paddingMode, extra = {
     // summation orders); anything beyond means different work.
     tol: mode === 'nearest' ? 1e-6 : mode === 'cubic' ? 1e-4 : 1e-5,
     ...extra,
+  };
+}
+
+/**
+ * GridSampleChannelsLast (`layout: 'nhwc'`) on X (N, C, H, W) made channels-last, bilinear/zeros;
+ * its baseline is GridSample on X itself (layout nchw: the same values, timed in the same
+ * rounds), so that the two layouts compare on one machine state.
+ */
+function channelsLastWorkload(name, summary, x, grid) {
+  const nchw = gridSampleWorkload(name, summary, x, grid, 'linear', 'zeros');
+  const [N, C] = x.shape;
+  return {
+    ...nchw,
+    layout: 'nhwc',
+    x: toChannelsLast(x),
+    yShape: [N, ...grid.shape.slice(1, -1), C],
+    baseline: { name, layout: 'nchw', x, yShape: nchw.yShape },
   };
 }
 
@@ -202,6 +239,12 @@ export function makeWorkloads() {
   const vol = randomTensor([1, 32, 16, 64, 64], 3);
   const volGrid = affineGrid3d(VOL_THETA, 1, 16, 64, 64);
   const image = rgbaImage(1024, 1024);
+  // Issue #44: channels-last at 4, 32 and 256 channels, points x 4 (and x 1) as deformable
+  // attention samples them.
+  const feat4 = randomTensor([8, 4, 80, 80], 6);
+  const feat32 = randomTensor([8, 32, 80, 80], 7);
+  const feat256 = randomTensor([1, 256, 64, 64], 8);
+  const points = scatteredGrid(8, 300, 4, 9);
 
   return [
     gridSampleWorkload('img2d', '1x3x512x512 -> 512x512, rotation 0.3 rad + scale 0.9, linear/zeros', img, imgGrid, 'linear', 'zeros'),
@@ -213,6 +256,9 @@ export function makeWorkloads() {
     gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection', { baseline: { name: 'zeros2d', paddingMode: 'zeros' } }),
     gridSampleWorkload('vol3d', '1x32x16x64x64, 3-D affine grid 1x16x64x64x3, trilinear/zeros', vol, volGrid, 'linear', 'zeros'),
     gridSampleWorkload('cubic3d', 'vol3d with mode cubic (tricubic, 64 taps): no issue target, the 5-D cubic case onnxruntime lacks', vol, volGrid, 'cubic', 'zeros'),
+    channelsLastWorkload('cl4', 'GridSampleChannelsLast 8x80x80x4, 300x4 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat4, points),
+    channelsLastWorkload('cl32', 'GridSampleChannelsLast 8x80x80x32, 300x4 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat32, points),
+    channelsLastWorkload('cl256', 'GridSampleChannelsLast 1x64x64x256, 4096x1 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat256, scatteredGrid(1, 4096, 1, 10)),
     affineGridWorkload('affinegrid2d', 'theta 1x2x3 -> grid 1x512x512x2 (size 1x3x512x512)', { data: Float32Array.from(IMG_THETA), shape: [1, 2, 3] }, [1, 3, 512, 512]),
     affineGridWorkload('affinegrid3d', 'theta 1x3x4 -> grid 1x16x64x64x3 (size 1x32x16x64x64)', { data: Float32Array.from(VOL_THETA), shape: [1, 3, 4] }, [1, 32, 16, 64, 64]),
     {

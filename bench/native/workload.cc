@@ -10,6 +10,7 @@
 #include "gridsample/gridsample.h"
 #include "reference/reference.h"
 #if GRIDSAMPLE_BENCH_WARP_AFFINE
+#include "api/validation.h"
 #include "gridsample/warp_affine.h"
 #endif
 
@@ -110,12 +111,28 @@ Status Run(Workload& w, Impl impl, int threads) {
 #endif
   }
   if (w.op == "GridSample") {
-    const auto x = View(w.x, w.x_shape);
+    const bool base = impl == Impl::kBaseline;
+    const bool own = base && !w.baseline_x.empty();  // a baseline of the other layout
+    const auto x = own ? View(w.baseline_x, w.baseline_x_shape) : View(w.x, w.x_shape);
     const auto grid = View(w.grid, w.grid_shape);
-    const auto y = MutableView(w.y, w.y_shape);
+    const auto y =
+        own ? MutableView(w.baseline_y, w.baseline_y_shape) : MutableView(w.y, w.y_shape);
+    if (base ? w.baseline_channels_last : w.channels_last) {
+#if GRIDSAMPLE_BENCH_WARP_AFFINE
+      if (!reference)
+        return gridsample::GridSampleChannelsLast(x, grid, y, base ? w.baseline_options : gs);
+      gridsample::ChannelsLastGeometry geo;
+      const Status s = gridsample::ValidateGridSampleChannelsLast(x, grid, y, &geo);
+      if (s.ok())
+        gridsample::reference::Run(
+            gridsample::PixelsProblem{geo, x, gridsample::GridAt{grid}, y, w.gs_options});
+      return s;
+#else
+      return Status::InvalidArgument("built without gridsample/warp_affine.h");
+#endif
+    }
     return reference ? gridsample::reference::GridSample(x, grid, y, w.gs_options)
-                     : gridsample::GridSample(x, grid, y,
-                                              impl == Impl::kBaseline ? w.baseline_options : gs);
+                     : gridsample::GridSample(x, grid, y, base ? w.baseline_options : gs);
   }
   const auto theta = View(w.x, w.x_shape);
   const auto grid = MutableView(w.y, w.y_shape);
@@ -152,10 +169,24 @@ bool LoadWorkload(const std::string& dir, const json& j, Workload* w, std::strin
     }
     if (!ParseOptions(j, &w->gs_options, error)) return false;
     w->gs_options.align_corners = j.at("align_corners").get<bool>();
+    w->channels_last = j.value("layout", "nchw") == "nhwc";
     w->has_baseline = j.contains("baseline");
     w->baseline_options = w->gs_options;
-    if (w->has_baseline && !ParseOptions(j.at("baseline"), &w->baseline_options, error))
-      return false;
+    w->baseline_channels_last = w->channels_last;
+    if (w->has_baseline) {
+      const json& b = j.at("baseline");
+      if (!ParseOptions(b, &w->baseline_options, error)) return false;
+      if (b.contains("x")) {  // another layout: its X and Y
+        w->baseline_channels_last = b.value("layout", "nchw") == "nhwc";
+        w->baseline_x_shape = b.at("x").at("shape").get<std::vector<int64_t>>();
+        w->baseline_y_shape = b.at("y_shape").get<std::vector<int64_t>>();
+        if (!ReadRaw(dir + "/" + b.at("x").at("file").get<std::string>(),
+                     Count(w->baseline_x_shape), &w->baseline_x, error)) {
+          return false;
+        }
+        w->baseline_y.assign(Count(w->baseline_y_shape), 0.0f);
+      }
+    }
   } else if (w->op == "AffineGrid") {
     w->x_shape = j.at("theta").at("shape").get<std::vector<int64_t>>();
     w->size = j.at("size").get<std::vector<int64_t>>();

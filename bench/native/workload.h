@@ -28,6 +28,11 @@ struct Workload {
   bool has_baseline = false;
   gridsample::GridSampleOptions
       baseline_options;  // NAME/baseline: gs_options with the baseline's mode and padding
+  // GridSample's layout: X (N, C, H, W), or channels-last (N, H, W, C: GridSampleChannelsLast).
+  // A baseline of the other layout has X and Y of its own (the same values).
+  bool channels_last = false, baseline_channels_last = false;
+  std::vector<int64_t> baseline_x_shape, baseline_y_shape;
+  std::vector<float> baseline_x, baseline_y;
   gridsample::AffineGridOptions ag_options;
   size_t out_elems = 0;
   size_t floor_bytes = 0;   // what the memcpy floor copies: (in + out) / 2 bytes

@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <utility>
+#include <vector>
 
 #include "fast_path_tester.h"
 #include "gtest/gtest.h"
@@ -228,6 +229,19 @@ inline std::pair<Tensor, std::optional<Tensor>> HostileMaps(std::mt19937& rng, b
     my.Set(p, HostilePixel(rng, h));
   }
   return {mx, my};
+}
+
+// Remap of X (N, H, W, C) of `dtype` by HostileMaps to ho x wo under every option
+// (TestEveryOption).
+inline void TestRemapEveryOption(std::mt19937& rng, const Tensor& x, DType dtype, bool planes,
+                                 int64_t ho, int64_t wo, bool fast_path, Tally* tally) {
+  const std::vector<int64_t>& s = x.shape();
+  // Named copies: C++17 lambdas cannot capture structured bindings (clang).
+  const auto maps = HostileMaps(rng, planes, s[0], s[1], s[2], ho, wo);
+  const Tensor& map_x = maps.first;
+  const std::optional<Tensor>& map_y = maps.second;
+  TestEveryOption(
+      Op::kRemap, dtype, [&](FastPathTester& t) { t.x(x).maps(map_x, map_y); }, fast_path, tally);
 }
 
 struct Shape {

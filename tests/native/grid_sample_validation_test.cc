@@ -271,17 +271,17 @@ TEST(GridSampleValidation, FoldsTaps) {
   EXPECT_FALSE(GridSampleFoldsTaps(nullptr, 4, DType::kFloat32, Mode::kLinear));
 }
 
-// The image warps' planner: uint8 and float32 images of 1 to 4 channels whose sides hold the
+// The image warps' planner: uint8 and float32 images of any channel count whose sides hold the
 // mode's window, as the channels-last fast path covers them.
 TEST(GridSampleValidation, ChannelsLastFoldsTaps) {
   using gridsample::ChannelsLastFoldsTaps;
   for (DType t : {DType::kUint8, DType::kFloat32}) {
-    for (int64_t c = 1; c <= 4; ++c) {
+    for (int64_t c : {1, 2, 3, 4, 5, 32, 256}) {
       EXPECT_TRUE(ChannelsLastFoldsTaps(4, 4, c, t, Mode::kCubic)) << Name(t) << " C " << c;
       EXPECT_TRUE(ChannelsLastFoldsTaps(2, 2, c, t, Mode::kLinear)) << Name(t) << " C " << c;
       EXPECT_TRUE(ChannelsLastFoldsTaps(1, 1, c, t, Mode::kNearest)) << Name(t) << " C " << c;
     }
-    EXPECT_FALSE(ChannelsLastFoldsTaps(4, 4, 5, t, Mode::kLinear)) << Name(t);    // 5 channels
+    EXPECT_FALSE(ChannelsLastFoldsTaps(4, 4, 0, t, Mode::kLinear)) << Name(t);    // no channels
     EXPECT_FALSE(ChannelsLastFoldsTaps(3, 4, 3, t, Mode::kCubic)) << Name(t);     // below 4 taps
     EXPECT_FALSE(ChannelsLastFoldsTaps(4, 1, 3, t, Mode::kLinear)) << Name(t);    // below 2
     EXPECT_FALSE(ChannelsLastFoldsTaps(0, 4, 3, t, Mode::kNearest)) << Name(t);   // empty

@@ -173,8 +173,8 @@ TEST_P(Threading, WarpFlowIsTheSameForEveryThreadCount) {
   }
 }
 
-// The channels-last operators on uint8 and float32 images of 3 and 4 channels (3: the blend's
-// tail), with and without fill, into an output of ho x wo pixels.
+// The channels-last operators on uint8 and float32 images of `channels` (3: the blend's tail;
+// more than 4: vectors of channels), with and without fill, into an output of ho x wo pixels.
 void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t ho, int64_t wo,
                                              const std::vector<int64_t>& channels) {
   std::mt19937 rng(9);
@@ -195,10 +195,11 @@ void ExpectImageWarpsSameForEveryThreadCount(const std::string& target, int64_t 
     for (int64_t c : channels) {
       const Tensor x = RandomTensor(rng, dt, {1, h, w, c});
       const Tensor y(dt, {1, ho, wo, c});
-      const double fill_values[] = {7, 20, 40, 90};
+      std::vector<double> fill_values = {7, 20, 40, 90};
+      fill_values.resize(std::max<size_t>(4, static_cast<size_t>(c)), 55);
       for (Mode m : kModes) {
         for (Padding pad : kPaddings) {
-          const double* fill = pad == Padding::kZeros ? fill_values : nullptr;
+          const double* fill = pad == Padding::kZeros ? fill_values.data() : nullptr;
           using Op = std::function<Status(const GridSampleOptions&, const MutableTensorView&)>;
           const std::vector<std::pair<std::string, Op>> ops = {
               {"GridSampleChannelsLast",
@@ -254,8 +255,15 @@ TEST_P(Threading, ImageWarpsAreTheSameForEveryThreadCount) {
 // units of their own, which threads may finish in any order (the reversed parallel-for runs
 // the later segment first). 600 columns end on a partial segment. Three channels: the blends
 // store their pixels as four lanes, the last written over by the next pixel (issue 26).
+// GridSampleChannelsLast walks its 16 rows as one line of 9,600 pixels: 19 tiles, enough for
+// nearest's cheap pixels to be split, ending mid-row.
 TEST_P(Threading, ImageWarpsOfWideRowsAreTheSameForEveryThreadCount) {
-  ExpectImageWarpsSameForEveryThreadCount(target(), 8, 600, {3});
+  ExpectImageWarpsSameForEveryThreadCount(target(), 16, 600, {3});
+}
+
+// Many channels: the vectors-of-channels blend and a fill colour of 33 values.
+TEST_P(Threading, ImageWarpsOfManyChannelsAreTheSameForEveryThreadCount) {
+  ExpectImageWarpsSameForEveryThreadCount(target(), 60, 80, {33});
 }
 
 TEST_P(Threading, AffineGridIsTheSameForEveryThreadCount) {

@@ -160,8 +160,9 @@ TEST(WarpFill, RemapEqualsBorderPaddingOnXFramedByFill) {
   }
 }
 
-// The fast paths (uint8 and float32, 1 to 4 channels) against the reference with the same fill,
-// including fill values a uint8 store saturates.
+// The fast paths (uint8 and float32, any channel count: one vector per pixel up to 4, vectors of
+// channels beyond) against the reference with the same fill, including fill values a uint8
+// store saturates.
 class WarpFillFast : public PerTargetTest {};
 GRIDSAMPLE_INSTANTIATE_PER_TARGET(WarpFillFast);
 
@@ -170,7 +171,8 @@ TEST_P(WarpFillFast, MatchesTheReference) {
   int64_t filled = 0;
   for (int iter = 0; iter < 16; ++iter) {
     const DType dtype = iter % 2 ? DType::kUint8 : DType::kFloat32;
-    const int64_t h = 4 + iter % 9, w = 4 + iter % 6, c = 1 + iter % 4, ho = 10, wo = 21;
+    const int64_t kChannels[] = {1, 2, 3, 4, 5, 8, 33, 3};
+    const int64_t h = 4 + iter % 9, w = 4 + iter % 6, c = kChannels[iter / 2], ho = 10, wo = 21;
     const Tensor x = RandomTensor(rng, dtype, {1, h, w, c});
     const std::vector<double> fill =
         dtype == DType::kUint8 ? RandomFill(rng, c, -20.0, 280.0) : RandomFill(rng, c, -4.0, 4.0);

@@ -1,6 +1,7 @@
 // The blend for channels-last (interleaved) images, uint8 and float32 with 1 to 4 channels:
 // each output pixel is summed from a tile's plans (planner/tile_plan-inl.h) with its channels as
 // the lanes of one vector, so that a tap is one contiguous load of an input pixel's channels.
+// (More channels: blends/wide_pixels-inl.h.)
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_
@@ -47,11 +48,17 @@ HWY_INLINE hn::Vec<hn::Rebind<float, DU>> BytesToFloat(DU du, hn::Vec<DU> bytes)
   return hn::Sub(biased, hn::Set(df, 8388608.0f));
 }
 
+// Lanes(df) bytes at p as floats, exactly.
+template <class DF4>
+HWY_INLINE hn::Vec<DF4> LoadBytes(DF4 /*df: its lane count*/, const uint8_t* p) {
+  const hn::Rebind<uint8_t, DF4> d8;
+  const hn::Rebind<uint32_t, DF4> d32;
+  return BytesToFloat(d32, hn::PromoteTo(d32, hn::LoadU(d8, p)));
+}
+
 template <int C>
 HWY_INLINE VP<C> LoadPixel(const uint8_t* p) {
-  const hn::FixedTag<uint8_t, kPixelLanes<C>> d8;
-  const hn::FixedTag<uint32_t, kPixelLanes<C>> d32;
-  return BytesToFloat(d32, hn::PromoteTo(d32, hn::LoadU(d8, p)));
+  return LoadBytes(PixelTag<C>(), p);
 }
 
 // Two horizontally adjacent pixels p[0..C) and p[C..2C).
@@ -83,18 +90,22 @@ template <int C>
 HWY_INLINE void StorePixel(VP<C> v, float* out) {
   hn::StoreU(v, PixelTag<C>(), out);
 }
+// v's Lanes(df) values as bytes at out, as the reference's integer store: round half to even,
+// then saturate to [0, 255]; the same as saturating first. Adding 2^23 to a float in [0, 255]
+// rounds it to an integer (half to even) in the low mantissa bits: the byte, without a
+// float-to-int conversion (which Highway and V8 guard against overflow at several
+// instructions' cost).
+template <class DF4>
+HWY_INLINE void StoreBytes(DF4 df, hn::Vec<DF4> v, uint8_t* out) {
+  const hn::Rebind<uint32_t, DF4> d32;
+  const hn::Rebind<uint8_t, DF4> d8;
+  v = MinNoNaN(MaxNoNaN(v, hn::Zero(df)), hn::Set(df, 255.0f));
+  const auto bits = hn::BitCast(d32, hn::Add(v, hn::Set(df, 8388608.0f)));
+  hn::StoreU(hn::U8FromU32(hn::Sub(bits, hn::Set(d32, 0x4B000000u))), d8, out);
+}
 template <int C>
 HWY_INLINE void StorePixel(VP<C> v, uint8_t* out) {
-  // The reference's integer store: round half to even, then saturate to [0, 255]; the same
-  // as saturating first. Adding 2^23 to a float in [0, 255] rounds it to an integer (half to
-  // even) in the low mantissa bits: the byte, without a float-to-int conversion (which
-  // Highway and V8 guard against overflow at several instructions' cost).
-  const PixelTag<C> dp;
-  const hn::FixedTag<uint32_t, kPixelLanes<C>> d32;
-  const hn::FixedTag<uint8_t, kPixelLanes<C>> d8;
-  v = MinNoNaN(MaxNoNaN(v, hn::Zero(dp)), hn::Set(dp, 255.0f));
-  const auto bits = hn::BitCast(d32, hn::Add(v, hn::Set(dp, 8388608.0f)));
-  hn::StoreU(hn::U8FromU32(hn::Sub(bits, hn::Set(d32, 0x4B000000u))), d8, out);
+  StoreBytes(PixelTag<C>(), v, out);
 }
 // Exactly C elements, for the last pixel of a row segment: the pixel after it belongs to another
 // work unit, which another thread may have written already.
@@ -131,13 +142,18 @@ struct Image {
   const T* fill_pixel;  // fill stored as a pixel of T, or null for 0
 };
 
-// acc plus fill times the weight of the taps outside X, 1 - the plan's weights (the tap
-// weights sum to 1): the per-tap sum's value within float32 rounding.
-template <int C, Mode M>
-HWY_INLINE VP<C> AddFill(const TilePlan<M, 2>& plan, int p, const float* fill, VP<C> acc) {
+// The weight of pixel p's taps outside X, 1 - the plan's weights (the tap weights sum to 1):
+// fill times it is the per-tap sum's value within float32 rounding.
+template <Mode M>
+HWY_INLINE float OutsideWeight(const TilePlan<M, 2>& plan, int p) {
   float outside = 1.0f;
   for (int t = 0; t < kTaps<M> * kTaps<M>; ++t) outside -= plan.weight[t][p];
-  return hn::Add(acc, hn::Mul(hn::Set(PixelTag<C>(), outside), LoadPixel<C>(fill)));
+  return outside;
+}
+template <int C, Mode M>
+HWY_INLINE VP<C> AddFill(const TilePlan<M, 2>& plan, int p, const float* fill, VP<C> acc) {
+  const PixelTag<C> dp;
+  return hn::Add(acc, hn::Mul(hn::Set(dp, OutsideWeight(plan, p)), LoadPixel<C>(fill)));
 }
 
 // Pixels [begin, end) of out, `bytes` each, that no tap reaches: 0, or fill_pixel when set.
@@ -181,7 +197,15 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
   for (int p = begin; p < end; ++p) {
     const T* src = im.x + plan.offset[p];
     T* o = out + p * C;
-    if (M == Mode::kNearest) {  // weight 1, or 0 where zeros padding drops the tap
+    if (M == Mode::kNearest && C != 3) {
+      // Weight 1, or 0 where zeros padding drops the tap: a select, not a branch (outside
+      // pixels come unpredictably); 0 + v (as CopyPixel) stored as Y's dtype gives v's bits.
+      const auto keep = hn::Ne(hn::Set(dp, plan.weight[0][p]), hn::Zero(dp));
+      const VP<C> v = hn::Add(hn::Zero(dp), LoadPixel<C>(src));
+      StorePixel<C>(hn::IfThenElse(keep, v, fill ? LoadPixel<C>(fill) : hn::Zero(dp)), o);
+      continue;
+    }
+    if (M == Mode::kNearest) {  // three channels: the last pixel's four lanes would run past X
       if (plan.weight[0][p] != 0.0f) {
         CopyPixel<C>(src, o);
       } else {

@@ -29,8 +29,8 @@ namespace fast {
 // Planes: X of a dtype computed in float, rank 2 or 3, any float grid; WarpFlow's output
 // sides below kMaxFlowSide.
 bool Covers(const PlanesProblem& problem);
-// Pixels (on a target with SIMD: TargetHasChannelsLast): X uint8 or float32 with 1 to 4
-// channels, each side at least the mode's window; a float32 grid or maps, theta and H float32
+// Pixels (on a target with SIMD: TargetHasChannelsLast): X uint8 or float32 with at least one
+// channel, each side at least the mode's window; a float32 grid or maps, theta and H float32
 // or float64; WarpPerspective's output width at most kMaxPerspectiveWidth, a flow's output
 // sides below kMaxFlowSide (planner/limits.h).
 bool Covers(const PixelsProblem& problem);

@@ -14,6 +14,7 @@
 
 #include "blends/fixed_point_u8-inl.h"
 #include "blends/interleaved-inl.h"
+#include "blends/wide_pixels-inl.h"
 #include "drivers/fast.h"
 #include "hwy/highway.h"
 #include "planner/tile_plan-inl.h"
@@ -36,28 +37,30 @@ struct ImageBytes {
   const void* fill_pixel;
 };
 
-// Pixels [begin, end) of the plans with the blend of X's dtype and channel count.
-template <Mode M, typename T, int C>
-HWY_INLINE void BlendTyped(const TilePlan<M, 2>& plan, const ImageBytes& im, int begin, int end,
-                           int exact_end, void* out) {
-  const Image<T> image{static_cast<const T*>(im.x),
-                       static_cast<const T*>(im.tail),
-                       im.row,
-                       im.end_window,
-                       im.fill,
-                       static_cast<const T*>(im.fill_pixel)};
-  BlendPixels<T, C, M>(plan, image, begin, end, exact_end, static_cast<T*>(out));
+// One batch item's X as the blends of dtype T see it.
+template <typename T>
+HWY_INLINE Image<T> ImageOf(const ImageBytes& im) {
+  return Image<T>{static_cast<const T*>(im.x),
+                  static_cast<const T*>(im.tail),
+                  im.row,
+                  im.end_window,
+                  im.fill,
+                  static_cast<const T*>(im.fill_pixel)};
 }
 
-// The same for X's dtype (uint8 or float32) and channel count.
+// Pixels [begin, end) of the plans with the blend of X's dtype (uint8 or float32) and channel
+// count: one vector per pixel up to 4 channels, vectors of channels beyond.
 template <Mode M, typename T>
 HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
                                 int begin, int end, int exact_end, void* out) {
+  const Image<T> image = ImageOf<T>(im);
+  T* const o = static_cast<T*>(out);
   switch (channels) {
-    case 1: return BlendTyped<M, T, 1>(plan, im, begin, end, exact_end, out);
-    case 2: return BlendTyped<M, T, 2>(plan, im, begin, end, exact_end, out);
-    case 3: return BlendTyped<M, T, 3>(plan, im, begin, end, exact_end, out);
-    default: return BlendTyped<M, T, 4>(plan, im, begin, end, exact_end, out);
+    case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
+    case 2: return BlendPixels<T, 2, M>(plan, image, begin, end, exact_end, o);
+    case 3: return BlendPixels<T, 3, M>(plan, image, begin, end, exact_end, o);
+    case 4: return BlendPixels<T, 4, M>(plan, image, begin, end, exact_end, o);
+    default: return BlendWide<T, M>(plan, image, channels, begin, end, o);
   }
 }
 template <Mode M>
@@ -155,15 +158,23 @@ HWY_INLINE int FixedRowOf(int channels, const Source& source, const TileCoords<2
   }
 }
 
-// The fill colour as floats for the blend and as a pixel of Y's dtype, stored as the blend
-// stores a value (uint8: rounded half to even and saturated).
-HWY_NOINLINE void MakeFill(const InterleavedProblem& pb, float* fill, uint8_t* pixel) {
-  for (int c = 0; c < pb.c; ++c) fill[c] = static_cast<float>(pb.fill[c]);
+// Floats the fill colour's two forms take (FillColour): its C values rounded up to whole
+// vectors of 4, then as many for its pixel.
+inline int64_t FillFloats(int channels) { return 2 * ((channels + 3) / 4 * 4); }
+
+// The fill colour as floats for the blend (`fill`, whole vectors of 4, zeros after C) and as a
+// pixel of Y's dtype, stored as the blend stores a value (uint8: rounded half to even and
+// saturated), in FillFloats(C) floats from `fill`; returns the pixel.
+HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill) {
+  const int padded = (pb.c + 3) / 4 * 4;
+  uint8_t* pixel = reinterpret_cast<uint8_t*>(fill + padded);
+  for (int c = 0; c < padded; ++c) fill[c] = c < pb.c ? static_cast<float>(pb.fill[c]) : 0.0f;
   if (pb.dtype == DType::kUint8) {
-    StorePixel<4>(LoadPixel<4>(fill), pixel);
+    for (int c = 0; c < padded; c += 4) StorePixel<4>(LoadPixel<4>(fill + c), pixel + c);
   } else {
     std::memcpy(pixel, fill, sizeof(float) * pb.c);
   }
+  return pixel;
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR

@@ -1,10 +1,12 @@
 // Channels-last (NHWC) GridSample and the fused affine warp on the fast path, uint8 and float32
-// images with 1 to 4 channels: schedules row segments (coordinates from a source, plans from
+// images of any channel count: schedules row segments (coordinates from a source, plans from
 // the planner, then the interleaved blend, or the uint8 fixed-point blend where windows lie
 // inside X) and dispatches.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -36,7 +38,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
 // What every row segment of one call shares: X's and Y's layout, the plans' axes, the
-// fixed-point blend's setup and the fill colour.
+// fixed-point blend's setup and the fill colour. A source whose coordinates follow the pixels'
+// order alone (kFlatRows: a grid) walks a batch item's rows as one line of pixels, so that
+// narrow outputs (a grid of points x 4 or x 1) still fill whole tiles.
 template <Mode M, class Source>
 struct CallRows {
   static constexpr int kTile =
@@ -44,29 +48,41 @@ struct CallRows {
 
   explicit CallRows(const InterleavedProblem& problem)
       : pb(problem),
+        width(Source::kFlatRows ? pb.rows * pb.axes.out_w : pb.axes.out_w),
+        lines(Source::kFlatRows ? 1 : pb.rows),
         elem(DTypeSize(pb.dtype)),
         row(pb.axes.in_w * pb.c),
         axes{{pb.axes.in_h, pb.axes.in_w}, {row, pb.c}, pb.axes.align},
         in_count(static_cast<int64_t>(pb.axes.in_h) * row),
         out_count(pb.rows * pb.axes.out_w * pb.c),
-        // uint8 bilinear; the affine warp's float32 stepped positions only for X sides up to
-        // kFixedMaxSide.
-        fixed(M == Mode::kLinear && pb.dtype == DType::kUint8 &&
+        // uint8 bilinear of 1 to 4 channels; the affine warp's float32 stepped positions only for X
+        // sides up to kFixedMaxSide.
+        fixed(M == Mode::kLinear && pb.dtype == DType::kUint8 && pb.c <= 4 &&
               (!Source::kKnowsInterior ||
                (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide))),
         fs(MakeFixedSetup(pb, row)) {
-    if (pb.fill != nullptr) MakeFill(pb, fill, fill_pixel);
+    if (pb.fill == nullptr) return;
+    fill_store.reset(new (std::nothrow) float[static_cast<size_t>(FillFloats(pb.c))]);
+    if (fill_store) {
+      fill = fill_store.get();
+      fill_pixel = MakeFill(pb, fill_store.get());
+    }
   }
 
+  // Whether the call can run: false when the fill colour found no memory.
+  bool Ready() const { return pb.fill == nullptr || fill != nullptr; }
+
   const InterleavedProblem& pb;
-  const size_t elem;  // bytes per value of X and Y
-  const int32_t row;  // values per row of X
+  const int64_t width, lines;  // pixels per line of output and lines per batch item
+  const size_t elem;           // bytes per value of X and Y
+  const int32_t row;           // values per row of X
   const PlanAxes<2> axes;
-  const int64_t in_count, out_count;  // values per batch item of X and of Y
-  const bool fixed;                   // the fixed-point blend, where windows lie inside X
-  const FixedSetup fs;                // (read in bilinear only)
-  HWY_ALIGN float fill[4] = {};       // the fill colour as the blend adds it
-  HWY_ALIGN uint8_t fill_pixel[16] = {};
+  const int64_t in_count, out_count;    // values per batch item of X and of Y
+  const bool fixed;                     // the fixed-point blend, where windows lie inside X
+  const FixedSetup fs;                  // (read in bilinear only)
+  std::unique_ptr<float[]> fill_store;  // MakeFill's two forms of the fill colour
+  const float* fill = nullptr;          // the fill colour as the blends add it, or null
+  const uint8_t* fill_pixel = nullptr;  // the fill colour as a pixel of Y's dtype, or null
 };
 
 // One thread's piece of the work, unit by unit (RowUnits: batch item, column tile, row): the
@@ -81,8 +97,8 @@ class RowSegments {
             tail_,
             call.row,
             (call_.pb.axes.in_h - kTaps<M>)*call.row + (call_.pb.axes.in_w - kTaps<M>)*call_.pb.c,
-            call_.pb.fill ? call.fill : nullptr,
-            call_.pb.fill ? call.fill_pixel : nullptr} {}
+            call.fill,
+            call.fill_pixel} {}
 
   HWY_INLINE void Run(const RowUnits& units, int64_t u) {
     const int64_t n = units.Item(u), t = units.Tile(u), i = units.Row(u);
@@ -99,12 +115,12 @@ class RowSegments {
     if (t != tile_) {
       tile_ = t;
       j0_ = t * kTile;
-      const int64_t rest = call_.pb.axes.out_w - j0_;
+      const int64_t rest = call_.width - j0_;
       count_ = static_cast<int>(rest < kTile ? rest : kTile);
       src_.Columns(j0_, count_);
     }
     src_.Row(call_.pb.row0 + i);
-    uint8_t* out = y_n_ + (i * call_.pb.axes.out_w + j0_) * call_.pb.c * call_.elem;
+    uint8_t* out = y_n_ + (i * call_.width + j0_) * call_.pb.c * call_.elem;
     if constexpr (M == Mode::kLinear) {
       if (call_.fixed) return FixedSegment(out);
     }
@@ -183,28 +199,31 @@ class RowSegments {
 
 // Every batch item, column tile and row: coordinates of a row segment from the source, plans,
 // blend. uint8 bilinear takes the fixed-point blend where it can and plans the other vectors.
+// Returns false, having written nothing, when the fill colour found no memory.
 template <Mode M, class Source>
-HWY_NOINLINE void Drive(const InterleavedProblem& pb, const Source& source) {
+HWY_NOINLINE bool Drive(const InterleavedProblem& pb, const Source& source) {
   const CallRows<M, Source> call(pb);
-  // Work units: one row of one column tile of one batch item, in the order n, column tile, row.
+  if (!call.Ready()) return false;
+  // Work units: one line of one column tile of one batch item, in the order n, column tile, line.
   constexpr int kTile = CallRows<M, Source>::kTile;
-  const RowUnits units{(pb.axes.out_w + kTile - 1) / kTile, pb.rows};
+  const RowUnits units{(call.width + kTile - 1) / kTile, call.lines};
   const int64_t unit_cost =
-      std::min<int64_t>(kTile, pb.axes.out_w) * PixelCost(pb.c, kTaps<M> * kTaps<M>);
+      std::min<int64_t>(kTile, call.width) * PixelCost(pb.c, kTaps<M> * kTaps<M>);
   ParallelUnits(pb.threads, pb.n * units.PerItem(), unit_cost, [&](int64_t begin, int64_t end) {
     RowSegments<M, Source> segments(call, source);
     for (int64_t u = begin; u < end; ++u) segments.Run(units, u);
   });
+  return true;
 }
 
 template <class Source>
 bool DriveMode(const InterleavedProblem& pb, const Source& source) {
   switch (pb.mode) {
-    case Mode::kLinear: Drive<Mode::kLinear>(pb, source); break;
-    case Mode::kNearest: Drive<Mode::kNearest>(pb, source); break;
-    case Mode::kCubic: Drive<Mode::kCubic>(pb, source); break;
+    case Mode::kLinear: return Drive<Mode::kLinear>(pb, source);
+    case Mode::kNearest: return Drive<Mode::kNearest>(pb, source);
+    case Mode::kCubic: return Drive<Mode::kCubic>(pb, source);
   }
-  return true;
+  return false;
 }
 
 // Entries for one target: a float32 grid, or theta (float32 or float64).
@@ -290,13 +309,13 @@ bool SourceFits(const PixelsProblem& p) {
 }
 
 // The problem in the kernels' terms, or false when no kernel covers it: a target with SIMD;
-// X uint8 or float32 with 1 to 4 channels; offsets fit int32 and reflection works on exact
+// X uint8 or float32 with at least one channel; offsets fit int32 and reflection works on exact
 // float integers; the planner's windows need kT pixels along each axis; the source fits.
 bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
   const ChannelsLastGeometry& geo = p.geometry;
   if (!TargetHasChannelsLast()) return false;
   if (p.x.dtype != DType::kUint8 && p.x.dtype != DType::kFloat32) return false;
-  if (geo.c < 1 || geo.c > 4) return false;
+  if (geo.c < 1) return false;
   if (geo.in_h >= kMaxAxis || geo.in_w >= kMaxAxis) return false;
   if (geo.in_h * geo.in_w * geo.c >= kMaxElements) return false;
   const int window = TapsPerAxis(p.options.mode);

@@ -39,6 +39,7 @@ class AffineRows {
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kNormalised;
   static constexpr bool kPositionsFromCoords = false;
   static constexpr bool kKnowsInterior = true;
+  static constexpr bool kFlatRows = false;
 
   HWY_INLINE void Item(int64_t n) {
     LoadMatrix(dtype_, theta_, n, 6, t_);

@@ -9,7 +9,9 @@
 // coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0, count) per
 // tile of columns, Row(i), then Fill(begin, end, coords) for pixels of the row segment, and
 // Positions(coords), the row's pixel coordinates that the uint8 fixed-point blend takes
-// (kPositionsFromCoords: from the filled coordinates).
+// (kPositionsFromCoords: from the filled coordinates). A source whose coordinates depend on a
+// pixel's index in the batch item alone (kFlatRows: a grid tensor) may be walked as one row of
+// all the item's pixels (Columns over the whole of it, Row(row0) once).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_COMMON_INL_H_

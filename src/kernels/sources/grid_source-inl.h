@@ -70,6 +70,7 @@ class GridRows {
   // to lie inside X in advance.
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
+  static constexpr bool kFlatRows = true;
 
   HWY_INLINE void Item(int64_t n) { item_.grid = grid_ + n * axes_.out_h * axes_.out_w * 2; }
   HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }

@@ -96,6 +96,7 @@ class MapRows {
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
+  static constexpr bool kFlatRows = false;
 
   HWY_INLINE void Item(int64_t n) { item_ = n * axes_.out_h * axes_.out_w; }
   HWY_INLINE void Columns(int64_t j0, int /*count*/) { j0_ = j0; }

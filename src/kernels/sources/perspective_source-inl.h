@@ -35,6 +35,7 @@ class PerspectiveRows {
   static constexpr CoordinateSpace kSpace = CoordinateSpace::kPixels;
   static constexpr bool kPositionsFromCoords = true;
   static constexpr bool kKnowsInterior = false;
+  static constexpr bool kFlatRows = false;
 
   HWY_INLINE void Item(int64_t n) {
     double h[9];
