@@ -2,15 +2,11 @@
 import { InferenceSession } from '../onnx.mjs';
 import { failureReason, quote } from './errors.mjs';
 import { ARRAY_CLASSES } from './tensor_types.mjs';
+import { stats } from './stats.mjs';
+
+export { stats };
 
 const now = () => globalThis.performance.now();
-
-/** The median and 90th percentile of a list of milliseconds. */
-export function stats(ms) {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2, p90: at(0.9), runs: sorted.length };
-}
 
 // A 31-bit LCG with values in [0, 1): the same feeds for the same seed everywhere.
 function lcg(seed) {
