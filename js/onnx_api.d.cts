@@ -61,12 +61,13 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    */
   gridsampleBackend?: 'auto' | 'webgpu' | 'wasm';
   /**
-   * Which GridSample / AffineGrid nodes leave onnxruntime's parts, decided at the first run from
-   * the types and shapes it sees (plan() says where each node runs and why): `'auto'` (default;
-   * a node onnxruntime runs as gridsample does stays in onnxruntime's part when it saves less
-   * than its part boundary costs, by a cost model measured on onnxruntime-web's wasm provider;
-   * on WebGPU the split is kept), `'gridsample'` (every node on gridsample) or `'onnxruntime'`
-   * (every node onnxruntime runs as gridsample does left to it).
+   * Which GridSample / AffineGrid nodes leave onnxruntime's parts, decided at the first run,
+   * before its result is returned, so that every run gives the same bytes (plan() says where
+   * each node runs and why): `'auto'` (default; whole runs of the split and of the model with
+   * every node onnxruntime runs as gridsample does left to it are timed on the first run's
+   * feeds, one placement at a time, and the faster is kept; on WebGPU the split is kept),
+   * `'gridsample'` (every node on gridsample) or `'onnxruntime'` (every node onnxruntime runs as
+   * gridsample does left to it).
    */
   placement?: 'auto' | 'gridsample' | 'onnxruntime';
   /**
@@ -137,6 +138,24 @@ export interface Profile {
   /** The whole run, in milliseconds. */
   ms: number;
   parts: PartTiming[];
+  /** The first run only: what placement decided after it (its parts are the split's). */
+  placement?: PlacementDecision;
+}
+
+/** Whole-run times of one placement, in milliseconds. */
+export interface RunTimes {
+  median: number;
+  p90: number;
+  runs: number;
+}
+
+/** How the session placed its GridSample / AffineGrid nodes ({@link Plan.placement}). */
+export interface PlacementDecision {
+  option: 'auto' | 'gridsample' | 'onnxruntime';
+  /** Whether the first run has decided (false before it, and where the option or WebGPU fixes the split). */
+  decided: boolean;
+  /** placement 'auto': the whole-run times it chose from (the smaller median wins), else null. */
+  measured: { split: RunTimes; onnxruntime: RunTimes } | null;
 }
 
 /** One node of a {@link PlanPart}. */
@@ -181,6 +200,8 @@ export interface Plan {
     /** Nodes whose results nothing reads (dropped, as onnxruntime drops them). */
     unusedNodes: number;
   };
+  /** Absent for a model without GridSample / AffineGrid nodes (one onnxruntime session). */
+  placement?: PlacementDecision;
 }
 
 /**

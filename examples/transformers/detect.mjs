@@ -23,8 +23,8 @@ console.log(`${model}: ${counts.gridsampleNodes} GridSample nodes on gridsample,
 for (const { label, score, box } of await detector(image, { threshold: 0.5 })) {
   console.log(`${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
 }
-// Where each GridSample node runs from the second call on, and why: the first call's shapes
-// decide whether a node saves more than its part boundary costs.
+// Where each GridSample node runs, and why: the first call timed whole runs of the split and of
+// onnxruntime alone on its inputs and kept the faster.
 for (const node of session.plan().parts.flatMap((part) => part.nodes).filter((n) => n.placement)) {
   console.log(`${node.name}: ${node.placement.runsOn}, ${node.placement.why}`);
 }

@@ -1,32 +1,18 @@
-// Where the split session runs each GridSample / AffineGrid node: on gridsample, or left in onnxruntime's part where onnxruntime runs it as gridsample does and the node saves less than its part boundary costs (a measured cost model).
+// Where the split session runs each GridSample / AffineGrid node: decided at the first run, before its result is returned, from what onnxruntime can run as gridsample does and (placement 'auto') from whole runs of both placements timed on the caller's feeds.
 import { MODE_KIND } from '../core/modes.mjs';
-import { splitModel } from './graph.mjs';
-
-// The cost model, in ms, for onnxruntime-web's wasm provider on one thread (measured with
-// Node.js 20, onnxruntime-web 1.22, on the 2-core machine of bench/RESULTS.md):
-// - an onnxruntime session's run() costs ORT_RUN_MS whatever its work (a one-node Relu model
-//   on 1 to 4096 floats: 0.015-0.018 ms per run, median of 500);
-// - each of our calls OUR_CALL_MS (gridSample 8x8: 0.0062 ms, affineGrid 8x8: 0.0041);
-// - each element that crosses a part boundary CROSS_MS_PER_ELEMENT: onnxruntime copies its
-//   outputs out of and its inputs into its own heap (the Relu model on 262,144 floats: 0.19 ms,
-//   0.68 ns per element for both copies and the Relu);
-// - what our kernel saves per output element against onnxruntime's, SAVED_NS (bench/RESULTS.md,
-//   "ns / output element" of onnxruntime-web (wasm SIMD, 1 thread) less ours through the
-//   copying API; the smallest of the workloads of a kind, so that the saving is not overrated).
-const ORT_RUN_MS = 0.015;
-const OUR_CALL_MS = 0.006;
-const CROSS_MS_PER_ELEMENT = 0.35e-6;
-const SAVED_NS = {
-  // GridSample by spatial rank and mode: feat2d 4.07 - 1.59 (img2d gives 8.1), nearest2d
-  // 11.27 - 3.23, cubic2d 38.81 - 7.95, vol3d 43.48 - 4.02 (3-D nearest: 2-D nearest's).
-  GridSample: { 2: { linear: 2.5, nearest: 8.0, cubic: 30.9 }, 3: { linear: 39.5, nearest: 8.0 } },
-  // AffineGrid by spatial rank: affinegrid2d 1.62 - 0.82, affinegrid3d 2.20 - 1.10.
-  AffineGrid: { 2: 0.8, 3: 1.1 },
-};
+import { failureReason } from './errors.mjs';
+import { stats } from './stats.mjs';
 
 export const PLACEMENTS = ['auto', 'gridsample', 'onnxruntime'];
 
-const count = (dims) => dims.reduce((a, b) => a * b, 1);
+// What deciding costs, per placement: up to WARMUP untimed runs (the first run is the split's;
+// no more once one takes WARM_MS: the engine compiles and tiers up code in a placement's first
+// runs, which would count against the one timed first), then timed runs until RUNS of them or
+// BUDGET_MS of their time, at least one: a slow model is decided from one timed run of each.
+const WARMUP = 3;
+const WARM_MS = 50;
+const RUNS = 9;
+const BUDGET_MS = 200;
 
 /**
  * Why onnxruntime's CPU kernels (onnxruntime-web's wasm, onnxruntime-node) cannot run node `n`
@@ -49,56 +35,89 @@ export function onnxruntimeCannot(n, seen) {
   return null;
 }
 
-// Estimated ms our kernel saves on node `n` at what one run saw.
-function savedMs(n, seen) {
-  const spatial = seen.output.dims.length - 2;
-  const rates = SAVED_NS[n.node.opType][spatial];
-  const ns = n.node.opType === 'AffineGrid' ? rates : rates?.[MODE_KIND[n.attrs.mode]];
-  return ((ns ?? 0) * count(seen.output.dims)) / 1e6;
-}
-
-const ortParts = (split) => split.parts.filter((p) => p.runsOn === 'onnxruntime').length;
-const round = (ms) => (ms < 0.01 ? ms.toPrecision(2) : ms.toFixed(3));
-
-/**
- * Decides, for each node of ours, where it runs, from what the first run saw (`seen`: Map of
- * node index -> as onnxruntimeCannot takes it). Returns { keep: Set of node indices left in
- * onnxruntime, why: Map node index -> { runsOn, why } }. `placement` is the caller's option:
- * 'onnxruntime' keeps every node onnxruntime can run, 'auto' those whose saving is smaller
- * than the part boundary they make. A gridsample part is moved whole or not at all, one part at
- * a time, each judged against the split that the earlier decisions left.
- */
-export function placeNodes(proto, model, split, seen, { placement, subgraphs }) {
+// The nodes onnxruntime can take, from what the first run saw (`seen`: node index -> io()): a
+// gridsample part goes to onnxruntime whole or not at all. { keep: Set of node indices, why:
+// Map node index -> { runsOn, why } for the nodes it cannot take }.
+function movable(split, seen) {
   const keep = new Set();
   const why = new Map();
-  let current = split;
   for (const part of split.parts.filter((p) => p.runsOn === 'gridsample')) {
     const cannot = part.nodes.map((n) => onnxruntimeCannot(n, seen.get(n.index))).find(Boolean);
-    if (cannot) {
-      for (const n of part.nodes) why.set(n.index, { runsOn: 'gridsample', why: cannot });
-      continue;
-    }
-    const trial = splitModel(proto, model, { subgraphs, keep: new Set([...keep, ...part.nodes.map((n) => n.index)]) });
-    const saved = part.nodes.reduce((ms, n) => ms + savedMs(n, seen.get(n.index)), 0);
-    const elements = new Set();
-    let crossing = 0;
     for (const n of part.nodes) {
-      const s = seen.get(n.index);
-      n.node.input.forEach((name, i) => {
-        if (!elements.has(name) && part.inputs.includes(name)) crossing += count(s.inputs[i].dims);
-        elements.add(name);
-      });
-      if (part.outputs.includes(n.node.output[0])) crossing += count(s.output.dims);
-    }
-    const boundary = (ortParts(current) - ortParts(trial)) * ORT_RUN_MS + part.nodes.length * OUR_CALL_MS + crossing * CROSS_MS_PER_ELEMENT;
-    const estimate = `its part saves an estimated ${round(saved)} ms per run, the part's boundary costs ${round(boundary)} ms`;
-    const moved = placement === 'onnxruntime' || saved < boundary;
-    const reason = placement === 'onnxruntime' ? "placement 'onnxruntime'" : moved ? `onnxruntime runs it; ${estimate}` : estimate;
-    for (const n of part.nodes) why.set(n.index, { runsOn: moved ? 'onnxruntime' : 'gridsample', why: reason });
-    if (moved) {
-      for (const n of part.nodes) keep.add(n.index);
-      current = trial;
+      if (cannot) why.set(n.index, { runsOn: 'gridsample', why: cannot });
+      else keep.add(n.index);
     }
   }
   return { keep, why };
+}
+
+const round = (ms) => (ms < 0.01 ? ms.toPrecision(2) : ms.toFixed(3));
+
+// Times runs of the placement in use after `first`, its first run ({ result, ms }):
+// { result of the last, ms: [times] }.
+async function timeRuns(run, first) {
+  let last = first;
+  for (let i = 1; i < WARMUP && last.ms < WARM_MS; ++i) last = await run();
+  const ms = [];
+  for (let total = 0; ms.length < RUNS && total < BUDGET_MS; total += last.ms) {
+    last = await run();
+    ms.push(last.ms);
+  }
+  return { result: last.result, ms };
+}
+
+/**
+ * Decides where the nodes of ours run, at the first run, before its result is returned; the
+ * session runs the chosen placement from then on, so every run gives the same bytes.
+ * `first`: the first run, on the split ({ result, ms }); `seen`: what its nodes of ours saw;
+ * `option`: 'auto' or 'onnxruntime'. The session's hooks: `run()` runs the placement in use on
+ * the first run's feeds ({ result, ms }); `use(keep)` releases the placement in use (its
+ * onnxruntime sessions) and makes the one that leaves the nodes in `keep` to onnxruntime (an
+ * empty set: the split; throws where onnxruntime cannot make it). One placement exists at a
+ * time, so deciding needs no more memory than the larger of the two.
+ * Resolves to { result: the chosen placement's result of the feeds, why: Map node index ->
+ * { runsOn, why }, measured: { split, onnxruntime: stats() of whole runs } | null }.
+ */
+export async function decidePlacement(option, split, first, seen, { run, use }) {
+  const { keep, why } = movable(split, seen);
+  const movedAll = (reason) => {
+    for (const i of keep) why.set(i, { runsOn: 'onnxruntime', why: reason });
+  };
+  const stayed = (reason) => {
+    for (const i of keep) why.set(i, { runsOn: 'gridsample', why: reason });
+  };
+  if (keep.size === 0) return { result: first.result, why, measured: null };
+  if (option === 'onnxruntime') {
+    try {
+      await use(keep);
+      const { result } = await run();
+      movedAll("placement 'onnxruntime'");
+      return { result, why, measured: null };
+    } catch (e) {
+      await use(new Set());
+      stayed(`onnxruntime could not take it: ${failureReason(e)}`);
+      return { result: first.result, why, measured: null };
+    }
+  }
+  const splitRuns = await timeRuns(run, first);
+  let merged;
+  try {
+    await use(keep);
+    merged = await timeRuns(run, await run());
+  } catch (e) {
+    await use(new Set());
+    stayed(`onnxruntime could not take it: ${failureReason(e)}`);
+    return { result: first.result, why, measured: null };
+  }
+  const measured = { split: stats(splitRuns.ms), onnxruntime: stats(merged.ms) };
+  const faster = measured.onnxruntime.median <= measured.split.median;
+  const reason = `placement 'auto' timed whole runs on the first feeds: ${round(measured.split.median)} ms split, `
+    + `${round(measured.onnxruntime.median)} ms with it on onnxruntime (medians of ${measured.split.runs} and ${measured.onnxruntime.runs})`;
+  if (faster) {
+    movedAll(reason);
+    return { result: merged.result, why, measured };
+  }
+  await use(new Set());
+  stayed(reason);
+  return { result: splitRuns.result, why, measured };
 }

@@ -7,7 +7,7 @@ import { failureReason, OnnxModelError, quote } from './errors.mjs';
 import { splitModel } from './graph.mjs';
 import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './model_proto.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
-import { placeNodes } from './placement.mjs';
+import { decidePlacement } from './placement.mjs';
 import { io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
@@ -24,7 +24,7 @@ export class InferenceSession {
   #gs;
   #split;
   #parts;
-  #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, place(seen), rebuild(keep)}: see #place
+  #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, measured, rebuild(keep)}: see #decide
   #whole; // the onnxruntime session of a model with nothing for gridsample
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
@@ -76,10 +76,11 @@ export class InferenceSession {
    * onnxruntime instead of failing), `gridsampleParts: 'onnxruntime'` (split as usual but run
    * the GridSample / AffineGrid parts on onnxruntime too: the per-part reference timing of
    * `gridsample onnx bench`), `gridsampleBackend` ('auto': on WebGPU when `executionProviders`
-   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `placement` ('auto': after the first run,
-   * a node onnxruntime runs as gridsample does goes back into onnxruntime's part when it saves
-   * less than its part boundary costs, see onnx/placement.mjs; 'gridsample': every node on
-   * gridsample; 'onnxruntime': every node onnxruntime runs left to it), `externalData` (onnxruntime-web's option: the files a model keeps its
+   * include 'webgpu', else wasm; or 'webgpu', 'wasm'), `placement` ('auto': at the first run,
+   * before its result is returned, whole runs of the split and of the model with every node
+   * onnxruntime runs as gridsample does left to it are timed on its feeds, and the faster is
+   * kept, see onnx/placement.mjs; 'gridsample': every node on gridsample; 'onnxruntime': every
+   * node onnxruntime runs left to it), `externalData` (onnxruntime-web's option: the files a model keeps its
    * weights in, as `{ path, data }` or paths/URLs; a model given as a path or URL finds them beside
    * itself without it), and any onnxruntime session option (`executionProviders`,
    * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
@@ -143,10 +144,7 @@ export class InferenceSession {
       const next = splitModel(proto, name, { subgraphs, keep });
       return { split: next, parts: await build(next) };
     };
-    const placed = {
-      option: placement, pending: !fixed, fixed, why: null, rebuild,
-      place: (seen) => placeNodes(proto, name, split, seen, { placement, subgraphs }),
-    };
+    const placed = { option: placement, pending: !fixed, fixed, why: null, measured: null, rebuild };
     return new InferenceSession(InferenceSession.#token, {
       ort, gs, split, parts, constants, backend, gpuNodes, placement: placed, preferred: passOn.preferredOutputLocation,
       public: {
@@ -160,8 +158,9 @@ export class InferenceSession {
 
   /**
    * Which nodes run where: `{ model, opset, parts: [{ part, runsOn, nodes, ops, inputs,
-   * outputs }], counts }`; `ops` counts the part's nodes by operator; gridsample parts say on
-   * which `backend` ('webgpu' or 'wasm') and `why`.
+   * outputs }], counts, placement }`; `ops` counts the part's nodes by operator; gridsample
+   * parts say on which `backend` ('webgpu' or 'wasm') and `why`; `placement` is `{ option,
+   * decided, measured }`, `measured` the whole-run times placement 'auto' chose from.
    */
   plan() {
     const s = this.#split;
@@ -187,6 +186,7 @@ export class InferenceSession {
         gridsampleNodes: count('gridsample'),
         unusedNodes: s.unused.length,
       },
+      ...(this.#placement ? { placement: { option: this.#placement.option, decided: !this.#placement.fixed && !this.#placement.pending, measured: structuredClone(this.#placement.measured) } } : {}),
     };
   }
 
@@ -196,7 +196,7 @@ export class InferenceSession {
     const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
     if (placed.fixed) return { runsOn, why: placed.fixed };
     if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
-    return placed.why.get(n.index);
+    return placed.why.get(n.index) ?? { runsOn, why: `placement ${quote(placed.option)}` };
   }
 
   /**
@@ -219,7 +219,8 @@ export class InferenceSession {
     const waits = this.#pending++ > 0;
     const turn = this.#queue.then(() => {
       if (waits && this.#released) throw this.#error('run: the session was released before this run started');
-      return this.#whole ? this.#runWhole(request) : this.#run(request);
+      if (this.#whole) return this.#runWhole(request);
+      return this.#placement?.pending ? this.#decide(request) : this.#run(request);
     });
     this.#queue = turn.then(ignore, ignore).then(() => void --this.#pending);
     return turn;
@@ -237,12 +238,12 @@ export class InferenceSession {
     return out;
   }
 
-  async #run({ feeds, wanted, runOptions, profile }) {
+  // One run of the parts in use; `seen` (a Map) gets what each node of ours saw (io()).
+  async #run({ feeds, wanted, runOptions, profile }, seen = null) {
     const values = new Map(feeds);
     const times = [];
     const start = now();
     const valueOf = (name) => values.get(name) ?? this.#constants.get(name);
-    const seen = this.#placement?.pending ? new Map() : null; // what our nodes saw, for placement
     const owned = []; // GPU tensors onnxruntime parts made, disposed of unless returned
     for (const part of this.#parts) {
       const t0 = now();
@@ -273,29 +274,40 @@ export class InferenceSession {
     const returned = new Set(Object.values(result));
     for (const t of owned) if (!returned.has(t)) t.dispose?.();
     if (profile) this.lastProfile = { ms: now() - start, parts: times };
-    if (seen) await this.#place(seen);
     return result;
   }
 
-  // After the first run: where each node of ours runs from now on (onnx/placement.mjs). Nodes
-  // left to onnxruntime make new onnxruntime parts, which replace the split's; when onnxruntime
-  // cannot make them, the split stays and plan() says why.
-  async #place(seen) {
+  // The first run: the split runs once (what our nodes see decides what onnxruntime can take;
+  // a profile is of this run), then placement decides (onnx/placement.mjs) and the chosen
+  // placement's result is returned. A first run that fails leaves the decision to the next.
+  async #decide(request) {
     const placed = this.#placement;
+    const timed = async () => {
+      const t0 = now();
+      const result = await this.#run({ ...request, profile: false });
+      return { result, ms: now() - t0 };
+    };
+    const seen = new Map();
+    const t0 = now();
+    const first = { result: await this.#run(request, seen), ms: now() - t0 };
+    const use = async (keep) => {
+      await this.#releaseParts();
+      const next = await placed.rebuild(keep);
+      this.#split = next.split;
+      this.#parts = next.parts;
+    };
     placed.pending = false;
-    const { keep, why } = placed.place(seen);
-    placed.why = why;
-    if (keep.size === 0) return;
-    let next;
-    try {
-      next = await placed.rebuild(keep);
-    } catch (e) {
-      for (const i of keep) why.set(i, { runsOn: 'gridsample', why: `onnxruntime could not take it: ${failureReason(e)}` });
-      return;
-    }
+    const decided = await decidePlacement(placed.option, this.#split, first, seen, { run: timed, use });
+    placed.why = decided.why;
+    placed.measured = decided.measured;
+    if (request.profile) this.lastProfile.placement = this.plan().placement;
+    return decided.result;
+  }
+
+  // Releases the onnxruntime sessions of the parts in use and the heap tensors between them.
+  async #releaseParts() {
     const old = this.#parts;
-    this.#split = next.split;
-    this.#parts = next.parts;
+    this.#parts = [];
     await Promise.allSettled(old.filter((p) => p.session).map((p) => p.session.release()));
     for (const t of this.#heap.values()) t.dispose();
     this.#heap.clear();
@@ -322,10 +334,8 @@ export class InferenceSession {
   async #free() {
     this.#released = true;
     await this.#queue;
-    const sessions = this.#whole ? [this.#whole] : this.#parts.filter((p) => p.session).map((p) => p.session);
-    await Promise.all(sessions.map((s) => s.release()));
-    for (const t of this.#heap.values()) t.dispose();
-    this.#heap.clear();
+    if (this.#whole) await this.#whole.release();
+    else await this.#releaseParts();
     this.#gpuNodes?.release();
   }
 

@@ -108,7 +108,8 @@ const ort = await import('onnxruntime-web');
 ort.env.wasm.numThreads = 1;
 const model = Uint8Array.from(${JSON.stringify([...BASIC_MODEL])});
 const axis = [-1, -0.6, -0.2, 0.2, 0.6, 1];
-const session = await InferenceSession.create(model, { ort });
+// placement 'gridsample': the node runs on the installed package, whichever placement is faster.
+const session = await InferenceSession.create(model, { ort, placement: 'gridsample' });
 const { Y } = await session.run({
   X: new ort.Tensor('float32', Float32Array.from({ length: 16 }, (_, i) => i), [1, 1, 4, 4]),
   grid: new ort.Tensor('float32', Float32Array.from(axis.flatMap((y) => axis.flatMap((x) => [x, y]))), [1, 6, 6, 2]),

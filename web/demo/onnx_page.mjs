@@ -260,9 +260,10 @@ function showChart(r) {
 
 // --- the worker check ------------------------------------------------------------------------
 
-// The split session on the page, run once on the last comparison's feeds.
+// The split session on the page, run once on the last comparison's feeds (every node on
+// gridsample, as in the worker: placement 'auto' could choose differently in each).
 async function pageOutputs({ model, ep, feeds }) {
-  const session = await InferenceSession.create(model.bytes, { ort, gridsample: gs, executionProviders: [ep] });
+  const session = await InferenceSession.create(model.bytes, { ort, gridsample: gs, executionProviders: [ep], placement: 'gridsample' });
   try {
     return await session.run(feeds);
   } finally {

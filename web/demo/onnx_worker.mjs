@@ -9,7 +9,9 @@ ort.env.wasm.numThreads = 1; // the page is not cross-origin isolated
 // One request: { model: bytes, ep, feeds: { name: { type, dims, data } }, runs, warmup }.
 // Resolves to { outputs: { name: { type, dims, data } }, split: { median, p90, runs } }.
 async function runSplit({ model, ep, feeds, runs, warmup }) {
-  const session = await InferenceSession.create(model, { ort, executionProviders: [ep] });
+  // Every node on gridsample, as the page's own check runs it (placement 'auto' could choose
+  // differently in each).
+  const session = await InferenceSession.create(model, { ort, executionProviders: [ep], placement: 'gridsample' });
   try {
     const tensors = Object.fromEntries(Object.entries(feeds).map(([name, t]) => [name, new ort.Tensor(t.type, t.data, t.dims)]));
     const ms = [];

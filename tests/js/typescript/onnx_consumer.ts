@@ -1,7 +1,7 @@
 // A TypeScript consumer of gridsample/onnx with onnxruntime-web's own types (packaging_node.test.mjs compiles it as ESM and as CommonJS).
 import * as ort from 'onnxruntime-web';
 import { InferenceSession } from 'gridsample/onnx';
-import type { Plan, Profile } from 'gridsample/onnx';
+import type { PlacementDecision, Plan, Profile } from 'gridsample/onnx';
 
 /** True when A and B are the same type: being assignable is not enough. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
@@ -21,8 +21,11 @@ export async function consume(bytes: Uint8Array): Promise<void> {
   const names: readonly string[] = [...session.inputNames, ...session.outputNames];
   const part = session.plan().parts[0];
   const where: 'onnxruntime' | 'gridsample' | undefined = part?.runsOn;
+  // What placement 'auto' measured: whole-run medians of both placements, or null.
+  const decision: PlacementDecision | undefined = session.plan().placement;
+  const splitMs: number | undefined = decision?.measured?.split.median;
   await session.release();
-  void y; void names; void where;
+  void y; void names; void where; void splitMs;
 
   // @ts-expect-error: the onnxruntime module is required
   await InferenceSession.create(bytes, { executionProviders: ['wasm'] });
