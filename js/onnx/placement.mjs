@@ -53,17 +53,22 @@ function movable(split, seen) {
 
 const round = (ms) => (ms < 0.01 ? ms.toPrecision(2) : ms.toFixed(3));
 
-// Times runs of the placement in use after `first`, its first run ({ result, ms }):
-// { result of the last, ms: [times] }.
-async function timeRuns(run, first) {
+// Times runs of the placement in use after `first`, its first run ({ result, ms }), each result
+// but the last given to `drop`: { last: { result, ms }, ms: [times] }.
+async function timeRuns(run, drop, first) {
   let last = first;
-  for (let i = 1; i < WARMUP && last.ms < WARM_MS; ++i) last = await run();
+  const next = async () => {
+    const r = await run();
+    drop(last.result);
+    last = r;
+  };
+  for (let i = 1; i < WARMUP && last.ms < WARM_MS; ++i) await next();
   const ms = [];
   for (let total = 0; ms.length < RUNS && total < BUDGET_MS; total += last.ms) {
-    last = await run();
+    await next();
     ms.push(last.ms);
   }
-  return { result: last.result, ms };
+  return { last, ms };
 }
 
 /**
@@ -73,51 +78,54 @@ async function timeRuns(run, first) {
  * `option`: 'auto' or 'onnxruntime'. The session's hooks: `run()` runs the placement in use on
  * the first run's feeds ({ result, ms }); `use(keep)` releases the placement in use (its
  * onnxruntime sessions) and makes the one that leaves the nodes in `keep` to onnxruntime (an
- * empty set: the split; throws where onnxruntime cannot make it). One placement exists at a
- * time, so deciding needs no more memory than the larger of the two.
+ * empty set: the split; throws where onnxruntime cannot make it); `drop(result)` frees a result
+ * not returned. One placement exists at a time, so deciding needs no more memory than the
+ * larger of the two; the result returned is of the placement kept, run last (a result of
+ * sessions since released, on the GPU, could be neither read nor freed).
  * Resolves to { result: the chosen placement's result of the feeds, why: Map node index ->
  * { runsOn, why }, measured: { split, onnxruntime: stats() of whole runs } | null }.
  */
-export async function decidePlacement(option, split, first, seen, { run, use }) {
+export async function decidePlacement(option, split, first, seen, { run, use, drop }) {
   const { keep, why } = movable(split, seen);
-  const movedAll = (reason) => {
-    for (const i of keep) why.set(i, { runsOn: 'onnxruntime', why: reason });
-  };
-  const stayed = (reason) => {
-    for (const i of keep) why.set(i, { runsOn: 'gridsample', why: reason });
+  const place = (runsOn, reason) => {
+    for (const i of keep) why.set(i, { runsOn, why: reason });
   };
   if (keep.size === 0) return { result: first.result, why, measured: null };
+  // The split again, where onnxruntime could not make or run the other placement.
+  const fallBack = async (e) => {
+    await use(new Set());
+    place('gridsample', `onnxruntime could not take it: ${failureReason(e)}`);
+    return { result: (await run()).result, why, measured: null };
+  };
   if (option === 'onnxruntime') {
+    drop(first.result);
     try {
       await use(keep);
       const { result } = await run();
-      movedAll("placement 'onnxruntime'");
+      place('onnxruntime', "placement 'onnxruntime'");
       return { result, why, measured: null };
     } catch (e) {
-      await use(new Set());
-      stayed(`onnxruntime could not take it: ${failureReason(e)}`);
-      return { result: first.result, why, measured: null };
+      return fallBack(e);
     }
   }
-  const splitRuns = await timeRuns(run, first);
+  const splitRuns = await timeRuns(run, drop, first);
+  drop(splitRuns.last.result);
   let merged;
   try {
     await use(keep);
-    merged = await timeRuns(run, await run());
+    merged = await timeRuns(run, drop, await run());
   } catch (e) {
-    await use(new Set());
-    stayed(`onnxruntime could not take it: ${failureReason(e)}`);
-    return { result: first.result, why, measured: null };
+    return fallBack(e);
   }
   const measured = { split: stats(splitRuns.ms), onnxruntime: stats(merged.ms) };
-  const faster = measured.onnxruntime.median <= measured.split.median;
   const reason = `placement 'auto' timed whole runs on the first feeds: ${round(measured.split.median)} ms split, `
     + `${round(measured.onnxruntime.median)} ms with it on onnxruntime (medians of ${measured.split.runs} and ${measured.onnxruntime.runs})`;
-  if (faster) {
-    movedAll(reason);
-    return { result: merged.result, why, measured };
+  if (measured.onnxruntime.median <= measured.split.median) {
+    place('onnxruntime', reason);
+    return { result: merged.last.result, why, measured };
   }
+  drop(merged.last.result);
   await use(new Set());
-  stayed(reason);
-  return { result: splitRuns.result, why, measured };
+  place('gridsample', reason);
+  return { result: (await run()).result, why, measured };
 }

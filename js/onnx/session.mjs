@@ -297,7 +297,8 @@ export class InferenceSession {
       this.#parts = next.parts;
     };
     placed.pending = false;
-    const decided = await decidePlacement(placed.option, this.#split, first, seen, { run: timed, use });
+    const drop = (result) => Object.values(result).forEach((t) => !onHost(t) && t.dispose?.());
+    const decided = await decidePlacement(placed.option, this.#split, first, seen, { run: timed, use, drop });
     placed.why = decided.why;
     placed.measured = decided.measured;
     if (request.profile) this.lastProfile.placement = this.plan().placement;
