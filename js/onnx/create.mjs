@@ -63,20 +63,24 @@ export function ortOptions(options, files) {
 export const nodeCount = (part) => counted(part.nodes.length, 'node');
 
 /**
- * `build(split)`: the parts of `split`, each `{...part, index}` with its onnxruntime `session`,
+ * `build(split)`: the parts of `split` (`bytes`: the model's own), each `{...part, index}` with its onnxruntime `session`,
  * or `create(known)` where onnxruntime reports no output types and the part reads an earlier
  * one's results, or neither (gridsample runs it); `types` (value name -> type) gains the parts'
  * output types. `wrap(e, what)` turns onnxruntime's failure into the session's error;
  * `backendOf()` is where our nodes run now ('webgpu' or 'wasm': where the parts leave outputs).
  */
-export function partBuilder({ ort, proto, name, passOn, backendOf, types, gridsampleParts, wrap }) {
+export function partBuilder({ ort, proto, bytes, name, passOn, backendOf, types, gridsampleParts, wrap }) {
   return async (split) => {
     const parts = [];
     const partTypes = new Map(types);
-    // An onnxruntime session of part `index`, its inputs' types from `known`.
+    // An onnxruntime session of part `index`, its inputs' types from `known`. A part that is the
+    // whole graph (placement left every node to onnxruntime) is made from the model's own bytes:
+    // encoding it again would copy every initializer once more.
     const createPart = async (part, index, known) => {
+      const same = (names, values) => names.length === values.length && values.every((v) => names.includes(v.name));
+      const whole = split.parts.length === 1 && !split.unused.length && same(part.inputs, split.inputs) && same(part.outputs, split.outputs);
       try {
-        return await ort.InferenceSession.create(subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backendOf()) });
+        return await ort.InferenceSession.create(whole ? bytes : subModel(proto, split, part, known), { ...passOn, ...outputLocations(passOn, split, part, backendOf()) });
       } catch (e) {
         throw wrap(e, `part ${index + 1} (${nodeCount(part)} from ${part.nodes[0].label})`);
       }

@@ -103,9 +103,10 @@ const TYPED_FIELDS = {
 
 /**
  * An initializer as { type, dims, data } (a typed array of its own), for the nodes gridsample
- * runs; `raw` is its data when the model keeps it in an external file.
+ * runs; `raw` is its data when the model keeps it in an external file. `alloc(type, dims)` may
+ * give the tensor to write it into (a heap tensor: its bytes are copied there, and nowhere else).
  */
-export function initializerTensor(t, model, raw = t.rawData) {
+export function initializerTensor(t, model, raw = t.rawData, alloc = () => null) {
   const type = ELEM_TYPES[t.dataType];
   const name = TYPED_FIELDS[type];
   if (!name) throw new OnnxModelError(model, `initializer ${quote(t.name)} has element type ${type ?? t.dataType}, which gridsample cannot read`);
@@ -113,26 +114,29 @@ export function initializerTensor(t, model, raw = t.rawData) {
   const dims = t.dims.map(num);
   const count = dims.reduce((a, b) => a * b, 1);
   let data;
+  const into = alloc(type, dims);
   if (raw && raw.length) {
     if (raw.length !== count * Array_.BYTES_PER_ELEMENT) throw new OnnxModelError(model, `initializer ${quote(t.name)} has ${raw.length} bytes of data, expected ${count * Array_.BYTES_PER_ELEMENT}`);
-    data = fromBytes(type, raw); // little-endian, as ONNX stores it
+    if (into) new Uint8Array(into.data.buffer, into.data.byteOffset, into.data.byteLength).set(raw); // wasm is little-endian, as ONNX stores it
+    else data = fromBytes(type, raw);
   } else {
     const values = t[name];
     if (values.length !== count) throw new OnnxModelError(model, `initializer ${quote(t.name)} has ${values.length} values, expected ${count}`);
     data = Array_ === BigInt64Array ? BigInt64Array.from(values, (v) => BigInt(String(v))) : Array_.from(values, num);
+    into?.data.set(data);
   }
-  return { type, dims, data };
+  return into ?? { type, dims, data };
 }
 
 /**
  * The initializers among `names` as tensors of their own (initializerTensor), by name; `raw`
  * maps a TensorProto kept in an external file to its bytes (readExternalData).
  */
-export function initializerTensors(split, names, raw) {
+export function initializerTensors(split, names, raw, alloc) {
   const tensors = new Map();
   for (const name of names) {
     const t = split.initializers.get(name);
-    if (t && !tensors.has(name)) tensors.set(name, initializerTensor(t, split.model, raw.get(t)));
+    if (t && !tensors.has(name)) tensors.set(name, initializerTensor(t, split.model, raw.get(t), alloc));
   }
   return tensors;
 }

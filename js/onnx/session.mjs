@@ -8,7 +8,7 @@ import { splitModel } from './graph.mjs';
 import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './model_proto.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
-import { io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
+import { heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -121,14 +121,18 @@ export class InferenceSession {
       });
     }
 
-    // The initializers the session reads itself, converted once, before any session is made:
-    // those its gridsample parts read and those the graph returns.
-    const ours = gridsampleParts === 'gridsample' ? split.parts.filter((p) => p.runsOn === 'gridsample') : [];
-    const constants = initializerTensors(split, [...ours.flatMap((p) => p.constants), ...split.outputs.map((v) => v.name)], external.raw);
-    const gs = gridsample ?? await load();
+    // The initializers the session reads itself (those the graph returns, and those its gridsample
+    // parts read: large ones straight into the wasm heap), converted once per placement; a
+    // gridsample module the session loads itself goes (its heap with it) while no node runs on it.
+    const oursIn = (s) => (gridsampleParts === 'gridsample' ? s.parts.filter((p) => p.runsOn === 'gridsample') : []);
+    const constantsOf = (s, gs) => new Map([...initializerTensors(s, s.outputs.map((v) => v.name), external.raw),
+      ...initializerTensors(s, oursIn(s).flatMap((p) => p.constants), external.raw, heapConstant(gs, backend.backend))]);
+    const loadGs = () => gridsample ?? load();
+    const gs = await loadGs();
+    const [ours, constants] = [oursIn(split), constantsOf(split, gs)];
     const types = new Map(split.inputs.map((v) => [v.name, v.type.type]));
     for (const [n, t] of split.initializers) types.set(n, ELEM_TYPES[t.dataType]);
-    const build = partBuilder({ ort, proto, name, passOn, backendOf: () => backend.backend, types, gridsampleParts, wrap });
+    const build = partBuilder({ ort, proto, bytes: read.bytes, name, passOn, backendOf: () => backend.backend, types, gridsampleParts, wrap });
     const parts = await build(split);
     let gpuNodes = null;
     if (backend.backend === 'webgpu' && ours.length) {
@@ -136,13 +140,13 @@ export class InferenceSession {
       if (gpu) gpuNodes = new GpuNodes(ort, gpu);
       else backend = { backend: 'wasm', why };
     }
-    // Placement is decided at the first run, from the types and shapes it sees (onnx/placement.mjs).
     const fixed = gridsampleParts === 'onnxruntime' ? "gridsampleParts 'onnxruntime' times the split as it is"
       : placement === 'gridsample' ? "placement 'gridsample'"
-        : gpuNodes ? 'on WebGPU a part boundary costs a submission, which no cost model measures yet' : null;
+        : gpuNodes ? 'on WebGPU a part boundary costs a submission, which is not timed yet' : null;
     const rebuild = async (keep) => {
       const next = splitModel(proto, name, { subgraphs, keep });
-      return { split: next, parts: await build(next) };
+      const [parts, gs] = [await build(next), oursIn(next).length ? await loadGs() : null];
+      return { split: next, parts, constants: constantsOf(next, gs), gs };
     };
     const placed = { option: placement, pending: !fixed, fixed, why: null, measured: null, rebuild };
     return new InferenceSession(InferenceSession.#token, {
@@ -196,7 +200,7 @@ export class InferenceSession {
     const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
     if (placed.fixed) return { runsOn, why: placed.fixed };
     if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
-    return placed.why.get(n.index) ?? { runsOn, why: `placement ${quote(placed.option)}` };
+    return placed.why.get(n.index);
   }
 
   /**
@@ -277,9 +281,8 @@ export class InferenceSession {
     return result;
   }
 
-  // The first run: the split runs once (what our nodes see decides what onnxruntime can take;
-  // a profile is of this run), then placement decides (onnx/placement.mjs) and the chosen
-  // placement's result is returned. A first run that fails leaves the decision to the next.
+  // The first run: the split runs once (what our nodes see decides what onnxruntime can take; a
+  // profile is of this run), then placement decides and returns (onnx/placement.mjs); if it fails, the next run decides.
   async #decide(request) {
     const placed = this.#placement;
     const timed = async () => {
@@ -287,31 +290,29 @@ export class InferenceSession {
       const result = await this.#run({ ...request, profile: false });
       return { result, ms: now() - t0 };
     };
-    const seen = new Map();
-    const t0 = now();
+    const [seen, t0] = [new Map(), now()];
     const first = { result: await this.#run(request, seen), ms: now() - t0 };
+    // The placement in use is let go (sessions, heap tensors, constants, gridsample module) first.
     const use = async (keep) => {
       await this.#releaseParts();
-      const next = await placed.rebuild(keep);
-      this.#split = next.split;
-      this.#parts = next.parts;
+      this.#gs = null;
+      ({ split: this.#split, parts: this.#parts, constants: this.#constants, gs: this.#gs } = await placed.rebuild(keep));
     };
-    placed.pending = false;
     const drop = (result) => Object.values(result).forEach((t) => !onHost(t) && t.dispose?.());
     const decided = await decidePlacement(placed.option, this.#split, first, seen, { run: timed, use, drop });
-    placed.why = decided.why;
-    placed.measured = decided.measured;
+    [placed.why, placed.measured, placed.pending] = [decided.why, decided.measured, false];
     if (request.profile) this.lastProfile.placement = this.plan().placement;
     return decided.result;
   }
 
-  // Releases the onnxruntime sessions of the parts in use and the heap tensors between them.
+  // Releases the parts in use: onnxruntime sessions, heap tensors between parts, constants.
   async #releaseParts() {
     const old = this.#parts;
     this.#parts = [];
     await Promise.allSettled(old.filter((p) => p.session).map((p) => p.session.release()));
-    for (const t of this.#heap.values()) t.dispose();
+    for (const t of [...this.#heap.values(), ...this.#constants.values()]) t.dispose?.();
     this.#heap.clear();
+    this.#constants = new Map();
   }
 
   // A graph output as the caller's onnxruntime tensor. An initializer or a feed returned as it

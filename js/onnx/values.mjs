@@ -106,6 +106,17 @@ export function io(n, valueOf) {
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
 }
 
+// Constants of gridsample parts this large live in the wasm heap (a heap tensor): the session's
+// only copy, read there by every run, rather than a JavaScript copy copied in at every call.
+const HEAP_CONSTANT_BYTES = 1 << 20;
+const HEAP_TYPES = new Set(['float32', 'float16', 'float64']);
+
+/** initializerTensor's `alloc` for the constants of gridsample parts run on `backend` ('wasm' or 'webgpu'). */
+export const heapConstant = (gs, backend) => (type, dims) => {
+  const bytes = dims.reduce((a, b) => a * b, 1) * ARRAY_CLASSES[type].BYTES_PER_ELEMENT;
+  return backend === 'wasm' && HEAP_TYPES.has(type) && bytes >= HEAP_CONSTANT_BYTES ? gs.tensor(type, dims) : null;
+};
+
 /**
  * run()'s feeds as a Map of their own, checked against the model's inputs (names, then each
  * declared {name, type}); `error(message)` makes the session's error.
