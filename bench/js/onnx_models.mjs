@@ -1,9 +1,11 @@
-// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) on onnxruntime-web alone and on gridsample/onnx's split session, timed by js/onnx/timing.mjs.
+// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (an RT-DETR decoder's deformable-attention block, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareModel } from '../../js/onnx/timing.mjs';
+import { deformableAttention, graph, lcg } from '../../tests/js/lib/model_graph.mjs';
+import { encodeModel } from '../../tests/js/lib/onnx_model.mjs';
 
 const MODELS_DIR = fileURLToPath(new URL('../../web/demo/models/', import.meta.url));
 
@@ -13,12 +15,56 @@ export const SECTION = 'models';
 /** onnxruntime-web's options, the same for its session alone and for every part of the split. */
 export const SESSION_OPTIONS = { executionProviders: ['wasm'] };
 
-/** The models of index.json that `only` (the --only list, or null for all) selects, each with its `name` (the file without .onnx). */
+// The deformable-attention block of an RT-DETR / D-FINE decoder layer at its real size (value
+// 1x8400x8x32 over levels 80x80, 40x40, 20x20; 300 queries, 8 heads, 4 points), exported at
+// opset 16 as transformers' PyTorch code is: issue 44's model where splitting lost to onnxruntime.
+function decoderBlock() {
+  const [levels, queries, dim] = [[[80, 80], [40, 40], [20, 20]], 300, 256];
+  const g = graph();
+  deformableAttention(g, lcg(8400), { levels, heads: 8, points: 4, dim, queries });
+  const inputs = [
+    { name: 'query', dtype: 'float32', dims: [1, queries, dim], range: [-1, 1] },
+    { name: 'reference_points', dtype: 'float32', dims: [1, queries, 1, 2], range: [0, 1] },
+    { name: 'value', dtype: 'float32', dims: [1, 8400, dim], range: [-1, 1] },
+  ];
+  const bytes = encodeModel({ opset: 16, nodes: g.nodes, initializers: g.initializers, inputs, outputs: [{ name: 'output', dtype: 'float32', dims: [1, queries, dim] }] });
+  return { title: "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)", inputs, bytes };
+}
+
+// A model of a tenth of a millisecond: AffineGrid -> GridSample (nearest) -> Add on 1x3x16x16.
+function tinyAffine() {
+  const inputs = [{ name: 'X', dtype: 'float32', dims: [1, 3, 16, 16] }, { name: 'theta', dtype: 'float32', dims: [1, 2, 3], range: [-1, 1] }];
+  const bytes = encodeModel({
+    opset: 20,
+    nodes: [
+      { op: 'AffineGrid', inputs: ['theta', 'size'], outputs: ['grid'] },
+      { op: 'GridSample', inputs: ['X', 'grid'], outputs: ['B'], attrs: { mode: 'nearest' } },
+      { op: 'Add', inputs: ['B', 'bias'], outputs: ['Y'] },
+    ],
+    inputs,
+    initializers: [
+      { name: 'size', dtype: 'int64', dims: [4], data: BigInt64Array.of(1n, 3n, 16n, 16n) },
+      { name: 'bias', dtype: 'float32', dims: [1, 3, 1, 1], data: Float32Array.of(0.1, 0.2, 0.3) },
+    ],
+    outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 3, 16, 16] }],
+    irVersion: 9,
+  });
+  return { title: 'AffineGrid -> GridSample (nearest) -> Add, 1x3x16x16', inputs, bytes };
+}
+
+const MADE = { decoder_block: decoderBlock, tiny_affine_nearest: tinyAffine };
+
+/**
+ * The models that `only` (the --only list, or null for all) selects: index.json's, each with its
+ * `name` (the file without .onnx), then the ones made here (with their `bytes`).
+ */
 export function selectModels(only) {
   const { models } = JSON.parse(readFileSync(join(MODELS_DIR, 'index.json'), 'utf8'));
-  return models
-    .map((m) => ({ ...m, name: m.file.replace(/\.onnx$/, '') }))
-    .filter((m) => !only || only.includes(SECTION) || only.includes(m.name));
+  const chosen = (name) => !only || only.includes(SECTION) || only.includes(name);
+  return [
+    ...models.map((m) => ({ ...m, name: m.file.replace(/\.onnx$/, '') })).filter((m) => chosen(m.name)),
+    ...Object.entries(MADE).filter(([name]) => chosen(name)).map(([name, make]) => ({ name, ...make() })),
+  ];
 }
 
 /**
@@ -38,7 +84,7 @@ export async function timeModels(models, { ort, gridsample, runs, minMs, warmup,
       // Feeds at index.json's shapes and in its value ranges (compareModel's seeded values).
       const dims = Object.fromEntries(m.inputs.map((i) => [i.name, i.dims]));
       const ranges = Object.fromEntries(m.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
-      const { feeds, plan, ...result } = await compareModel(readFileSync(join(MODELS_DIR, m.file)), {
+      const { feeds, plan, ...result } = await compareModel(m.bytes ?? readFileSync(join(MODELS_DIR, m.file)), {
         ort, gridsample, dims, ranges, runs, minMs, warmup, sessionOptions: SESSION_OPTIONS,
       });
       rows.push({ ...row, ...result });
