@@ -92,10 +92,13 @@ describe("placement 'auto': the faster of the split and onnxruntime's placement,
     assert.match(placements(s)[0].why, /placement "auto" decides at the first run/);
     assert.deepEqual(s.plan().placement, { option: 'auto', decided: false, measured: null });
     const feeds = feedsOf(x, grid, 3);
-    const first = await s.run(feeds);
+    const first = await s.run(feeds, { profile: true });
     assertClose(first, await whole.run(feeds), 1e-6);
     const { placement } = s.plan();
     assert.equal(placement.decided, true);
+    // The first run's profile is of the split's run, and carries the decision.
+    assert.deepEqual(s.lastProfile.parts.map((q) => q.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime']);
+    assert.deepEqual(s.lastProfile.placement, placement);
     const { split, onnxruntime } = placement.measured;
     for (const m of [split, onnxruntime]) assert.ok(m.runs >= 1 && m.runs <= 9 && m.median > 0 && m.p90 >= m.median, JSON.stringify(m));
     const [p] = placements(s);
