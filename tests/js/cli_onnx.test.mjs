@@ -96,7 +96,9 @@ describe('gridsample onnx bench', () => {
     assert.match(r.stdout, /onnxruntime alone: [\d.]+ ms median, p90 [\d.]+ ms/);
     assert.match(r.stdout, /split session: +[\d.]+ ms median, p90 [\d.]+ ms/);
     assert.match(r.stdout, /ratio: +[\d.]+x \(onnxruntime alone \/ split\)/);
-    assert.match(r.stdout, /2\. gridsample +[\d.]+ +GridSample +onnxruntime [\d.]+ \([\d.]+x\)/);
+    // The parts as placement kept them at the first run: the split (its GridSample part timed
+    // against onnxruntime on the same part) or one onnxruntime part.
+    assert.match(r.stdout, /2\. gridsample +[\d.]+ +GridSample +onnxruntime [\d.]+ \([\d.]+x\)|1\. onnxruntime +[\d.]+ +\S.*GridSample\n +output/);
     const diff = Number(/output \S+: max abs diff (\S+)/.exec(r.stdout)[1]);
     assert.ok(diff <= 1e-5, `max abs diff ${diff}`);
   });
