@@ -17,7 +17,7 @@ const SHIPPED = [
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
   'images/flows.mjs', 'images/pixel_space.mjs', 'images/axis_line.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
   'pool/create_pool.mjs', 'pool/bands.mjs', 'pool/transfer.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
-  'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/errors.mjs', 'onnx/model_proto.mjs', 'onnx/our_nodes.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'onnx/stats.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/create.mjs', 'onnx/tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
+  'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/errors.mjs', 'onnx/model_proto.mjs', 'onnx/our_nodes.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'onnx/stats.mjs', 'onnx/value_types.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/create.mjs', 'onnx/tensor_types.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'ort.mjs', 'onnx/ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
   'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
