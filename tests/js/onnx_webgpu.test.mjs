@@ -30,7 +30,9 @@ describe('gridsample/onnx on onnxruntime-web\'s WebGPU provider', { skip }, () =
       const bytes = bytesOf(model.file);
       const options = { ort, gridsample: gs, executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' };
       const gpu = await InferenceSession.create(bytes, options);
-      const wasm = await InferenceSession.create(bytes, { ...options, gridsampleBackend: 'wasm' });
+      // Our nodes on wasm, kept there: the comparison is of our two backends (placement 'auto'
+      // would time whole runs of both placements, remaking onnxruntime's WebGPU sessions).
+      const wasm = await InferenceSession.create(bytes, { ...options, gridsampleBackend: 'wasm', placement: 'gridsample' });
       const plan = gpu.plan();
       const ours = plan.parts.filter((p) => p.runsOn === 'gridsample');
       assert.ok(ours.length > 0 && ours.every((p) => p.backend === 'webgpu'), JSON.stringify(plan.parts.map((p) => [p.runsOn, p.backend, p.why])));
@@ -64,6 +66,26 @@ describe('gridsample/onnx on onnxruntime-web\'s WebGPU provider', { skip }, () =
       await wasm.release();
     });
   }
+  test("placement 'auto' with our nodes on wasm decides among onnxruntime WebGPU sessions; its GPU outputs read and dispose", async () => {
+    // Deciding releases the placement it drops: a result of released sessions was a crash.
+    const model = INDEX.find((m) => m.file === 'liveportrait_warp.onnx');
+    const bytes = bytesOf(model.file);
+    const options = { ort, gridsample: gs, executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' };
+    const auto = await InferenceSession.create(bytes, { ...options, gridsampleBackend: 'wasm' });
+    const gpu = await InferenceSession.create(bytes, options);
+    const dims = Object.fromEntries(model.inputs.map((i) => [i.name, i.dims]));
+    const ranges = Object.fromEntries(model.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
+    const feeds = randomFeeds(ort, auto.inputMetadata, { dims, ranges, seed: 5 });
+    const [got, want] = [await auto.run(feeds), await gpu.run(feeds)];
+    assert.ok(auto.plan().placement.decided);
+    const cpu = async (out) => Object.fromEntries(await Promise.all(Object.entries(out).map(async ([k, t]) => [k, { type: t.type, dims: t.dims, data: await t.getData() }])));
+    for (const [name, { maxAbsDiff, scale }] of Object.entries(compareOutputs(await cpu(got), await cpu(want)))) {
+      assert.ok(maxAbsDiff <= tolerance(model, scale), `${name}: ${maxAbsDiff} (scale ${scale})`);
+    }
+    for (const out of [got, want]) for (const t of Object.values(out)) t.dispose();
+    await Promise.all([auto.release(), gpu.release()]);
+  });
+
   test('a shape one onnxruntime part makes and a later one reads stays on the CPU: no readback', async () => {
     // Part 1: Relu(X) and Shape(Z) (an int64 shape); part 2: GridSample; part 3: Reshape(Y, shape).
     const model = encodeModel({
