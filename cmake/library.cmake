@@ -25,6 +25,7 @@ set(GRIDSAMPLE_COLD_SOURCES
 add_library(gridsample
   ${GRIDSAMPLE_COLD_SOURCES}
   src/kernels/threads/parallel.cc
+  src/kernels/threads/wake_choice.cc
   # the SIMD fast paths (Highway): drivers that schedule tiles and dispatch; their sources,
   # planner and blends are the -inl.h headers beside them
   src/kernels/drivers/planes_driver.cc

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "test_util.h"
 #include "threads/parallel.h"
+#include "threads/wake_choice.h"
 #if GRIDSAMPLE_TEST_PTHREADPOOL
 #include "gridsample/pthreadpool.h"
 #endif
@@ -102,14 +103,17 @@ bool ExpectSameForEveryThreading(const Runner& run, const Tensor& y_shape,
   return recorder.split;
 }
 
-// The calls below split as they do natively in every build (wasm's pieces are larger).
+// The calls below split as they do natively in every build (wasm's pieces are larger), and the
+// pool runs every call they split (a call finding its workers asleep might run alone).
 class Threading : public PerTargetTest {
  protected:
   void SetUp() override {
     PerTargetTest::SetUp();
     gridsample::SetMinPieceCostForTest(int64_t{1} << 16);
+    gridsample::SetAlwaysWakeForTest(true);
   }
   void TearDown() override {
+    gridsample::SetAlwaysWakeForTest(false);
     gridsample::SetMinPieceCostForTest(gridsample::kMinPieceCost);
     PerTargetTest::TearDown();
   }

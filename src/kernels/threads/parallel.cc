@@ -12,6 +12,8 @@
 #include <mutex>
 #include <system_error>
 #include <vector>
+
+#include "threads/wake_choice.h"
 #endif
 
 namespace gridsample {
@@ -42,6 +44,12 @@ struct Job {
   size_t units, piece;
   std::atomic<size_t> next{0};
 
+  // Runs the first piece (the call's, before any worker joins).
+  void WorkOne() {
+    next.store(std::min(piece, units), std::memory_order_relaxed);
+    task(context, 0, std::min(piece, units));
+  }
+
   void Work() {
     for (;;) {
       const size_t start = next.fetch_add(piece, std::memory_order_relaxed);
@@ -52,6 +60,12 @@ struct Job {
 };
 
 #if GRIDSAMPLE_HAS_THREADS
+
+using Clock = std::chrono::steady_clock;
+
+int64_t Since(Clock::time_point from) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - from).count();
+}
 
 // Workers that wait between calls (looking for one for a while, then asleep). A call posts its
 // Job, takes pieces itself, then closes the job and waits for the workers still inside it; a
@@ -75,6 +89,28 @@ class Pool {
     if (!call.owns_lock()) return false;
     const int helpers = Grow(threads - 1);
     Job job{task, context, units, piece};
+    bool asleep;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      asleep = helpers > 0 && asleep_ >= helpers;
+    }
+    // Workers asleep: the call runs its first piece alone, and WakeChoice decides from there.
+    bool timed = false;
+    int64_t estimate_us = 0;
+    Clock::time_point from;
+    if (asleep && !AlwaysWake()) {
+      const Clock::time_point start = Clock::now();
+      job.WorkOne();
+      from = Clock::now();
+      const auto first = std::chrono::duration_cast<std::chrono::microseconds>(from - start);
+      estimate_us = first.count() * static_cast<int64_t>((units - piece) / piece);
+      timed = true;
+      if (!wake_choice_.Wake(estimate_us)) {
+        job.Work();
+        wake_choice_.Record(estimate_us, false, Since(from));
+        return true;
+      }
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &job;
@@ -90,6 +126,7 @@ class Pool {
     SpinUntil([this] { return inside_.load(std::memory_order_acquire) == 0; });
     lock.lock();
     idle_.wait(lock, [this] { return inside_.load(std::memory_order_relaxed) == 0; });
+    if (timed) wake_choice_.Record(estimate_us, true, Since(from));
     return true;
   }
 
@@ -116,9 +153,11 @@ class Pool {
       lock.unlock();
       SpinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; });
       lock.lock();
+      ++asleep_;
       wake_.wait(lock, [&] {
         return stop_ || (job_ != nullptr && generation_.load(std::memory_order_relaxed) != seen);
       });
+      --asleep_;
       if (stop_) return;
       seen = generation_.load(std::memory_order_relaxed);
       if (joined_ >= allowed_) continue;  // the call asked for fewer threads
@@ -139,6 +178,8 @@ class Pool {
   Job* job_ = nullptr;
   std::atomic<uint64_t> generation_{0};  // calls posted so far (written under mutex_)
   int allowed_ = 0, joined_ = 0;
+  int asleep_ = 0;              // workers waiting on wake_ (no longer looking for a call)
+  WakeChoice wake_choice_;      // guarded by call_
   std::atomic<int> inside_{0};  // workers in the current call (changed under mutex_)
   bool stop_ = false;
 };
