@@ -57,6 +57,7 @@ import { machine, nativeEnv } from './machine.mjs';
 import { measureScalingInputs, nativeIds, runNativeChecks, timeNative, writeNativeInputs } from './native_binary.mjs';
 import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
+import { measureThreadPatterns, renderThreadPatterns } from './thread_patterns.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -196,6 +197,10 @@ async function main() {
     extra += `\n${renderTransformersPipeline(measureTransformersPipeline({ log }))}`;
     log('\n== worker pool (createPool, 2 workers) against one instance');
     extra += `\n${renderPoolScaling(await poolScaling({ workers: THREADS, log, timing: TIMING }), scaling?.cores)}`;
+    if (threadsSupported()) {
+      log('\n== threads, calls one at a time');
+      extra += `\n${renderThreadPatterns(await measureThreadPatterns({ threads: THREADS, log }), scaling?.cores)}`;
+    }
     log('\n== loops');
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== first calls in fresh processes');
