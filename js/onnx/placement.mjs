@@ -95,14 +95,15 @@ async function timeRuns(run, drop, first) {
  * session runs the chosen placement from then on, so every run gives the same bytes.
  * `first`: the first run, on the split ({ result, ms }); `seen`: what its nodes of ours saw;
  * `option`: 'auto' or 'onnxruntime'. The session's hooks: `heapBytes(name)` is the size of
- * constant `name` in the wasm heap (0 where it is not there; see heldTwice); `run()` runs the placement in use on
- * the first run's feeds ({ result, ms }); `use(keep)` releases the placement in use (its
- * onnxruntime sessions) and makes the one that leaves the nodes in `keep` to onnxruntime (an
- * empty set: the split; throws where onnxruntime cannot make it); `drop(result)` frees a result
- * not returned. One placement exists at a time, so deciding needs no more memory than the
- * larger of the two, but for the wasm heaps (which keep what they grew to): where those would
- * hold constants twice (heldTwice), 'auto' does not time; the result returned is of the placement kept, run last (a result of
- * sessions since released, on the GPU, could be neither read nor freed).
+ * constant `name` in the wasm heap (0 where it is not there; see heldTwice); `run()` runs the
+ * placement in use on the first run's feeds ({ result, ms }); `use(keep)` releases the
+ * placement in use (its onnxruntime sessions) and makes the one that leaves the nodes in `keep`
+ * to onnxruntime (an empty set: the split; throws where onnxruntime cannot make it);
+ * `drop(result)` frees a result not returned. One placement exists at a time, so deciding needs
+ * no more memory than the larger of the two, but for the wasm heaps, which keep what they grew
+ * to: where they would hold constants twice (heldTwice), 'auto' does not time. The result
+ * returned is of the placement kept, run last (a result of sessions since released, on the
+ * GPU, could be neither read nor freed).
  * Resolves to { result: the chosen placement's result of the feeds, why: Map node index ->
  * { runsOn, why }, measured: { split, onnxruntime: stats() of whole runs } | null }.
  */
