@@ -65,7 +65,9 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    * before its result is returned, so that every run gives the same bytes (plan() says where
    * each node runs and why): `'auto'` (default; whole runs of the split and of the model with
    * every node onnxruntime runs as gridsample does left to it are timed on the first run's
-   * feeds, one placement at a time, and the faster is kept; on WebGPU the split is kept),
+   * feeds, one placement at a time, and the faster is kept; on WebGPU the split is kept, and
+   * untimed where those nodes read a constant of 1 MiB or more, which timing both would hold
+   * twice, in gridsample's wasm heap and in onnxruntime's),
    * `'gridsample'` (every node on gridsample) or `'onnxruntime'` (every node onnxruntime runs as
    * gridsample does left to it).
    */
@@ -154,7 +156,7 @@ export interface PlacementDecision {
   option: 'auto' | 'gridsample' | 'onnxruntime';
   /** Whether the first run has decided (false before it, and where the option or WebGPU fixes the split). */
   decided: boolean;
-  /** placement 'auto': the whole-run times it chose from (the smaller median wins), else null. */
+  /** placement 'auto': the whole-run times it chose from (the smaller median wins), else null (not timed). */
   measured: { split: RunTimes; onnxruntime: RunTimes } | null;
 }
 

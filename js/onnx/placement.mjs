@@ -1,6 +1,6 @@
-// Where the split session runs each GridSample / AffineGrid node: decided at the first run, before its result is returned, from what onnxruntime can run as gridsample does and (placement 'auto') from whole runs of both placements timed on the caller's feeds.
+// Where the split session runs each GridSample / AffineGrid node: decided at the first run, before its result is returned, from what onnxruntime can run as gridsample does, what holding both placements would cost in memory and (placement 'auto') from whole runs of both placements timed on the caller's feeds.
 import { MODE_KIND } from '../core/modes.mjs';
-import { failureReason } from './errors.mjs';
+import { failureReason, quote } from './errors.mjs';
 import { stats } from './stats.mjs';
 
 export const PLACEMENTS = ['auto', 'gridsample', 'onnxruntime'];
@@ -51,6 +51,25 @@ function movable(split, seen) {
   return { keep, why };
 }
 
+/**
+ * The one memory rule of placement 'auto': the constants the split holds in the wasm heap for
+ * the nodes that would go to onnxruntime (initializers of 1 MiB or more that they read, copied
+ * there at create(): onnx/values.mjs heapConstant), as [{ name, bytes }]. The other placement
+ * makes onnxruntime hold the same bytes again, in its own heap, and a wasm heap never gives
+ * memory back: ours lives on in a module the caller passed; a module the session loaded itself
+ * is let go, but its memory only when the garbage collector takes it (not before the other
+ * placement was made, measured), and is filled again if the split wins. Timing both placements
+ * would so hold these bytes twice, above onnxruntime alone's peak on the same model by about
+ * their size (tests/js/onnx_memory.test.mjs); where there are any, 'auto' keeps the split
+ * untimed: it holds them once, and its onnxruntime parts not at all.
+ */
+export function heldTwice(split, keep, heapBytes) {
+  const names = new Set(split.parts.flatMap((p) => p.nodes).filter((n) => keep.has(n.index)).flatMap((n) => n.node.input));
+  return [...names].map((name) => ({ name, bytes: heapBytes(name) })).filter((c) => c.bytes > 0);
+}
+
+const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
 const round = (ms) => (ms < 0.01 ? ms.toPrecision(2) : ms.toFixed(3));
 
 // Times runs of the placement in use after `first`, its first run ({ result, ms }), each result
@@ -75,17 +94,20 @@ async function timeRuns(run, drop, first) {
  * Decides where the nodes of ours run, at the first run, before its result is returned; the
  * session runs the chosen placement from then on, so every run gives the same bytes.
  * `first`: the first run, on the split ({ result, ms }); `seen`: what its nodes of ours saw;
- * `option`: 'auto' or 'onnxruntime'. The session's hooks: `run()` runs the placement in use on
- * the first run's feeds ({ result, ms }); `use(keep)` releases the placement in use (its
- * onnxruntime sessions) and makes the one that leaves the nodes in `keep` to onnxruntime (an
- * empty set: the split; throws where onnxruntime cannot make it); `drop(result)` frees a result
- * not returned. One placement exists at a time, so deciding needs no more memory than the
- * larger of the two; the result returned is of the placement kept, run last (a result of
- * sessions since released, on the GPU, could be neither read nor freed).
+ * `option`: 'auto' or 'onnxruntime'. The session's hooks: `heapBytes(name)` is the size of
+ * constant `name` in the wasm heap (0 where it is not there; see heldTwice); `run()` runs the
+ * placement in use on the first run's feeds ({ result, ms }); `use(keep)` releases the
+ * placement in use (its onnxruntime sessions) and makes the one that leaves the nodes in `keep`
+ * to onnxruntime (an empty set: the split; throws where onnxruntime cannot make it);
+ * `drop(result)` frees a result not returned. One placement exists at a time, so deciding needs
+ * no more memory than the larger of the two, but for the wasm heaps, which keep what they grew
+ * to: where they would hold constants twice (heldTwice), 'auto' does not time. The result
+ * returned is of the placement kept, run last (a result of sessions since released, on the
+ * GPU, could be neither read nor freed).
  * Resolves to { result: the chosen placement's result of the feeds, why: Map node index ->
  * { runsOn, why }, measured: { split, onnxruntime: stats() of whole runs } | null }.
  */
-export async function decidePlacement(option, split, first, seen, { run, use, drop }) {
+export async function decidePlacement(option, split, first, seen, { heapBytes, run, use, drop }) {
   const { keep, why } = movable(split, seen);
   const place = (runsOn, reason) => {
     for (const i of keep) why.set(i, { runsOn, why: reason });
@@ -107,6 +129,13 @@ export async function decidePlacement(option, split, first, seen, { run, use, dr
     } catch (e) {
       return fallBack(e);
     }
+  }
+  const twice = heldTwice(split, keep, heapBytes);
+  if (twice.length) {
+    const held = twice.map((c) => `${quote(c.name)} (${mib(c.bytes)})`).join(', ');
+    place('gridsample', `placement 'auto' kept it on gridsample untimed: timing the other placement would hold ${held} twice, `
+      + "in gridsample's wasm heap and in onnxruntime's");
+    return { result: first.result, why, measured: null };
   }
   const splitRuns = await timeRuns(run, drop, first);
   drop(splitRuns.last.result);

@@ -8,7 +8,7 @@ import { splitModel } from './graph.mjs';
 import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './model_proto.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
-import { heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
+import { heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -285,11 +285,7 @@ export class InferenceSession {
   // profile is of this run), then placement decides and returns (onnx/placement.mjs); if it fails, the next run decides.
   async #decide(request) {
     const placed = this.#placement;
-    const timed = async () => {
-      const t0 = now();
-      const result = await this.#run({ ...request, profile: false });
-      return { result, ms: now() - t0 };
-    };
+    const timed = async (t0 = now()) => ({ result: await this.#run({ ...request, profile: false }), ms: now() - t0 });
     const [seen, t0] = [new Map(), now()];
     const first = { result: await this.#run(request, seen), ms: now() - t0 };
     // The placement in use is let go (sessions, heap tensors, constants, gridsample module) first.
@@ -299,7 +295,7 @@ export class InferenceSession {
       ({ split: this.#split, parts: this.#parts, constants: this.#constants, gs: this.#gs } = await placed.rebuild(keep));
     };
     const drop = (result) => Object.values(result).forEach((t) => !onHost(t) && t.dispose?.());
-    const decided = await decidePlacement(placed.option, this.#split, first, seen, { run: timed, use, drop });
+    const decided = await decidePlacement(placed.option, this.#split, first, seen, { heapBytes: (name) => heapBytes(this.#constants.get(name)), run: timed, use, drop });
     [placed.why, placed.measured, placed.pending] = [decided.why, decided.measured, false];
     if (request.profile) this.lastProfile.placement = this.plan().placement;
     return decided.result;

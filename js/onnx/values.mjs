@@ -117,6 +117,9 @@ export const heapConstant = (gs, backend) => (type, dims) => {
   return backend === 'wasm' && HEAP_TYPES.has(type) && bytes >= HEAP_CONSTANT_BYTES ? gs.tensor(type, dims) : null;
 };
 
+/** The bytes a constant holds in the wasm heap (a heap tensor, from heapConstant); 0 for one held in JavaScript. */
+export const heapBytes = (t) => (typeof t?.dispose === 'function' ? t.byteLength : 0);
+
 /**
  * run()'s feeds as a Map of their own, checked against the model's inputs (names, then each
  * declared {name, type}); `error(message)` makes the session's error.

@@ -146,6 +146,35 @@ describe("placement 'auto': the faster of the split and onnxruntime's placement,
     await s.release();
   });
 
+  test('a constant our nodes read from the wasm heap (1 MiB or more) keeps the split untimed: timing both would hold it twice', async () => {
+    // X (an initializer) -> GridSample -> Relu; X 1x4x256xW float32: 1 MiB at W = 256 (copied into
+    // the wasm heap at create()), 4 KiB less at W = 255 (a JavaScript copy, timed as before).
+    const constantX = (w) => encodeModel({
+      opset: 20,
+      nodes: [{ op: 'GridSample', inputs: ['X', 'grid'], outputs: ['B'] }, { op: 'Relu', inputs: ['B'], outputs: ['Y'] }],
+      inputs: [{ name: 'grid', dtype: 'float32', dims: grid }],
+      initializers: [{ name: 'X', dtype: 'float32', dims: [1, 4, 256, w], data: tensor([1, 4, 256, w], 17).data }],
+      outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 4, 8, 8] }],
+    });
+    const feeds = { grid: tensor(grid, 19, -1.2, 1.2) };
+    for (const [w, timed] of [[256, false], [255, true]]) {
+      const model = constantX(w);
+      const { counts, ort: counted } = counting();
+      const s = await InferenceSession.create(model, { ort: counted, gridsample: gs });
+      const whole = await ort.InferenceSession.create(model);
+      assertClose(await s.run(feeds), await whole.run(feeds), 1e-6);
+      const [p] = placements(s);
+      if (timed) {
+        assert.ok(s.plan().placement.measured && counts.created >= 2, `W = ${w}: both placements timed`);
+      } else {
+        assert.deepEqual([p.runsOn, s.plan().placement.measured, counts.created], ['gridsample', null, 1], `W = ${w}: the merged session never made`);
+        assert.equal(p.why, 'placement \'auto\' kept it on gridsample untimed: timing the other placement would hold "X" (1 MiB) twice, '
+          + "in gridsample's wasm heap and in onnxruntime's");
+      }
+      await Promise.all([s.release(), whole.release()]);
+    }
+  });
+
   test("placement 'gridsample' and 'onnxruntime' force either way; a part of AffineGrid + GridSample moves whole", async () => {
     const x = [1, 8, 64, 64];
     const grid = [1, 128, 128, 2];
