@@ -32,6 +32,7 @@ add_library(gridsample
   src/kernels/drivers/planes_driver.cc
   src/kernels/drivers/pixels_driver.cc
   src/kernels/drivers/coordinates_driver.cc
+  src/kernels/drivers/attention_driver.cc
   src/kernels/drivers/half_convert.cc)
   # (the planner and blends on their own, for the tests, are tests/native/probes:
   # gridsample_probes in tests.cmake)

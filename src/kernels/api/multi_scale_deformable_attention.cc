@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "api/run.h"
 #include "api/validation.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 namespace {
@@ -196,8 +196,8 @@ Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLe
   Status s = ValidateDeformableAttentionCall(value, levels, sampling_locations, attention_weights,
                                              y, options, &geometry);
   if (!s.ok()) return s;
-  reference::Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights,
-                                            y, options.threads});
+  Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights, y,
+                                 options.threads});
   return Status::Ok();
 }
 
