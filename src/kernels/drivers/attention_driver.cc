@@ -3,7 +3,8 @@
 // head's D channels blended from it, vectors along D (the value's own [N, S, M, D] layout);
 // queries spread over threads; equal to the reference bit for bit.
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <new>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
@@ -227,18 +228,23 @@ bool Try(const DeformableAttentionProblem& p) {
   if (!Covers(p)) return false;
   const DeformableAttentionGeometry& g = p.geometry;
   if (g.Empty()) return true;
-  // The level tables, one entry per point of a query and head (padded with a 1x1 level).
+  // The level tables, one entry per point of a query and head (padded with a 1x1 level); when
+  // memory is short the reference runs instead.
   const int64_t points = g.levels * g.points;
-  const size_t size = static_cast<size_t>(points + kAttentionPad);
-  std::vector<float> w(size, 1.0f), h(size, 1.0f);
-  std::vector<int64_t> wi(size, 1), hi(size, 1), start(size, 0);
-  for (int64_t j = 0; j < points; ++j) {
-    const int64_t l = j / g.points;
-    hi[j] = g.shapes[2 * l];
-    wi[j] = g.shapes[2 * l + 1];
+  const int64_t size = points + kAttentionPad;
+  std::unique_ptr<float[]> floats(new (std::nothrow) float[static_cast<size_t>(2 * size)]);
+  std::unique_ptr<int64_t[]> ints(new (std::nothrow) int64_t[static_cast<size_t>(3 * size)]);
+  if (!floats || !ints) return false;
+  float *w = floats.get(), *h = w + size;
+  int64_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
+  for (int64_t j = 0; j < size; ++j) {
+    const int64_t l = j / (g.points > 0 ? g.points : 1);
+    const bool live = j < points;
+    hi[j] = live ? g.shapes[2 * l] : 1;
+    wi[j] = live ? g.shapes[2 * l + 1] : 1;
+    start[j] = live ? g.starts[l] : 0;
     h[j] = static_cast<float>(hi[j]);
     w[j] = static_cast<float>(wi[j]);
-    start[j] = g.starts[l];
   }
   const AttentionArgs args{static_cast<const float*>(p.value.data),
                            static_cast<const float*>(p.locations.data),
@@ -250,11 +256,11 @@ bool Try(const DeformableAttentionProblem& p) {
                            g.channels,
                            g.queries,
                            points,
-                           w.data(),
-                           h.data(),
-                           wi.data(),
-                           hi.data(),
-                           start.data(),
+                           w,
+                           h,
+                           wi,
+                           hi,
+                           start,
                            p.threads};
   GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
   return true;
