@@ -11,6 +11,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/api/channels_last.cc
   src/kernels/api/warp_affine.cc
   src/kernels/api/remap.cc
+  src/kernels/api/multi_scale_deformable_attention.cc
   src/kernels/api/names.cc
   src/kernels/api/targets.cc
   # the checks those rules are made of
@@ -21,6 +22,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/reference/affine_grid_ref.cc
   src/kernels/reference/channels_last_ref.cc
   src/kernels/reference/points.cc
+  src/kernels/reference/deformable_attention_ref.cc
   src/kernels/drivers/float_convert.cc)
 add_library(gridsample
   ${GRIDSAMPLE_COLD_SOURCES}
@@ -31,6 +33,7 @@ add_library(gridsample
   src/kernels/drivers/planes_driver.cc
   src/kernels/drivers/pixels_driver.cc
   src/kernels/drivers/coordinates_driver.cc
+  src/kernels/drivers/attention_driver.cc
   src/kernels/drivers/half_convert.cc)
   # (the planner and blends on their own, for the tests, are tests/native/probes:
   # gridsample_probes in tests.cmake)

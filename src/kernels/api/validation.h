@@ -10,6 +10,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/multi_scale_deformable_attention.h"
 #include "gridsample/warp_affine.h"
 #include "problem/channels_last_checks.h"
 #include "problem/checks.h"
@@ -62,6 +63,26 @@ Status ValidateRemap(const MapNames& names, const TensorView& x, const TensorVie
 Status ValidateRemapCall(const MapNames& names, const TensorView& x, const TensorView* maps,
                          int count, const MutableTensorView& y, const GridSampleOptions& options,
                          const double* fill, ChannelsLastGeometry* geometry);
+
+// MultiScaleDeformableAttention (api/multi_scale_deformable_attention.cc): value [N, S, M, D]
+// levels (at least one, H and W >= 1, starts their running sum, S their total); sampling
+// locations [N, Lq, M, L, P, 2] and attention weights [N, Lq, M, L, P]; each input float32,
+// float16 or bfloat16.
+template <Given kGiven = Given::kShapesAndDTypes>
+Status ValidateDeformableAttentionInputs(const TensorView& value, const DeformableLevels& levels,
+                                         const TensorView& locations, const TensorView& weights,
+                                         DeformableAttentionGeometry* geometry);
+// ... and y [N, Lq, M * D] of the value's dtype, overlapping no input.
+Status ValidateDeformableAttention(const TensorView& value, const DeformableLevels& levels,
+                                   const TensorView& locations, const TensorView& weights,
+                                   const MutableTensorView& y,
+                                   DeformableAttentionGeometry* geometry);
+// ... a whole call of it: the options' threads first, then those tensors.
+Status ValidateDeformableAttentionCall(const TensorView& value, const DeformableLevels& levels,
+                                       const TensorView& locations, const TensorView& weights,
+                                       const MutableTensorView& y,
+                                       const MultiScaleDeformableAttentionOptions& options,
+                                       DeformableAttentionGeometry* geometry);
 
 // Output shapes the JS package sizes a call's output with before making it (the library's
 // rule and messages, in its order): dtypes and shapes are looked at, data is not.

@@ -34,6 +34,9 @@ bool Covers(const PlanesProblem& problem);
 // or float64; WarpPerspective's output width at most kMaxPerspectiveWidth, a flow's output
 // sides below kMaxFlowSide (planner/limits.h).
 bool Covers(const PixelsProblem& problem);
+// Multi-scale deformable attention: float32 value, locations and weights, every level's sides
+// at most kMaxAxis (planner/limits.h).
+bool Covers(const DeformableAttentionProblem& problem);
 // The channels-last kernels exist on every target but SCALAR.
 bool TargetHasChannelsLast();
 
@@ -41,6 +44,7 @@ bool TargetHasChannelsLast();
 // having written nothing, and the caller runs the reference (api/run.h).
 bool Try(const PlanesProblem& problem);
 bool Try(const PixelsProblem& problem);
+bool Try(const DeformableAttentionProblem& problem);
 
 // float32 and float64 theta, equal to the reference bit for bit.
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,

@@ -41,6 +41,18 @@ struct ChannelsLastGeometry {
   bool Empty() const { return n == 0 || rows == 0 || out_w == 0 || c == 0; }
 };
 
+// A validated MultiScaleDeformableAttention problem: value [N, S, M, D], sampling locations
+// [N, Lq, M, L, P, 2], output [N, Lq, M * D]; the levels' sizes fit and add up to S, their starts
+// agree.
+struct DeformableAttentionGeometry {
+  int64_t n = 0, s = 0, heads = 0, channels = 0;  // N, S, M, D
+  int64_t queries = 0, levels = 0, points = 0;    // Lq, L, P (points per level)
+  const int64_t* shapes = nullptr;                // [levels, 2]: H_l, W_l
+  const int64_t* starts = nullptr;                // [levels]: first row of S of each level
+  // The output has no element: nothing to write, and nothing to compute.
+  bool Empty() const { return n == 0 || queries == 0 || heads == 0 || channels == 0; }
+};
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_PROBLEM_GEOMETRY_H_

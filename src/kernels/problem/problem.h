@@ -75,6 +75,16 @@ struct PixelsProblem {
   const double* fill = nullptr;
 };
 
+// Multi-scale deformable attention: value [N, S, M, D] sampled at sampling locations
+// [N, Lq, M, L, P, 2] of each level, weighted by attention weights [N, Lq, M, L, P] and summed
+// into y [N, Lq, M * D] of the value's dtype.
+struct DeformableAttentionProblem {
+  DeformableAttentionGeometry geometry;
+  TensorView value, locations, weights;
+  MutableTensorView y;
+  Threads threads;
+};
+
 // The visitor of a source from one lambda per type: Visit(problem.source, Overloaded{...}).
 template <class... F>
 struct Overloaded : F... {

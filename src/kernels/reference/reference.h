@@ -4,6 +4,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/multi_scale_deformable_attention.h"
 #include "problem/geometry.h"
 #include "problem/problem.h"
 #include "rules/pixel_rule.h"
@@ -30,10 +31,19 @@ Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map
              const MutableTensorView& y, const GridSampleOptions& options = {},
              const double* fill = nullptr);
 
+// Same contract as gridsample::MultiScaleDeformableAttention, always the scalar reference
+// (reference/deformable_attention_ref.cc).
+Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLevels& levels,
+                                     const TensorView& sampling_locations,
+                                     const TensorView& attention_weights,
+                                     const MutableTensorView& y,
+                                     const MultiScaleDeformableAttentionOptions& options = {});
+
 // The kernels behind those calls and every other sampling call, for a validated problem
 // (problem/problem.h). With a fill, each tap outside X contributes fill[c] with its weight.
 void Run(const PlanesProblem& problem);
 void Run(const PixelsProblem& problem);
+void Run(const DeformableAttentionProblem& problem);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 

@@ -35,6 +35,15 @@ inline AxisLine NormalisedLine(int64_t size, bool align_corners) {
 #define GRIDSAMPLE_PIXEL_ON_LINE(g, scale, shift, one, half) \
   ((((g) + (one)) * (scale) - (shift)) * (half))
 
+// The same align_corners 0 line for a location u in [0, 1] of an axis of S pixels (multi-scale
+// deformable attention's sampling locations, whose chain samples GridSample at g = 2 u - 1):
+//   x = u * S - 0.5
+// which is ((2 u) * S - 1) * 0.5 rounded alike (doubling and halving are exact in binary), so it
+// equals the line at g + 1 = 2 u, computed without the rounding of 2 u - 1 that the chain adds
+// (exact for u in [0.25, 1] and for dyadic u). One expression for float and Highway vectors, as
+// above.
+#define GRIDSAMPLE_PIXEL_OF_UNIT(u, size, half) ((u) * (size) - (half))
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_RULES_AXIS_LINE_H_

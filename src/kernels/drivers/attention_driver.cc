@@ -1,0 +1,271 @@
+// Multi-scale deformable attention on the fast path: per query and head, a plan of every
+// sampling point's four taps (the planner's bilinear rule, vectorised over points), then the
+// head's D channels blended from it, vectors along D (the value's own [N, S, M, D] layout);
+// queries spread over threads; equal to the reference bit for bit.
+#include <cstdint>
+#include <memory>
+#include <new>
+
+#include "drivers/fast.h"
+#include "planner/limits.h"
+#include "threads/parallel.h"
+
+#ifndef GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
+#define GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
+namespace gridsample {
+namespace fast {
+// A validated float32 problem as the kernel sees it, with its levels laid out per point: entry
+// j of the level tables belongs to point j of a head's L * P points (level j / P), padded with
+// kAttentionPad entries of a 1x1 level so that whole vectors may be read.
+struct AttentionArgs {
+  const float* value;
+  const float* locations;
+  const float* weights;
+  float* y;
+  int64_t n, s, heads, channels, queries, points;  // points: L * P per query and head
+  const float* level_w;                            // W_l, H_l as floats
+  const float* level_h;
+  const int64_t* level_wi;  // W_l, H_l
+  const int64_t* level_hi;
+  const int64_t* level_start;  // first row of S
+  Threads threads;
+};
+constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any target
+}  // namespace fast
+}  // namespace gridsample
+#endif
+
+// foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
+// clang-format off
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "drivers/attention_driver.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "planner/axis_plan-inl.h"
+#include "planner/lanes-inl.h"
+#include "rules/axis_line.h"
+// clang-format on
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Points planned at once (their taps stay in L1 while every channel is blended from them).
+constexpr int kAttentionChunk = 64;
+
+// One point's four taps, row by row as the reference sums them: element offsets into the head's
+// value (-1 where zero padding drops the tap, or the location is not finite) and weights wx * wy.
+struct PointTaps {
+  int64_t offset[4];
+  float weight[4];
+};
+
+// Plans points [j0, j0 + count) of one query and head: the unit location's pixel
+// (rules/axis_line.h), clamped far outside as the planner clamps, the planner's bilinear taps
+// and weights (AxisTaps), then zero padding and the non-finite rule per tap. `row` is the
+// value's element stride between pixels (M * D).
+HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
+                           int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
+  const DF d;
+  const DI di;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const VF half = hn::Set(d, 0.5f);
+  const VF far = hn::Set(d, kFarPixels<float>);
+  HWY_ALIGN float padded[2 * kMaxLanes] = {};
+  HWY_ALIGN int32_t x0[kMaxLanes], y0[kMaxLanes], finite[kMaxLanes];
+  HWY_ALIGN float wx[2][kMaxLanes], wy[2][kMaxLanes];
+  for (int p = 0; p < count; p += lanes) {
+    const int64_t j = j0 + p;
+    const int live = count - p < lanes ? count - p : lanes;
+    const float* pairs = loc + 2 * j;
+    if (live < lanes) {  // the last points: never read past the locations
+      for (int k = 0; k < 2 * live; ++k) padded[k] = pairs[k];
+      pairs = padded;
+    }
+    VF u, v;
+    hn::LoadInterleaved2(d, pairs, u, v);
+    const VF w = hn::LoadU(d, a.level_w + j), h = hn::LoadU(d, a.level_h + j);
+    const auto ok = hn::And(hn::IsFinite(u), hn::IsFinite(v));
+    // Pixel positions, kept defined where the location is not finite (those taps are dropped).
+    VF x = hn::IfThenElseZero(ok, GRIDSAMPLE_PIXEL_OF_UNIT(u, w, half));
+    VF y = hn::IfThenElseZero(ok, GRIDSAMPLE_PIXEL_OF_UNIT(v, h, half));
+    x = MinNoNaN(MaxNoNaN(x, hn::Neg(far)), hn::Add(w, far));
+    y = MinNoNaN(MaxNoNaN(y, hn::Neg(far)), hn::Add(h, far));
+    VI ix, iy;
+    VF tx[2], ty[2];
+    AxisTaps<Mode::kLinear>(d, x, &ix, tx);
+    AxisTaps<Mode::kLinear>(d, y, &iy, ty);
+    hn::Store(ix, di, x0);
+    hn::Store(iy, di, y0);
+    hn::Store(hn::VecFromMask(di, hn::RebindMask(di, ok)), di, finite);
+    for (int k = 0; k < 2; ++k) {
+      hn::Store(tx[k], d, wx[k]);
+      hn::Store(ty[k], d, wy[k]);
+    }
+    for (int k = 0; k < live; ++k) {
+      PointTaps& t = taps[p + k];
+      const int64_t wi = a.level_wi[j + k], hi = a.level_hi[j + k];
+      for (int ky = 0; ky < 2; ++ky) {
+        for (int kx = 0; kx < 2; ++kx) {
+          const int64_t xi = x0[k] + kx, yi = y0[k] + ky;
+          const bool inside = finite[k] != 0 && xi >= 0 && xi < wi && yi >= 0 && yi < hi;
+          t.offset[2 * ky + kx] = inside ? (a.level_start[j + k] + yi * wi + xi) * row : -1;
+          t.weight[2 * ky + kx] = wx[kx][k] * wy[ky][k];
+        }
+      }
+    }
+  }
+}
+
+// Channels [c, c + kV * lanes) of one query and head over `count` planned points: per point its
+// sample (taps added in order from +0, as the reference), times its attention weight, added to
+// the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored.
+template <int kV>
+HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
+                             int count, const float* HWY_RESTRICT head, int64_t c, bool first,
+                             float* HWY_RESTRICT out) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  VF acc[kV];
+  for (int k = 0; k < kV; ++k) {
+    acc[k] = first ? hn::Zero(d) : hn::LoadU(d, out + c + k * lanes);
+  }
+  for (int j = 0; j < count; ++j) {
+    VF s[kV];
+    for (int k = 0; k < kV; ++k) s[k] = hn::Zero(d);
+    for (int t = 0; t < 4; ++t) {
+      if (taps[j].offset[t] < 0) continue;
+      const float* p = head + taps[j].offset[t] + c;
+      const VF w = hn::Set(d, taps[j].weight[t]);
+      for (int k = 0; k < kV; ++k) s[k] = hn::Add(s[k], hn::Mul(w, hn::LoadU(d, p + k * lanes)));
+    }
+    const VF a = hn::Set(d, aw[j]);
+    for (int k = 0; k < kV; ++k) acc[k] = hn::Add(acc[k], hn::Mul(a, s[k]));
+  }
+  for (int k = 0; k < kV; ++k) hn::StoreU(acc[k], d, out + c + k * lanes);
+}
+
+// The channels left after whole vectors, one at a time with the same operations.
+HWY_INLINE void BlendChannel(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
+                             int count, const float* HWY_RESTRICT head, int64_t c, bool first,
+                             float* HWY_RESTRICT out) {
+  float acc = first ? 0.0f : out[c];
+  for (int j = 0; j < count; ++j) {
+    float s = 0.0f;
+    for (int t = 0; t < 4; ++t) {
+      if (taps[j].offset[t] >= 0) s += taps[j].weight[t] * head[taps[j].offset[t] + c];
+    }
+    acc += aw[j] * s;
+  }
+  out[c] = acc;
+}
+
+// One query and head: its points chunk by chunk, planned, then every channel blended.
+HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
+  const int64_t row = a.heads * a.channels;
+  const int64_t group = unit * a.heads + m;  // (n, q, m) flattened
+  const float* loc = a.locations + group * a.points * 2;
+  const float* aw = a.weights + group * a.points;
+  const float* head = a.value + (unit / a.queries) * a.s * row + m * a.channels;
+  float* out = a.y + group * a.channels;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(DF()));
+  PointTaps taps[kAttentionChunk];
+  if (a.points == 0) {
+    for (int64_t c = 0; c < a.channels; ++c) out[c] = 0.0f;
+    return;
+  }
+  for (int64_t j0 = 0; j0 < a.points; j0 += kAttentionChunk) {
+    const int count =
+        static_cast<int>(a.points - j0 < kAttentionChunk ? a.points - j0 : kAttentionChunk);
+    PlanPoints(a, loc, j0, count, row, taps);
+    const bool first = j0 == 0;
+    int64_t c = 0;
+    for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
+      BlendVectors<4>(taps, aw + j0, count, head, c, first, out);
+    }
+    for (; c + lanes <= a.channels; c += lanes) {
+      BlendVectors<1>(taps, aw + j0, count, head, c, first, out);
+    }
+    for (; c < a.channels; ++c) BlendChannel(taps, aw + j0, count, head, c, first, out);
+  }
+}
+
+void AttentionKernel(const AttentionArgs& a) {
+  const int64_t cost = a.heads * a.points * PixelCost(a.channels, 4);
+  ParallelUnits(a.threads, a.n * a.queries, cost, [&a](int64_t begin, int64_t end) {
+    for (int64_t unit = begin; unit < end; ++unit) {
+      for (int64_t m = 0; m < a.heads; ++m) QueryHead(a, unit, m);
+    }
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+namespace fast {
+
+HWY_EXPORT(AttentionKernel);
+
+bool Covers(const DeformableAttentionProblem& p) {
+  const DeformableAttentionGeometry& g = p.geometry;
+  if (p.value.dtype != DType::kFloat32 || p.locations.dtype != DType::kFloat32 ||
+      p.weights.dtype != DType::kFloat32) {
+    return false;
+  }
+  for (int64_t l = 0; l < g.levels; ++l) {
+    if (g.shapes[2 * l] > kMaxAxis || g.shapes[2 * l + 1] > kMaxAxis) return false;
+  }
+  return true;
+}
+
+bool Try(const DeformableAttentionProblem& p) {
+  if (!Covers(p)) return false;
+  const DeformableAttentionGeometry& g = p.geometry;
+  if (g.Empty()) return true;
+  // The level tables, one entry per point of a query and head (padded with a 1x1 level); when
+  // memory is short the reference runs instead.
+  const int64_t points = g.levels * g.points;
+  const int64_t size = points + kAttentionPad;
+  std::unique_ptr<float[]> floats(new (std::nothrow) float[static_cast<size_t>(2 * size)]);
+  std::unique_ptr<int64_t[]> ints(new (std::nothrow) int64_t[static_cast<size_t>(3 * size)]);
+  if (!floats || !ints) return false;
+  float *w = floats.get(), *h = w + size;
+  int64_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
+  for (int64_t j = 0; j < size; ++j) {
+    const int64_t l = j / (g.points > 0 ? g.points : 1);
+    const bool live = j < points;
+    hi[j] = live ? g.shapes[2 * l] : 1;
+    wi[j] = live ? g.shapes[2 * l + 1] : 1;
+    start[j] = live ? g.starts[l] : 0;
+    h[j] = static_cast<float>(hi[j]);
+    w[j] = static_cast<float>(wi[j]);
+  }
+  const AttentionArgs args{static_cast<const float*>(p.value.data),
+                           static_cast<const float*>(p.locations.data),
+                           static_cast<const float*>(p.weights.data),
+                           static_cast<float*>(p.y.data),
+                           g.n,
+                           g.s,
+                           g.heads,
+                           g.channels,
+                           g.queries,
+                           points,
+                           w,
+                           h,
+                           wi,
+                           hi,
+                           start,
+                           p.threads};
+  GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
+  return true;
+}
+
+}  // namespace fast
+}  // namespace gridsample
+#endif  // HWY_ONCE

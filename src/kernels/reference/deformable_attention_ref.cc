@@ -1,0 +1,97 @@
+// Scalar reference of multi-scale deformable attention, written from DESIGN.md section 12's
+// formula with GridSample's own rules (the unit location's pixel, the non-finite rule, the
+// reference's bilinear zeros taps); slow on purpose, it is the oracle of the fast path.
+#include <cstdint>
+
+#include "api/validation.h"
+#include "reference/reference.h"
+#include "rules/axis_line.h"
+#include "rules/dtype_traits.h"
+#include "rules/non_finite.h"
+#include "rules/pixel_rule.h"
+
+namespace gridsample {
+namespace reference {
+namespace {
+
+// The sampling each level takes: GridSample's bilinear taps with zero padding (align_corners
+// applies to normalised coordinates only; the pixel positions below are already computed).
+GridSampleOptions BilinearZeros() {
+  GridSampleOptions o;
+  o.mode = Mode::kLinear;
+  o.padding = Padding::kZeros;
+  return o;
+}
+
+// Channel c of head m's bilinear sample at the unit location (u, v) of a level of h x w pixels
+// whose first pixel is `level` (an element index of the value, channel 0, head m); `row` is the
+// value's element stride between pixels (M * D). As GridSample's reference sums a pixel: taps
+// row by row, weights wx * wy, taps that zeros padding drops skipped; 0 for a non-finite
+// location.
+float Sample(const TensorView& value, int64_t level, int64_t row, int64_t h, int64_t w, float u,
+             float v) {
+  if (SamplesNothing(u) || SamplesNothing(v)) return 0.0f;
+  const float x = GRIDSAMPLE_PIXEL_OF_UNIT(u, static_cast<float>(w), 0.5f);
+  const float y = GRIDSAMPLE_PIXEL_OF_UNIT(v, static_cast<float>(h), 0.5f);
+  AxisTaps<float> tx, ty;
+  ComputeTaps(CoordinateSpace::kPixels, x, w, BilinearZeros(), &tx);
+  ComputeTaps(CoordinateSpace::kPixels, y, h, BilinearZeros(), &ty);
+  float acc = 0.0f;
+  for (int ky = 0; ky < ty.count; ++ky) {
+    for (int kx = 0; kx < tx.count; ++kx) {
+      if (ty.index[ky] < 0 || tx.index[kx] < 0) continue;
+      const float weight = tx.weight[kx] * ty.weight[ky];
+      acc += weight * LoadAs<float>(value.dtype, value.data,
+                                    level + (ty.index[ky] * w + tx.index[kx]) * row);
+    }
+  }
+  return acc;
+}
+
+}  // namespace
+
+void Run(const DeformableAttentionProblem& p) {
+  const DeformableAttentionGeometry& g = p.geometry;
+  if (g.Empty()) return;
+  const int64_t row = g.heads * g.channels;  // elements from one pixel of S to the next
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t q = 0; q < g.queries; ++q) {
+      for (int64_t m = 0; m < g.heads; ++m) {
+        const int64_t point0 = ((n * g.queries + q) * g.heads + m) * g.levels * g.points;
+        for (int64_t c = 0; c < g.channels; ++c) {
+          float acc = 0.0f;
+          for (int64_t l = 0; l < g.levels; ++l) {
+            const int64_t level = (n * g.s + g.starts[l]) * row + m * g.channels + c;
+            for (int64_t k = 0; k < g.points; ++k) {
+              const int64_t point = point0 + l * g.points + k;
+              const float u = LoadAs<float>(p.locations.dtype, p.locations.data, 2 * point);
+              const float v = LoadAs<float>(p.locations.dtype, p.locations.data, 2 * point + 1);
+              const float a = LoadAs<float>(p.weights.dtype, p.weights.data, point);
+              acc += a * Sample(p.value, level, row, g.shapes[2 * l], g.shapes[2 * l + 1], u, v);
+            }
+          }
+          StoreAs<float>(p.value.dtype, p.y.data,
+                         ((n * g.queries + q) * g.heads + m) * g.channels + c, acc);
+        }
+      }
+    }
+  }
+}
+
+Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLevels& levels,
+                                     const TensorView& sampling_locations,
+                                     const TensorView& attention_weights,
+                                     const MutableTensorView& y,
+                                     const MultiScaleDeformableAttentionOptions& options) {
+  DeformableAttentionGeometry geometry;
+  Status s = ValidateDeformableAttentionCall(value, levels, sampling_locations, attention_weights,
+                                             y, options, &geometry);
+  if (s.ok()) {
+    Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights, y,
+                                   options.threads});
+  }
+  return s;
+}
+
+}  // namespace reference
+}  // namespace gridsample
