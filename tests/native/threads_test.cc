@@ -3,6 +3,7 @@
 // when large enough; concurrent callers share the pool safely; bad settings are errors.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -255,6 +256,28 @@ TEST(ThreadingSplit, ConcurrentCallersShareThePool) {
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(failed.load(), 0);
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// Calls after idle time, when the pool's workers are asleep and each call decides whether to
+// wake them (threads/wake_choice.h) after a first slice of its own: every result is right,
+// woken or not (ThreadSanitizer runs this too).
+TEST(ThreadingSplit, CallsAfterIdleTimeAreRight) {
+  if (!kSplits) GTEST_SKIP() << "no threads in this build";
+  std::mt19937 rng(12);
+  const Tensor x = RandomTensor(rng, DType::kFloat32, {1, 200, 160, 4});
+  const Tensor theta = MakeTensor(DType::kFloat64, {1, 2, 3}, {0.9, -0.2, 0.05, 0.25, 0.85, 0});
+  Tensor expected(DType::kFloat32, {1, 210, 170, 4});
+  ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), expected.MutableView()).ok());
+  GridSampleOptions o;
+  o.threads.count = 2;
+  int wrong = 0;
+  for (int k = 0; k < 40; ++k) {
+    std::this_thread::sleep_for(std::chrono::microseconds(300));  // the workers look for 50 us
+    Tensor y(DType::kFloat32, {1, 210, 170, 4});
+    ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), y.MutableView(), o).ok());
+    wrong += std::memcmp(y.data(), expected.data(), y.bytes()) != 0;
+  }
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST(ThreadingValidation, BadSettingsAreErrors) {

@@ -25,6 +25,8 @@ constexpr int64_t kPiecesPerThread = 16;
 // last pieces before it sleeps (bench/README.md, "Threads"): long spins slowed the calls of
 // other threads on this machine's cores.
 constexpr std::chrono::microseconds kSpin{50};
+// A call that finds its workers asleep times at most this share of its units alone first.
+constexpr size_t kProbeShare = 32;
 
 // Yields until `done()` or kSpin has passed; returns done().
 template <class Done>
@@ -44,10 +46,10 @@ struct Job {
   size_t units, piece;
   std::atomic<size_t> next{0};
 
-  // Runs the first piece (the call's, before any worker joins).
-  void WorkOne() {
-    next.store(std::min(piece, units), std::memory_order_relaxed);
-    task(context, 0, std::min(piece, units));
+  // Runs units [0, count) on the calling thread, before any worker joins.
+  void WorkFirst(size_t count) {
+    next.store(count, std::memory_order_relaxed);
+    task(context, 0, count);
   }
 
   void Work() {
@@ -94,16 +96,20 @@ class Pool {
       std::lock_guard<std::mutex> lock(mutex_);
       asleep = helpers > 0 && asleep_ >= helpers;
     }
-    // Workers asleep: the call runs its first piece alone, and WakeChoice decides from there.
+    // Workers asleep: the call runs a first slice alone (a piece, at most 1/kProbeShare of the
+    // call: a call of two pieces would otherwise spend half its work deciding), and WakeChoice
+    // decides from its time.
     bool timed = false;
     int64_t estimate_us = 0;
     Clock::time_point from;
     if (asleep && !AlwaysWake()) {
+      const size_t probe = std::max<size_t>(1, std::min(piece, units / kProbeShare));
       const Clock::time_point start = Clock::now();
-      job.WorkOne();
+      job.WorkFirst(probe);
       from = Clock::now();
-      const auto first = std::chrono::duration_cast<std::chrono::microseconds>(from - start);
-      estimate_us = first.count() * static_cast<int64_t>((units - piece) / piece);
+      const std::chrono::duration<double, std::micro> first = from - start;
+      estimate_us = static_cast<int64_t>(first.count() * static_cast<double>(units - probe) /
+                                         static_cast<double>(probe));
       timed = true;
       if (!wake_choice_.Wake(estimate_us)) {
         job.Work();

@@ -10,7 +10,7 @@ namespace gridsample {
 // A worker wakes in microseconds on an idle desktop; on a VM whose cores have both been idle,
 // the other core can take a millisecond or more to come back, and meanwhile the two threads
 // share one (bench/README.md, "Threads"), so a call of a few milliseconds ran slower on 2
-// threads than on 1. A call that finds its workers asleep runs its first piece alone, which
+// threads than on 1. A call that finds its workers asleep runs a first slice alone, which
 // estimates the rest (`estimate_us`, on one thread); calls are grouped by that estimate
 // (powers of 2), and in each group the way (waking them or not) whose recent calls took less
 // time per microsecond of estimate is chosen, each way tried now and then so that the choice
