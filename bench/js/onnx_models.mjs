@@ -1,4 +1,4 @@
-// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (an RT-DETR decoder's deformable-attention block, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
+// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (deformable-attention blocks of an RT-DETR decoder and a Deformable-DETR encoder, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,21 +15,35 @@ export const SECTION = 'models';
 /** onnxruntime-web's options, the same for its session alone and for every part of the split. */
 export const SESSION_OPTIONS = { executionProviders: ['wasm'] };
 
-// The deformable-attention block of an RT-DETR / D-FINE decoder layer at its real size (value
-// 1x8400x8x32 over levels 80x80, 40x40, 20x20; 300 queries, 8 heads, 4 points), exported at
-// opset 16 as transformers' PyTorch code is: issue 44's model where splitting lost to onnxruntime.
-function decoderBlock() {
-  const [levels, queries, dim] = [[[80, 80], [40, 40], [20, 20]], 300, 256];
+// A deformable-attention block (multi-scale deformable attention with its projections, one
+// GridSample per level, exported at opset 16 as transformers' PyTorch code is) at a real
+// size: 8 heads of 32 channels, 4 points per level, `queries` queries over the value of
+// `levels` (H, W).
+function deformableBlock(levels, queries, title) {
+  const dim = 256;
+  const S = levels.reduce((s, [h, w]) => s + h * w, 0);
   const g = graph();
-  deformableAttention(g, lcg(8400), { levels, heads: 8, points: 4, dim, queries });
+  deformableAttention(g, lcg(S), { levels, heads: 8, points: 4, dim, queries });
   const inputs = [
     { name: 'query', dtype: 'float32', dims: [1, queries, dim], range: [-1, 1] },
     { name: 'reference_points', dtype: 'float32', dims: [1, queries, 1, 2], range: [0, 1] },
-    { name: 'value', dtype: 'float32', dims: [1, 8400, dim], range: [-1, 1] },
+    { name: 'value', dtype: 'float32', dims: [1, S, dim], range: [-1, 1] },
   ];
   const bytes = encodeModel({ opset: 16, nodes: g.nodes, initializers: g.initializers, inputs, outputs: [{ name: 'output', dtype: 'float32', dims: [1, queries, dim] }] });
-  return { title: "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)", inputs, bytes };
+  return { title, inputs, bytes };
 }
+
+// An RT-DETR / D-FINE decoder layer's block (value 1x8400x8x32 over levels 80x80, 40x40,
+// 20x20; 300 queries): issue 44's model where splitting lost to onnxruntime.
+const decoderBlock = () => deformableBlock([[80, 80], [40, 40], [20, 20]], 300, "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)");
+// A Deformable-DETR encoder layer's block, every value row a query: at a 640x640 input (levels
+// 80x80 ... 10x10, 8,500 queries) and at 800x1333 (100x167 ... 13x21, 22,223 queries).
+const encoderLevels = (h, w) => [8, 16, 32, 64].map((s) => [Math.ceil(h / s), Math.ceil(w / s)]);
+const encoderBlock = (h, w) => () => {
+  const levels = encoderLevels(h, w);
+  const queries = levels.reduce((s, [lh, lw]) => s + lh * lw, 0);
+  return deformableBlock(levels, queries, `Deformable-DETR encoder's deformable attention at ${h}x${w} (${levels.map((l) => l.join('x')).join(', ')}; ${queries.toLocaleString('en-US')} queries)`);
+};
 
 // A model of a tenth of a millisecond: AffineGrid -> GridSample (nearest) -> Add on 1x3x16x16.
 function tinyAffine() {
@@ -52,7 +66,12 @@ function tinyAffine() {
   return { title: 'AffineGrid -> GridSample (nearest) -> Add, 1x3x16x16', inputs, bytes };
 }
 
-const MADE = { decoder_block: decoderBlock, tiny_affine_nearest: tinyAffine };
+const MADE = {
+  decoder_block: decoderBlock,
+  encoder_block_640: encoderBlock(640, 640),
+  encoder_block_800x1333: encoderBlock(800, 1333),
+  tiny_affine_nearest: tinyAffine,
+};
 
 /**
  * The models that `only` (the --only list, or null for all) selects: index.json's, each with its
