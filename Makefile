@@ -104,7 +104,7 @@ test-native: native
 	ctest --no-tests=error --test-dir build/native --output-on-failure -j$(JOBS)
 
 # The threading suites run under ASan on AVX3 and AVX2 only: their band splits are the same code on
-# every target, each target's kernels are in the other suites here, and TSan runs it whole
+# every target, each target's kernels are in the other suites here, and TSan runs them whole
 # (on EMU128, SSE4 and SSSE3 it was 72 of the suite's 253 CPU seconds).
 test-asan: asan
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --no-tests=error --test-dir build/asan --output-on-failure \
