@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createPool, load, simdSupported, threadsSupported } from '../../js/node.mjs';
+import { libraryRules } from '../../js/core/api.mjs';
 import { SPLIT_COST } from '../../js/pool/create_pool.mjs';
 import { modules } from './lib/api_values.mjs';
 import { assertSame, progress } from './lib/pool_checks.mjs';
@@ -125,6 +126,15 @@ for (const [variant, gs] of Object.entries(all)) {
 }
 
 describe('multiScaleDeformableAttention across variants', () => {
+  test("libraryRules' output dims (gridsample/onnx sizes its tensors with them): the library's, and its errors", () => {
+    const rule = libraryRules(modules.scalar).multiScaleDeformableAttention;
+    assert.deepEqual(rule([2, 5, 3, 4], BigInt64Array.of(2n, 2n, 1n, 1n), [0n, 4n], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 4]), [2, 7, 12]);
+    assert.throws(() => rule([2, 6, 3, 4], [[2, 2], [1, 1]], [0, 4], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 4]),
+      { name: 'RangeError', message: /^multiScaleDeformableAttention: value: expected S = 5 / });
+    assert.throws(() => rule([2, 5, 3, 4], [[2, 2], [1, 1]], [0, 4], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 3]),
+      { name: 'RangeError', message: /^multiScaleDeformableAttention: attention_weights: expected \[2, 7, 3, 2, 4\]/ });
+  });
+
   test('every variant and thread count gives the same bytes on a larger case (threads split the queries; the result does not depend on them)', () => {
     const c = makeCase({ N: 2, Lq: 300, M: 8, D: 32, P: 4, levels: [[32, 32], [16, 16], [8, 8], [4, 4]], seed: 15 });
     const results = Object.entries(all).map(([variant, gs]) => [variant, gs.multiScaleDeformableAttention(...argumentsOf(c)).data]);
