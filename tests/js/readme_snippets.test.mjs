@@ -81,6 +81,17 @@ const corners = [[10, 12], [620, 30], [600, 470], [20, 450]];`,
     notRun: 'a camera frame in a browser with WebGPU (webgpu_chromium.test.mjs imports an ImageBitmap and an OffscreenCanvas, webgpu_warps.test.mjs runs these warps)',
   },
   {
+    readme: 'js/README.md', starts: "// value, samplingLocations, attentionWeights: GPU tensors",
+    prelude: `import { createGpu } from 'gridsample/webgpu';
+const gpu = await createGpu();
+const value = { data: new Float32Array(5376 * 8 * 32), shape: [1, 5376, 8, 32] };
+const spatialShapes = { data: BigInt64Array.from([64n, 64n, 32n, 32n, 16n, 16n]), dims: [3, 2], type: 'int64' };
+const levelStartIndex = { data: BigInt64Array.from([0n, 4096n, 5120n]), dims: [3], type: 'int64' };
+const samplingLocations = { data: new Float32Array(300 * 8 * 3 * 4 * 2), shape: [1, 300, 8, 3, 4, 2] };
+const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4), shape: [1, 300, 8, 3, 4] };`,
+    notRun: 'needs WebGPU (webgpu_deformable_attention.test.mjs runs the same call)',
+  },
+  {
     readme: 'js/README.md', starts: "import * as ort from 'onnxruntime-web/webgpu';",
     prelude: "const feeds = { image: new ort.Tensor('float32', new Float32Array(3 * 64 * 64), [1, 3, 64, 64]) };",
     notRun: 'needs WebGPU (onnx_webgpu.test.mjs runs the example models so)',
@@ -180,7 +191,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
 const RUN = 13;
-const CHECKED_ONLY = 14;
+const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
 function extract(readme) {
