@@ -108,8 +108,9 @@ fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GRO
       let u = load_loc(2u * j, &ok_x);
       let v = load_loc(2u * j + 1u, &ok_y);
       let a = load_weight(j);
-      // Zeroed explicitly: Dawn on SwiftShader kept a loop body's var declared without an
-      // initializer from one iteration to the next (the points' samples added up).
+      // Zeroed explicitly: Dawn on SwiftShader (Node's and Chromium's) kept a loop body's var
+      // declared without an initializer from one iteration to the next (the points' samples
+      // added up; webgpu_chromium.test.mjs fails without it).
       var s = array<f32, GROUP>();
       if (ok_x && ok_y) {
         var ix: array<i32, TAPS>;
