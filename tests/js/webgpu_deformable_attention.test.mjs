@@ -198,6 +198,14 @@ describe('gpu.multiScaleDeformableAttention: errors', { skip }, () => {
     });
   }
 
+  test('device loss: a later call says so', async () => {
+    const own = await (await setup.gpu.requestAdapter()).requestDevice();
+    const lost = await createGpu({ device: own, wasm });
+    own.destroy();
+    await own.lost;
+    await assert.rejects(lost.multiScaleDeformableAttention(...args), { message: /^multiScaleDeformableAttention: the GPU device was lost \(destroyed/ });
+  });
+
   test('GPU tensors: too small, out aliasing an input', async () => {
     const small = setup.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
     await assert.rejects(gpu.multiScaleDeformableAttention({ buffer: small, dims: [1, 7, 2, 3], dtype: 'float32' }, ...args.slice(1)),
