@@ -208,7 +208,7 @@ export type LevelTensor =
   | BigInt64Array
   | Int32Array
   | readonly (number | bigint)[]
-  | readonly (readonly [number | bigint, number | bigint])[]
+  | readonly (readonly (number | bigint)[])[]
   | {
       /** The values, row-major. */
       readonly data: BigInt64Array | Int32Array;

@@ -198,7 +198,9 @@ const attentionOut = { data: new Float32Array(2), shape: [1, 1, 2], dtype: 'floa
 const intoAttention = gs.multiScaleDeformableAttention(x32, { data: Int32Array.of(2, 2, 1, 1), shape: [2, 2] }, Int32Array.of(0, 4),
   locations, weights, { out: attentionOut });
 assert<Equal<typeof intoAttention, typeof attentionOut>>();
-const levelsOfOutHeap = gs.multiScaleDeformableAttention(x32, [2, 2, 1, 1], [0n, 4n], locations, weights, { out: outHeap });
+const levelPairs = [[2, 2], [1, 1]];  // number[][]: pairs in a variable
+const levelsOfOutHeap = gs.multiScaleDeformableAttention(x32, levelPairs, [0n, 4n], locations, weights, { out: outHeap });
+gs.multiScaleDeformableAttention(x32, [2, 2, 1, 1], [0, 4], locations, weights);
 assert<Equal<typeof levelsOfOutHeap, gridsample.HeapTensor<'float32'>>>();
 // @ts-expect-error: levels are integers: no Float32Array
 gs.multiScaleDeformableAttention(x32, Float32Array.of(2, 2, 1, 1), [0, 4], locations, weights);
