@@ -3,9 +3,9 @@ import { axisPlan, axisTaps, FINITE, HALF, padTaps, UNIT_PIXEL } from './wgsl_ru
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /**
- * Output elements an invocation computes: consecutive channels of one head (of two heads' rows
- * where D is not a multiple of it: each row planned apart). Even, so that a float16 output's u32
- * words are never shared by two invocations.
+ * Output elements an invocation computes: consecutive channels of one (n, query, head) row (of
+ * two or more rows where D is not a multiple of it: each row planned apart). Even, so that a
+ * float16 output's u32 words are never shared by two invocations.
  */
 export const GROUP = 8;
 
