@@ -1,7 +1,7 @@
 // TypeScript declarations of gridsample/webgpu (DESIGN.md section 11), shared by its ES module and CommonJS entries. WebGPU objects are typed by the members used, so that no @webgpu/types is needed (a real GPUDevice or GPUBuffer fits).
 import type {
-  AlignCorners, DType, Dims, GridSample, Homography, ImageLike, Mode, PaddingMode, PixelMap, RemapOptions, TensorData, TensorLike, Theta,
-  WarpAffineOptions,
+  AlignCorners, DType, Dims, GridSample, Homography, ImageLike, LevelTensor, Mode, PaddingMode, PixelMap, RemapOptions, TensorData, TensorLike,
+  Theta, WarpAffineOptions,
 } from './api.cjs';
 
 /** The members of a GPUBuffer gridsample uses. */
@@ -132,6 +132,21 @@ export interface Gpu {
   gridSample(x: GpuInput, grid: GpuInput, options?: GpuSamplingOptions): Promise<GpuTensor>;
   /** AffineGrid, 2-D (size [N, C, H, W]) and 3-D (size [N, C, D, H, W]). */
   affineGrid(theta: GpuInput, size: Dims, options?: GpuAffineGridOptions): Promise<GpuTensor>;
+  /**
+   * Multi-scale deformable attention (DESIGN.md section 12): the wasm API's
+   * {@link GridSample.multiScaleDeformableAttention} (arguments, semantics, messages), one fused
+   * kernel; y `[N, Lq, M * D]` of the value's dtype. float32 and float16 (value, locations and
+   * weights, each) on the GPU, bfloat16 on the wasm module. The levels stay on the CPU (their
+   * forms are {@link LevelTensor}'s); every argument is checked before any GPU work.
+   */
+  multiScaleDeformableAttention(
+    value: GpuInput,
+    spatialShapes: LevelTensor,
+    levelStartIndex: LevelTensor,
+    samplingLocations: GpuInput,
+    attentionWeights: GpuInput,
+    options?: GpuCallOptions,
+  ): Promise<GpuTensor>;
   /**
    * warpAffine on an interleaved uint8 or float32 image (DESIGN.md section 9, the wasm API's
    * semantics, options and messages), the result a GPU image; equal to the wasm build (uint8

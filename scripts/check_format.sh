@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
 shopt -s nullglob
 files=(src/kernels/*.cc src/kernels/*.h src/kernels/*/*.cc src/kernels/*/*.h
-       src/kernels/include/gridsample/*.h src/bindings/*.cc
+       src/kernels/include/gridsample/*.h src/bindings/*.cc src/bindings/*.h
        tests/native/*.cc tests/native/*.h tests/native/*/*.cc tests/native/*/*.h tests/fuzz/*.cc tests/fuzz/*.h tests/consumer/*.cc
        bench/native/*.cc bench/native/*.h)
 

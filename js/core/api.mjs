@@ -1,13 +1,14 @@
-// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, the image warps, pixel-space matrices and heap tensors; core/load_wasm.mjs loads the module.
+// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
+import { readLevels } from './deformable_levels.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
-import { affineGridOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
+import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
 import { perspectiveTransform, rotationMatrix } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
-import { WasmHeap } from './wasm_heap.mjs';
+import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
 
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
@@ -23,6 +24,8 @@ const THREAD_CONTROL = new WeakMap();
 /**
  * The rules of `api`'s module, or null when `api` was not made by this copy of the package:
  * - gridSample(xDims, gridDims), affineGrid(size): output dimensions (RangeError as the calls);
+ * - multiScaleDeformableAttention(valueDims, spatialShapes, levelStartIndex, locationsDims,
+ *   weightsDims): its output dimensions [N, Lq, M * D] for float32 tensors of those dimensions;
  * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
  * - modeName(code), paddingName(code): the canonical names;
  * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
@@ -71,7 +74,7 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
   const bytes = ySize * elementSize(dtype);
   return heap.withHeap(fn, inputs, bytes, out, (addresses, y) => {
     const shapes = inputs.map(([, t], i) => heap.writeInt64s(i, t.dims));
-    heap.check(fn, call(addresses, shapes, y, heap.writeInt64s(2, yDims)));
+    heap.check(fn, call(addresses, shapes, y, heap.writeInt64s(OUTPUT_SLOT, yDims)));
     if (out.ptr) return out.result;
     if (out.target) {
       heap.copyOut(fn, 'options.out', y, bytes, out.target);
@@ -158,6 +161,36 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       Module.affineGrid(tp, code[T.dtype], ts, T.dims.length, heap.writeInt64s(1, S), S.length, gp, gs, align));
   }
 
+  // Deformable DETR's attention sampling (DESIGN.md section 12): the levels go to the heap
+  // first (the library's output-shape query reads their values), for the call's duration.
+  function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
+    const fn = 'multiScaleDeformableAttention';
+    const opts = readOptions(fn, options, ['out']);
+    const V = readTensor(heap, fn, 'value', value);
+    const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+    const S = readTensor(heap, fn, 'samplingLocations', samplingLocations);
+    const W = readTensor(heap, fn, 'attentionWeights', attentionWeights);
+    return withLevels(fn, values, (levels) => {
+      const yDims = deformableAttentionOutputShape(heap, fn, V, levels, count, S, W);
+      const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
+      return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, ([vp, sp, wp], [vs, ss, ws], yp, ys) =>
+        Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count,
+          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, ys));
+    });
+  }
+
+  // Runs body(address) with the int64 `values` copied to the heap, freed afterwards.
+  function withLevels(fn, values, body) {
+    heap.checkBudget(fn, [['the levels', values.byteLength]]);
+    const levels = heap.allocate(fn, 'the levels', values.byteLength);
+    try {
+      new BigInt64Array(Module.HEAPU8.buffer, levels, values.length).set(values);
+      return body(levels);
+    } finally {
+      Module.release(levels);
+    }
+  }
+
   function newHeapTensor(fn, dtype, dims) {
     const size = countElements(fn, `a ${dtype} tensor`, dims, dtype);
     const bytes = size * elementSize(dtype);
@@ -210,6 +243,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     perspectiveTransform,
     gridSampleChannelsLast,
     warpFlow,
+    multiScaleDeformableAttention,
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),
@@ -222,6 +256,13 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),
     affineGrid: (size) => affineGridOutputShape(heap, 'affineGrid', readDims('affineGrid', 'size', size)),
+    multiScaleDeformableAttention: (valueDims, spatialShapes, levelStartIndex, locationsDims, weightsDims) => {
+      const fn = 'multiScaleDeformableAttention';
+      const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+      const float32 = (what, dims) => ({ dtype: 'float32', dims: readDims(fn, `${what}.dims`, dims) });
+      const [V, S, W] = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
+      return withLevels(fn, values, (levels) => deformableAttentionOutputShape(heap, fn, V, levels, count, S, W));
+    },
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),
     paddingName: (code) => Module.paddingName(code),

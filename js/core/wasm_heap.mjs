@@ -9,7 +9,9 @@ import { HEAP_LIMIT, MAX_DIMS } from './plain_args.mjs';
 const BIG_REQUEST = 64 * 2 ** 20;
 // Heap kept free for the module's own small allocations during a call (see ensureHeadroom).
 export const HEADROOM = 64 * 1024;
-const SCRATCH_SLOTS = 3; // the shapes of one call: x, grid and y
+const SCRATCH_SLOTS = 4; // the shapes of one call: up to three inputs (slots 0 to 2) and the output
+/** The scratch slot of a call's output shape. */
+export const OUTPUT_SLOT = 3;
 
 /**
  * A C++ status message as the JS function `fn` reports it: the library's messages start with
@@ -44,7 +46,7 @@ export class WasmHeap {
     this.names = { mode: new Map(), padding: new Map() };
   }
 
-  /** `values` as int64s in scratch slot `slot` (0 to 2); returns their heap address. */
+  /** `values` as int64s in scratch slot `slot` (0 to 3); returns their heap address. */
   writeInt64s(slot, values) {
     const address = this.scratch + slot * MAX_DIMS * 8;
     const view = new BigInt64Array(this.Module.HEAPU8.buffer, address, values.length);

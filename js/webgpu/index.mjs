@@ -1,9 +1,10 @@
-// gridsample/webgpu: GridSample, AffineGrid and the image warps on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors and images that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
+// gridsample/webgpu: GridSample, AffineGrid, multi-scale deformable attention and the image warps on a GPUDevice (the caller's, e.g. onnxruntime-web's, or its own), on GPU tensors and images that stay there until read(); DESIGN.md section 11. The wasm module answers the library's rules (shapes, option names, how taps are summed) and computes the dtypes the shaders do not take.
 import { libraryRules } from '../core/api.mjs';
 import { arrayClass, checkFloatDtype, elementSize } from '../core/dtypes.mjs';
 import { describe, sameShape } from '../core/messages.mjs';
 import { readAlign, readOptions, readSize } from '../core/plain_args.mjs';
 import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
+import { makeDeformableAttention } from './deformable_attention.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
 import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
 import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
@@ -212,6 +213,7 @@ function makeGpu(device, wasm, rules) {
 
   const checkBinding = (fn, what, bytes) => gpu.checkBinding(fn, what, bytes);
   const { warpAffine, warpPerspective, remap } = makeWarps({ compute, checkBinding, rules, wasm });
+  const multiScaleDeformableAttention = makeDeformableAttention({ compute, fallback, onCpu, checkBinding, gpuDtypes: GPU_DTYPES, rules, wasm });
   // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
   const importImage = (source) =>
     copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(gpuTensor(buffer, 'uint8', dims, null), extra));
@@ -225,6 +227,7 @@ function makeGpu(device, wasm, rules) {
     warpAffine: checked('warpAffine', warpAffine),
     warpPerspective: checked('warpPerspective', warpPerspective),
     remap: checked('remap', remap),
+    multiScaleDeformableAttention: checked('multiScaleDeformableAttention', multiScaleDeformableAttention),
     importImage: checked('importImage', importImage),
     read, upload,
   });

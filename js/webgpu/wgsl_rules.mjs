@@ -56,6 +56,18 @@ fn denormalise(g_in: f32, size: i32) -> f32 {
 }`;
 }
 
+/**
+ * A location u in [0, 1] of an axis of `size` pixels (multi-scale deformable attention's sampling
+ * locations, finite) as a pixel position: u * S - 0.5 (rules/axis_line.h GRIDSAMPLE_PIXEL_OF_UNIT,
+ * the align 0 line at g = 2 u - 1 without the rounding of 2 u - 1), then far points clamped as
+ * denormalise clamps them (drivers/attention_driver.cc PlanPoints).
+ */
+export const UNIT_PIXEL = /* wgsl */ `
+fn unit_pixel(u: f32, size: i32) -> f32 {
+  let x = u * f32(size) - 0.5;
+  return min(max(x, -${FAR_PIXELS}), f32(size) + ${FAR_PIXELS});
+}`;
+
 /** Reflection of a tap index about [-0.5, S - 0.5] (align 0) or [0, S - 1] (align 1), as often as needed: the reference's ReflectIndex. */
 export function reflectIndex(align) {
   const body = align

@@ -8,39 +8,22 @@
 
 #include "api/validation.h"
 #include "gridsample/gridsample.h"
+#include "module_state.h"
 #include "threads/parallel.h"
 
 namespace gridsample {
 namespace {
 
-// The message of the last call that failed. Calls return only the status code: a successful
-// call allocates nothing here, so it cannot fail for want of heap (the JS layer makes sure
-// there is room for a message before each call, see ensureHeadroom in js/core/wasm_heap.mjs).
-std::string& LastMessage() {
-  static std::string message;
-  return message;
-}
-
-int ToCallStatus(const Status& s) {
-  if (s.ok()) return 0;
-  LastMessage() = s.message();
-  return static_cast<int>(s.code());
-}
+using bindings::LastMessage;
+using bindings::ModuleThreads;
+using bindings::Shape;
+using bindings::ToCallStatus;
 
 // Hands the message to JavaScript and clears it, so that no message stays allocated.
 std::string TakeLastError() {
   std::string message;
   message.swap(LastMessage());
   return message;
-}
-
-const int64_t* Shape(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
-
-// Threads every call of this module may use (the library's pool): set once by load() in the
-// threaded build (setThreads), 1 otherwise.
-Threads& ModuleThreads() {
-  static Threads threads;
-  return threads;
 }
 
 // 1 to kMaxThreads threads; returns the count in use (always 1 in a build without threads).

@@ -81,6 +81,17 @@ const corners = [[10, 12], [620, 30], [600, 470], [20, 450]];`,
     notRun: 'a camera frame in a browser with WebGPU (webgpu_chromium.test.mjs imports an ImageBitmap and an OffscreenCanvas, webgpu_warps.test.mjs runs these warps)',
   },
   {
+    readme: 'js/README.md', starts: "// value, samplingLocations, attentionWeights: GPU tensors",
+    prelude: `import { createGpu } from 'gridsample/webgpu';
+const gpu = await createGpu();
+const value = { data: new Float32Array(5376 * 8 * 32), shape: [1, 5376, 8, 32] };
+const spatialShapes = { data: BigInt64Array.from([64n, 64n, 32n, 32n, 16n, 16n]), dims: [3, 2], type: 'int64' };
+const levelStartIndex = { data: BigInt64Array.from([0n, 4096n, 5120n]), dims: [3], type: 'int64' };
+const samplingLocations = { data: new Float32Array(300 * 8 * 3 * 4 * 2), shape: [1, 300, 8, 3, 4, 2] };
+const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4), shape: [1, 300, 8, 3, 4] };`,
+    notRun: 'needs WebGPU (webgpu_deformable_attention.test.mjs runs the same call)',
+  },
+  {
     readme: 'js/README.md', starts: "import * as ort from 'onnxruntime-web/webgpu';",
     prelude: "const feeds = { image: new ort.Tensor('float32', new Float32Array(3 * 64 * 64), [1, 3, 64, 64]) };",
     notRun: 'needs WebGPU (onnx_webgpu.test.mjs runs the example models so)',
@@ -159,6 +170,16 @@ const flowTensor = { data: new Float32Array(2 * 48 * 64).fill(1.5), shape: [1, 2
     run: true,
   },
   {
+    readme: 'js/README.md', starts: "// Deformable DETR's cross-attention over three levels",
+    prelude: `${LOADED}
+const value = { data: new Float32Array(5376 * 8 * 32), dims: [1, 5376, 8, 32], type: 'float32' };
+const spatialShapes = { data: BigInt64Array.of(64n, 64n, 32n, 32n, 16n, 16n), dims: [3, 2], type: 'int64' };
+const levelStartIndex = { data: BigInt64Array.of(0n, 4096n, 5120n), dims: [3], type: 'int64' };
+const samplingLocations = { data: new Float32Array(300 * 8 * 3 * 4 * 2).fill(0.5), dims: [1, 300, 8, 3, 4, 2], type: 'float32' };
+const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4).fill(1 / 12), dims: [1, 300, 8, 3, 4], type: 'float32' };`,
+    run: true,
+  },
+  {
     readme: 'js/README.md', starts: "const frame = gs.tensor('uint8', [1, 4, h, w]);",
     prelude: `${LOADED}
 const [h, w] = [48, 64];
@@ -169,8 +190,8 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
   },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 12;
-const CHECKED_ONLY = 14;
+const RUN = 13;
+const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
 function extract(readme) {

@@ -1,4 +1,4 @@
-// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback.
+// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback; multiScaleDeformableAttention gives the wasm build's bits.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -76,6 +76,18 @@ describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals 
         // uint8 bilinear: the wasm build's blend is fixed point (within 1 level of the GPU's).
         assert.ok(v.warpLargest <= 1, `${name} ${width}x${height}: ${JSON.stringify(v)}`);
       }
+    }
+  });
+  test('multiScaleDeformableAttention: the wasm build\'s bits (float32 and float16, D not a multiple of 8, non-finite locations)', async () => {
+    for (const spec of [
+      { N: 2, Lq: 7, M: 3, D: 11, P: 3, levels: [[4, 6], [1, 5], [1, 1]], dtype: 'float32', special: true },
+      { N: 1, Lq: 20, M: 8, D: 32, P: 4, levels: [[8, 10], [4, 5], [2, 3], [1, 1]], dtype: 'float32', special: false },
+      { N: 2, Lq: 5, M: 2, D: 5, P: 2, levels: [[3, 7], [2, 1]], dtype: 'float16', special: true },
+    ]) {
+      const r = await within(120, 'multiScaleDeformableAttention', page.evaluate((s) => window.runAttention(s), spec), problems);
+      assert.deepEqual(r.shapes[0], r.shapes[1]);
+      assert.equal(r.ranOn, 'webgpu');
+      assert.equal(r.diffs, 0, `${JSON.stringify(spec)}: ${r.diffs} of ${r.count} elements differ from the wasm build`);
     }
   });
   test('conformance counts per operator, rank, dtype and backend', () => {

@@ -1,0 +1,54 @@
+// gridsample/webgpu's multiScaleDeformableAttention (DESIGN.md section 12): the CPU call's arguments and one-line errors (the library's, asked through the wasm module before any GPU work), float32 and float16 on the GPU, bfloat16 on the wasm module.
+import { arrayClass, elementSize } from '../core/dtypes.mjs';
+import { readLevels } from '../core/deformable_levels.mjs';
+import { readOptions } from '../core/plain_args.mjs';
+import { deformableAttentionParams, deformableAttentionWgsl, GROUP, levelTable } from './deformable_attention_wgsl.mjs';
+import { readGpuOrCpuTensor, readGpuOut } from './tensors.mjs';
+
+/**
+ * multiScaleDeformableAttention over index.mjs's `compute` (one shader's dispatch), `fallback`
+ * (a call the wasm module computes, its result uploaded), `onCpu` (a tensor argument on the
+ * CPU), `checkBinding` (bytes that fit one binding), `gpuDtypes` (the dtypes the shaders take),
+ * `rules` (the library's) and `wasm` (the module whose call it mirrors).
+ */
+export function makeDeformableAttention({ compute, fallback, onCpu, checkBinding, gpuDtypes, rules, wasm }) {
+  // The dtypes are the library's to check (float32, float16 or bfloat16 each): shown to it on
+  // one-element inputs of those dtypes, in a call that throws its message (value's first).
+  function checkDtypes(fn, V, S, W) {
+    const one = (t, shape) => ({ data: new (arrayClass(t.dtype))(shape.reduce((a, b) => a * b, 1)), shape, dtype: t.dtype });
+    wasm.multiScaleDeformableAttention(one(V, [1, 1, 1, 1]), [[1, 1]], [0], one(S, [1, 1, 1, 1, 1, 2]), one(W, [1, 1, 1, 1, 1]));
+  }
+
+  return async function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
+    const fn = 'multiScaleDeformableAttention';
+    // Read in the CPU call's order: options, value, the levels, the locations, the weights.
+    const opts = readOptions(fn, options, ['out', 'encoder']);
+    const V = readGpuOrCpuTensor(fn, 'value', value);
+    const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+    const S = readGpuOrCpuTensor(fn, 'samplingLocations', samplingLocations);
+    const W = readGpuOrCpuTensor(fn, 'attentionWeights', attentionWeights);
+    const yDims = rules.multiScaleDeformableAttention(V.dims, spatialShapes, levelStartIndex, S.dims, W.dims);
+    const onGpu = [V, S, W].every((t) => gpuDtypes.has(t.dtype));
+    if (!onGpu) checkDtypes(fn, V, S, W);
+    const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
+    const out = readGpuOut(fn, opts.out, V.dtype, yDims, inputs);
+    const total = yDims.reduce((a, b) => a * b, 1);
+    const bytes = total * elementSize(V.dtype);
+    if (!onGpu) {
+      return fallback(fn, opts, out, V.dtype, yDims, async () =>
+        wasm.multiScaleDeformableAttention(await onCpu(fn, V), spatialShapes, levelStartIndex, await onCpu(fn, S), await onCpu(fn, W)));
+    }
+    for (const [what, t] of [...inputs, ['the output', { bytes }]]) checkBinding(fn, what, t.bytes);
+    const key = { valueHalf: V.dtype === 'float16', locHalf: S.dtype === 'float16', weightHalf: W.dtype === 'float16' };
+    // The levels' table is built for calls with output only (then S fits a u32).
+    const table = total > 0 ? levelTable(count, values) : new Uint32Array(4);
+    const levels = { data: table, bytes: table.byteLength };
+    return compute(fn, { key: `msda:${JSON.stringify(key)}`, wgsl: () => deformableAttentionWgsl(key) }, {
+      inputs: [V, S, W, levels], out, dtype: V.dtype, dims: yDims, bytes, encoder: opts.encoder,
+      invocations: Math.ceil(total / GROUP),
+      params: (invocations, width) => deformableAttentionParams({
+        total, invocations, width, channels: V.dims[3], heads: V.dims[2], queries: S.dims[1], s: V.dims[1], levels: count, points: S.dims[4],
+      }),
+    });
+  };
+}

@@ -1,0 +1,160 @@
+// The MultiScaleDeformableAttention compute shader (DESIGN.md section 12): one invocation per group of output channels of one (n, query, head), each point's bilinear taps planned once (wgsl_rules.mjs's rules) and blended into every channel of the group, in the reference's order (src/kernels/reference/deformable_attention_ref.cc).
+import { axisPlan, axisTaps, FINITE, HALF, padTaps, UNIT_PIXEL } from './wgsl_rules.mjs';
+import { WORKGROUP } from './grid_sample_wgsl.mjs';
+
+/**
+ * Output elements an invocation computes: consecutive channels of one (n, query, head) row (of
+ * two or more rows where D is not a multiple of it: each row planned apart). Even, so that a
+ * float16 output's u32 words are never shared by two invocations.
+ */
+export const GROUP = 8;
+
+/** The uniform block's u32 words (see deformableAttentionParams). */
+export const ATTENTION_PARAMS_WORDS = 12;
+
+/**
+ * The Params words of one call: output elements, invocations, the dispatch's width in
+ * invocations, D, M, Lq, S, L, P.
+ */
+export function deformableAttentionParams({ total, invocations, width, channels, heads, queries, s, levels, points }) {
+  const words = new Uint32Array(ATTENTION_PARAMS_WORDS);
+  words.set([total, invocations, width, channels, heads, queries, s, levels, points]);
+  return words;
+}
+
+/**
+ * The levels' storage: per level (H, W, first row of S, 0) as u32s. Only for a call that has
+ * output (then the value is bound whole, so S and every H * W fit a u32).
+ */
+export function levelTable(count, values) {
+  const table = new Uint32Array(4 * count);
+  for (let l = 0; l < count; ++l) {
+    table.set([Number(values[2 * l]), Number(values[2 * l + 1]), Number(values[2 * count + l]), 0], 4 * l);
+  }
+  return table;
+}
+
+/**
+ * WGSL for one combination of storage types: `valueHalf` (value and output), `locHalf`
+ * (sampling locations), `weightHalf` (attention weights): float16 as packed u32 words read and
+ * written on the bits (wgsl_rules.mjs HALF), float32 otherwise; every sum in float32, the output
+ * rounded once.
+ */
+export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf }) {
+  const word = (half) => (half ? 'u32' : 'f32');
+  const loadLoc = locHalf
+    ? `let h = half_bits(loc[i >> 1u], i);
+  *ok = finite_f16(h);
+  return half_to_f32(h);`
+    : `let v = loc[i];
+  *ok = finite_f32(bitcast<u32>(v));
+  return v;`;
+  const store = valueHalf
+    ? `for (var k = 0u; k < GROUP; k += 2u) {
+    let e = first + k;
+    if (e < last) {
+      var bits = f32_to_half(acc[k]);
+      if (e + 1u < last) { bits = bits | (f32_to_half(acc[k + 1u]) << 16u); }
+      y[e >> 1u] = bits;
+    }
+  }`
+    : `for (var k = 0u; k < GROUP; k++) {
+    if (first + k < last) { y[first + k] = acc[k]; }
+  }`;
+  return /* wgsl */ `// gridsample MultiScaleDeformableAttention: value ${valueHalf ? 'float16' : 'float32'}, sampling_locations ${locHalf ? 'float16' : 'float32'}, attention_weights ${weightHalf ? 'float16' : 'float32'}
+struct Params {
+  total: u32, invocations: u32, width: u32, channels: u32,
+  heads: u32, queries: u32, s: u32, levels: u32,
+  points: u32, pad0: u32, pad1: u32, pad2: u32,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> value: array<${word(valueHalf)}>;
+@group(0) @binding(2) var<storage, read> loc: array<${word(locHalf)}>;
+@group(0) @binding(3) var<storage, read> weights: array<${word(weightHalf)}>;
+@group(0) @binding(4) var<storage, read> levels: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read_write> y: array<${word(valueHalf)}>;
+
+const TAPS = 2;
+const GROUP = ${GROUP}u;
+${FINITE}
+${HALF}
+${UNIT_PIXEL}
+${axisTaps('linear')}
+${padTaps('linear', 'zeros', false)}
+${axisPlan('unit_pixel')}
+
+fn load_value(i: u32) -> f32 { return ${valueHalf ? 'half_to_f32(half_bits(value[i >> 1u], i))' : 'value[i]'}; }
+fn load_weight(i: u32) -> f32 { return ${weightHalf ? 'half_to_f32(half_bits(weights[i >> 1u], i))' : 'weights[i]'}; }
+fn load_loc(i: u32, ok: ptr<function, bool>) -> f32 {
+  ${loadLoc}
+}
+
+// Adds row \`row\`'s (n, q, m) channels c0 + k - k0 for k in [k0, k1) into acc[k]: per level and
+// point, its sample (taps row by row, weights wx * wy, taps outside the level skipped; 0 for a
+// non-finite location) times its attention weight, as the reference sums them.
+fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GROUP>>) {
+  let m = row % params.heads;
+  let n = row / params.heads / params.queries;
+  let pixel = params.heads * params.channels;           // elements from one row of S to the next
+  let head = (n * params.s * params.heads + m) * params.channels + c0 - k0;  // + k: channel k's
+  var j = row * params.levels * params.points;          // the row's first point
+  for (var l = 0u; l < params.levels; l++) {
+    let level = levels[l];
+    let h = i32(level.x);
+    let w = i32(level.y);
+    for (var p = 0u; p < params.points; p++) {
+      var ok_x = true;
+      var ok_y = true;
+      let u = load_loc(2u * j, &ok_x);
+      let v = load_loc(2u * j + 1u, &ok_y);
+      let a = load_weight(j);
+      // Zeroed explicitly: Dawn on SwiftShader (Node's and Chromium's) kept a loop body's var
+      // declared without an initializer from one iteration to the next (the points' samples
+      // added up; webgpu_chromium.test.mjs fails without it).
+      var s = array<f32, GROUP>();
+      if (ok_x && ok_y) {
+        var ix: array<i32, TAPS>;
+        var wx: array<f32, TAPS>;
+        var iy: array<i32, TAPS>;
+        var wy: array<f32, TAPS>;
+        axis_plan(u, w, &ix, &wx);
+        axis_plan(v, h, &iy, &wy);
+        for (var ky = 0; ky < TAPS; ky++) {
+          for (var kx = 0; kx < TAPS; kx++) {
+            if (iy[ky] < 0 || ix[kx] < 0) { continue; }
+            let weight = wx[kx] * wy[ky];
+            let tap = head + (level.z + u32(iy[ky]) * level.y + u32(ix[kx])) * pixel;
+            for (var k = 0u; k < GROUP; k++) {
+              if (k >= k0 && k < k1) { s[k] = s[k] + weight * load_value(tap + k); }
+            }
+          }
+        }
+      }
+      for (var k = 0u; k < GROUP; k++) {
+        if (k >= k0 && k < k1) { (*acc)[k] = (*acc)[k] + a * s[k]; }
+      }
+      j++;
+    }
+  }
+}
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let gid = id.y * params.width + id.x;
+  if (gid >= params.invocations) { return; }
+  let first = gid * GROUP;
+  let last = min(first + GROUP, params.total);
+  var acc = array<f32, GROUP>();
+  // The group's elements row by row (one row unless D is not a multiple of GROUP).
+  var e = first;
+  loop {
+    if (e >= last) { break; }
+    let c0 = e % params.channels;
+    let end = min(last, e - c0 + params.channels);
+    attend(e / params.channels, c0, e - first, end - first, &acc);
+    e = end;
+  }
+  ${store}
+}
+`;
+}
