@@ -30,23 +30,9 @@ const AttentionShape kFastShapes[] = {
     {1, 2, 8, 3, 0, {{3, 3}}},
 };
 
-// Sprinkles edge locations (borders, outside, huge, infinite, NaN) and non-finite weights over
-// random inputs.
-void AddEdges(std::mt19937& rng, AttentionInputs* in) {
-  const double kInf = std::numeric_limits<double>::infinity();
-  const double edges[] = {0.0,  1.0,  0.5,   -1.0 / 16,    1.125, -0.5,    1e30,
-                          3e38, kInf, -kInf, std::nan(""), -0.0,  1 - 1e-7};
-  std::uniform_int_distribution<int> pick(0,
-                                          static_cast<int>(sizeof(edges) / sizeof(edges[0])) - 1);
-  for (int64_t i = 0; i < in->locations.size(); i += 5) in->locations.Set(i, edges[pick(rng)]);
-  const double weights[] = {std::nan(""), kInf, -kInf};
-  for (int64_t i = 0; i < 3 && i * 41 < in->weights.size(); ++i) {
-    in->weights.Set(i * 41, weights[i]);
-  }
-}
-
 // Whether the fast path takes these inputs (so that the comparison below compares something).
-bool FastPathCovers(const AttentionInputs& in, Tensor* y) {
+bool FastPathCovers(const AttentionInputs& in, Tensor* y,
+                    gridsample::DeformableSampling sampling = {}) {
   gridsample::DeformableAttentionGeometry geometry;
   const Status s =
       gridsample::ValidateDeformableAttention(in.value.View(), in.LevelsView(), in.locations.View(),
@@ -58,7 +44,8 @@ bool FastPathCovers(const AttentionInputs& in, Tensor* y) {
                                                                          in.locations.View(),
                                                                          in.weights.View(),
                                                                          y->MutableView(),
-                                                                         {}});
+                                                                         {},
+                                                                         sampling});
 }
 
 class AttentionFast : public PerTargetTest {};
@@ -78,6 +65,47 @@ TEST_P(AttentionFast, EqualsTheReferenceBitForBit) {
         s = RunAttention(&gridsample::MultiScaleDeformableAttention, in, &y);
         ASSERT_TRUE(s.ok()) << s.message();
         ASSERT_TRUE(FastPathCovers(in, &y)) << what;
+        EXPECT_EQ(0, std::memcmp(want.data(), y.data(), want.bytes())) << what;
+        if (std::memcmp(want.data(), y.data(), want.bytes()) != 0) {
+          ExpectAttentionNear(want, y, 0.0, what);
+        }
+      }
+    }
+  }
+}
+
+// The discrete sampling and points listed per level (each alone and both), as above.
+TEST_P(AttentionFast, DiscreteAndListedPointsEqualTheReferenceBitForBit) {
+  std::mt19937 rng(452);
+  const std::vector<int64_t> lists[] = {{3},       {23, 1, 7}, {1, 5, 2},   {1, 1, 1, 1},
+                                        {3, 3, 2}, {},         {2, 2, 3, 4}};
+  for (const auto sampling :
+       {gridsample::DeformableSampling::kBilinear, gridsample::DeformableSampling::kDiscrete}) {
+    for (const AttentionShape& shape : kFastShapes) {
+      for (bool edges : {false, true}) {
+        AttentionInputs in = RandomAttention(rng, shape, DType::kFloat32, /*dyadic=*/false);
+        if (edges) AddEdges(rng, &in);
+        for (const std::vector<int64_t>& points : lists) {  // the first that fits the shape
+          bool fits = points.size() == shape.levels.size();
+          for (int64_t p : points) fits = fits && p <= shape.points;
+          if (fits) {
+            in = ListPoints(&in, points);
+            break;
+          }
+        }
+        if (in.points.empty() && sampling == gridsample::DeformableSampling::kBilinear) continue;
+        const std::string what =
+            target() + " " + in.Describe() + (edges ? " with edges" : "") +
+            (sampling == gridsample::DeformableSampling::kDiscrete ? " discrete" : "");
+        MultiScaleDeformableAttentionOptions options;
+        options.sampling = sampling;
+        Tensor want, y;
+        Status s =
+            RunAttention(&gridsample::reference::MultiScaleDeformableAttention, in, &want, options);
+        ASSERT_TRUE(s.ok()) << s.message();
+        s = RunAttention(&gridsample::MultiScaleDeformableAttention, in, &y, options);
+        ASSERT_TRUE(s.ok()) << s.message();
+        ASSERT_TRUE(FastPathCovers(in, &y, sampling)) << what;
         EXPECT_EQ(0, std::memcmp(want.data(), y.data(), want.bytes())) << what;
         if (std::memcmp(want.data(), y.data(), want.bytes()) != 0) {
           ExpectAttentionNear(want, y, 0.0, what);

@@ -1,13 +1,14 @@
 // Multi-scale deformable attention on the fast path: per query and head, a plan of every
-// sampling point's four taps (the planner's bilinear rule, vectorised over points), then the
-// head's D channels blended from it, vectors along D (the value's own [N, S, M, D] layout);
-// queries spread over threads; equal to the reference bit for bit.
+// sampling point's taps (the planner's bilinear rule, vectorised over points, or the discrete
+// rule's one pixel), then the head's D channels blended from it, vectors along D (the value's own
+// [N, S, M, D] layout); queries spread over threads; equal to the reference bit for bit.
 #include <cstdint>
 #include <memory>
 #include <new>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
+#include "rules/discrete_tap.h"
 #include "threads/parallel.h"
 
 #ifndef GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
@@ -15,20 +16,22 @@
 namespace gridsample {
 namespace fast {
 // A validated float32 problem as the kernel sees it, with its levels laid out per point: entry
-// j of the level tables belongs to point j of a head's L * P points (level j / P), padded with
-// kAttentionPad entries of a 1x1 level so that whole vectors may be read.
+// j of the level tables belongs to point j of a head's sum(P_l) points (level l's P_l points
+// after the levels before it), padded with kAttentionPad entries of a 1x1 level so that whole
+// vectors may be read.
 struct AttentionArgs {
   const float* value;
   const float* locations;
   const float* weights;
   float* y;
-  int64_t n, s, heads, channels, queries, points;  // points: L * P per query and head
+  int64_t n, s, heads, channels, queries, points;  // points: sum(P_l) per query and head
   const float* level_w;                            // W_l, H_l as floats
   const float* level_h;
   const int64_t* level_wi;  // W_l, H_l
   const int64_t* level_hi;
   const int64_t* level_start;  // first row of S
   Threads threads;
+  DeformableSampling sampling;
 };
 constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any target
 }  // namespace fast
@@ -162,6 +165,25 @@ HWY_INLINE void BlendChannel(const PointTaps* HWY_RESTRICT taps, const float* HW
   out[c] = acc;
 }
 
+// Plans points [j0, j0 + count) by the discrete rule (rules/discrete_tap.h), one point at a
+// time: the one pixel as a tap of weight 1 (the reference adds its value to +0 alike), the
+// other three dropped; no tap where the location is not finite.
+HWY_INLINE void PlanDiscrete(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
+                             int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
+  for (int k = 0; k < count; ++k) {
+    const int64_t j = j0 + k, wi = a.level_wi[j], hi = a.level_hi[j];
+    PointTaps& t = taps[k];
+    int64_t col = 0, line = 0;
+    const bool read = DiscreteTap(loc[2 * j], loc[2 * j + 1], hi, wi, &col, &line);
+    t.offset[0] = read ? (a.level_start[j] + line * wi + col) * row : -1;
+    t.weight[0] = 1.0f;
+    for (int r = 1; r < 4; ++r) {
+      t.offset[r] = -1;
+      t.weight[r] = 0.0f;
+    }
+  }
+}
+
 // One query and head: its points chunk by chunk, planned, then every channel blended.
 HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
   const int64_t row = a.heads * a.channels;
@@ -179,7 +201,11 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
   for (int64_t j0 = 0; j0 < a.points; j0 += kAttentionChunk) {
     const int count =
         static_cast<int>(a.points - j0 < kAttentionChunk ? a.points - j0 : kAttentionChunk);
-    PlanPoints(a, loc, j0, count, row, taps);
+    if (a.sampling == DeformableSampling::kDiscrete) {
+      PlanDiscrete(a, loc, j0, count, row, taps);
+    } else {
+      PlanPoints(a, loc, j0, count, row, taps);
+    }
     const bool first = j0 == 0;
     int64_t c = 0;
     for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
@@ -230,16 +256,17 @@ bool Try(const DeformableAttentionProblem& p) {
   if (g.Empty()) return true;
   // The level tables, one entry per point of a query and head (padded with a 1x1 level); when
   // memory is short the reference runs instead.
-  const int64_t points = g.levels * g.points;
+  const int64_t points = g.points;
   const int64_t size = points + kAttentionPad;
   std::unique_ptr<float[]> floats(new (std::nothrow) float[static_cast<size_t>(2 * size)]);
   std::unique_ptr<int64_t[]> ints(new (std::nothrow) int64_t[static_cast<size_t>(3 * size)]);
   if (!floats || !ints) return false;
   float *w = floats.get(), *h = w + size;
   int64_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
+  int64_t l = 0, level_end = g.LevelPoints(0);  // level l's points end before level_end
   for (int64_t j = 0; j < size; ++j) {
-    const int64_t l = j / (g.points > 0 ? g.points : 1);
     const bool live = j < points;
+    while (live && j >= level_end) level_end += g.LevelPoints(++l);
     hi[j] = live ? g.shapes[2 * l] : 1;
     wi[j] = live ? g.shapes[2 * l + 1] : 1;
     start[j] = live ? g.starts[l] : 0;
@@ -261,7 +288,8 @@ bool Try(const DeformableAttentionProblem& p) {
                            wi,
                            hi,
                            start,
-                           p.threads};
+                           p.threads,
+                           p.sampling};
   GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
   return true;
 }
