@@ -30,23 +30,9 @@ const AttentionShape kFastShapes[] = {
     {1, 2, 8, 3, 0, {{3, 3}}},
 };
 
-// Sprinkles edge locations (borders, outside, huge, infinite, NaN) and non-finite weights over
-// random inputs.
-void AddEdges(std::mt19937& rng, AttentionInputs* in) {
-  const double kInf = std::numeric_limits<double>::infinity();
-  const double edges[] = {0.0,  1.0,  0.5,   -1.0 / 16,    1.125, -0.5,    1e30,
-                          3e38, kInf, -kInf, std::nan(""), -0.0,  1 - 1e-7};
-  std::uniform_int_distribution<int> pick(0,
-                                          static_cast<int>(sizeof(edges) / sizeof(edges[0])) - 1);
-  for (int64_t i = 0; i < in->locations.size(); i += 5) in->locations.Set(i, edges[pick(rng)]);
-  const double weights[] = {std::nan(""), kInf, -kInf};
-  for (int64_t i = 0; i < 3 && i * 41 < in->weights.size(); ++i) {
-    in->weights.Set(i * 41, weights[i]);
-  }
-}
-
 // Whether the fast path takes these inputs (so that the comparison below compares something).
-bool FastPathCovers(const AttentionInputs& in, Tensor* y) {
+bool FastPathCovers(const AttentionInputs& in, Tensor* y,
+                    gridsample::DeformableSampling sampling = {}) {
   gridsample::DeformableAttentionGeometry geometry;
   const Status s =
       gridsample::ValidateDeformableAttention(in.value.View(), in.LevelsView(), in.locations.View(),
@@ -58,33 +44,112 @@ bool FastPathCovers(const AttentionInputs& in, Tensor* y) {
                                                                          in.locations.View(),
                                                                          in.weights.View(),
                                                                          y->MutableView(),
-                                                                         {}});
+                                                                         {},
+                                                                         sampling});
+}
+
+// The reference's output and the public call's, byte for byte, with the fast path taking it.
+void ExpectFastEqualsReference(const AttentionInputs& in,
+                               const MultiScaleDeformableAttentionOptions& options,
+                               const std::string& what) {
+  Tensor want, y;
+  Status s =
+      RunAttention(&gridsample::reference::MultiScaleDeformableAttention, in, &want, options);
+  ASSERT_TRUE(s.ok()) << s.message();
+  s = RunAttention(&gridsample::MultiScaleDeformableAttention, in, &y, options);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(FastPathCovers(in, &y, options.sampling)) << what;
+  EXPECT_EQ(0, std::memcmp(want.data(), y.data(), want.bytes())) << what;
+  if (std::memcmp(want.data(), y.data(), want.bytes()) != 0) {
+    ExpectAttentionNear(want, y, 0.0, what);
+  }
+}
+
+// `t`'s values in `dtype` (rounded where it holds fewer bits).
+Tensor Retyped(const Tensor& t, DType dtype) {
+  Tensor out(dtype, t.shape());
+  for (int64_t i = 0; i < t.size(); ++i) out.Set(i, t.Get(i));
+  return out;
 }
 
 class AttentionFast : public PerTargetTest {};
 GRIDSAMPLE_INSTANTIATE_PER_TARGET(AttentionFast);
 
+// float32 and float16 calls, and a float16 value with locations and weights of the other float
+// dtypes (and the reverse).
 TEST_P(AttentionFast, EqualsTheReferenceBitForBit) {
   std::mt19937 rng(450);
-  for (const AttentionShape& shape : kFastShapes) {
-    for (bool edges : {false, true}) {
-      for (bool dyadic : {true, false}) {
-        AttentionInputs in = RandomAttention(rng, shape, DType::kFloat32, dyadic);
-        if (edges) AddEdges(rng, &in);
-        const std::string what = target() + " " + in.Describe() + (edges ? " with edges" : "");
-        Tensor want, y;
-        Status s = RunAttention(&gridsample::reference::MultiScaleDeformableAttention, in, &want);
-        ASSERT_TRUE(s.ok()) << s.message();
-        s = RunAttention(&gridsample::MultiScaleDeformableAttention, in, &y);
-        ASSERT_TRUE(s.ok()) << s.message();
-        ASSERT_TRUE(FastPathCovers(in, &y)) << what;
-        EXPECT_EQ(0, std::memcmp(want.data(), y.data(), want.bytes())) << what;
-        if (std::memcmp(want.data(), y.data(), want.bytes()) != 0) {
-          ExpectAttentionNear(want, y, 0.0, what);
+  const DType kMixed[][2] = {{DType::kFloat16, DType::kFloat32},
+                             {DType::kFloat16, DType::kBFloat16},
+                             {DType::kFloat32, DType::kFloat16}};
+  for (DType dtype : {DType::kFloat32, DType::kFloat16}) {
+    for (const AttentionShape& shape : kFastShapes) {
+      for (bool edges : {false, true}) {
+        for (bool dyadic : {true, false}) {
+          AttentionInputs in = RandomAttention(rng, shape, dtype, dyadic);
+          if (edges) AddEdges(rng, &in);
+          ExpectFastEqualsReference(in, {},
+                                    target() + " " + in.Describe() + (edges ? " with edges" : ""));
         }
       }
     }
   }
+  for (const auto& [value, others] : kMixed) {
+    for (const AttentionShape& shape : kFastShapes) {
+      AttentionInputs in = RandomAttention(rng, shape, value, /*dyadic=*/false);
+      AddEdges(rng, &in);
+      in.locations = Retyped(in.locations, others);
+      in.weights = Retyped(in.weights, others);
+      ExpectFastEqualsReference(in, {}, target() + " " + in.Describe());
+    }
+  }
+}
+
+// The discrete sampling and points listed per level (each alone and both), as above.
+TEST_P(AttentionFast, DiscreteAndListedPointsEqualTheReferenceBitForBit) {
+  std::mt19937 rng(452);
+  const std::vector<int64_t> lists[] = {{3},       {23, 1, 7}, {1, 5, 2},   {1, 1, 1, 1},
+                                        {3, 3, 2}, {},         {2, 2, 3, 4}};
+  for (DType dtype : {DType::kFloat32, DType::kFloat16}) {
+    for (const auto sampling :
+         {gridsample::DeformableSampling::kBilinear, gridsample::DeformableSampling::kDiscrete}) {
+      for (const AttentionShape& shape : kFastShapes) {
+        for (bool edges : {false, true}) {
+          AttentionInputs in = RandomAttention(rng, shape, dtype, /*dyadic=*/false);
+          if (edges) AddEdges(rng, &in);
+          for (const std::vector<int64_t>& points : lists) {  // the first that fits the shape
+            bool fits = points.size() == shape.levels.size();
+            for (int64_t p : points) fits = fits && p <= shape.points;
+            if (fits) {
+              in = ListPoints(&in, points);
+              break;
+            }
+          }
+          if (in.points.empty() && sampling == gridsample::DeformableSampling::kBilinear) continue;
+          MultiScaleDeformableAttentionOptions options;
+          options.sampling = sampling;
+          ExpectFastEqualsReference(
+              in, options,
+              target() + " " + in.Describe() + (edges ? " with edges" : "") +
+                  (sampling == gridsample::DeformableSampling::kDiscrete ? " discrete" : ""));
+        }
+      }
+    }
+  }
+}
+
+// A bfloat16 value, and a float16 value of more channels than the fast path keeps sums of on the
+// stack, run the reference.
+TEST_P(AttentionFast, LeavesTheOtherValuesToTheReference) {
+  std::mt19937 rng(453);
+  const AttentionInputs bf16 = RandomAttention(rng, {1, 1, 8, 2, 2, {{3, 3}}}, DType::kBFloat16);
+  const AttentionInputs wide = RandomAttention(rng, {1, 1, 513, 2, 2, {{3, 3}}}, DType::kFloat16);
+  const AttentionInputs most = RandomAttention(rng, {1, 1, 512, 2, 2, {{3, 3}}}, DType::kFloat16);
+  Tensor y(DType::kBFloat16, bf16.OutputShape());
+  EXPECT_FALSE(FastPathCovers(bf16, &y));
+  y = Tensor(DType::kFloat16, wide.OutputShape());
+  EXPECT_FALSE(FastPathCovers(wide, &y));
+  ExpectFastEqualsReference(most, {}, target() + " " + most.Describe());
 }
 
 class AttentionThreading : public Threading {};
@@ -109,9 +174,7 @@ TEST_P(AttentionThreading, IsTheSameForEveryThreadCount) {
       };
       const bool split = ExpectSameForEveryThreading(run, Tensor(dtype, in.OutputShape()),
                                                      target() + " " + in.Describe());
-      if (dtype == DType::kFloat32) {
-        EXPECT_EQ(split, kSplits) << in.Describe();
-      }
+      EXPECT_EQ(split, kSplits) << in.Describe();
     }
   }
 }

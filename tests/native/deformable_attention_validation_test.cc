@@ -29,6 +29,8 @@ struct AttentionCall {
   DType value_dtype = DType::kFloat32, locations_dtype = DType::kFloat32,
         weights_dtype = DType::kFloat32, y_dtype = DType::kFloat32;
   int threads = 1;
+  std::vector<int64_t> points;  // points_per_level (P_l); empty: none (the rank-6 form)
+  int sampling = 0;             // DeformableSampling
 };
 
 struct Case {
@@ -52,14 +54,23 @@ Status RunCall(Fn fn, const AttentionCall& c, Buffers* b) {
   const MutableTensorView y{c.y_on_value ? static_cast<void*>(b->x.data()) : b->y.data(), c.y_dtype,
                             c.y.data(), c.y.size()};
   const DeformableLevels levels{c.null_shapes ? nullptr : c.shapes.data(),
-                                c.null_starts ? nullptr : c.starts.data(), c.levels};
+                                c.null_starts ? nullptr : c.starts.data(), c.levels,
+                                c.points.empty() ? nullptr : c.points.data()};
   MultiScaleDeformableAttentionOptions options;
   options.threads.count = c.threads;
+  options.sampling = static_cast<gridsample::DeformableSampling>(c.sampling);
   return fn(value, levels, locations, weights, y, options);
 }
 
 const int64_t kHuge = int64_t{1} << 62;
 const StatusCode kInvalid = StatusCode::kInvalidArgument;
+
+// The valid call's points listed per level (P_l = 2 and 4: locations [2, 5, 2, 6, 2]).
+void ListPoints(AttentionCall& c) {
+  c.points = {2, 4};
+  c.locations = {2, 5, 2, 6, 2};
+  c.weights = {2, 5, 2, 6};
+}
 
 std::vector<Case> Cases() {
   return {
@@ -231,6 +242,74 @@ std::vector<Case> Cases() {
        kInvalid,
        {"threads.count"},
        {"-1"}},
+      {"an unknown sampling",
+       [](AttentionCall& c) { c.sampling = 7; },
+       kInvalid,
+       {"options.sampling"},
+       {"kBilinear", "kDiscrete", "got 7"}},
+      {"a level of no points",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.points = {6, 0};
+       },
+       kInvalid,
+       {"points_per_level"},
+       {"P_l >= 1", "got 0", "level 1"}},
+      {"a level of -1 points",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.points = {-1, 7};
+       },
+       kInvalid,
+       {"points_per_level"},
+       {"got -1", "level 0"}},
+      {"points per level beyond int64",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.points = {kHuge, kHuge};
+       },
+       StatusCode::kOutOfRange,
+       {"points_per_level"},
+       {"int64", "level 1"}},
+      {"points per level with rank-6 locations",
+       [](AttentionCall& c) {
+         c.points = {1, 2};
+       },
+       kInvalid,
+       {"sampling_locations"},
+       {"rank 5", "[N, Lq, M, sum(P_l), 2]", "points_per_level", "[2, 5, 2, 2, 3, 2]"}},
+      {"points per level that do not add up",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.points = {2, 5};
+       },
+       kInvalid,
+       {"sampling_locations"},
+       {"sum(P_l) = 7", "[2, 5, 2, 6, 2]"}},
+      {"listed locations of other heads",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.locations[2] = 3;
+       },
+       kInvalid,
+       {"sampling_locations"},
+       {"M = 2", "[2, 5, 3, 6, 2]"}},
+      {"listed points with rank-5 weights",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.weights = {2, 5, 2, 2, 3};
+       },
+       kInvalid,
+       {"attention_weights"},
+       {"rank 4", "[N, Lq, M, sum(P_l)]"}},
+      {"listed points with weights of other points",
+       [](AttentionCall& c) {
+         ListPoints(c);
+         c.weights[3] = 7;
+       },
+       kInvalid,
+       {"attention_weights"},
+       {"[2, 5, 2, 6]", "[2, 5, 2, 7]"}},
   };
 }
 
@@ -275,6 +354,33 @@ TEST(DeformableAttentionValidation, OutputShapeQuery) {
   s = gridsample::MultiScaleDeformableAttentionOutputShape(value, levels, locations, weights,
                                                            nullptr);
   ExpectError(s, kInvalid, {"y_shape"}, {"null"}, "query without y_shape");
+  // The listed form.
+  ListPoints(c);
+  const DeformableLevels listed{shapes.data(), starts.data(), 2, c.points.data()};
+  const TensorView listed_locations{nullptr, DType::kUint8, c.locations.data(), 5};
+  const TensorView listed_weights{nullptr, DType::kFloat64, c.weights.data(), 4};
+  y[0] = y[1] = y[2] = -1;
+  s = gridsample::MultiScaleDeformableAttentionOutputShape(value, listed, listed_locations,
+                                                           listed_weights, y);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(std::vector<int64_t>(y, y + 3), (std::vector<int64_t>{2, 5, 6}));
+  s = gridsample::MultiScaleDeformableAttentionOutputShape(value, listed, locations, weights, y);
+  ExpectError(s, kInvalid, {"sampling_locations"}, {"rank 5"}, "listed query, rank-6 locations");
+}
+
+// The valid call in the listed form, and with discrete sampling, runs.
+TEST(DeformableAttentionValidation, ListedPointsAndDiscreteSamplingAreTaken) {
+  for (Fn fn : {&gridsample::MultiScaleDeformableAttention,
+                &gridsample::reference::MultiScaleDeformableAttention}) {
+    for (int sampling : {0, 1}) {
+      AttentionCall c;
+      ListPoints(c);
+      c.sampling = sampling;
+      Buffers buffers;
+      const Status s = RunCall(fn, c, &buffers);
+      EXPECT_TRUE(s.ok()) << s.message();
+    }
+  }
 }
 
 }  // namespace

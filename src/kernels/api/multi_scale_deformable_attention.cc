@@ -73,6 +73,26 @@ Status CheckLevels(const DeformableLevels& levels, DeformableAttentionGeometry* 
   return Status::Ok();
 }
 
+// The levels' point counts where the call lists them (points_per_level): each P_l >= 1, their
+// sum, in *sum, fitting int64.
+Status CheckPointsPerLevel(const DeformableLevels& levels, int64_t* sum) {
+  *sum = 0;
+  for (int64_t l = 0; l < levels.count; ++l) {
+    const int64_t p = levels.points_per_level[l];
+    if (p < 1) {
+      return Invalid(kOp, "points_per_level: expected P_l >= 1 for every level, got " + Str(p) +
+                              " for level " + Str(l));
+    }
+    if (p > std::numeric_limits<int64_t>::max() - *sum) {
+      return Status::OutOfRange(std::string(kOp) + ": points_per_level: the levels' P_l add up " +
+                                "to more than int64 holds at level " + Str(l) + " (" + Str(p) +
+                                ")");
+    }
+    *sum += p;
+  }
+  return Status::Ok();
+}
+
 // The output's shape [N, Lq, M * D] for a validated geometry.
 void OutputShape(const DeformableAttentionGeometry& g, int64_t* y_shape) {
   y_shape[0] = g.n;
@@ -101,28 +121,43 @@ Status ValidateDeformableAttentionInputs(const TensorView& value, const Deformab
                             " (the sum of H * W over spatial_shapes) in [N, S, M, D], got " +
                             ShapeString(value.shape, value.rank));
   }
-  if (locations.rank != 6) {
-    return RankError("sampling_locations", "[N, Lq, M, L, P, 2]", 6, locations);
+  // The points' axes: [L, P] (rank 6), or [sum(P_l)] (rank 5) where the levels list P_l.
+  const bool listed = levels.points_per_level != nullptr;
+  int64_t listed_sum = 0;
+  if (listed) s = CheckPointsPerLevel(levels, &listed_sum);
+  if (!s.ok()) return s;
+  const size_t rank = listed ? 5 : 6;
+  if (locations.rank != rank) {
+    return RankError("sampling_locations",
+                     listed ? "[N, Lq, M, sum(P_l), 2] (points_per_level is given)"
+                            : "[N, Lq, M, L, P, 2] (no points_per_level)",
+                     rank, locations);
   }
   if (kGiven != Given::kShapes) s = CheckDType("sampling_locations", locations.dtype);
   if (s.ok()) s = CheckInput<kGiven>(kOp, "sampling_locations", locations, &count);
   if (!s.ok()) return s;
   const int64_t* ls = locations.shape;
-  if (ls[0] != value.shape[0] || ls[2] != value.shape[2] || ls[3] != levels.count || ls[5] != 2) {
+  if (ls[0] != value.shape[0] || ls[2] != value.shape[2] ||
+      ls[3] != (listed ? listed_sum : levels.count) || ls[rank - 1] != 2) {
     return Invalid(
-        kOp, "sampling_locations: expected [N, Lq, M, L, P, 2] with N = " + Str(value.shape[0]) +
-                 ", M = " + Str(value.shape[2]) + " (value's) and L = " + Str(levels.count) +
-                 " (levels), got " + ShapeString(ls, 6));
+        kOp, std::string("sampling_locations: expected ") +
+                 (listed ? "[N, Lq, M, sum(P_l), 2]" : "[N, Lq, M, L, P, 2]") + " with N = " +
+                 Str(value.shape[0]) + ", M = " + Str(value.shape[2]) + " (value's) and " +
+                 (listed ? "sum(P_l) = " : "L = ") + Str(listed ? listed_sum : levels.count) +
+                 (listed ? " (points_per_level)" : " (levels)") + ", got " + ShapeString(ls, rank));
   }
-  if (weights.rank != 5) return RankError("attention_weights", "[N, Lq, M, L, P]", 5, weights);
+  const char* weights_layout = listed ? "[N, Lq, M, sum(P_l)]" : "[N, Lq, M, L, P]";
+  if (weights.rank != rank - 1) {
+    return RankError("attention_weights", weights_layout, rank - 1, weights);
+  }
   if (kGiven != Given::kShapes) s = CheckDType("attention_weights", weights.dtype);
   if (s.ok()) s = CheckInput<kGiven>(kOp, "attention_weights", weights, &count);
   if (!s.ok()) return s;
-  for (int a = 0; a < 5; ++a) {
+  for (size_t a = 0; a + 1 < rank; ++a) {
     if (weights.shape[a] != ls[a]) {
-      return Invalid(kOp, "attention_weights: expected " + ShapeString(ls, 5) +
-                              " (sampling_locations' [N, Lq, M, L, P]), got " +
-                              ShapeString(weights.shape, 5));
+      return Invalid(kOp, "attention_weights: expected " + ShapeString(ls, rank - 1) +
+                              " (sampling_locations' " + weights_layout + "), got " +
+                              ShapeString(weights.shape, rank - 1));
     }
   }
   geometry->n = value.shape[0];
@@ -130,7 +165,8 @@ Status ValidateDeformableAttentionInputs(const TensorView& value, const Deformab
   geometry->heads = value.shape[2];
   geometry->channels = value.shape[3];
   geometry->queries = ls[1];
-  geometry->points = ls[4];
+  geometry->points = listed ? listed_sum : ls[3] * ls[4];  // within the locations' count
+  geometry->level_points = levels.points_per_level;
   int64_t y_shape[3];
   OutputShape(*geometry, y_shape);
   return CountElements(kOp, "Y", y_shape, 3, kGiven == Given::kShapes ? 1 : DTypeSize(value.dtype),
@@ -170,6 +206,11 @@ Status ValidateDeformableAttentionCall(const TensorView& value, const Deformable
                                        const MultiScaleDeformableAttentionOptions& options,
                                        DeformableAttentionGeometry* geometry) {
   Status s = ValidateThreads(options.threads, kOp);
+  if (s.ok() && options.sampling != DeformableSampling::kBilinear &&
+      options.sampling != DeformableSampling::kDiscrete) {
+    s = Invalid(kOp, "options.sampling: expected kBilinear (0) or kDiscrete (1), got " +
+                         Str(static_cast<int>(options.sampling)));
+  }
   if (s.ok()) s = ValidateDeformableAttention(value, levels, locations, weights, y, geometry);
   return s;
 }
@@ -197,7 +238,7 @@ Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLe
                                              y, options, &geometry);
   if (!s.ok()) return s;
   Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights, y,
-                                 options.threads});
+                                 options.threads, options.sampling});
   return Status::Ok();
 }
 

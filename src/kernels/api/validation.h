@@ -66,8 +66,9 @@ Status ValidateRemapCall(const MapNames& names, const TensorView& x, const Tenso
 
 // MultiScaleDeformableAttention (api/multi_scale_deformable_attention.cc): value [N, S, M, D]
 // levels (at least one, H and W >= 1, starts their running sum, S their total); sampling
-// locations [N, Lq, M, L, P, 2] and attention weights [N, Lq, M, L, P]; each input float32,
-// float16 or bfloat16.
+// locations [N, Lq, M, L, P, 2] and attention weights [N, Lq, M, L, P], or, where the levels
+// list their points (each P_l >= 1), [N, Lq, M, sum(P_l), 2] and [N, Lq, M, sum(P_l)]; each input
+// float32, float16 or bfloat16.
 template <Given kGiven = Given::kShapesAndDTypes>
 Status ValidateDeformableAttentionInputs(const TensorView& value, const DeformableLevels& levels,
                                          const TensorView& locations, const TensorView& weights,
@@ -77,7 +78,7 @@ Status ValidateDeformableAttention(const TensorView& value, const DeformableLeve
                                    const TensorView& locations, const TensorView& weights,
                                    const MutableTensorView& y,
                                    DeformableAttentionGeometry* geometry);
-// ... a whole call of it: the options' threads first, then those tensors.
+// ... a whole call of it: the options' threads and sampling first, then those tensors.
 Status ValidateDeformableAttentionCall(const TensorView& value, const DeformableLevels& levels,
                                        const TensorView& locations, const TensorView& weights,
                                        const MutableTensorView& y,

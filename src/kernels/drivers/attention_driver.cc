@@ -1,36 +1,47 @@
 // Multi-scale deformable attention on the fast path: per query and head, a plan of every
-// sampling point's four taps (the planner's bilinear rule, vectorised over points), then the
-// head's D channels blended from it, vectors along D (the value's own [N, S, M, D] layout);
-// queries spread over threads; equal to the reference bit for bit.
+// sampling point's taps (the planner's bilinear rule, vectorised over points, or the discrete
+// rule's one pixel), then the head's D channels blended from it, vectors along D (the value's own
+// [N, S, M, D] layout); queries spread over threads; equal to the reference bit for bit. A
+// float16 value is read tap by tap into float32 lanes and its sums stored once, rounded, at the
+// end; float16 or bfloat16 locations and weights are converted chunk by chunk.
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
+#include "rules/discrete_tap.h"
+#include "rules/half.h"
 #include "threads/parallel.h"
 
 #ifndef GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
 #define GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
 namespace gridsample {
 namespace fast {
-// A validated float32 problem as the kernel sees it, with its levels laid out per point: entry
-// j of the level tables belongs to point j of a head's L * P points (level j / P), padded with
-// kAttentionPad entries of a 1x1 level so that whole vectors may be read.
+// A validated problem as the kernel sees it (value and y float32 or float16 bits, locations and
+// weights of any float dtype), with its levels laid out per point: entry
+// j of the level tables belongs to point j of a head's sum(P_l) points (level l's P_l points
+// after the levels before it), padded with kAttentionPad entries of a 1x1 level so that whole
+// vectors may be read.
 struct AttentionArgs {
-  const float* value;
-  const float* locations;
-  const float* weights;
-  float* y;
-  int64_t n, s, heads, channels, queries, points;  // points: L * P per query and head
+  const void* value;  // float32, or float16 bits (value_dtype); y the same
+  const void* locations;
+  const void* weights;
+  void* y;
+  DType value_dtype, locations_dtype, weights_dtype;
+  int64_t n, s, heads, channels, queries, points;  // points: sum(P_l) per query and head
   const float* level_w;                            // W_l, H_l as floats
   const float* level_h;
   const int64_t* level_wi;  // W_l, H_l
   const int64_t* level_hi;
   const int64_t* level_start;  // first row of S
   Threads threads;
+  DeformableSampling sampling;
 };
 constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any target
+// Most channels of a float16 value on the fast path: its float32 sums stay on the stack.
+constexpr int64_t kAttentionHalfChannels = 512;
 }  // namespace fast
 }  // namespace gridsample
 #endif
@@ -43,6 +54,7 @@ constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any t
 #include "hwy/highway.h"
 #include "planner/axis_plan-inl.h"
 #include "planner/lanes-inl.h"
+#include "drivers/half_lanes-inl.h"
 #include "rules/axis_line.h"
 // clang-format on
 
@@ -64,8 +76,8 @@ struct PointTaps {
 
 // Plans points [j0, j0 + count) of one query and head: the unit location's pixel
 // (rules/axis_line.h), clamped far outside as the planner clamps, the planner's bilinear taps
-// and weights (AxisTaps), then zero padding and the non-finite rule per tap. `row` is the
-// value's element stride between pixels (M * D).
+// and weights (AxisTaps), then zero padding and the non-finite rule per tap. `loc` holds the
+// chunk's (x, y) pairs; `row` is the value's element stride between pixels (M * D).
 HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
                            int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
   const DF d;
@@ -79,7 +91,7 @@ HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc
   for (int p = 0; p < count; p += lanes) {
     const int64_t j = j0 + p;
     const int live = count - p < lanes ? count - p : lanes;
-    const float* pairs = loc + 2 * j;
+    const float* pairs = loc + 2 * p;
     if (live < lanes) {  // the last points: never read past the locations
       for (int k = 0; k < 2 * live; ++k) padded[k] = pairs[k];
       pairs = padded;
@@ -119,12 +131,32 @@ HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc
   }
 }
 
+// Lanes(d) channels of a tap from `p`: float32 as they are, float16 bits converted exactly.
+template <typename T>
+HWY_INLINE VF LoadTap(DF d, const T* HWY_RESTRICT p) {
+  if constexpr (std::is_same_v<T, float>) {
+    return hn::LoadU(d, p);
+  } else {
+    return HalfLanesToFloats(d, p);
+  }
+}
+
+// One channel of a tap, as LoadTap.
+template <typename T>
+HWY_INLINE float TapValue(T v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    return HalfToFloat(v);
+  }
+}
+
 // Channels [c, c + kV * lanes) of one query and head over `count` planned points: per point its
 // sample (taps added in order from +0, as the reference), times its attention weight, added to
 // the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored.
-template <int kV>
+template <int kV, typename T>
 HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
-                             int count, const float* HWY_RESTRICT head, int64_t c, bool first,
+                             int count, const T* HWY_RESTRICT head, int64_t c, bool first,
                              float* HWY_RESTRICT out) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
@@ -137,9 +169,9 @@ HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HW
     for (int k = 0; k < kV; ++k) s[k] = hn::Zero(d);
     for (int t = 0; t < 4; ++t) {
       if (taps[j].offset[t] < 0) continue;
-      const float* p = head + taps[j].offset[t] + c;
+      const T* p = head + taps[j].offset[t] + c;
       const VF w = hn::Set(d, taps[j].weight[t]);
-      for (int k = 0; k < kV; ++k) s[k] = hn::Add(s[k], hn::Mul(w, hn::LoadU(d, p + k * lanes)));
+      for (int k = 0; k < kV; ++k) s[k] = hn::Add(s[k], hn::Mul(w, LoadTap(d, p + k * lanes)));
     }
     const VF a = hn::Set(d, aw[j]);
     for (int k = 0; k < kV; ++k) acc[k] = hn::Add(acc[k], hn::Mul(a, s[k]));
@@ -148,55 +180,101 @@ HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HW
 }
 
 // The channels left after whole vectors, one at a time with the same operations.
+template <typename T>
 HWY_INLINE void BlendChannel(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
-                             int count, const float* HWY_RESTRICT head, int64_t c, bool first,
+                             int count, const T* HWY_RESTRICT head, int64_t c, bool first,
                              float* HWY_RESTRICT out) {
   float acc = first ? 0.0f : out[c];
   for (int j = 0; j < count; ++j) {
     float s = 0.0f;
     for (int t = 0; t < 4; ++t) {
-      if (taps[j].offset[t] >= 0) s += taps[j].weight[t] * head[taps[j].offset[t] + c];
+      if (taps[j].offset[t] >= 0) s += taps[j].weight[t] * TapValue(head[taps[j].offset[t] + c]);
     }
     acc += aw[j] * s;
   }
   out[c] = acc;
 }
 
-// One query and head: its points chunk by chunk, planned, then every channel blended.
+// Plans points [j0, j0 + count) by the discrete rule (rules/discrete_tap.h), one point at a
+// time: the one pixel as a tap of weight 1 (the reference adds its value to +0 alike), the
+// other three dropped; no tap where the location is not finite.
+HWY_INLINE void PlanDiscrete(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
+                             int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
+  for (int k = 0; k < count; ++k) {
+    const int64_t j = j0 + k, wi = a.level_wi[j], hi = a.level_hi[j];
+    PointTaps& t = taps[k];
+    int64_t col = 0, line = 0;
+    const bool read = DiscreteTap(loc[2 * k], loc[2 * k + 1], hi, wi, &col, &line);
+    t.offset[0] = read ? (a.level_start[j] + line * wi + col) * row : -1;
+    t.weight[0] = 1.0f;
+    for (int r = 1; r < 4; ++r) {
+      t.offset[r] = -1;
+      t.weight[r] = 0.0f;
+    }
+  }
+}
+
+// `count` values of `dtype` from element `first` of `data` as float32: in place where they are
+// float32, else converted into `buffer`.
+HWY_INLINE const float* ChunkFloats(const void* data, DType dtype, int64_t first, int64_t count,
+                                    float* buffer) {
+  if (dtype == DType::kFloat32) return static_cast<const float*>(data) + first;
+  LoadFloats(dtype, static_cast<const char*>(data) + first * 2, count, buffer);  // 16-bit types
+  return buffer;
+}
+
+// One query and head: its points chunk by chunk, planned, then every channel blended; T the
+// value's element (float, or uint16_t float16 bits, whose sums are stored rounded at the end).
+template <typename T>
 HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
   const int64_t row = a.heads * a.channels;
   const int64_t group = unit * a.heads + m;  // (n, q, m) flattened
-  const float* loc = a.locations + group * a.points * 2;
-  const float* aw = a.weights + group * a.points;
-  const float* head = a.value + (unit / a.queries) * a.s * row + m * a.channels;
-  float* out = a.y + group * a.channels;
+  const T* head = static_cast<const T*>(a.value) + (unit / a.queries) * a.s * row + m * a.channels;
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  HWY_ALIGN float sums[kFloat ? 1 : kAttentionHalfChannels];
+  float* out = kFloat ? static_cast<float*>(a.y) + group * a.channels : sums;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(DF()));
   PointTaps taps[kAttentionChunk];
+  float loc_buffer[2 * kAttentionChunk], aw_buffer[kAttentionChunk];
   if (a.points == 0) {
     for (int64_t c = 0; c < a.channels; ++c) out[c] = 0.0f;
-    return;
   }
   for (int64_t j0 = 0; j0 < a.points; j0 += kAttentionChunk) {
     const int count =
         static_cast<int>(a.points - j0 < kAttentionChunk ? a.points - j0 : kAttentionChunk);
-    PlanPoints(a, loc, j0, count, row, taps);
+    const int64_t first_point = group * a.points + j0;
+    const float* loc =
+        ChunkFloats(a.locations, a.locations_dtype, 2 * first_point, 2 * count, loc_buffer);
+    const float* aw = ChunkFloats(a.weights, a.weights_dtype, first_point, count, aw_buffer);
+    if (a.sampling == DeformableSampling::kDiscrete) {
+      PlanDiscrete(a, loc, j0, count, row, taps);
+    } else {
+      PlanPoints(a, loc, j0, count, row, taps);
+    }
     const bool first = j0 == 0;
     int64_t c = 0;
     for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
-      BlendVectors<4>(taps, aw + j0, count, head, c, first, out);
+      BlendVectors<4>(taps, aw, count, head, c, first, out);
     }
     for (; c + lanes <= a.channels; c += lanes) {
-      BlendVectors<1>(taps, aw + j0, count, head, c, first, out);
+      BlendVectors<1>(taps, aw, count, head, c, first, out);
     }
-    for (; c < a.channels; ++c) BlendChannel(taps, aw + j0, count, head, c, first, out);
+    for (; c < a.channels; ++c) BlendChannel(taps, aw, count, head, c, first, out);
   }
+  if (!kFloat) FloatsToHalfs(sums, static_cast<uint16_t*>(a.y) + group * a.channels, a.channels);
 }
 
 void AttentionKernel(const AttentionArgs& a) {
   const int64_t cost = a.heads * a.points * PixelCost(a.channels, 4);
   ParallelUnits(a.threads, a.n * a.queries, cost, [&a](int64_t begin, int64_t end) {
     for (int64_t unit = begin; unit < end; ++unit) {
-      for (int64_t m = 0; m < a.heads; ++m) QueryHead(a, unit, m);
+      for (int64_t m = 0; m < a.heads; ++m) {
+        if (a.value_dtype == DType::kFloat32) {
+          QueryHead<float>(a, unit, m);
+        } else {
+          QueryHead<uint16_t>(a, unit, m);
+        }
+      }
     }
   });
 }
@@ -214,8 +292,10 @@ HWY_EXPORT(AttentionKernel);
 
 bool Covers(const DeformableAttentionProblem& p) {
   const DeformableAttentionGeometry& g = p.geometry;
-  if (p.value.dtype != DType::kFloat32 || p.locations.dtype != DType::kFloat32 ||
-      p.weights.dtype != DType::kFloat32) {
+  // float32 or float16 values (a float16 head's sums on the stack); locations and weights of
+  // any of the float dtypes validation takes.
+  if (p.value.dtype != DType::kFloat32 &&
+      (p.value.dtype != DType::kFloat16 || g.channels > kAttentionHalfChannels)) {
     return false;
   }
   for (int64_t l = 0; l < g.levels; ++l) {
@@ -230,26 +310,30 @@ bool Try(const DeformableAttentionProblem& p) {
   if (g.Empty()) return true;
   // The level tables, one entry per point of a query and head (padded with a 1x1 level); when
   // memory is short the reference runs instead.
-  const int64_t points = g.levels * g.points;
+  const int64_t points = g.points;
   const int64_t size = points + kAttentionPad;
   std::unique_ptr<float[]> floats(new (std::nothrow) float[static_cast<size_t>(2 * size)]);
   std::unique_ptr<int64_t[]> ints(new (std::nothrow) int64_t[static_cast<size_t>(3 * size)]);
   if (!floats || !ints) return false;
   float *w = floats.get(), *h = w + size;
   int64_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
+  int64_t l = 0, level_end = g.LevelPoints(0);  // level l's points end before level_end
   for (int64_t j = 0; j < size; ++j) {
-    const int64_t l = j / (g.points > 0 ? g.points : 1);
     const bool live = j < points;
+    while (live && j >= level_end) level_end += g.LevelPoints(++l);
     hi[j] = live ? g.shapes[2 * l] : 1;
     wi[j] = live ? g.shapes[2 * l + 1] : 1;
     start[j] = live ? g.starts[l] : 0;
     h[j] = static_cast<float>(hi[j]);
     w[j] = static_cast<float>(wi[j]);
   }
-  const AttentionArgs args{static_cast<const float*>(p.value.data),
-                           static_cast<const float*>(p.locations.data),
-                           static_cast<const float*>(p.weights.data),
-                           static_cast<float*>(p.y.data),
+  const AttentionArgs args{p.value.data,
+                           p.locations.data,
+                           p.weights.data,
+                           p.y.data,
+                           p.value.dtype,
+                           p.locations.dtype,
+                           p.weights.dtype,
                            g.n,
                            g.s,
                            g.heads,
@@ -261,7 +345,8 @@ bool Try(const DeformableAttentionProblem& p) {
                            wi,
                            hi,
                            start,
-                           p.threads};
+                           p.threads,
+                           p.sampling};
   GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
   return true;
 }

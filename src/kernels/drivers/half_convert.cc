@@ -11,6 +11,7 @@
 #define HWY_TARGET_INCLUDE "drivers/half_convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "drivers/half_lanes-inl.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -19,31 +20,13 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// float16 bits -> float32 for n values, exactly as HalfToFloat (half.h): normal values
-// rebiased, subnormals as mant * 2^-24 (exact in float), Inf and NaN (payload kept).
+// float16 bits -> float32 for n values, exactly as HalfToFloat (half.h): whole vectors by
+// HalfLanesToFloats (drivers/half_lanes-inl.h), the rest one by one.
 void HalfsToFloatsKernel(const uint16_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, int64_t n) {
   const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::RebindToUnsigned<decltype(df)> du;
-  const hn::Rebind<uint16_t, decltype(df)> d16;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto bits = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d16, src + i)));
-    const auto sign =
-        hn::BitCast(di, hn::ShiftLeft<16>(hn::BitCast(du, hn::And(bits, hn::Set(di, 0x8000)))));
-    const auto exp = hn::And(hn::ShiftRight<10>(bits), hn::Set(di, 0x1F));
-    const auto mant = hn::And(bits, hn::Set(di, 0x3FF));
-    const auto normal =
-        hn::Or(hn::ShiftLeft<23>(hn::Add(exp, hn::Set(di, 112))), hn::ShiftLeft<13>(mant));
-    const auto special = hn::Or(hn::Set(di, 0x7F800000), hn::ShiftLeft<13>(mant));
-    const auto subnormal =
-        hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
-    const auto value =
-        hn::IfThenElse(hn::Eq(exp, hn::Zero(di)), subnormal,
-                       hn::IfThenElse(hn::Eq(exp, hn::Set(di, 0x1F)), special, normal));
-    hn::StoreU(hn::BitCast(df, hn::Or(value, sign)), df, dst + i);
-  }
+  for (; i + lanes <= n; i += lanes) hn::StoreU(HalfLanesToFloats(df, src + i), df, dst + i);
   for (; i < n; ++i) dst[i] = HalfToFloat(src[i]);
 }
 

@@ -42,13 +42,16 @@ struct ChannelsLastGeometry {
 };
 
 // A validated MultiScaleDeformableAttention problem: value [N, S, M, D], sampling locations
-// [N, Lq, M, L, P, 2], output [N, Lq, M * D]; the levels' sizes fit and add up to S, their starts
-// agree.
+// [N, Lq, M, sum(P_l), 2] (level l's P_l points contiguous), output [N, Lq, M * D]; the levels'
+// sizes fit and add up to S, their starts agree.
 struct DeformableAttentionGeometry {
   int64_t n = 0, s = 0, heads = 0, channels = 0;  // N, S, M, D
-  int64_t queries = 0, levels = 0, points = 0;    // Lq, L, P (points per level)
+  int64_t queries = 0, levels = 0, points = 0;    // Lq, L, sum(P_l) (points of a query and head)
   const int64_t* shapes = nullptr;                // [levels, 2]: H_l, W_l
   const int64_t* starts = nullptr;                // [levels]: first row of S of each level
+  const int64_t* level_points = nullptr;  // [levels]: P_l; null where every level has the same
+  // P_l, the points of level l (the call's points_per_level, or sum(P_l) / L where it has none).
+  int64_t LevelPoints(int64_t l) const { return level_points ? level_points[l] : points / levels; }
   // The output has no element: nothing to write, and nothing to compute.
   bool Empty() const { return n == 0 || queries == 0 || heads == 0 || channels == 0; }
 };

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "gridsample/grid_sample.h"
+#include "gridsample/multi_scale_deformable_attention.h"
 #include "problem/geometry.h"
 
 namespace gridsample {
@@ -75,14 +76,15 @@ struct PixelsProblem {
   const double* fill = nullptr;
 };
 
-// Multi-scale deformable attention: value [N, S, M, D] sampled at sampling locations
-// [N, Lq, M, L, P, 2] of each level, weighted by attention weights [N, Lq, M, L, P] and summed
-// into y [N, Lq, M * D] of the value's dtype.
+// Multi-scale deformable attention: value [N, S, M, D] sampled (bilinear or discrete) at sampling
+// locations [N, Lq, M, sum(P_l), 2] of each level, weighted by attention weights
+// [N, Lq, M, sum(P_l)] and summed into y [N, Lq, M * D] of the value's dtype.
 struct DeformableAttentionProblem {
   DeformableAttentionGeometry geometry;
   TensorView value, locations, weights;
   MutableTensorView y;
   Threads threads;
+  DeformableSampling sampling = DeformableSampling::kBilinear;
 };
 
 // The visitor of a source from one lambda per type: Visit(problem.source, Overloaded{...}).

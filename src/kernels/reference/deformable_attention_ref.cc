@@ -1,11 +1,13 @@
 // Scalar reference of multi-scale deformable attention, written from DESIGN.md section 12's
 // formula with GridSample's own rules (the unit location's pixel, the non-finite rule, the
-// reference's bilinear zeros taps); slow on purpose, it is the oracle of the fast path.
+// reference's bilinear zeros taps) or the discrete rule (rules/discrete_tap.h); slow on purpose,
+// it is the oracle of the fast path.
 #include <cstdint>
 
 #include "api/validation.h"
 #include "reference/reference.h"
 #include "rules/axis_line.h"
+#include "rules/discrete_tap.h"
 #include "rules/dtype_traits.h"
 #include "rules/non_finite.h"
 #include "rules/pixel_rule.h"
@@ -48,6 +50,15 @@ float Sample(const TensorView& value, int64_t level, int64_t row, int64_t h, int
   return acc;
 }
 
+// Channel c of head m's discrete sample at (u, v) (rules/discrete_tap.h), as Sample above: the
+// one pixel's value added to +0 (as a tap of weight 1 would be), 0 for a non-finite location.
+float SampleDiscrete(const TensorView& value, int64_t level, int64_t row, int64_t h, int64_t w,
+                     float u, float v) {
+  int64_t col = 0, line = 0;
+  if (!DiscreteTap(u, v, h, w, &col, &line)) return 0.0f;
+  return 0.0f + LoadAs<float>(value.dtype, value.data, level + (line * w + col) * row);
+}
+
 }  // namespace
 
 void Run(const DeformableAttentionProblem& p) {
@@ -57,17 +68,20 @@ void Run(const DeformableAttentionProblem& p) {
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t q = 0; q < g.queries; ++q) {
       for (int64_t m = 0; m < g.heads; ++m) {
-        const int64_t point0 = ((n * g.queries + q) * g.heads + m) * g.levels * g.points;
+        const int64_t point0 = ((n * g.queries + q) * g.heads + m) * g.points;
         for (int64_t c = 0; c < g.channels; ++c) {
           float acc = 0.0f;
+          int64_t point = point0;  // level l's P_l points follow the levels before it
           for (int64_t l = 0; l < g.levels; ++l) {
             const int64_t level = (n * g.s + g.starts[l]) * row + m * g.channels + c;
-            for (int64_t k = 0; k < g.points; ++k) {
-              const int64_t point = point0 + l * g.points + k;
+            const int64_t h = g.shapes[2 * l], w = g.shapes[2 * l + 1];
+            for (int64_t k = 0; k < g.LevelPoints(l); ++k, ++point) {
               const float u = LoadAs<float>(p.locations.dtype, p.locations.data, 2 * point);
               const float v = LoadAs<float>(p.locations.dtype, p.locations.data, 2 * point + 1);
               const float a = LoadAs<float>(p.weights.dtype, p.weights.data, point);
-              acc += a * Sample(p.value, level, row, g.shapes[2 * l], g.shapes[2 * l + 1], u, v);
+              acc += a * (p.sampling == DeformableSampling::kDiscrete
+                              ? SampleDiscrete(p.value, level, row, h, w, u, v)
+                              : Sample(p.value, level, row, h, w, u, v));
             }
           }
           StoreAs<float>(p.value.dtype, p.y.data,
@@ -88,7 +102,7 @@ Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLe
                                              y, options, &geometry);
   if (s.ok()) {
     Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights, y,
-                                   options.threads});
+                                   options.threads, options.sampling});
   }
   return s;
 }
