@@ -1,7 +1,7 @@
 // The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { readLevels } from './deformable_levels.mjs';
+import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
 import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
 import { perspectiveTransform, rotationMatrix } from '../images/matrices.mjs';
@@ -10,6 +10,7 @@ import { countElements, readAlign, readDims, readOptions, readSize } from './pla
 import { readOut, readTensor } from './tensor_args.mjs';
 import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
 
+const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
 // The library's rules for the API objects made here, which gridsample/onnx (output shapes, to
@@ -25,7 +26,8 @@ const THREAD_CONTROL = new WeakMap();
  * The rules of `api`'s module, or null when `api` was not made by this copy of the package:
  * - gridSample(xDims, gridDims), affineGrid(size): output dimensions (RangeError as the calls);
  * - multiScaleDeformableAttention(valueDims, spatialShapes, levelStartIndex, locationsDims,
- *   weightsDims): its output dimensions [N, Lq, M * D] for float32 tensors of those dimensions;
+ *   weightsDims, options): its output dimensions [N, Lq, M * D] for float32 tensors of those
+ *   dimensions; options (optional) as the call's, of which pointsPerLevel is read;
  * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
  * - modeName(code), paddingName(code): the canonical names;
  * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
@@ -165,17 +167,18 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   // first (the library's output-shape query reads their values), for the call's duration.
   function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
     const fn = 'multiScaleDeformableAttention';
-    const opts = readOptions(fn, options, ['out']);
+    const opts = readOptions(fn, options, DEFORMABLE_OPTIONS);
+    const sampling = readDeformableSampling(fn, opts.sampling);
     const V = readTensor(heap, fn, 'value', value);
-    const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+    const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, opts.pointsPerLevel);
     const S = readTensor(heap, fn, 'samplingLocations', samplingLocations);
     const W = readTensor(heap, fn, 'attentionWeights', attentionWeights);
     return withLevels(fn, values, (levels) => {
-      const yDims = deformableAttentionOutputShape(heap, fn, V, levels, count, S, W);
+      const yDims = deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W);
       const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
       return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, ([vp, sp, wp], [vs, ss, ws], yp, ys) =>
-        Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count,
-          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, ys));
+        Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count, listed,
+          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, ys, sampling));
     });
   }
 
@@ -256,12 +259,12 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     gridSample: (xDims, gridDims) => gridSampleOutputShape(heap, 'gridSample',
       readDims('gridSample', 'x.dims', xDims), readDims('gridSample', 'grid.dims', gridDims)),
     affineGrid: (size) => affineGridOutputShape(heap, 'affineGrid', readDims('affineGrid', 'size', size)),
-    multiScaleDeformableAttention: (valueDims, spatialShapes, levelStartIndex, locationsDims, weightsDims) => {
+    multiScaleDeformableAttention: (valueDims, spatialShapes, levelStartIndex, locationsDims, weightsDims, options) => {
       const fn = 'multiScaleDeformableAttention';
-      const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+      const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, options?.pointsPerLevel);
       const float32 = (what, dims) => ({ dtype: 'float32', dims: readDims(fn, `${what}.dims`, dims) });
       const [V, S, W] = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
-      return withLevels(fn, values, (levels) => deformableAttentionOutputShape(heap, fn, V, levels, count, S, W));
+      return withLevels(fn, values, (levels) => deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W));
     },
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),

@@ -1,4 +1,4 @@
-// Reading multiScaleDeformableAttention's levels (spatialShapes [L, 2], levelStartIndex [L]: int64 tensors as onnxruntime holds them, int32 ones, typed arrays or plain arrays) into the int64s the binding takes; their values are the library's to check.
+// Reading multiScaleDeformableAttention's levels (spatialShapes [L, 2], levelStartIndex [L]: int64 tensors as onnxruntime holds them, int32 ones, typed arrays or plain arrays; options.pointsPerLevel) into the int64s the binding takes, and options.sampling's name into its code; their values are the library's to check.
 import { describe, detachedError, isDetached, isView, shapeString } from './messages.mjs';
 import { readDims } from './plain_args.mjs';
 
@@ -80,12 +80,44 @@ function readLevelArgument(fn, what, arg, columns) {
   return { values: data, dims };
 }
 
+// options.sampling's names and the codes of the library's DeformableSampling.
+const SAMPLING_CODES = new Map([['bilinear', 0], ['discrete', 1]]);
+
+/** options.sampling ('bilinear' when undefined) as the binding's DeformableSampling code. */
+export function readDeformableSampling(fn, sampling) {
+  if (sampling === undefined) return 0;
+  if (typeof sampling === 'string' && SAMPLING_CODES.has(sampling)) return SAMPLING_CODES.get(sampling);
+  const ErrorClass = typeof sampling === 'string' ? RangeError : TypeError;
+  throw new ErrorClass(`${fn}: options.sampling: expected 'bilinear' or 'discrete', got ${describe(sampling)}`);
+}
+
 /**
- * The levels as the binding takes them: {count: L, values: BigInt64Array of L (H, W) pairs then
- * L starts}. Only their form is checked here: H, W >= 1 and starts that are the running sum of
- * H * W are the library's rules (its errors name spatial_shapes and level_start_index).
+ * options.pointsPerLevel (P_l per level: an Array of integers, a BigInt64Array or an Int32Array
+ * of `count` values) as an Array of bigints, or null when undefined. Only its form is checked
+ * here: P_l >= 1 and their sum matching the locations are the library's rules.
  */
-export function readLevels(fn, spatialShapes, levelStartIndex) {
+function readPointsPerLevel(fn, points, count) {
+  if (points === undefined) return null;
+  const what = 'options.pointsPerLevel';
+  const expected = `an Array of ${count} integers (P_l per level), a BigInt64Array or an Int32Array`;
+  if (isView(points)) {
+    levelArray(fn, what, points, expected);
+  } else if (!Array.isArray(points)) {
+    throw new TypeError(`${fn}: ${what}: expected ${expected}, got ${describe(points)}`);
+  }
+  if (points.length !== count) {
+    throw new RangeError(`${fn}: ${what}: expected ${count} values (one per level of spatialShapes), got ${points.length}`);
+  }
+  return Array.from(points, (v, i) => int64(fn, `${what}[${i}]`, v));
+}
+
+/**
+ * The levels as the binding takes them: {count: L, values: BigInt64Array of L (H, W) pairs, L
+ * starts, then (listed) L points per level, listed: 1 when pointsPerLevel is given, else 0}.
+ * Only their form is checked here: H, W >= 1 and starts that are the running sum of H * W are
+ * the library's rules (its errors name spatial_shapes and level_start_index), as are P_l's.
+ */
+export function readLevels(fn, spatialShapes, levelStartIndex, pointsPerLevel) {
   const shapes = readLevelArgument(fn, 'spatialShapes', spatialShapes, 2);
   if (!Number.isInteger(shapes.dims[0])) {
     throw new RangeError(`${fn}: spatialShapes: expected an even number of values (H, W per level), got ${shapes.values.length}`);
@@ -95,11 +127,13 @@ export function readLevels(fn, spatialShapes, levelStartIndex) {
   if (starts.dims[0] !== count) {
     throw new RangeError(`${fn}: levelStartIndex: expected ${count} values (one per level of spatialShapes ${shapeString(shapes.dims)}), got ${starts.dims[0]}`);
   }
-  const values = new BigInt64Array(3 * count);
+  const points = readPointsPerLevel(fn, pointsPerLevel, count);
+  const values = new BigInt64Array((points ? 4 : 3) * count);
   const put = (from, at) => {
     for (let i = 0; i < from.length; ++i) values[at + i] = typeof from[i] === 'bigint' ? from[i] : BigInt(from[i]);
   };
   put(shapes.values, 0);
   put(starts.values, 2 * count);
-  return { count, values };
+  if (points) put(points, 3 * count);
+  return { count, values, listed: points ? 1 : 0 };
 }

@@ -72,13 +72,14 @@ function shapeQueryError(heap, fn) {
 /**
  * MultiScaleDeformableAttention's output shape [N, Lq, M * D] for value, samplingLocations and
  * attentionWeights as readTensor reads them and `count` levels at heap address `levels` (as
- * core/deformable_levels.mjs reads them), or the library's error, in its order and words.
+ * core/deformable_levels.mjs reads them; `listed` 1 where they end with the points per level),
+ * or the library's error, in its order and words.
  */
-export function deformableAttentionOutputShape(heap, fn, V, levels, count, S, W) {
+export function deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W) {
   heap.ensureHeadroom(fn);
   const code = heap.dtypeCodes;
   const status = heap.Module.multiScaleDeformableAttentionOutputShape(
-    heap.writeInt64s(0, V.dims), V.dims.length, code[V.dtype], levels, count,
+    heap.writeInt64s(0, V.dims), V.dims.length, code[V.dtype], levels, count, listed,
     heap.writeInt64s(1, S.dims), S.dims.length, code[S.dtype],
     heap.writeInt64s(2, W.dims), W.dims.length, code[W.dtype], heap.writeInt64s(OUTPUT_SLOT, []));
   if (status !== 0) throw shapeQueryError(heap, fn);

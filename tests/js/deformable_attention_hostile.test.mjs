@@ -41,7 +41,7 @@ function ownCases() {
   // Ranks, S and the levels' starts (the library's rules and words).
   add('value of rank 3', { value: tensor(f32(10), [5, 1, 2]) }, fails(RangeError, 'value: expected rank 4 \\[N, S, M, D\\], got rank 3 shape \\[5, 1, 2\\]'));
   add('value of rank 0', { value: tensor(f32(1), []) }, fails(RangeError, 'value: expected rank 4 \\[N, S, M, D\\], got rank 0 shape \\[\\]'));
-  add('samplingLocations of rank 5', { loc: tensor(f32(4), [1, 1, 1, 2, 2]) }, fails(RangeError, 'sampling_locations: expected rank 6 \\[N, Lq, M, L, P, 2\\], got rank 5 shape \\[1, 1, 1, 2, 2\\]'));
+  add('samplingLocations of rank 5', { loc: tensor(f32(4), [1, 1, 1, 2, 2]) }, fails(RangeError, 'sampling_locations: expected rank 6 \\[N, Lq, M, L, P, 2\\] \\(no points_per_level\\), got rank 5 shape \\[1, 1, 1, 2, 2\\]'));
   add('attentionWeights of rank 4', { w: tensor(f32(2), [1, 1, 1, 2]) }, fails(RangeError, 'attention_weights: expected rank 5 \\[N, Lq, M, L, P\\], got rank 4 shape \\[1, 1, 1, 2\\]'));
   add('S is not the sum of H * W', { value: tensor(f32(12), [1, 6, 1, 2]) }, fails(RangeError, 'value: expected S = 5 \\(the sum of H \\* W over spatial_shapes\\) in \\[N, S, M, D\\], got \\[1, 6, 1, 2\\]'));
   add('a level start that disagrees', levels([[2, 2], [1, 1]], [0, 3]), fails(RangeError, 'level_start_index: expected 4 for level 1 \\(the sum of H \\* W of the levels before it\\), got 3'));
@@ -99,7 +99,7 @@ function ownCases() {
     fails(TypeError, 'levelStartIndex: the ArrayBuffer is detached \\(transferred, or a wasm memory view from before the memory grew\\); pass a live array'));
 
   // Options.
-  add('an unknown option (threads are load()\'s numThreads)', { options: { threads: 2 } }, fails(TypeError, 'options\\.threads: unknown option; expected out'));
+  add('an unknown option (threads are load()\'s numThreads)', { options: { threads: 2 } }, fails(TypeError, 'options\\.threads: unknown option; expected out, pointsPerLevel, sampling'));
   add('options a string', { options: 'out' }, fails(TypeError, 'options: expected an object, got "out"'));
   add('out one element long', { options: { out: f32(3) } }, fails(RangeError, 'options\\.out: expected 2 elements for shape \\[1, 1, 2\\], got 3'));
   add('out of another class', { options: { out: new Uint16Array(2) } }, fails(TypeError, 'options\\.out: expected Float32Array for dtype float32, got Uint16Array\\(2\\)'));
