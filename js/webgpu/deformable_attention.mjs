@@ -1,6 +1,6 @@
-// gridsample/webgpu's multiScaleDeformableAttention (DESIGN.md section 12): the CPU call's arguments and one-line errors (the library's, asked through the wasm module before any GPU work), float32 and float16 on the GPU, bfloat16 on the wasm module.
+// gridsample/webgpu's multiScaleDeformableAttention (DESIGN.md section 12): the CPU call's arguments and one-line errors (the library's, asked through the wasm module before any GPU work), float32 and float16 on the GPU (options.pointsPerLevel and options.sampling included), bfloat16 on the wasm module.
 import { arrayClass, elementSize } from '../core/dtypes.mjs';
-import { readLevels } from '../core/deformable_levels.mjs';
+import { readDeformableSampling, readLevels } from '../core/deformable_levels.mjs';
 import { readOptions } from '../core/plain_args.mjs';
 import { deformableAttentionParams, deformableAttentionWgsl, GROUP, levelTable } from './deformable_attention_wgsl.mjs';
 import { readGpuOrCpuTensor, readGpuOut } from './tensors.mjs';
@@ -22,12 +22,15 @@ export function makeDeformableAttention({ compute, fallback, onCpu, checkBinding
   return async function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
     const fn = 'multiScaleDeformableAttention';
     // Read in the CPU call's order: options, value, the levels, the locations, the weights.
-    const opts = readOptions(fn, options, ['out', 'encoder']);
+    const opts = readOptions(fn, options, ['out', 'encoder', 'pointsPerLevel', 'sampling']);
+    const sampling = readDeformableSampling(fn, opts.sampling);
     const V = readGpuOrCpuTensor(fn, 'value', value);
-    const { count, values } = readLevels(fn, spatialShapes, levelStartIndex);
+    const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, opts.pointsPerLevel);
     const S = readGpuOrCpuTensor(fn, 'samplingLocations', samplingLocations);
     const W = readGpuOrCpuTensor(fn, 'attentionWeights', attentionWeights);
-    const yDims = rules.multiScaleDeformableAttention(V.dims, spatialShapes, levelStartIndex, S.dims, W.dims);
+    // The options as read once, for the library's rules and the wasm module.
+    const callOptions = { pointsPerLevel: opts.pointsPerLevel, sampling: opts.sampling };
+    const yDims = rules.multiScaleDeformableAttention(V.dims, spatialShapes, levelStartIndex, S.dims, W.dims, callOptions);
     const onGpu = [V, S, W].every((t) => gpuDtypes.has(t.dtype));
     if (!onGpu) checkDtypes(fn, V, S, W);
     const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
@@ -36,18 +39,21 @@ export function makeDeformableAttention({ compute, fallback, onCpu, checkBinding
     const bytes = total * elementSize(V.dtype);
     if (!onGpu) {
       return fallback(fn, opts, out, V.dtype, yDims, async () =>
-        wasm.multiScaleDeformableAttention(await onCpu(fn, V), spatialShapes, levelStartIndex, await onCpu(fn, S), await onCpu(fn, W)));
+        wasm.multiScaleDeformableAttention(await onCpu(fn, V), spatialShapes, levelStartIndex, await onCpu(fn, S), await onCpu(fn, W), callOptions));
     }
     for (const [what, t] of [...inputs, ['the output', { bytes }]]) checkBinding(fn, what, t.bytes);
-    const key = { valueHalf: V.dtype === 'float16', locHalf: S.dtype === 'float16', weightHalf: W.dtype === 'float16' };
-    // The levels' table is built for calls with output only (then S fits a u32).
-    const table = total > 0 ? levelTable(count, values) : new Uint32Array(4);
+    const key = { valueHalf: V.dtype === 'float16', locHalf: S.dtype === 'float16', weightHalf: W.dtype === 'float16', discrete: sampling === 1 };
+    // The levels' table is built for calls with output only (then S fits a u32); a level's points
+    // are the locations' P where pointsPerLevel is not given.
+    const table = total > 0 ? levelTable(count, values, listed ? null : S.dims[4]) : new Uint32Array(4);
+    // Points of one (n, query, head): the locations' axes between M and the (x, y) pair.
+    const points = S.dims.slice(3, -1).reduce((a, b) => a * b, 1);
     const levels = { data: table, bytes: table.byteLength };
     return compute(fn, { key: `msda:${JSON.stringify(key)}`, wgsl: () => deformableAttentionWgsl(key) }, {
       inputs: [V, S, W, levels], out, dtype: V.dtype, dims: yDims, bytes, encoder: opts.encoder,
       invocations: Math.ceil(total / GROUP),
       params: (invocations, width) => deformableAttentionParams({
-        total, invocations, width, channels: V.dims[3], heads: V.dims[2], queries: S.dims[1], s: V.dims[1], levels: count, points: S.dims[4],
+        total, invocations, width, channels: V.dims[3], heads: V.dims[2], queries: S.dims[1], s: V.dims[1], levels: count, points,
       }),
     });
   };

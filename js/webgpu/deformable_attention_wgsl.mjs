@@ -1,5 +1,5 @@
-// The MultiScaleDeformableAttention compute shader (DESIGN.md section 12): one invocation per group of output channels of one (n, query, head), each point's bilinear taps planned once (wgsl_rules.mjs's rules) and blended into every channel of the group, in the reference's order (src/kernels/reference/deformable_attention_ref.cc).
-import { axisPlan, axisTaps, FINITE, HALF, padTaps, UNIT_PIXEL } from './wgsl_rules.mjs';
+// The MultiScaleDeformableAttention compute shader (DESIGN.md section 12): one invocation per group of output channels of one (n, query, head), each point's bilinear taps (or its one discrete pixel) planned once (wgsl_rules.mjs's rules) and blended into every channel of the group, in the reference's order (src/kernels/reference/deformable_attention_ref.cc).
+import { axisPlan, axisTaps, DISCRETE_TAP, FINITE, HALF, padTaps, UNIT_PIXEL } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /**
@@ -14,7 +14,7 @@ export const ATTENTION_PARAMS_WORDS = 12;
 
 /**
  * The Params words of one call: output elements, invocations, the dispatch's width in
- * invocations, D, M, Lq, S, L, P.
+ * invocations, D, M, Lq, S, L, and the points of one (n, query, head) (sum of P_l).
  */
 export function deformableAttentionParams({ total, invocations, width, channels, heads, queries, s, levels, points }) {
   const words = new Uint32Array(ATTENTION_PARAMS_WORDS);
@@ -23,13 +23,16 @@ export function deformableAttentionParams({ total, invocations, width, channels,
 }
 
 /**
- * The levels' storage: per level (H, W, first row of S, 0) as u32s. Only for a call that has
- * output (then the value is bound whole, so S and every H * W fit a u32).
+ * The levels' storage: per level (H, W, first row of S, P_l) as u32s, from core/deformable_levels
+ * .mjs's values; P_l is `points` for every level where given, else the values' points per level.
+ * Only for a call that has output (then the value is bound whole, so S and every H * W fit a u32,
+ * and the locations every sum of P_l).
  */
-export function levelTable(count, values) {
+export function levelTable(count, values, points) {
   const table = new Uint32Array(4 * count);
   for (let l = 0; l < count; ++l) {
-    table.set([Number(values[2 * l]), Number(values[2 * l + 1]), Number(values[2 * count + l]), 0], 4 * l);
+    const p = points ?? Number(values[3 * count + l]);
+    table.set([Number(values[2 * l]), Number(values[2 * l + 1]), Number(values[2 * count + l]), p], 4 * l);
   }
   return table;
 }
@@ -38,9 +41,34 @@ export function levelTable(count, values) {
  * WGSL for one combination of storage types: `valueHalf` (value and output), `locHalf`
  * (sampling locations), `weightHalf` (attention weights): float16 as packed u32 words read and
  * written on the bits (wgsl_rules.mjs HALF), float32 otherwise; every sum in float32, the output
- * rounded once.
+ * rounded once. `discrete`: each point reads its one pixel (DeformableSampling::kDiscrete).
  */
-export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf }) {
+export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf, discrete }) {
+  // One point's sample of channels k0..k1 into s: the bilinear taps, or the discrete pixel.
+  const sample = discrete
+    ? `var col = 0u;
+        var line = 0u;
+        discrete_tap(u, v, level.x, level.y, &col, &line);
+        let tap = head + (level.z + line * level.y + col) * pixel;
+        for (var k = 0u; k < GROUP; k++) {
+          if (k >= k0 && k < k1) { s[k] = s[k] + load_value(tap + k); }
+        }`
+    : `var ix: array<i32, TAPS>;
+        var wx: array<f32, TAPS>;
+        var iy: array<i32, TAPS>;
+        var wy: array<f32, TAPS>;
+        axis_plan(u, w, &ix, &wx);
+        axis_plan(v, h, &iy, &wy);
+        for (var ky = 0; ky < TAPS; ky++) {
+          for (var kx = 0; kx < TAPS; kx++) {
+            if (iy[ky] < 0 || ix[kx] < 0) { continue; }
+            let weight = wx[kx] * wy[ky];
+            let tap = head + (level.z + u32(iy[ky]) * level.y + u32(ix[kx])) * pixel;
+            for (var k = 0u; k < GROUP; k++) {
+              if (k >= k0 && k < k1) { s[k] = s[k] + weight * load_value(tap + k); }
+            }
+          }
+        }`;
   const word = (half) => (half ? 'u32' : 'f32');
   const loadLoc = locHalf
     ? `let h = half_bits(loc[i >> 1u], i);
@@ -61,7 +89,7 @@ export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf }) {
     : `for (var k = 0u; k < GROUP; k++) {
     if (first + k < last) { y[first + k] = acc[k]; }
   }`;
-  return /* wgsl */ `// gridsample MultiScaleDeformableAttention: value ${valueHalf ? 'float16' : 'float32'}, sampling_locations ${locHalf ? 'float16' : 'float32'}, attention_weights ${weightHalf ? 'float16' : 'float32'}
+  return /* wgsl */ `// gridsample MultiScaleDeformableAttention (${discrete ? 'discrete' : 'bilinear'}): value ${valueHalf ? 'float16' : 'float32'}, sampling_locations ${locHalf ? 'float16' : 'float32'}, attention_weights ${weightHalf ? 'float16' : 'float32'}
 struct Params {
   total: u32, invocations: u32, width: u32, channels: u32,
   heads: u32, queries: u32, s: u32, levels: u32,
@@ -82,6 +110,7 @@ ${UNIT_PIXEL}
 ${axisTaps('linear')}
 ${padTaps('linear', 'zeros', false)}
 ${axisPlan('unit_pixel')}
+${DISCRETE_TAP}
 
 fn load_value(i: u32) -> f32 { return ${valueHalf ? 'half_to_f32(half_bits(value[i >> 1u], i))' : 'value[i]'}; }
 fn load_weight(i: u32) -> f32 { return ${weightHalf ? 'half_to_f32(half_bits(weights[i >> 1u], i))' : 'weights[i]'}; }
@@ -90,19 +119,20 @@ fn load_loc(i: u32, ok: ptr<function, bool>) -> f32 {
 }
 
 // Adds row \`row\`'s (n, q, m) channels c0 + k - k0 for k in [k0, k1) into acc[k]: per level and
-// point, its sample (taps row by row, weights wx * wy, taps outside the level skipped; 0 for a
-// non-finite location) times its attention weight, as the reference sums them.
+// each of its level.w points, its sample (taps row by row, weights wx * wy, taps outside the
+// level skipped; or the discrete pixel; 0 for a non-finite location) times its attention
+// weight, as the reference sums them.
 fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GROUP>>) {
   let m = row % params.heads;
   let n = row / params.heads / params.queries;
   let pixel = params.heads * params.channels;           // elements from one row of S to the next
   let head = (n * params.s * params.heads + m) * params.channels + c0 - k0;  // + k: channel k's
-  var j = row * params.levels * params.points;          // the row's first point
+  var j = row * params.points;                          // the row's first point
   for (var l = 0u; l < params.levels; l++) {
     let level = levels[l];
     let h = i32(level.x);
     let w = i32(level.y);
-    for (var p = 0u; p < params.points; p++) {
+    for (var p = 0u; p < level.w; p++) {
       var ok_x = true;
       var ok_y = true;
       let u = load_loc(2u * j, &ok_x);
@@ -113,22 +143,7 @@ fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GRO
       // added up; webgpu_chromium.test.mjs fails without it).
       var s = array<f32, GROUP>();
       if (ok_x && ok_y) {
-        var ix: array<i32, TAPS>;
-        var wx: array<f32, TAPS>;
-        var iy: array<i32, TAPS>;
-        var wy: array<f32, TAPS>;
-        axis_plan(u, w, &ix, &wx);
-        axis_plan(v, h, &iy, &wy);
-        for (var ky = 0; ky < TAPS; ky++) {
-          for (var kx = 0; kx < TAPS; kx++) {
-            if (iy[ky] < 0 || ix[kx] < 0) { continue; }
-            let weight = wx[kx] * wy[ky];
-            let tap = head + (level.z + u32(iy[ky]) * level.y + u32(ix[kx])) * pixel;
-            for (var k = 0u; k < GROUP; k++) {
-              if (k >= k0 && k < k1) { s[k] = s[k] + weight * load_value(tap + k); }
-            }
-          }
-        }
+        ${sample}
       }
       for (var k = 0u; k < GROUP; k++) {
         if (k >= k0 && k < k1) { (*acc)[k] = (*acc)[k] + a * s[k]; }

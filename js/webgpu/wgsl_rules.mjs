@@ -68,6 +68,23 @@ fn unit_pixel(u: f32, size: i32) -> f32 {
   return min(max(x, -${FAR_PIXELS}), f32(size) + ${FAR_PIXELS});
 }`;
 
+/**
+ * The pixel (col, line) a finite location (u, v) reads on an h x w level under discrete sampling:
+ * src/kernels/rules/discrete_tap.h's DiscreteTap, trunc(u * w + 0.5) and trunc(v * h + 0.5) in
+ * float32 clamped to [0, h - 1], the column also to w - 1. Every level fits a u32 here.
+ */
+export const DISCRETE_TAP = /* wgsl */ `
+fn discrete_index(u: f32, size: u32, last: u32) -> u32 {
+  let t = u * f32(size) + 0.5;
+  if (!(t >= 1.0)) { return 0u; }
+  if (t >= 4294967296.0) { return last; }
+  return min(u32(t), last);
+}
+fn discrete_tap(u: f32, v: f32, h: u32, w: u32, col: ptr<function, u32>, line: ptr<function, u32>) {
+  *col = discrete_index(u, w, min(w, h) - 1u);
+  *line = discrete_index(v, h, h - 1u);
+}`;
+
 /** Reflection of a tap index about [-0.5, S - 0.5] (align 0) or [0, S - 1] (align 1), as often as needed: the reference's ReflectIndex. */
 export function reflectIndex(align) {
   const body = align
