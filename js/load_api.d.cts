@@ -242,15 +242,19 @@ export interface GridSample {
    * @param samplingLocations - `[N, Lq, M, L, P, 2]`: (x, y) in [0, 1] of each level; float32,
    *   float16 or bfloat16.
    * @param attentionWeights - `[N, Lq, M, L, P]`; float32, float16 or bfloat16.
-   * @param options - an optional `out`.
+   * @param options - an optional `out`; `pointsPerLevel` (P_l per level: the locations are then
+   *   `[N, Lq, M, sum(P_l), 2]`, the weights `[N, Lq, M, sum(P_l)]`); `sampling` (`'bilinear'`,
+   *   the default, or `'discrete'`: see {@link DeformableSampling}).
    * @returns y `[N, Lq, M * D]` of the value's dtype; `options.out` itself when that is a tensor
    *   object.
    * @throws TypeError for a wrong kind of argument (as {@link GridSample.gridSample}; a dtype
    *   other than float32, float16 or bfloat16; levels that are not integers in one of
    *   {@link LevelTensor}'s forms).
    * @throws RangeError for wrong values (shapes that disagree, S other than the levels' sum,
-   *   H or W below 1, starts that are not the running sum of H * W, a result the heap cannot
-   *   hold); the library's messages name the ONNX arguments (`spatial_shapes`, ...).
+   *   H or W below 1, starts that are not the running sum of H * W, a pointsPerLevel of other
+   *   than L values, a P_l below 1 or whose sum is not the locations', an unknown sampling name,
+   *   a result the heap cannot hold); the library's messages name the ONNX arguments
+   *   (`spatial_shapes`, ..., `points_per_level`).
    *
    * @example
    * // onnxruntime tensors as they come: value [1, S, 8, 32], levels int64, locations and weights.

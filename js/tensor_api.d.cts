@@ -195,7 +195,25 @@ export interface AffineGridOptions<O extends Out | undefined = Out | undefined> 
 export interface DeformableAttentionOptions<O extends Out | undefined = Out | undefined> {
   /** Write the result `[N, Lq, M * D]` here (as for {@link GridSampleOptions.out}), of the value's dtype. */
   out?: O;
+  /**
+   * P_l, the sampling points of each level (D-FINE's `num_points_list`), L positive integers
+   * (each >= 1, the library checks). Given: samplingLocations is `[N, Lq, M, sum(P_l), 2]` and
+   * attentionWeights `[N, Lq, M, sum(P_l)]`, each level's points contiguous, level by level.
+   * Not given: every level has the same P (`[N, Lq, M, L, P, 2]`, `[N, Lq, M, L, P]`).
+   */
+  pointsPerLevel?: readonly (number | bigint)[] | BigInt64Array | Int32Array;
+  /** How a point reads its level; see {@link DeformableSampling}. Default `'bilinear'`. */
+  sampling?: DeformableSampling;
 }
+
+/**
+ * `'bilinear'`: Deformable DETR's bilinear sample at pixel `(x * W - 0.5, y * H - 0.5)`, taps
+ * outside the level reading 0. `'discrete'`: one pixel, RT-DETRv2's and D-FINE's
+ * `method='discrete'`: col = clamp(trunc(x * W + 0.5), 0, H - 1), row = clamp(trunc(y * H + 0.5),
+ * 0, H - 1) in float32 (H for both, as those sources; the column is also clamped to W - 1 where
+ * W < H); a non-finite location samples 0.
+ */
+export type DeformableSampling = 'bilinear' | 'discrete';
 
 /**
  * Multi-scale deformable attention's levels, int64 in ONNX and PyTorch: `spatialShapes`

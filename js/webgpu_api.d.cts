@@ -1,6 +1,6 @@
 // TypeScript declarations of gridsample/webgpu (DESIGN.md section 11), shared by its ES module and CommonJS entries. WebGPU objects are typed by the members used, so that no @webgpu/types is needed (a real GPUDevice or GPUBuffer fits).
 import type {
-  AlignCorners, DType, Dims, GridSample, Homography, ImageLike, LevelTensor, Mode, PaddingMode, PixelMap, RemapOptions, TensorData, TensorLike,
+  AlignCorners, DeformableAttentionOptions, DType, Dims, GridSample, Homography, ImageLike, LevelTensor, Mode, PaddingMode, PixelMap, RemapOptions, TensorData, TensorLike,
   Theta, WarpAffineOptions,
 } from './api.cjs';
 
@@ -57,6 +57,8 @@ export interface GpuCallOptions {
   /** A GPUCommandEncoder to record into: nothing runs until the caller submits it; GPU errors then surface there. */
   encoder?: object;
 }
+
+export interface GpuDeformableAttentionOptions extends GpuCallOptions, Omit<DeformableAttentionOptions, 'out'> {}
 
 export interface GpuSamplingOptions extends GpuCallOptions {
   mode?: Mode;
@@ -136,8 +138,9 @@ export interface Gpu {
    * Multi-scale deformable attention (DESIGN.md section 12): the wasm API's
    * {@link GridSample.multiScaleDeformableAttention} (arguments, semantics, messages), one fused
    * kernel; y `[N, Lq, M * D]` of the value's dtype. float32 and float16 (value, locations and
-   * weights, each) on the GPU, bfloat16 on the wasm module. The levels stay on the CPU (their
-   * forms are {@link LevelTensor}'s); every argument is checked before any GPU work.
+   * weights, each) on the GPU, `pointsPerLevel` and `sampling` included, bfloat16 on the wasm
+   * module. The levels stay on the CPU (their forms are {@link LevelTensor}'s); every argument
+   * is checked before any GPU work.
    */
   multiScaleDeformableAttention(
     value: GpuInput,
@@ -145,7 +148,7 @@ export interface Gpu {
     levelStartIndex: LevelTensor,
     samplingLocations: GpuInput,
     attentionWeights: GpuInput,
-    options?: GpuCallOptions,
+    options?: GpuDeformableAttentionOptions,
   ): Promise<GpuTensor>;
   /**
    * warpAffine on an interleaved uint8 or float32 image (DESIGN.md section 9, the wasm API's
