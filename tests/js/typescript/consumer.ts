@@ -208,6 +208,16 @@ gs.multiScaleDeformableAttention(x32, Float32Array.of(2, 2, 1, 1), [0, 4], locat
 gs.multiScaleDeformableAttention(x32, { data: new Float64Array(4), dims: [2, 2] }, [0, 4], locations, weights);
 // @ts-expect-error: threads are load()'s numThreads
 gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { threads: 2 });
+// D-FINE's form: points per level (rank-5 locations) and discrete sampling.
+const dfine = gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], { data: new Float32Array(6), shape: [1, 1, 1, 3, 2] },
+  { data: new Float32Array(3), shape: [1, 1, 1, 3] }, { pointsPerLevel: [2, 1], sampling: 'discrete' });
+assert<Equal<typeof dfine, gridsample.Tensor<'float32', Float32Array<ArrayBuffer>>>>();
+gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { pointsPerLevel: BigInt64Array.of(1n, 1n), sampling: 'bilinear' });
+assert<Equal<gridsample.DeformableSampling, 'bilinear' | 'discrete'>>();
+// @ts-expect-error: sampling is 'bilinear' or 'discrete'
+gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { sampling: 'nearest' });
+// @ts-expect-error: points per level are integers: no Float32Array
+gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { pointsPerLevel: Float32Array.of(1, 1) });
 
 // The worker pool: async twins of the large calls, the result types of the instance's calls.
 async function poolCalls(): Promise<void> {
@@ -225,7 +235,7 @@ async function poolCalls(): Promise<void> {
   assert<Equal<typeof y.data, Float32Array<ArrayBuffer>>>();
   await pool.remap(rgba, { data: new Float32Array(8), width: 2, height: 2 });
   const pooledAttention = await pool.multiScaleDeformableAttention({ data: new Uint16Array(10), shape: [1, 5, 1, 2], dtype: 'bfloat16' },
-    [[2, 2], [1, 1]], [0, 4], locations, weights, { onProgress: (f: number) => f });
+    [[2, 2], [1, 1]], [0, 4], locations, weights, { onProgress: (f: number) => f, sampling: 'discrete', pointsPerLevel: Int32Array.of(1, 1) });
   assert<Equal<typeof pooledAttention, gridsample.Tensor<'bfloat16', Uint16Array<ArrayBuffer>>>>();
   // @ts-expect-error: pool calls take no out
   await pool.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { out: new Float32Array(2) });
