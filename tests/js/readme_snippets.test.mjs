@@ -180,6 +180,16 @@ const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4).fill(1 / 12),
     run: true,
   },
   {
+    readme: 'js/README.md', starts: "// D-FINE's decoder",
+    prelude: `${LOADED}
+const value = { data: new Float32Array(5376 * 8 * 32), dims: [1, 5376, 8, 32], type: 'float32' };
+const spatialShapes = { data: BigInt64Array.of(64n, 64n, 32n, 32n, 16n, 16n), dims: [3, 2], type: 'int64' };
+const levelStartIndex = { data: BigInt64Array.of(0n, 4096n, 5120n), dims: [3], type: 'int64' };
+const samplingLocations = { data: new Float32Array(300 * 8 * 12 * 2).fill(0.5), dims: [1, 300, 8, 12, 2], type: 'float32' };
+const attentionWeights = { data: new Float32Array(300 * 8 * 12).fill(1 / 12), dims: [1, 300, 8, 12], type: 'float32' };`,
+    run: true,
+  },
+  {
     readme: 'js/README.md', starts: "const frame = gs.tensor('uint8', [1, 4, h, w]);",
     prelude: `${LOADED}
 const [h, w] = [48, 64];
@@ -190,7 +200,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
   },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 13;
+const RUN = 14;
 const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
