@@ -1,0 +1,151 @@
+// Multi-scale deformable attention's sampling alone (issue 45): gs.multiScaleDeformableAttention (wasm SIMD, 1 and 2 threads) against the chain exporters write (per-level GridSample, Concat, Mul, ReduceSum) on onnxruntime-web and onnxruntime-node, at an RT-DETR decoder's and a Deformable-DETR encoder's sizes, and its section of bench/RESULTS.md.
+import { createRequire } from 'node:module';
+
+import * as ortWeb from 'onnxruntime-web';
+
+import { load } from '../../js/node.mjs';
+import { argumentsOf, makeCase } from '../../tests/js/lib/deformable_attention_chain.mjs';
+import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
+import { floorCopyBytes, wasmCopier } from './copy_floor.mjs';
+import { ms, ratio } from './report_format.mjs';
+import { calibrate, stats, timeInRounds } from './timing.mjs';
+
+const require = createRequire(import.meta.url);
+
+// 8 heads of 32 channels, 4 points per level: the sizes of Deformable DETR, DINO and RT-DETR.
+const HEADS = { M: 8, D: 32, P: 4 };
+const encoderLevels = (h, w) => [8, 16, 32, 64].map((s) => [Math.ceil(h / s), Math.ceil(w / s)]);
+const cells = (levels) => levels.reduce((s, [h, w]) => s + h * w, 0);
+export const BLOCKS = [
+  { name: 'decoder (80x80, 40x40, 20x20; 300 queries)', levels: [[80, 80], [40, 40], [20, 20]], Lq: 300 },
+  { name: 'encoder at 640x640 (80x80 ... 10x10; 8,500 queries)', levels: encoderLevels(640, 640), Lq: cells(encoderLevels(640, 640)) },
+  { name: 'encoder at 800x1333 (100x167 ... 13x21; 22,223 queries)', levels: encoderLevels(800, 1333), Lq: cells(encoderLevels(800, 1333)) },
+];
+
+// Rows in the table's order; `vs` rows get a ratio column each.
+const IMPLS = [
+  { id: 'ours', label: 'gridsample wasm SIMD, heap tensors, 1 thread' },
+  { id: 'ours-copying', label: 'gridsample wasm SIMD, copying API, 1 thread' },
+  { id: 'ours-t2', label: 'gridsample wasm SIMD, heap tensors, 2 threads' },
+  { id: 'ort-web', label: "onnxruntime-web (wasm, 1 thread), the exporters' chain" },
+  { id: 'ort-node', label: "onnxruntime-node (CPU, 1 thread), the exporters' chain" },
+  { id: 'floor', label: 'copy floor: the bytes read and written, memory.copy in wasm' },
+];
+
+// An onnxruntime session of the chain for case `c`, one thread, fed c's tensors.
+async function chainSession(ort, c, options) {
+  const session = await ort.InferenceSession.create(chainModel(c.sizes), { graphOptimizationLevel: 'all', ...options });
+  const feeds = {
+    value: new ort.Tensor('float32', c.value.data, c.value.dims),
+    sampling_locations: new ort.Tensor('float32', c.samplingLocations.data, c.samplingLocations.dims),
+    attention_weights: new ort.Tensor('float32', c.attentionWeights.data, c.attentionWeights.dims),
+  };
+  let last;
+  return { run: async () => { last = (await session.run(feeds)).output.data; }, output: () => last, dispose: () => session.release() };
+}
+
+// A call of `gs` on heap tensors made once (their copies are not timed), into a heap `out`.
+function heapCall(gs, c) {
+  const [value, shapes, starts, loc, weights] = argumentsOf(c);
+  const [V, S, W] = [value, loc, weights].map((t) => gs.tensorFrom({ data: t.data, shape: t.dims }));
+  const out = gs.tensor('float32', [c.sizes.N, c.sizes.Lq, c.sizes.M * c.sizes.D]);
+  return {
+    run: () => gs.multiScaleDeformableAttention(V, shapes, starts, S, W, { out }),
+    output: () => out.data,
+    dispose: () => [V, S, W, out].forEach((t) => t.dispose()),
+  };
+}
+
+function copyingCall(gs, c) {
+  const out = new Float32Array(c.sizes.N * c.sizes.Lq * c.sizes.M * c.sizes.D);
+  return { run: () => gs.multiScaleDeformableAttention(...argumentsOf(c), { out }), output: () => out, dispose: () => {} };
+}
+
+const maxAbsDiff = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+
+/**
+ * Times every implementation on each block, side by side in rounds (timing.mjs); returns one
+ * row per block: {block, bytes, results: {id: stats or {error}}, diffs: {id: max |ours - it|}}.
+ */
+export async function measureDeformableAttention({ log = () => {}, blocks = BLOCKS } = {}) {
+  ortWeb.env.wasm.numThreads = 1;
+  const ortNode = require('onnxruntime-node');
+  const one = await load({ variant: 'simd' });
+  const two = await load({ numThreads: 2 });
+  const copier = await wasmCopier();
+  const rows = [];
+  for (const block of blocks) {
+    const c = makeCase({ ...HEADS, levels: block.levels, Lq: block.Lq, seed: 45, locations: [-0.05, 1.05] });
+    const bytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length + c.sizes.Lq * HEADS.M * HEADS.D);
+    const setups = {
+      ours: () => heapCall(one, c),
+      'ours-copying': () => copyingCall(one, c),
+      'ours-t2': () => heapCall(two, c),
+      'ort-web': () => chainSession(ortWeb, c, { executionProviders: ['wasm'] }),
+      'ort-node': () => chainSession(ortNode, c, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' }),
+      floor: () => ({ run: copier.prepare(floorCopyBytes(bytes - 4 * c.sizes.Lq * HEADS.M * HEADS.D, 4 * c.sizes.Lq * HEADS.M * HEADS.D)), output: () => null, dispose: () => {} }),
+    };
+    const made = {};
+    for (const impl of IMPLS) {
+      try {
+        made[impl.id] = await setups[impl.id]();
+      } catch (e) {
+        made[impl.id] = { error: String(e?.message ?? e).split('\n')[0] };
+      }
+    }
+    const entries = {};
+    for (const impl of IMPLS.filter((i) => !made[i.id].error)) entries[impl.id] = await calibrate(made[impl.id].run);
+    // Each output against ours (the chain sums in another order: float32 rounding apart).
+    const diffs = {};
+    const ours = made.ours.output();
+    for (const impl of IMPLS.filter((i) => i.id !== 'ours' && i.id !== 'floor' && !made[i.id].error && !entries[i.id].error)) {
+      diffs[impl.id] = maxAbsDiff(made[impl.id].output(), ours);
+    }
+    await timeInRounds(Object.values(entries).filter((e) => !e.error), { budgetMs: 1500 });
+    const results = {};
+    for (const impl of IMPLS) {
+      const e = entries[impl.id];
+      results[impl.id] = made[impl.id].error ? { error: made[impl.id].error } : e.error ? { error: String(e.error.message).split('\n')[0] } : stats(e.samples, e.batch);
+      await made[impl.id].dispose?.();
+    }
+    rows.push({ block: block.name, bytes, results, diffs });
+    log(`  ${block.name}: ${IMPLS.map((i) => `${i.id} ${results[i.id].error ? 'error' : `${ms(results[i.id].median)} ms`}`).join(', ')}`);
+  }
+  return rows;
+}
+
+const cell = (r) => (r.error ? `error: ${r.error}` : `${ms(r.median)} (${ms(r.p90)})`);
+const speedup = (ours, other) => (ours.error || other.error ? 'n/a' : ratio(other.median / ours.median));
+
+/** The section "Multi-scale deformable attention": one table per block. */
+export function renderDeformableAttention(rows) {
+  const out = [
+    '## Multi-scale deformable attention, the sampling alone (wasm and onnxruntime, Node)',
+    '',
+    '`gs.multiScaleDeformableAttention` (value [1, S, 8, 32], 4 points per level; one fused pass over the value in',
+    'its own layout) against the chain PyTorch\'s `multi_scale_deformable_attn` exports (Split, per-level Transpose and',
+    'Reshape, GridSample at 2 * loc - 1, Concat, Mul, ReduceSum; opset 16; tests/js/lib/deformable_chain_model.mjs)',
+    'on onnxruntime, every implementation timed in the same rounds; median ms (p90). "max |diff|" is each output',
+    'against ours (float32 rounding: the chain sums in another order). The copy floor moves half the bytes read and',
+    'written (value, locations, weights, output) within wasm memory. `bench/js/deformable_attention.mjs`;',
+    '`node bench/js/deformable_attention.mjs` prints this section alone.',
+    '',
+  ];
+  for (const { block, bytes, results, diffs } of rows) {
+    out.push(`### ${block}`, '', `${(bytes / 2 ** 20).toFixed(1)} MiB read and written.`, '');
+    out.push('| implementation | ms (p90) | ours (1 thread) faster by | max \\|diff\\| |', '| --- | ---: | ---: | ---: |');
+    for (const impl of IMPLS) {
+      const r = results[impl.id];
+      const faster = impl.id === 'ours' ? '' : impl.id === 'ours-t2' ? `${speedup(r, results.ours)} (2 threads over 1)` : speedup(results.ours, r);
+      const diff = diffs[impl.id] === undefined ? '' : diffs[impl.id].toExponential(1);
+      out.push(`| ${impl.label} | ${cell(r)} | ${faster} | ${diff} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(renderDeformableAttention(await measureDeformableAttention({ log: console.error })));
+  process.exit(0);
+}
