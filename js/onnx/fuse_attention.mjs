@@ -74,7 +74,8 @@ function structure(g, concatIndex) {
   let mulIndex = -1;
   const outs = [];
   for (;;) {
-    const readers = g.consumers.get(name) ?? [];
+    // Shape nodes read only the dimensions (of reshape targets): they go with the chain.
+    const readers = (g.consumers.get(name) ?? []).filter((i) => g.graph.node[i].opType !== 'Shape');
     if (readers.length !== 1 || g.outputs.has(name)) break;
     const node = g.graph.node[readers[0]];
     if (!isDefaultDomain(node.domain)) break;
@@ -227,7 +228,14 @@ function evaluate(g, s, attn, rank, opset, bound) {
       case 'Unsqueeze': out(unsqueeze(v, axesOf(1))); break;
       case 'Reshape': {
         const target = shapeValue(g, node.input[1], viewOf).vals;
-        out(reshape(v, reshapeTarget(v, target, attr(node, 'allowzero', 0) !== 0)));
+        try {
+          out(reshape(v, reshapeTarget(v, target, attr(node, 'allowzero', 0) !== 0)));
+        } catch (e) {
+          // A free dimension may be fixed only where the chain fixes it: a target of constant
+          // sizes (any other value fails the Reshape); a computed target holds for every value.
+          if (e instanceof Need && !target.every((t) => concrete(t) > 0)) throw mismatch(`Reshape ${node.name} holds only where ${e.sym} is ${e.values.join(' or ')}`);
+          throw e;
+        }
         break;
       }
       case 'Split':
