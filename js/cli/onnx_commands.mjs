@@ -115,6 +115,7 @@ const ms = (v) => (v >= 10 ? v.toFixed(1) : v.toFixed(3));
 const dims = (v) => (v.dims ? `${v.type} [${v.dims.join(', ')}]` : 'not run');
 
 function attributesText(n) {
+  if (n.attention) return `domain=${n.node.domain}`;
   const a = n.attrs;
   return n.node.opType === 'GridSample' ? `mode=${a.mode} padding_mode=${a.paddingMode} align_corners=${Number(a.alignCorners)}` : `align_corners=${Number(a.alignCorners)}`;
 }

@@ -89,8 +89,7 @@ function structure(g, concatIndex) {
   }
   if (mulIndex < 0 || !outs.length) return 'no Mul by the attention weights and ReduceSum after the stacked samples';
   const mulNode = g.graph.node[mulIndex];
-  const onWeights = mulNode.input.findIndex((v, k) => v !== (k === 0 ? mulNode.input[1] : mulNode.input[0]) && !isOnPath(g, v, concat.output[0], forward));
-  const attn = walkBack(g, mulNode.input[onWeights], LAYOUT);
+  const attn = walkBack(g, mulNode.input[isOnPath(g, mulNode.input[0], concat.output[0], forward) ? 1 : 0], LAYOUT);
   return { nodes, forward, outs, value: values[0], loc: locs[0], attn, samplers, concatIndex };
 }
 
