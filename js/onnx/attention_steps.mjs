@@ -113,7 +113,8 @@ export function reduce(g, node, v, ints, L, P) {
   const axes = (node.input[1] ? ints(1) : attr(node, 'axes')) ?? [];
   const rank = v.dims.length;
   const at = new Set(axes.map((x) => (x < 0 ? x + rank : x)));
-  const summed = withDims(v, v.dims.filter((_, i) => at.has(i)));
+  // The reduced axes together, outer first: exactly the levels and points, in that order.
+  const summed = withDims(v, [v.dims.filter((_, i) => at.has(i)).flat()]);
   const lp = mul(int(L), P);
   if (!at.size || canon({ ...summed, offset: int(0) }) !== canon({ src: 'U', offset: int(0), dims: [[{ n: lp, st: int(1) }]] })) {
     throw mismatch(`ReduceSum ${node.name} over axes [${axes}], not the levels and points`);
