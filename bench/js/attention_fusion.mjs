@@ -2,8 +2,8 @@
 //
 //   node bench/js/attention_fusion.mjs <ort|unfused|fused> <decoder|encoder> [runs=7]
 //
-// Prints the median and the range of `runs` timed runs after 2 untimed ones, one thread each
-// (onnxruntime's intraOpNumThreads 1, gridsample's single-thread build).
+// Prints the median and the range of `runs` timed runs after 2 untimed ones, wall and CPU time,
+// one thread each (onnxruntime's intraOpNumThreads 1, gridsample's single-thread build).
 import * as ort from 'onnxruntime-node';
 
 import { load } from '../../js/node.mjs';
@@ -42,13 +42,22 @@ const options = { intraOpNumThreads: 1, interOpNumThreads: 1 };
 const session = impl === 'ort'
   ? await ort.InferenceSession.create(model, options)
   : await InferenceSession.create(model, { ort, gridsample: await load({ variant: 'simd' }), placement: 'gridsample', fuseAttention: impl === 'fused', ...options });
+// Wall time and the process's CPU time (user + system) of each run: on a shared machine the
+// CPU time of a one-thread run is the steadier figure.
 const times = [];
+const cpu = [];
 for (let i = 0; i < Number(runs) + 2; ++i) {
-  const t0 = performance.now();
+  const [t0, c0] = [performance.now(), process.cpuUsage()];
   await session.run(feeds);
-  if (i >= 2) times.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  if (i >= 2) {
+    times.push(performance.now() - t0);
+    cpu.push((c.user + c.system) / 1000);
+  }
 }
 times.sort((a, b) => a - b);
+cpu.sort((a, b) => a - b);
 const parts = session.plan ? session.plan().parts.map((p) => Object.entries(p.ops).map(([op, n]) => `${n} ${op}`).join(', ')).join(' | ') : 'one session';
-console.log(`${block} ${impl}: median ${times[times.length >> 1].toFixed(2)} ms (min ${times[0].toFixed(2)}, max ${times.at(-1).toFixed(2)}, ${times.length} runs); ${parts}`);
+console.log(`${block} ${impl}: median ${times[times.length >> 1].toFixed(2)} ms (min ${times[0].toFixed(2)}, max ${times.at(-1).toFixed(2)}, ${times.length} runs), `
+  + `CPU time median ${cpu[cpu.length >> 1].toFixed(2)} ms (min ${cpu[0].toFixed(2)}); ${parts}`);
 await session.release();
