@@ -99,8 +99,9 @@ const isOnPath = (g, v, start, forward) => v === start || forward.some((i) => g.
 /**
  * The chains of `graph` proven equal to the fused node: { blocks: [{ index (of the chain's
  * last node), inputs: [value, samplingLocations, attentionWeights], output, replaced (node
- * indices), levels, spatialShapes, levelStartIndex, dims (the inputs' dimensions by role, as
- * numbers or symbols the proof left free) }], notFused: [{ near, why }] }.
+ * indices), spatialShapes, levelStartIndex (BigInt64Arrays), dims (the roles of the inputs'
+ * axes: value, loc, attn), bound (role -> the size the chain's constant reshapes fix, checked
+ * at every run by onnx/fused_arguments.mjs) }], notFused: [{ near, why }] }.
  * `types(name)`: a value's element type where known.
  */
 export function findAttention(graph, { model, opset, types }) {
@@ -159,7 +160,7 @@ function attempt(g, s, attn, rank, opset, bound, depth) {
 function roleDims(roles, bound, L) {
   return roles.map((r) => (r === 'two' ? int(2) : r === 'L' ? int(L) : r === 'LP' ? mul(int(L), dimOf('P', bound)) : dimOf(r, bound)));
 }
-export const dimOf = (r, bound) => (bound.has(r) ? int(bound.get(r)) : sym(r));
+const dimOf = (r, bound) => (bound.has(r) ? int(bound.get(r)) : sym(r));
 
 // Binds what the graph declares of the inputs' dimensions (throws Need for the first unbound).
 function bindKnown(g, name, roles, bound, L) {
@@ -212,7 +213,8 @@ function evaluate(g, s, attn, rank, opset, bound) {
   const order = [...s.nodes, ...attn.nodes, ...s.forward].sort((a, b) => a - b);
   for (const i of new Set(order)) {
     const node = g.graph.node[i];
-    const v = need(node.input[0]);
+    // (2 * loc may be Mul(2, loc): affine() finds the locations among its inputs.)
+    const v = ['Mul', 'Add', 'Sub', 'Div'].includes(node.opType) ? null : need(node.input[0]);
     const out = (view) => views.set(node.output[0], view);
     const ints = (k) => shapeValue(g, node.input[k], viewOf).vals.map((m) => {
       if (concrete(m) === null) throw mismatch(`${node.opType} ${node.name}: ${show(m)} where a constant is needed`);

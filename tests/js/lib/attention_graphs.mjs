@@ -10,7 +10,8 @@ const rows = (levels) => levels.map(([h, w]) => h * w);
  * [N, Lq, M, L, P]) and 'output' [N, Lq, M * D]; inputs 'value' [N, S, M, D] and
  * 'sampling_locations' [N, Lq, M, L, P, 2]. `shapes`: 'constant' (reshape targets folded to
  * constants, the batch `N` fixed) or 'dynamic' (computed from Shape, as an export with dynamic
- * axes writes them; N and Lq symbolic). `split`: 'Split' (value.split) or 'Slice' (value[:, a:b]).
+ * axes writes them; N and Lq symbolic). `split`: 'Split' (value.split) or 'Slice' (value[:, a:b],
+ * and 2 * loc written Mul(2, loc)).
  * `miss`: a near miss, the chain changed so that it no longer is the attention (see MISSES).
  */
 export function torchAttention({ N = 1, Lq, M, D, P, levels, shapes = 'constant', split = 'Split', miss = null }) {
@@ -46,7 +47,8 @@ export function torchAttention({ N = 1, Lq, M, D, P, levels, shapes = 'constant'
     pieces = levels.map((_, l) => g.node('Slice', ['value', i64([starts[l] + (l ? gap : 0)]), i64([starts[l] + (l ? gap : 0) + sizes[l]]), i64([1])], `value_l${l}`));
   }
   const two = g.f32('two', [], [miss === 'scale' ? 2.5 : 2]);
-  const grids = g.node('Sub', [g.node('Mul', ['sampling_locations', two], 'locations_x2'), g.f32('one', [], [1])], 'sampling_grids');
+  const times2 = g.node('Mul', split === 'Slice' ? [two, 'sampling_locations'] : ['sampling_locations', two], 'locations_x2');
+  const grids = g.node('Sub', [times2, g.f32('one', [], [1])], 'sampling_grids');
   const [nV, mL, dV, qL, lL, pL] = dynamic
     ? [dim('value', 0), dim('sampling_locations', 2), dim('value', 3), dim('sampling_locations', 1), dim('sampling_locations', 3), dim('sampling_locations', 4)]
     : [];
