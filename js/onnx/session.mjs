@@ -10,7 +10,7 @@ import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
 import { planOf } from './plan.mjs';
 import { fusedArguments } from './fused_arguments.mjs';
-import { heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
+import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -344,11 +344,16 @@ export class InferenceSession {
 
   // A multi-scale deformable attention node (fused from a chain, or mmdeploy's) on the wasm
   // kernel, on the CPU (gridsample/webgpu has no fused kernel yet: GPU inputs are read back).
+  // As #runOurs, a result only later parts read is written into a heap tensor kept across runs.
   async #runAttention(n, values) {
     const inputs = await Promise.all(n.node.input.map((name) => onCpu(this.#ort, values.get(name) ?? this.#constants.get(name))));
     try {
-      const y = this.#gs.multiScaleDeformableAttention(...(n.fused ? fusedArguments(n.fused, inputs) : inputs));
-      return { type: y.dtype, dims: y.shape, data: y.data };
+      const args = n.fused ? fusedArguments(n.fused, inputs) : inputs;
+      const name = n.node.output[0];
+      const dims = this.#graphOutputs.has(name) ? null : attentionDims(this.#gs, args);
+      const out = dims ? this.#heapFor(name, typeOf(args[0]), dims) : undefined;
+      const y = this.#gs.multiScaleDeformableAttention(...args, { out });
+      return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
       const shapes = n.node.input.map((input, i) => `${quote(input)}: ${typeOf(inputs[i])} [${[...inputs[i].dims].join(', ')}]`).join(', ');
       throw this.#error(`${n.label}, inputs ${shapes}: ${e.message}`, e);
