@@ -5,7 +5,8 @@ import type {
   ImageLike, ImageOut, ImageResult, Homography, PixelMap, Point, Quad, RemapOptions, Theta, WarpAffineOptions,
 } from './image_api.cjs';
 import type {
-  AffineGridOptions, DType, DTypeOf, Dims, GridSampleOptions, HeapTensor, NotInferred, Out, Size, TensorLike, TensorResult,
+  AffineGridOptions, DeformableAttentionOptions, DType, DTypeOf, Dims, GridSampleOptions, HeapTensor, LevelTensor, NotInferred, Out, Size,
+  TensorLike, TensorResult,
 } from './tensor_api.cjs';
 
 /** The loaded module that {@link load} resolves to. */
@@ -225,6 +226,45 @@ export interface GridSample {
     grid: TensorLike | HeapTensor,
     options?: GridSampleOptions<O>,
   ): TensorResult<X, NotInferred<O>>;
+
+  /**
+   * Multi-scale deformable attention's sampling (Deformable DETR, DINO, RT-DETR, D-FINE,
+   * Mask2Former), fused: per level l, each head's (H_l, W_l) map sampled bilinearly at pixel
+   * `(x * W_l - 0.5, y * H_l - 0.5)` (taps outside the level read 0; a non-finite location
+   * samples 0), times its attention weight, summed over levels and points. The same as the chain
+   * exporters write (GridSample bilinear / zeros / align_corners 0 at `2 * loc - 1` per level,
+   * then Mul and ReduceSum), in float32 with one rounding to the value's dtype.
+   *
+   * @param value - `[N, S, M, D]` (S = the sum of H_l * W_l, M heads of D channels); float32,
+   *   float16 or bfloat16.
+   * @param spatialShapes - `[L, 2]`: H, W of each level, each >= 1 (see {@link LevelTensor}).
+   * @param levelStartIndex - `[L]`: where each level starts in S, the running sum of H * W.
+   * @param samplingLocations - `[N, Lq, M, L, P, 2]`: (x, y) in [0, 1] of each level; float32,
+   *   float16 or bfloat16.
+   * @param attentionWeights - `[N, Lq, M, L, P]`; float32, float16 or bfloat16.
+   * @param options - an optional `out`.
+   * @returns y `[N, Lq, M * D]` of the value's dtype; `options.out` itself when that is a tensor
+   *   object.
+   * @throws TypeError for a wrong kind of argument (as {@link GridSample.gridSample}; a dtype
+   *   other than float32, float16 or bfloat16; levels that are not integers in one of
+   *   {@link LevelTensor}'s forms).
+   * @throws RangeError for wrong values (shapes that disagree, S other than the levels' sum,
+   *   H or W below 1, starts that are not the running sum of H * W, a result the heap cannot
+   *   hold); the library's messages name the ONNX arguments (`spatial_shapes`, ...).
+   *
+   * @example
+   * // onnxruntime tensors as they come: value [1, S, 8, 32], levels int64, locations and weights.
+   * const y = gs.multiScaleDeformableAttention(value, spatialShapes, levelStartIndex,
+   *   samplingLocations, attentionWeights);   // y.shape: [1, Lq, 256]
+   */
+  multiScaleDeformableAttention<V extends TensorLike | HeapTensor, O extends Out | undefined = undefined>(
+    value: V,
+    spatialShapes: LevelTensor,
+    levelStartIndex: LevelTensor,
+    samplingLocations: TensorLike | HeapTensor,
+    attentionWeights: TensorLike | HeapTensor,
+    options?: DeformableAttentionOptions<O>,
+  ): TensorResult<V, NotInferred<O>>;
 
   /**
    * A zero-filled tensor in the wasm heap (the zero-copy tier).

@@ -3,7 +3,7 @@
 
 import type { Homography, ImageLike, ImageResult, PixelMap, RemapOptions, Theta, WarpAffineOptions } from './image_api.cjs';
 import type { GridSample, HostClass, LoadOptions, WasmModule } from './load_api.cjs';
-import type { GridSampleOptions, TensorLike, TensorResult } from './tensor_api.cjs';
+import type { GridSampleOptions, LevelTensor, TensorLike, TensorResult } from './tensor_api.cjs';
 
 /** Options of {@link createPool}. */
 export interface PoolOptions {
@@ -66,6 +66,12 @@ export interface Pool {
   /** {@link GridSample.gridSample} on the pool: 4-D and 5-D, split along the grid's first spatial axis. */
   gridSample<X extends TensorLike>(x: X, grid: TensorLike, options?: Omit<GridSampleOptions<undefined>, 'out'> & PoolCallOptions):
     Promise<TensorResult<X>>;
+  /**
+   * {@link GridSample.multiScaleDeformableAttention} on the pool: split into bands of queries,
+   * each worker keeping the value.
+   */
+  multiScaleDeformableAttention<V extends TensorLike>(value: V, spatialShapes: LevelTensor, levelStartIndex: LevelTensor,
+    samplingLocations: TensorLike, attentionWeights: TensorLike, options?: PoolCallOptions): Promise<TensorResult<V>>;
   /**
    * Ends every worker (calls in flight and later ones reject with "the pool was terminated").
    * Resolves when they have stopped. An idle pool does not keep Node's process alive.

@@ -1,4 +1,4 @@
-// TypeScript declarations of gridsample's tensors and their options: dtypes, tensor shapes, GridSample / AffineGrid options and results, the HeapTensor class.
+// TypeScript declarations of gridsample's tensors and their options: dtypes, tensor shapes, GridSample / AffineGrid / multi-scale deformable attention options and results, the HeapTensor class.
 // A part of api.d.cts (which re-exports it; see there why a .d.cts), read as CommonJS for its extension alone.
 
 import type { GridSample } from './load_api.cjs';
@@ -187,6 +187,42 @@ export interface AffineGridOptions<O extends Out | undefined = Out | undefined> 
   /** Write the grid here (as for {@link GridSampleOptions.out}). */
   out?: O;
 }
+
+/**
+ * Options of {@link GridSample.multiScaleDeformableAttention}; `O` is the type of `out` (see
+ * {@link GridSampleOptions}). Its threads are the module's (`load({ numThreads })`).
+ */
+export interface DeformableAttentionOptions<O extends Out | undefined = Out | undefined> {
+  /** Write the result `[N, Lq, M * D]` here (as for {@link GridSampleOptions.out}), of the value's dtype. */
+  out?: O;
+}
+
+/**
+ * Multi-scale deformable attention's levels, int64 in ONNX and PyTorch: `spatialShapes`
+ * `[L, 2]` (H, W of each level) or `levelStartIndex` `[L]` (the first row of each level in the
+ * value's S axis). An onnxruntime int64 tensor (`BigInt64Array` data) or int32 one passes as it
+ * is; so do a bare `BigInt64Array` / `Int32Array` (flat), an Array of `[H, W]` pairs and a flat
+ * Array of integers (numbers or bigints).
+ */
+export type LevelTensor =
+  | BigInt64Array
+  | Int32Array
+  | readonly (number | bigint)[]
+  | readonly (readonly (number | bigint)[])[]
+  | {
+      /** The values, row-major. */
+      readonly data: BigInt64Array | Int32Array;
+      /** `[L, 2]` for spatialShapes, `[L]` for levelStartIndex. */
+      readonly shape?: Dims;
+      /** Same as `shape` (the onnxruntime-web name). */
+      readonly dims?: Dims;
+      /** `'int64'` for `BigInt64Array` data, `'int32'` for `Int32Array`. */
+      readonly dtype?: 'int64' | 'int32';
+      /** As onnxruntime-web spells it; used when `dtype` is absent. */
+      readonly type?: string;
+      /** onnxruntime-web tensor location; only CPU tensors can be read. */
+      readonly location?: string;
+    };
 
 /** AffineGrid's `size`: `[N, C, H, W]` or `[N, C, D, H, W]`, as numbers, bigints, or a 1-D int64 tensor. */
 export type Size = Dims | { readonly data: Dims; readonly shape?: Dims; readonly dims?: Dims };

@@ -90,6 +90,26 @@ const SPLITTERS = {
       result: (data, first) => ({ data, shape: [n, c, ...G.dims.slice(1, r - 1)], dtype: first.dtype }),
     };
   },
+  // Bands of queries: each worker keeps the value and gets its queries' locations and weights;
+  // an output value costs 4 taps per level and point.
+  multiScaleDeformableAttention([value, spatialShapes, levelStartIndex, locations, weights, options]) {
+    const V = plainTensor(value);
+    const S = plainTensor(locations);
+    const W = plainTensor(weights);
+    if (!V || !S || !W || V.dims.length !== 4 || S.dims.length !== 6 || W.dims.length !== 5) return null;
+    const [n, , m, d] = V.dims;
+    const [, rows, , l, p] = S.dims;
+    // The levels read now and sent with each band, tensors as their bare arrays (not transferred).
+    const levels = [spatialShapes, levelStartIndex].map((t) => (isView(t?.data) ? t.data.slice() : snapshot(t, [])));
+    const typed = (T) => (T.dtype ? { dtype: T.dtype } : {});
+    const queries = (T, inner, a, b) => ({ data: sliceRows(T.data, n, rows, inner, a, b), shape: [n, b - a, ...T.dims.slice(2)], ...typed(T) });
+    return {
+      planes: n, rows, rowValues: m * d, taps: 4 * l * p, like: V.data,
+      shared: { x: { data: V.data, shape: V.dims, ...typed(V) } }, bandBytes: S.data.byteLength + W.data.byteLength,
+      band: (a, b) => [...levels, queries(S, m * l * p * 2, a, b), queries(W, m * l * p, a, b), options],
+      result: (data, first) => ({ data, shape: [n, rows, m * d], dtype: first.dtype }),
+    };
+  },
 };
 
 function splitWarp([image, theta, options]) {

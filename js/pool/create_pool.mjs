@@ -16,6 +16,7 @@ const ARGUMENT_NAMES = {
   warpPerspective: ['image', 'h'],
   remap: ['image', 'mapX', 'mapY'],
   gridSample: ['x', 'grid'],
+  multiScaleDeformableAttention: ['value', 'spatialShapes', 'levelStartIndex', 'samplingLocations', 'attentionWeights'],
 };
 /** For tests: `pool[FAULT](worker, 'throw' | 'exit')` makes that worker fail its next band. */
 export const FAULT = Symbol.for('gridsample.pool.fault');
@@ -384,6 +385,8 @@ export async function createPoolWith(options, { spawn, cores, load }) {
     warpPerspective: (image, h, options) => pool.run('warpPerspective', [image, h, options]),
     remap: (image, mapX, mapY, options) => pool.run('remap', [image, mapX, mapY, options]),
     gridSample: (x, grid, options) => pool.run('gridSample', [x, grid, options]),
+    multiScaleDeformableAttention: (value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) =>
+      pool.run('multiScaleDeformableAttention', [value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options]),
     terminate: () => pool.terminate(),
     [FAULT]: (index, kind) => pool.fault(index, kind),
   });

@@ -1,9 +1,12 @@
-// gs.multiScaleDeformableAttention in every wasm variant (simd, scalar; simd-threads on 3 threads): results against the exporters' chain computed here with gs.gridSample per level (many shapes, locations outside [0, 1] and non-finite, float16), the levels' forms (onnxruntime int64 tensors, Int32Array, arrays), empty outputs, options.out and the heap-tensor tier.
+// gs.multiScaleDeformableAttention in every wasm variant (simd, scalar; simd-threads on 3 threads): results against the exporters' chain computed here with gs.gridSample per level (many shapes, locations outside [0, 1] and non-finite, float16), the levels' forms (onnxruntime int64 tensors, Int32Array, arrays), empty outputs, options.out and the heap-tensor tier; the worker pool's twin, split into bands of queries, gives one instance's bytes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { load, simdSupported, threadsSupported } from '../../js/node.mjs';
+import { createPool, load, simdSupported, threadsSupported } from '../../js/node.mjs';
+import { libraryRules } from '../../js/core/api.mjs';
+import { SPLIT_COST } from '../../js/pool/create_pool.mjs';
 import { modules } from './lib/api_values.mjs';
+import { assertSame, progress } from './lib/pool_checks.mjs';
 import { argumentsOf, assertMatchesChain, chain, makeCase } from './lib/deformable_attention_chain.mjs';
 
 const threaded = simdSupported() && threadsSupported() ? await load({ numThreads: 3 }) : null;
@@ -123,6 +126,15 @@ for (const [variant, gs] of Object.entries(all)) {
 }
 
 describe('multiScaleDeformableAttention across variants', () => {
+  test("libraryRules' output dims (gridsample/onnx sizes its tensors with them): the library's, and its errors", () => {
+    const rule = libraryRules(modules.scalar).multiScaleDeformableAttention;
+    assert.deepEqual(rule([2, 5, 3, 4], BigInt64Array.of(2n, 2n, 1n, 1n), [0n, 4n], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 4]), [2, 7, 12]);
+    assert.throws(() => rule([2, 6, 3, 4], [[2, 2], [1, 1]], [0, 4], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 4]),
+      { name: 'RangeError', message: /^multiScaleDeformableAttention: value: expected S = 5 / });
+    assert.throws(() => rule([2, 5, 3, 4], [[2, 2], [1, 1]], [0, 4], [2, 7, 3, 2, 4, 2], [2, 7, 3, 2, 3]),
+      { name: 'RangeError', message: /^multiScaleDeformableAttention: attention_weights: expected \[2, 7, 3, 2, 4\]/ });
+  });
+
   test('every variant and thread count gives the same bytes on a larger case (threads split the queries; the result does not depend on them)', () => {
     const c = makeCase({ N: 2, Lq: 300, M: 8, D: 32, P: 4, levels: [[32, 32], [16, 16], [8, 8], [4, 4]], seed: 15 });
     const results = Object.entries(all).map(([variant, gs]) => [variant, gs.multiScaleDeformableAttention(...argumentsOf(c)).data]);
@@ -131,5 +143,48 @@ describe('multiScaleDeformableAttention across variants', () => {
     // SIMD and scalar builds may round the float32 sums differently; the threaded build is the
     // SIMD one, so it must equal it byte for byte.
     if (threaded) assert.deepEqual(results.find(([v]) => v === 'simd-threads')[1], results.find(([v]) => v === 'simd')[1]);
+  });
+});
+
+describe('pool.multiScaleDeformableAttention (Node worker_threads)', () => {
+  // Every call split that can be (threshold 0), and one pool with the default threshold.
+  const ready = Promise.all([load({ variant: 'simd' }), createPool({ workers: 2, [SPLIT_COST]: 0 }), createPool({ workers: 2 })]);
+
+  test('split into bands of queries, the bytes of one instance (N = 2, float16 value, levels as arrays)', async () => {
+    const [gs, pool] = await ready;
+    for (const sizes of [{ N: 2, Lq: 37, M: 3, D: 5, P: 2, levels: [[9, 7], [4, 3], [1, 2]], seed: 16 },
+      { N: 1, Lq: 20, M: 2, D: 8, P: 3, levels: [[6, 6], [3, 3]], dtype: 'float16', seed: 17 }]) {
+      const c = makeCase(sizes);
+      const args = argumentsOf(c);
+      const p = progress();
+      const got = await pool.multiScaleDeformableAttention(...args, { onProgress: p.onProgress });
+      assertSame(got, gs.multiScaleDeformableAttention(...args), JSON.stringify(sizes));
+      assert.ok(p.split(), `not split (progress ${p.seen})`);
+      const arrays = [c.value, c.sizes.levels, c.levelStartIndex.data, c.samplingLocations, c.attentionWeights];
+      assertSame(await pool.multiScaleDeformableAttention(...arrays), gs.multiScaleDeformableAttention(...arrays), 'levels as arrays');
+    }
+  });
+
+  test("a small call runs whole with the default threshold; errors are the instance's; heap tensors and out are refused", async () => {
+    const [gs, , pool] = await ready;
+    const c = makeCase({ seed: 18 });
+    const p = progress();
+    assertSame(await pool.multiScaleDeformableAttention(...argumentsOf(c), { onProgress: p.onProgress }), gs.multiScaleDeformableAttention(...argumentsOf(c)), 'whole');
+    assert.ok(!p.split(), `split (progress ${p.seen})`);
+    const bad = [c.value, [[4, 6], [2, 3], [1, 1]], [0, 23, 30], c.samplingLocations, c.attentionWeights];
+    const message = /^multiScaleDeformableAttention: level_start_index: expected 24 for level 1 \(the sum of H \* W of the levels before it\), got 23$/;
+    assert.throws(() => gs.multiScaleDeformableAttention(...bad), { name: 'RangeError', message });
+    await assert.rejects(pool.multiScaleDeformableAttention(...bad), { name: 'RangeError', message });
+    const value = gs.tensorFrom(c.value);
+    await assert.rejects(pool.multiScaleDeformableAttention(value, ...argumentsOf(c).slice(1)),
+      { name: 'TypeError', message: /^pool\.multiScaleDeformableAttention: value: a heap tensor lives in one instance's memory/ });
+    value.dispose();
+    await assert.rejects(pool.multiScaleDeformableAttention(...argumentsOf(c), { out: new Float32Array(30) }),
+      { name: 'TypeError', message: /^pool\.multiScaleDeformableAttention: options\.out: not taken by pool calls/ });
+  });
+
+  test('terminate', async () => {
+    const [, ...pools] = await ready;
+    await Promise.all(pools.map((p) => p.terminate()));
   });
 });

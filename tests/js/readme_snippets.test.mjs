@@ -159,6 +159,16 @@ const flowTensor = { data: new Float32Array(2 * 48 * 64).fill(1.5), shape: [1, 2
     run: true,
   },
   {
+    readme: 'js/README.md', starts: "// Deformable DETR's cross-attention over three levels",
+    prelude: `${LOADED}
+const value = { data: new Float32Array(5376 * 8 * 32), dims: [1, 5376, 8, 32], type: 'float32' };
+const spatialShapes = { data: BigInt64Array.of(64n, 64n, 32n, 32n, 16n, 16n), dims: [3, 2], type: 'int64' };
+const levelStartIndex = { data: BigInt64Array.of(0n, 4096n, 5120n), dims: [3], type: 'int64' };
+const samplingLocations = { data: new Float32Array(300 * 8 * 3 * 4 * 2).fill(0.5), dims: [1, 300, 8, 3, 4, 2], type: 'float32' };
+const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4).fill(1 / 12), dims: [1, 300, 8, 3, 4], type: 'float32' };`,
+    run: true,
+  },
+  {
     readme: 'js/README.md', starts: "const frame = gs.tensor('uint8', [1, 4, h, w]);",
     prelude: `${LOADED}
 const [h, w] = [48, 64];
@@ -169,7 +179,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
   },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 12;
+const RUN = 13;
 const CHECKED_ONLY = 14;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.

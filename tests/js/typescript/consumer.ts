@@ -184,6 +184,31 @@ gs.gridSample(x32, grid, { out: [0, 0, 0, 0] });
 // @ts-expect-error: warpAffine's out is an image, its pixels or a heap tensor
 gs.warpAffine(image, theta, { out: outTensor });
 
+// Multi-scale deformable attention: the result has the value's dtype; the levels come as
+// onnxruntime's int64 tensors, int32 ones, bare typed arrays or arrays; threads are load()'s.
+const locations = { data: new Float32Array(4), shape: [1, 1, 1, 2, 1, 2] };
+const weights = { data: new Float32Array(2), shape: [1, 1, 1, 2, 1] };
+const attention = gs.multiScaleDeformableAttention({ data: new Float32Array(10), shape: [1, 5, 1, 2] },
+  { data: BigInt64Array.of(2n, 2n, 1n, 1n), dims: [2, 2], type: 'int64' }, BigInt64Array.of(0n, 4n), locations, weights);
+assert<Equal<typeof attention, gridsample.Tensor<'float32', Float32Array<ArrayBuffer>>>>();
+const attention16 = gs.multiScaleDeformableAttention({ data: new Uint16Array(10), shape: [1, 5, 1, 2], dtype: 'float16' },
+  [[2, 2], [1n, 1n]], [0, 4], locations, { data: new Uint16Array(2), dims: [1, 1, 1, 2, 1], type: 'float16' });
+assert<Equal<typeof attention16, gridsample.Tensor<'float16', Uint16Array<ArrayBuffer>>>>();
+const attentionOut = { data: new Float32Array(2), shape: [1, 1, 2], dtype: 'float32' as const };
+const intoAttention = gs.multiScaleDeformableAttention(x32, { data: Int32Array.of(2, 2, 1, 1), shape: [2, 2] }, Int32Array.of(0, 4),
+  locations, weights, { out: attentionOut });
+assert<Equal<typeof intoAttention, typeof attentionOut>>();
+const levelPairs = [[2, 2], [1, 1]];  // number[][]: pairs in a variable
+const levelsOfOutHeap = gs.multiScaleDeformableAttention(x32, levelPairs, [0n, 4n], locations, weights, { out: outHeap });
+gs.multiScaleDeformableAttention(x32, [2, 2, 1, 1], [0, 4], locations, weights);
+assert<Equal<typeof levelsOfOutHeap, gridsample.HeapTensor<'float32'>>>();
+// @ts-expect-error: levels are integers: no Float32Array
+gs.multiScaleDeformableAttention(x32, Float32Array.of(2, 2, 1, 1), [0, 4], locations, weights);
+// @ts-expect-error: an int64 tensor's data is a BigInt64Array (or int32's an Int32Array)
+gs.multiScaleDeformableAttention(x32, { data: new Float64Array(4), dims: [2, 2] }, [0, 4], locations, weights);
+// @ts-expect-error: threads are load()'s numThreads
+gs.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { threads: 2 });
+
 // The worker pool: async twins of the large calls, the result types of the instance's calls.
 async function poolCalls(): Promise<void> {
   assert<Equal<ReturnType<typeof gridsample.createPool>, Promise<gridsample.Pool>>>();
@@ -199,6 +224,11 @@ async function poolCalls(): Promise<void> {
   const y = await pool.gridSample({ data: new Float32Array(4), shape: [1, 1, 2, 2] }, grid, { mode: 'nearest' });
   assert<Equal<typeof y.data, Float32Array<ArrayBuffer>>>();
   await pool.remap(rgba, { data: new Float32Array(8), width: 2, height: 2 });
+  const pooledAttention = await pool.multiScaleDeformableAttention({ data: new Uint16Array(10), shape: [1, 5, 1, 2], dtype: 'bfloat16' },
+    [[2, 2], [1, 1]], [0, 4], locations, weights, { onProgress: (f: number) => f });
+  assert<Equal<typeof pooledAttention, gridsample.Tensor<'bfloat16', Uint16Array<ArrayBuffer>>>>();
+  // @ts-expect-error: pool calls take no out
+  await pool.multiScaleDeformableAttention(x32, [[2, 2], [1, 1]], [0, 4], locations, weights, { out: new Float32Array(2) });
   // @ts-expect-error: pool calls take no out
   await pool.warpAffine(rgba, [1, 0, 0, 0, 1, 0], { out: new Uint8ClampedArray(16) });
   // @ts-expect-error: each worker runs one thread
