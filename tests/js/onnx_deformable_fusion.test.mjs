@@ -132,6 +132,22 @@ describe('switching the fusion off, and placement', () => {
     for (const n of gridSamples) assert.deepEqual([n.placement.runsOn, /fused attention/.test(n.placement.why)], ['onnxruntime', true]);
     await Promise.all([whole.release(), off.release(), left.release()]);
   });
+
+  test("placement 'auto' times the fused node against its chain on onnxruntime and says so", async () => {
+    const model = torchAttention({ ...SIZES, N: 1 });
+    const f = feeds({ ...SIZES, N: 1 }, 70);
+    const whole = await ort.InferenceSession.create(model);
+    const s = await InferenceSession.create(model, { ort, gridsample: gs });
+    assertClose(await s.run(f), await whole.run(f), ATOL);
+    const plan = s.plan();
+    assert.ok(plan.placement.decided && plan.placement.measured);
+    const placed = plan.parts.flatMap((p) => p.nodes).filter((n) => n.placement);
+    assert.ok(placed.length === 1 || placed.length === 3, `${placed.length} nodes of ours`);
+    for (const n of placed) assert.match(n.placement.why, /placement 'auto' timed whole runs/);
+    if (placed.length === 3) for (const n of placed) assert.match(n.placement.why, /^its fused attention's placement/);
+    assertClose(await s.run(f), await whole.run(f), ATOL);
+    await Promise.all([s.release(), whole.release()]);
+  });
 });
 
 describe("mmdeploy's MMCVMultiScaleDeformableAttention", () => {
