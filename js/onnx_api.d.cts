@@ -73,6 +73,13 @@ export interface SessionOptions<O extends OrtModule = OrtModule> {
    */
   placement?: 'auto' | 'gridsample' | 'onnxruntime';
   /**
+   * Run each multi-scale deformable attention chain (per-level GridSample, stack, Mul,
+   * ReduceSum) proven equal to `gs.multiScaleDeformableAttention` as one fused node (default
+   * true; wasm only: on WebGPU the chain stays as it is). {@link Plan.attention} says what was
+   * fused and why the rest was not.
+   */
+  fuseAttention?: boolean;
+  /**
    * The files the model keeps tensor data in (read once; every onnxruntime part gets their bytes
    * through onnxruntime's own `externalData` option). A model given as a path or URL finds them
    * beside itself without it.
@@ -160,15 +167,32 @@ export interface PlacementDecision {
   measured: { split: RunTimes; onnxruntime: RunTimes } | null;
 }
 
+/** The chain a fused attention node replaced, and the levels it proved ({@link PlanNode.fused}). */
+export interface FusedAttention {
+  /** The model's nodes it runs in their place, in the model's order. */
+  replaced: { name: string; opType: string }[];
+  /** What it reads: the value [N, S, M, D], the sampling locations [N, Lq, M, L, P, 2], the attention weights ([N, Lq, M, L, P] or [N, Lq, M, L * P]). */
+  inputs: [string, string, string];
+  /** Each level's [H, W], in the value's row order. */
+  levels: [number, number][];
+  /** The row each level starts at. */
+  levelStartIndex: number[];
+}
+
 /** One node of a {@link PlanPart}. */
 export interface PlanNode {
   name: string;
+  /** The model's operator, or `'MultiScaleDeformableAttention'` for a fused attention chain. */
   opType: string;
+  /** mmdeploy's `MMCVMultiScaleDeformableAttention`: its domain, `'mmdeploy'`. */
+  domain?: string;
+  /** A fused attention chain: the nodes it replaced and its levels. */
+  fused?: FusedAttention;
   /** For GridSample / AffineGrid nodes: the operator version the model's opset selects. */
   version?: number;
   /** For GridSample / AffineGrid nodes: their attributes as gridsample's options. */
   attributes?: { mode?: string; paddingMode?: string; alignCorners: boolean };
-  /** For GridSample / AffineGrid nodes: where the node runs and why (see `placement`). */
+  /** For GridSample / AffineGrid and attention nodes: where the node runs and why (see `placement`). */
   placement?: { runsOn: RunsOn; why: string };
 }
 
@@ -204,6 +228,11 @@ export interface Plan {
   };
   /** Absent for a model without GridSample / AffineGrid nodes (one onnxruntime session). */
   placement?: PlacementDecision;
+  /**
+   * Where the model has multi-scale deformable attention chains (and `fuseAttention` looked
+   * for them): how many run fused, and each one left as it was, near which node and why.
+   */
+  attention?: { fused: number; notFused: { near: string; why: string }[] };
 }
 
 /**

@@ -115,6 +115,7 @@ const ms = (v) => (v >= 10 ? v.toFixed(1) : v.toFixed(3));
 const dims = (v) => (v.dims ? `${v.type} [${v.dims.join(', ')}]` : 'not run');
 
 function attributesText(n) {
+  if (n.attention) return `domain=${n.node.domain}`;
   const a = n.attrs;
   return n.node.opType === 'GridSample' ? `mode=${a.mode} padding_mode=${a.paddingMode} align_corners=${Number(a.alignCorners)}` : `align_corners=${Number(a.alignCorners)}`;
 }
@@ -261,7 +262,7 @@ function printInspect(r, out) {
   const alone = r.gridsampleNodes.length || r.createError ? '' : ' (the model runs on onnxruntime alone, as one session)';
   out(`GridSample / AffineGrid nodes: ${r.gridsampleNodes.length}${r.nestedNodes.length ? ' in the main graph' : ''}${alone}`);
   for (const n of r.gridsampleNodes) {
-    out(`  ${n.name || '(unnamed)'}: ${n.opType}-${n.version} ${n.attributes}`);
+    out(`  ${n.name || '(unnamed)'}: ${n.opType}${n.version ? `-${n.version}` : ''} ${n.attributes}`);
     if (n.inputs) {
       out(`    ${n.inputs.map((v) => `${v.name} ${dims(v)}${v.values ? ` = [${v.values.join(', ')}]` : ''}`).join(', ')} -> ${n.output.name} ${dims(n.output)}`);
       out(`    onnxruntime: ${n.onnxruntime}`);

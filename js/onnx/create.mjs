@@ -8,7 +8,7 @@ import { checkInputTypes } from './our_nodes.mjs';
 import { PLACEMENTS } from './placement.mjs';
 import { outputLocations } from './values.mjs';
 
-const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement'];
+const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement', 'fuseAttention'];
 
 // The model's bytes, the name errors call it by (its file name, else its graph's name), and the
 // path or URL that external data files sit beside.
@@ -39,8 +39,9 @@ export function readCreateOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`InferenceSession.create: options: expected an object with at least { ort }, got ${describe(options)}`);
   }
-  const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto' } = options;
+  const { ort, gridsample, subgraphs = 'error', gridsampleParts = 'gridsample', placement = 'auto', fuseAttention = true } = options;
   checkOrt(ort);
+  if (typeof fuseAttention !== 'boolean') throw new TypeError(`InferenceSession.create: options.fuseAttention: expected true or false, got ${describe(fuseAttention)}`);
   for (const [name, value] of [['subgraphs', subgraphs], ['gridsampleParts', gridsampleParts], ['placement', placement]]) {
     const allowed = { subgraphs: ['error', 'onnxruntime'], gridsampleParts: ['gridsample', 'onnxruntime'], placement: PLACEMENTS }[name];
     if (!allowed.includes(value)) {
@@ -50,7 +51,7 @@ export function readCreateOptions(options) {
   if (gridsample !== undefined && typeof gridsample?.gridSample !== 'function') {
     throw new TypeError(`InferenceSession.create: options.gridsample: expected a module from gridsample's load(), got ${describe(gridsample)}`);
   }
-  return { ort, gridsample, subgraphs, gridsampleParts, placement };
+  return { ort, gridsample, subgraphs, gridsampleParts, placement, fuseAttention };
 }
 
 // onnxruntime's options for every part: the caller's, less ours, with the external data files

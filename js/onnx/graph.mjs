@@ -1,7 +1,8 @@
 // Splits an ONNX model's main graph into parts (DESIGN.md section 8): maximal runs of nodes for onnxruntime, and the GridSample / AffineGrid nodes gridsample runs; and a part as a model of its own for onnxruntime.
 import { nodeLabel, OnnxModelError, quote, quoteAll } from './errors.mjs';
 import { declaredType, ELEM_CODES, encodeModel, num, tensorTypeOf, tensorTypeProto } from './model_proto.mjs';
-import { isDefaultDomain, isOurs, operatorVersion, OUR_OPS, ourAttributes } from './our_nodes.mjs';
+import { FUSED_OP, findAttention } from './fuse_attention.mjs';
+import { isDefaultDomain, isMmcvAttention, isOurs, operatorVersion, OUR_OPS, ourAttributes } from './our_nodes.mjs';
 import { valueTypes } from './value_types.mjs';
 
 // The last default-domain opset whose GridSample and AffineGrid gridsample knows: GridSample
@@ -48,9 +49,12 @@ function nestedOurs(node, index) {
  *   valueInfo: Map name -> ValueInfoProto, types: Map name -> element type (onnx/value_types.mjs),
  *   unused: [labels] }.
  * `keep`: indices of GridSample / AffineGrid nodes to leave in onnxruntime's parts (checked as
- * ours all the same; see onnx/placement.mjs). Throws OnnxModelError for what gridsample cannot run.
+ * ours all the same; see onnx/placement.mjs); a fused attention's index there leaves its chain
+ * unfused, on onnxruntime. `fuse`: replace the multi-scale deformable attention chains proven
+ * equal to the fused node (onnx/fuse_attention.mjs) by it; the split then also has `fusion`:
+ * { blocks, notFused }. Throws OnnxModelError for what gridsample cannot run.
  */
-export function splitModel(proto, model, { subgraphs = 'error', keep = new Set() } = {}) {
+export function splitModel(proto, model, { subgraphs = 'error', keep = new Set(), fuse = false } = {}) {
   const graph = proto.graph;
   const fail = (message) => new OnnxModelError(model, message);
   const opsetEntry = proto.opsetImport.find((o) => isDefaultDomain(o.domain));
@@ -62,11 +66,32 @@ export function splitModel(proto, model, { subgraphs = 'error', keep = new Set()
   const inputNames = new Set(inputs.map((v) => v.name));
   for (const v of inputs) if (!v.type) throw fail(`graph input ${quote(v.name)} declares no tensor type`);
   const outputs = graph.output.map((v) => ({ name: v.name, type: declaredType(v) }));
+  const types = valueTypes(graph, valueInfo);
+
+  // The attention chains fused (those whose fused node `keep` names stay, their GridSample nodes on onnxruntime).
+  const fusion = fuse && opset !== null ? findAttention(graph, { model, opset, types: (name) => types.get(name) }) : { blocks: [], notFused: [] };
+  const fusedAt = new Map();
+  const replaced = new Set();
+  keep = new Set(keep);
+  for (const b of fusion.blocks) {
+    if (keep.has(b.index)) {
+      for (const i of b.replaced) if (graph.node[i].opType === 'GridSample') keep.add(i);
+      continue;
+    }
+    fusedAt.set(b.index, b);
+    for (const i of b.replaced) replaced.add(i);
+  }
 
   // Which nodes are ours; everything else goes to onnxruntime.
-  let nodes = graph.node.map((node, index) => {
+  let nodes = graph.node.flatMap((node, index) => {
+    if (replaced.has(index)) return fusedAt.has(index) ? [fusedEntry(graph, fusedAt.get(index))] : [];
     const label = nodeLabel(node, index);
     const entry = { index, node, label, ours: isOurs(node), after: outerNames(node) };
+    if (isMmcvAttention(node)) {
+      if (node.input.length !== 5 || node.input.some((n) => !n)) throw fail(`${label}: expected 5 inputs (value, spatial_shapes, level_start_index, sampling_locations, attention_weights), got ${node.input.length}`);
+      if (node.output.length !== 1 || !node.output[0]) throw fail(`${label}: expected 1 output, got ${node.output.length}`);
+      return [{ ...entry, attention: 'mmdeploy' }];
+    }
     if (!entry.ours) {
       const nested = nestedOurs(node, index);
       if (nested && subgraphs !== 'onnxruntime') {
@@ -86,7 +111,7 @@ export function splitModel(proto, model, { subgraphs = 'error', keep = new Set()
       throw fail(e.message);
     }
     if (keep.has(index)) entry.ours = false;
-    return entry;
+    return [entry];
   });
 
   // Where each value comes from; every name read must exist.
@@ -177,7 +202,15 @@ export function splitModel(proto, model, { subgraphs = 'error', keep = new Set()
     const laterReads = new Set(parts.slice(i + 1).flatMap((p) => p.nodes.flatMap(reads)));
     part.outputs = [...made].filter((name) => graphOutputs.has(name) || laterReads.has(name));
   });
-  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, types: valueTypes(graph, valueInfo), parts, unused };
+  return { model, opset, irVersion: num(proto.irVersion), inputs, outputs, initializers, valueInfo, types, parts, unused, fusion };
+}
+
+// The node that stands for fused block `b`, in place of its last node (its output's writer).
+function fusedEntry(graph, b) {
+  const last = graph.node[b.index];
+  const node = { name: `${last.name || b.output}/${FUSED_OP}`, opType: FUSED_OP, domain: 'gridsample', input: b.inputs, output: [b.output], attribute: [] };
+  const replaced = b.replaced.map((i) => ({ name: graph.node[i].name, opType: graph.node[i].opType }));
+  return { index: b.index, node, label: nodeLabel(node, b.index), ours: true, after: [], attention: 'fused', fused: { ...b, replacedNodes: replaced } };
 }
 
 /**

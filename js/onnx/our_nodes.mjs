@@ -8,7 +8,11 @@ export const OUR_OPS = Object.freeze({ GridSample: 16, AffineGrid: 20 });
 
 export const isDefaultDomain = (domain) => !domain || domain === 'ai.onnx';
 /** Whether a node is a GridSample or AffineGrid of the default domain (own properties only: an op type such as 'constructor' is not ours). */
-export const isOurs = (node) => isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType);
+export const isOurs = (node) => (isDefaultDomain(node.domain) && Object.hasOwn(OUR_OPS, node.opType)) || isMmcvAttention(node);
+
+/** mmdeploy's multi-scale deformable attention node, which gridsample runs (onnxruntime has no kernel for it). */
+export const MMCV_ATTENTION = 'MMCVMultiScaleDeformableAttention';
+export const isMmcvAttention = (node) => node.domain === 'mmdeploy' && node.opType === MMCV_ATTENTION;
 
 // The attributes of each operator of ours and the type each must have (ONNX operator pages).
 const ATTRIBUTES = {
@@ -75,6 +79,9 @@ export function ourAttributes(node, version, where) {
 const INPUT_TYPES = {
   GridSample: [null, ['float16', 'float32', 'float64']],
   AffineGrid: [['bfloat16', 'float16', 'float32', 'float64'], ['int64']],
+  // The fused attention (onnx/fuse_attention.mjs) and mmdeploy's: float32 here.
+  MultiScaleDeformableAttention: [['float32'], ['float32'], ['float32']],
+  [MMCV_ATTENTION]: [['float32'], ['int64', 'int32'], ['int64', 'int32'], ['float32'], ['float32']],
 };
 
 /**
@@ -86,7 +93,7 @@ export function checkInputTypes(n, typeOf, model) {
     const allowed = INPUT_TYPES[n.node.opType][i];
     const type = typeOf(name);
     if (allowed && type !== undefined && !allowed.includes(type)) {
-      throw new OnnxModelError(model, `${n.label}: input ${quote(name)} is ${type}; ${n.node.opType}-${n.version} takes ${allowed.join(' or ')}`);
+      throw new OnnxModelError(model, `${n.label}: input ${quote(name)} is ${type}; ${n.node.opType}${n.version ? `-${n.version}` : ''} takes ${allowed.join(' or ')}`);
     }
   });
 }

@@ -20,8 +20,11 @@ const BUDGET_MS = 200;
  * reports them); null when they can.
  */
 export function onnxruntimeCannot(n, seen) {
+  // mmdeploy's node has no onnxruntime kernel; a fused chain goes back to onnxruntime unfused.
+  if (n.attention === 'mmdeploy') return `onnxruntime has no ${n.node.opType} (domain ${quote(n.node.domain)})`;
   const dtype = seen.inputs[0].type;
   if (dtype !== 'float32') return `onnxruntime's CPU ${n.node.opType} is float32 only here, the node is ${dtype}`;
+  if (n.attention) return null;
   if (n.node.opType === 'AffineGrid') {
     // onnxruntime follows the ONNX reference on a size-1 axis with align_corners 1 (base
     // coordinate -1), gridsample follows PyTorch (0): DESIGN.md.

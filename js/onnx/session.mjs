@@ -8,7 +8,9 @@ import { splitModel } from './graph.mjs';
 import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './model_proto.mjs';
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
-import { heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
+import { planOf } from './plan.mjs';
+import { fusedArguments } from './fused_arguments.mjs';
+import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -86,16 +88,18 @@ export class InferenceSession {
    * `graphOptimizationLevel`, ...), passed on to every onnxruntime part.
    */
   static async create(model, options) {
-    const { ort, gridsample, subgraphs, gridsampleParts, placement } = readCreateOptions(options);
+    const { ort, gridsample, subgraphs, gridsampleParts, placement, fuseAttention } = readCreateOptions(options);
     const entries = externalDataOption(options.externalData);
     const read = await readModel(model);
     await loadOnnxReader();
     const proto = decodeModel(read.bytes, read.name ?? 'the model');
     const name = read.name ?? (proto.graph.name ? `model ${quote(proto.graph.name)}` : 'the model');
     const external = await readExternalData(proto, { entries, base: read.base, model: name });
-    const split = splitModel(proto, name, { subgraphs });
     const passOn = ortOptions(options, external.files);
     let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
+    // The attention is fused for the wasm kernels only: gridsample/webgpu has no fused kernel yet.
+    const fuse = fuseAttention && gridsampleParts === 'gridsample' && backend.backend === 'wasm';
+    const split = splitModel(proto, name, { subgraphs, fuse });
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
       return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${failureReason(e)}`, { cause: e });
@@ -144,7 +148,7 @@ export class InferenceSession {
       : placement === 'gridsample' ? "placement 'gridsample'"
         : gpuNodes ? 'on WebGPU a part boundary costs a submission, which is not timed yet' : null;
     const rebuild = async (keep) => {
-      const next = splitModel(proto, name, { subgraphs, keep });
+      const next = splitModel(proto, name, { subgraphs, keep, fuse });
       const [parts, gs] = [await build(next), oursIn(next).length ? await loadGs() : null];
       return { split: next, parts, constants: constantsOf(next, gs), gs };
     };
@@ -162,45 +166,10 @@ export class InferenceSession {
 
   /**
    * Which nodes run where: `{ model, opset, parts: [{ part, runsOn, nodes, ops, inputs,
-   * outputs }], counts, placement }`; `ops` counts the part's nodes by operator; gridsample
-   * parts say on which `backend` ('webgpu' or 'wasm') and `why`; `placement` is `{ option,
-   * decided, measured }`, `measured` the whole-run times placement 'auto' chose from.
+   * outputs }], counts, placement, attention }` (onnx/plan.mjs).
    */
   plan() {
-    const s = this.#split;
-    const parts = s.parts.map((p, i) => ({
-      part: i + 1,
-      runsOn: p.runsOn,
-      ...(p.runsOn === 'gridsample' && this.#backend ? this.#backend : {}),
-      nodes: p.nodes.map((n) => ({
-        name: n.node.name, opType: n.node.opType, ...(n.attrs ? { version: n.version, attributes: n.attrs, placement: this.#placementOf(n) } : {}),
-      })),
-      ops: p.nodes.reduce((ops, n) => ({ ...ops, [n.node.opType]: (ops[n.node.opType] ?? 0) + 1 }), {}),
-      inputs: p.inputs,
-      outputs: p.outputs,
-    }));
-    const count = (on) => parts.filter((p) => p.runsOn === on).reduce((a, p) => a + p.nodes.length, 0);
-    return {
-      model: s.model,
-      opset: s.opset,
-      parts,
-      counts: {
-        onnxruntimeSessions: this.#whole ? 1 : parts.filter((p) => p.runsOn === 'onnxruntime').length,
-        onnxruntimeNodes: count('onnxruntime'),
-        gridsampleNodes: count('gridsample'),
-        unusedNodes: s.unused.length,
-      },
-      ...(this.#placement ? { placement: { option: this.#placement.option, decided: !this.#placement.fixed && !this.#placement.pending, measured: structuredClone(this.#placement.measured) } } : {}),
-    };
-  }
-
-  // Where node `n` of ours runs and why (plan()).
-  #placementOf(n) {
-    const placed = this.#placement;
-    const runsOn = n.ours ? 'gridsample' : 'onnxruntime';
-    if (placed.fixed) return { runsOn, why: placed.fixed };
-    if (placed.pending) return { runsOn, why: `placement ${quote(placed.option)} decides at the first run, from the shapes it sees` };
-    return placed.why.get(n.index);
+    return planOf(this.#split, { backend: this.#backend, placement: this.#placement, whole: Boolean(this.#whole) });
   }
 
   /**
@@ -347,6 +316,7 @@ export class InferenceSession {
   // an array of its own): onnxruntime reads it from there, our nodes in place, so it is
   // neither allocated again nor copied out of the heap.
   async #runOurs(n, values) {
+    if (n.attention) return this.#runAttention(n, values);
     const ort = this.#ort;
     let [a, b] = n.node.input.map((name) => values.get(name) ?? this.#constants.get(name));
     const name = n.node.output[0];
@@ -369,6 +339,24 @@ export class InferenceSession {
     } catch (e) {
       const inputs = n.node.input.map((input, i) => `${quote(input)}: ${typeOf([a, b][i])} [${[...[a, b][i].dims].join(', ')}]`).join(', ');
       throw this.#error(`${n.label}, opset ${this.#split.opset}, inputs ${inputs}: ${e.message}`, e);
+    }
+  }
+
+  // A multi-scale deformable attention node (fused from a chain, or mmdeploy's) on the wasm
+  // kernel, on the CPU (gridsample/webgpu has no fused kernel yet: GPU inputs are read back).
+  // As #runOurs, a result only later parts read is written into a heap tensor kept across runs.
+  async #runAttention(n, values) {
+    const inputs = await Promise.all(n.node.input.map((name) => onCpu(this.#ort, values.get(name) ?? this.#constants.get(name))));
+    try {
+      const args = n.fused ? fusedArguments(n.fused, inputs) : inputs;
+      const name = n.node.output[0];
+      const dims = this.#graphOutputs.has(name) ? null : attentionDims(this.#gs, args);
+      const out = dims ? this.#heapFor(name, typeOf(args[0]), dims) : undefined;
+      const y = this.#gs.multiScaleDeformableAttention(...args, { out });
+      return out ?? { type: y.dtype, dims: y.shape, data: y.data };
+    } catch (e) {
+      const shapes = n.node.input.map((input, i) => `${quote(input)}: ${typeOf(inputs[i])} [${[...inputs[i].dims].join(', ')}]`).join(', ');
+      throw this.#error(`${n.label}, inputs ${shapes}: ${e.message}`, e);
     }
   }
 

@@ -58,6 +58,12 @@ export function outputDims(gs, opType, a, b) {
   return opType === 'GridSample' ? queries.gridSample(a.dims, b.dims) : queries.affineGrid(b.data);
 }
 
+// The dimensions of multiScaleDeformableAttention's result for its arguments (value,
+// spatialShapes, levelStartIndex, samplingLocations, attentionWeights), as outputDims.
+export function attentionDims(gs, [value, shapes, starts, loc, weights]) {
+  return libraryRules(gs)?.multiScaleDeformableAttention(value.dims, shapes, starts, loc.dims, weights.dims) ?? null;
+}
+
 // onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
 export const metadata = (values) => values.map(({ name, type }) => ({ name, isTensor: true, type: type?.type, shape: type?.dims?.map((d) => d ?? '') ?? [] }));
 

@@ -20,7 +20,8 @@ const DEMO = join(HERE, '..', '..', 'web', 'demo');
 const OUTPUT = join(HERE, 'output');
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const EXAMPLES = JSON.parse(readFileSync(join(DEMO, 'models', 'index.json'), 'utf8')).models;
-const OUR_OPS = new Set(['GridSample', 'AffineGrid']);
+// Our nodes: GridSample, AffineGrid, and on wasm a deformable-attention chain fused into one node.
+const OUR_OPS = new Set(['GridSample', 'AffineGrid', 'MultiScaleDeformableAttention']);
 
 ort.env.wasm.numThreads = 1;
 

@@ -1,0 +1,32 @@
+// The fused attention node's arguments at run time (onnx/session.mjs): its inputs checked against the dimensions the proof of its chain fixed (onnx/fuse_attention.mjs), the levels it proved, and the weights as [N, Lq, M, L, P].
+
+// Checks tensor `t` against the roles of its axes (`roles`) and the values the proof fixed.
+function checkDims(t, roles, bound, what) {
+  if (t.dims.length !== roles.length) throw new Error(`${what} is ${t.dims.length}-D; the chain this node replaced takes it ${roles.length}-D`);
+  roles.forEach((r, i) => {
+    const d = Number(t.dims[i]);
+    if (Object.hasOwn(bound, r) && bound[r] !== d) {
+      throw new Error(`${what} has ${d} at axis ${i}; the chain this node replaced holds ${r} = ${bound[r]} (constants of its reshapes)`);
+    }
+  });
+}
+
+/**
+ * gs.multiScaleDeformableAttention's arguments for fused block `block` (findAttention's) on
+ * its inputs [value, samplingLocations, attentionWeights] (CPU tensors).
+ */
+export function fusedArguments(block, [value, loc, attn]) {
+  checkDims(value, block.dims.value, block.bound, 'the value');
+  checkDims(loc, block.dims.loc, block.bound, 'the sampling locations');
+  checkDims(attn, block.dims.attn, block.bound, 'the attention weights');
+  let weights = attn;
+  if (attn.dims.length === 4) {
+    // [N, Lq, M, L * P] holds [N, Lq, M, L, P] as it is.
+    const L = block.levelStartIndex.length;
+    const P = Number(loc.dims[4]);
+    const [N, Lq, M, LP] = [...attn.dims].map(Number);
+    if (LP !== L * P) throw new Error(`the attention weights have ${LP} at axis 3; the locations say ${L} levels of ${P} points`);
+    weights = { type: attn.type, dims: [N, Lq, M, L, P], data: attn.data };
+  }
+  return [value, block.spatialShapes, block.levelStartIndex, loc, weights];
+}
