@@ -15,6 +15,7 @@
 // (report_scaling.mjs, scalingModel). Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
 // model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
+// multi-scale deformable attention's sampling is timed against onnxruntime's chain (deformable_attention.mjs),
 // the image warps are timed against OpenCV.js (image_warps.mjs),
 // a frame loop's p50 / p90 per call is taken (loop_latency.mjs), the first calls after load()
 // are timed in fresh processes and fresh Chromium pages (first_calls.mjs), and the instructions per output element of
@@ -50,6 +51,7 @@ import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { describeResult, floorImpl, loadOpenCv, runWasmWorkload } from './in_process.mjs';
 import { IMPLS, OPENCV_TOL, compare } from './impls.mjs';
+import { measureDeformableAttention, renderDeformableAttention } from './deformable_attention.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
 import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
@@ -191,6 +193,8 @@ async function main() {
   // Node processes and Chromium pages, warm-up on and off, then instruction counts.
   let extra = '';
   if (!args.only) {
+    log('\n== multi-scale deformable attention, the sampling alone');
+    extra += `\n${renderDeformableAttention(await measureDeformableAttention({ log }))}`;
     log('\n== image warps');
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== transformers.js object detection: onnxruntime-web alone against the split session');
