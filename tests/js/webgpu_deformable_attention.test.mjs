@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
-import { argumentsOf, assertMatchesChain, chain, makeCase } from './lib/deformable_attention_chain.mjs';
+import { argumentsOf, assertMatchesChain, assertSameBits, chain, makeCase } from './lib/deformable_attention_chain.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
 
 const setup = await nodeWebGpu();
@@ -53,16 +53,6 @@ const CASES = {
   'no queries (Lq = 0)': { N: 2, Lq: 0, M: 2, D: 3, seed: 20 },
   'no points (P = 0): zeros': { Lq: 3, M: 2, D: 3, P: 0, seed: 21 },
 };
-
-// The same elements, bit for bit (sign of zero included): u32 words of float32, u16 of float16.
-function assertSameBits(got, want, what) {
-  assert.equal(got.dtype, want.dtype, `${what}: dtype`);
-  assert.deepEqual(Array.from(got.shape), Array.from(want.shape), `${what}: shape`);
-  const bits = (t) => (t.dtype === 'float32' ? new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length) : t.data);
-  const [a, b] = [bits(got), bits(want)];
-  const i = a.findIndex((v, k) => v !== b[k]);
-  assert.equal(i, -1, `${what}: element ${i} differs from the wasm build: ${got.data[i]} vs ${want.data[i]}`);
-}
 
 describe('gpu.multiScaleDeformableAttention: the exporters\' chain and the wasm build', { skip }, () => {
   for (const [name, sizes] of Object.entries(CASES)) {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
-import { argumentsOf, makeCase } from './lib/deformable_attention_chain.mjs';
+import { argumentsOf, assertSameBits, makeCase } from './lib/deformable_attention_chain.mjs';
 import { assertMatches, chainPerLevel, discreteOracle, EDGE_COORDINATES, listedArguments, makeListedCase } from './lib/deformable_attention_options.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
 import { numberToF16 } from './lib/halfs.mjs';
@@ -17,16 +17,6 @@ const gpu = skip ? null : await createGpu({ device: setup.device, wasm });
 // Levels wider than high (columns past H - 1 never read), higher than wide (the column also
 // clamped to W - 1), square and 1x1.
 const LEVELS = [[2, 6], [5, 2], [4, 4], [1, 1]];
-
-// The same elements, bit for bit: u32 words of float32, u16 of float16.
-function assertSameBits(got, want, what) {
-  assert.equal(got.dtype, want.dtype, `${what}: dtype`);
-  assert.deepEqual(Array.from(got.shape), Array.from(want.shape), `${what}: shape`);
-  const bits = (t) => (t.dtype === 'float32' ? new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length) : t.data);
-  const [a, b] = [bits(got), bits(want)];
-  const i = a.findIndex((v, k) => v !== b[k]);
-  assert.equal(i, -1, `${what}: element ${i} differs from the wasm build: ${got.data[i]} vs ${want.data[i]}`);
-}
 
 // The GPU call's result on the CPU, checked to have run on the GPU.
 async function onGpu(...args) {

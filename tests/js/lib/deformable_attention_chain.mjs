@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { f16ToNumber, numberToF16 } from './halfs.mjs';
 import { prng } from './random.mjs';
 
-const ENCODE = { float32: (a) => Float32Array.from(a), float16: (a) => Uint16Array.from(a, numberToF16) };
-const DECODE = { float32: (a) => Float64Array.from(a), float16: (a) => Float64Array.from(a, f16ToNumber) };
+export const ENCODE = { float32: (a) => Float32Array.from(a), float16: (a) => Uint16Array.from(a, numberToF16) };
+export const DECODE = { float32: (a) => Float64Array.from(a), float16: (a) => Float64Array.from(a, f16ToNumber) };
 
 /**
  * A case: sizes N, Lq, M (heads), D (channels a head), P (points), levels [[H, W], ...]; values
@@ -115,4 +115,14 @@ export function assertMatchesChain(r, expected, c, what) {
       assert.fail(`${what}: y[n=${Math.floor(o / (Lq * M))}, q=${Math.floor(o / M) % Lq}, m=${o % M}, d=${d}] = ${got[i]}, chain ${expected.y[i]} (|diff| ${err} > ${expected.tolerance[i]})`);
     }
   }
+}
+
+// The same elements, bit for bit (sign of zero included), as GPU results against the wasm build's: u32 words of float32, u16 of float16.
+export function assertSameBits(got, want, what) {
+  assert.equal(got.dtype, want.dtype, `${what}: dtype`);
+  assert.deepEqual(Array.from(got.shape), Array.from(want.shape), `${what}: shape`);
+  const bits = (t) => (t.dtype === 'float32' ? new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length) : t.data);
+  const [a, b] = [bits(got), bits(want)];
+  const i = a.findIndex((v, k) => v !== b[k]);
+  assert.equal(i, -1, `${what}: element ${i} differs from the other's: ${got.data[i]} vs ${want.data[i]}`);
 }

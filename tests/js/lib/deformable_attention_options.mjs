@@ -1,12 +1,8 @@
 // Cases and oracles of multiScaleDeformableAttention's options: points per level (the rank-6 call padded with weight-0 points, the chain per level) and discrete sampling (a float64 gather written from D-FINE's formula).
 import assert from 'node:assert/strict';
 
-import { f16ToNumber, numberToF16 } from './halfs.mjs';
 import { prng } from './random.mjs';
-import { chain } from './deformable_attention_chain.mjs';
-
-const ENCODE = { float32: (a) => Float32Array.from(a), float16: (a) => Uint16Array.from(a, numberToF16) };
-export const DECODE = { float32: (a) => Float64Array.from(a), float16: (a) => Float64Array.from(a, f16ToNumber) };
+import { chain, DECODE, ENCODE } from './deformable_attention_chain.mjs';
 
 /**
  * A case of points per level: sizes N, Lq, M, D, levels [[H, W], ...], points [P_l, ...];
