@@ -1,7 +1,6 @@
 // The fused attention node's arguments at run time (onnx/session.mjs): its inputs checked against the dimensions the proof of its chain fixed (onnx/fuse_attention.mjs), the levels it proved, and the weights as [N, Lq, M, L, P] (a view of the same data, on the CPU or the GPU).
 import { onHost } from './values.mjs';
 
-
 // Checks tensor `t` against the roles of its axes (`roles`) and the values the proof fixed.
 function checkDims(t, roles, bound, what) {
   if (t.dims.length !== roles.length) throw new Error(`${what} is ${t.dims.length}-D; the chain this node replaced takes it ${roles.length}-D`);
