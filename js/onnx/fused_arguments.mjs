@@ -1,4 +1,5 @@
-// The fused attention node's arguments at run time (onnx/session.mjs): its inputs checked against the dimensions the proof of its chain fixed (onnx/fuse_attention.mjs), the levels it proved, and the weights as [N, Lq, M, L, P].
+// The fused attention node's arguments at run time (onnx/session.mjs): its inputs checked against the dimensions the proof of its chain fixed (onnx/fuse_attention.mjs), the levels it proved, and the weights as [N, Lq, M, L, P] (a view of the same data, on the CPU or the GPU).
+import { onHost } from './values.mjs';
 
 // Checks tensor `t` against the roles of its axes (`roles`) and the values the proof fixed.
 function checkDims(t, roles, bound, what) {
@@ -13,7 +14,8 @@ function checkDims(t, roles, bound, what) {
 
 /**
  * gs.multiScaleDeformableAttention's arguments for fused block `block` (findAttention's) on
- * its inputs [value, samplingLocations, attentionWeights] (CPU tensors).
+ * its inputs [value, samplingLocations, attentionWeights] (onnxruntime tensors on the CPU or,
+ * on WebGPU, the GPU).
  */
 export function fusedArguments(block, [value, loc, attn]) {
   checkDims(value, block.dims.value, block.bound, 'the value');
@@ -26,7 +28,8 @@ export function fusedArguments(block, [value, loc, attn]) {
     const P = Number(loc.dims[4]);
     const [N, Lq, M, LP] = [...attn.dims].map(Number);
     if (LP !== L * P) throw new Error(`the attention weights have ${LP} at axis 3; the locations say ${L} levels of ${P} points`);
-    weights = { type: attn.type, dims: [N, Lq, M, L, P], data: attn.data };
+    const dims = [N, Lq, M, L, P];
+    weights = onHost(attn) ? { type: attn.type, dims, data: attn.data } : { buffer: attn.gpuBuffer, dims, dtype: attn.type, location: 'gpu-buffer' };
   }
   return [value, block.spatialShapes, block.levelStartIndex, loc, weights];
 }

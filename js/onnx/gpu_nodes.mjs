@@ -1,4 +1,4 @@
-// The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
+// The gridsample nodes of a split session on WebGPU (gridsample/webgpu on onnxruntime's device): which backend a session uses and why, and the nodes (GridSample, AffineGrid, the multi-scale deformable attention) run on GPU tensors, their results kept in buffers of their own across runs and handed to onnxruntime with Tensor.fromGpuBuffer.
 import { describe, quote } from './errors.mjs';
 import { sameShape } from '../core/messages.mjs';
 import { onHost, typeOf, usesProvider } from './values.mjs';
@@ -44,8 +44,11 @@ export async function sessionGpu(ort, gs, hasOrtParts) {
   return { gpu: await createGpu({ device, wasm: gs }), why: null };
 }
 
+// A tensor argument of gridsample/webgpu: a GPU tensor as it is, a CPU one as {data, dims, dtype}.
+const gpuInput = (t) => (onHost(t) ? { data: t.data, dims: t.dims, dtype: typeOf(t) } : t);
+
 /**
- * The gridsample nodes of one session on `gpu`: run() computes a node into a GPU buffer it keeps
+ * The gridsample nodes of one session on `gpu`: run() and attention() compute a node into a GPU buffer it keeps
  * for the value across runs (remade when its dtype or dims change) and returns onnxruntime's tensor of
  * it; a graph output gets a buffer of its own, returned on the GPU or read back as the caller's
  * preferredOutputLocation says.
@@ -64,14 +67,29 @@ export class GpuNodes {
     return this.#gpu;
   }
 
-  /** Node `n` on inputs a and b; `dtype` and `dims` of its result (the library's), `location` where a graph output goes. */
-  async run(n, a, b, { graphOutput, location, dtype, dims }) {
+  /** Node `n` (GridSample or AffineGrid) on inputs a and b; `where` as #result's. */
+  run(n, a, b, where) {
     const gpu = this.#gpu;
-    const name = n.node.output[0];
-    const input = (t) => (onHost(t) ? { data: t.data, dims: t.dims, dtype: typeOf(t) } : t);
     const call = (out) => (n.node.opType === 'GridSample'
-      ? gpu.gridSample(input(a), input(b), { ...n.attrs, out })
-      : gpu.affineGrid(input(a), onHost(b) ? b.data : b, { ...n.attrs, out }));
+      ? gpu.gridSample(gpuInput(a), gpuInput(b), { ...n.attrs, out })
+      : gpu.affineGrid(gpuInput(a), onHost(b) ? b.data : b, { ...n.attrs, out }));
+    return this.#result(n.node.output[0], call, where);
+  }
+
+  /**
+   * A multi-scale deformable attention node (fused or mmdeploy's) on multiScaleDeformableAttention's
+   * arguments (value, locations and weights on the GPU or the CPU, the levels on the CPU); `where` as #result's.
+   */
+  attention(n, [value, shapes, starts, loc, weights], where) {
+    const call = (out) => this.#gpu.multiScaleDeformableAttention(gpuInput(value), shapes, starts, gpuInput(loc), gpuInput(weights), { out });
+    return this.#result(n.node.output[0], call, where);
+  }
+
+  // Value `name` computed by call(out): into the buffer kept for it across runs (remade when
+  // `dtype` or `dims`, the library's for the result, change); a graph output (`graphOutput`)
+  // into a buffer of its own, returned on the GPU or read back as `location` says.
+  async #result(name, call, { graphOutput, location, dtype, dims }) {
+    const gpu = this.#gpu;
     if (graphOutput) {
       const y = await call(undefined);
       if (location === 'gpu-buffer') return this.#ortTensor(y, () => y.dispose());

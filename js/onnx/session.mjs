@@ -97,8 +97,8 @@ export class InferenceSession {
     const external = await readExternalData(proto, { entries, base: read.base, model: name });
     const passOn = ortOptions(options, external.files);
     let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
-    // The attention is fused for the wasm kernels only: gridsample/webgpu has no fused kernel yet.
-    const fuse = fuseAttention && gridsampleParts === 'gridsample' && backend.backend === 'wasm';
+    // The attention is fused where gridsample runs it (on wasm or WebGPU alike).
+    const fuse = fuseAttention && gridsampleParts === 'gridsample';
     const split = splitModel(proto, name, { subgraphs, fuse });
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
@@ -342,15 +342,26 @@ export class InferenceSession {
     }
   }
 
-  // A multi-scale deformable attention node (fused from a chain, or mmdeploy's) on the wasm
-  // kernel, on the CPU (gridsample/webgpu has no fused kernel yet: GPU inputs are read back).
-  // As #runOurs, a result only later parts read is written into a heap tensor kept across runs.
+  // A multi-scale deformable attention node (fused from a chain, or mmdeploy's). On WebGPU on
+  // gridsample/webgpu, its inputs read in place (mmdeploy's levels are int64: onnxruntime parts
+  // leave them on the CPU) and its result kept as #runOurs keeps it; else on the wasm kernel,
+  // GPU inputs read back and a result only later parts read written into a heap tensor kept across runs.
   async #runAttention(n, values) {
-    const inputs = await Promise.all(n.node.input.map((name) => onCpu(this.#ort, values.get(name) ?? this.#constants.get(name))));
+    const gpu = this.#gpuNodes;
+    const levels = (i) => !n.fused && (i === 1 || i === 2);
+    const inputs = await Promise.all(n.node.input.map((name, i) => {
+      const t = values.get(name) ?? this.#constants.get(name);
+      return gpu && !levels(i) ? t : onCpu(this.#ort, t);
+    }));
     try {
       const args = n.fused ? fusedArguments(n.fused, inputs) : inputs;
       const name = n.node.output[0];
-      const dims = this.#graphOutputs.has(name) ? null : attentionDims(this.#gs, args);
+      const graphOutput = this.#graphOutputs.has(name);
+      if (gpu) {
+        const where = { graphOutput, location: preferredLocation(this.#preferred, name), dtype: typeOf(args[0]), dims: attentionDims(this.#gs, args) };
+        return await gpu.attention(n, args, where);
+      }
+      const dims = graphOutput ? null : attentionDims(this.#gs, args);
       const out = dims ? this.#heapFor(name, typeOf(args[0]), dims) : undefined;
       const y = this.#gs.multiScaleDeformableAttention(...args, { out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };

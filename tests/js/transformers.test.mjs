@@ -159,14 +159,16 @@ test('examples/transformers/detect.mjs, as written, prints the detections of tra
     runNode(4, false),
   ]);
   const [summary, ...lines] = stdout.trim().split('\n');
-  assert.match(summary, /^tiny-rt-detr: 3 GridSample nodes on gridsample, \d+ nodes in 2 onnxruntime sessions$/);
+  // Before the first call: the attention's three GridSample nodes fused into one node of ours.
+  assert.match(summary, /^tiny-rt-detr: 1 of its nodes on gridsample, \d+ nodes in 2 onnxruntime sessions$/);
   const expected = theirs.results['tiny-rt-detr'].detections.map(({ label, score, box }) => `${label.padEnd(12)} ${score.toFixed(3)}  (${box.xmin}, ${box.ymin}) to (${box.xmax}, ${box.ymax})`);
   assert.deepEqual(lines.slice(0, expected.length), expected);
-  // The tiny detector's three GridSample nodes: where the first call's timed whole runs put them.
+  // Where the first call's timed whole runs put the attention: its fused node on gridsample, or
+  // its chain's three GridSample nodes on onnxruntime, each saying so.
   const placed = lines.slice(expected.length);
-  assert.equal(placed.length, 3, placed.join('\n'));
   const on = /: (onnxruntime|gridsample), /.exec(placed[0])?.[1];
-  for (const line of placed) assert.match(line, new RegExp(`: ${on}, placement 'auto' timed whole runs on the first feeds: \\S+ ms split, \\S+ ms with it on onnxruntime \\(medians of \\d+ and \\d+\\)$`));
+  assert.equal(placed.length, on === 'gridsample' ? 1 : 3, placed.join('\n'));
+  for (const line of placed) assert.match(line, new RegExp(`: ${on}, (its fused attention's placement: )?placement 'auto' timed whole runs on the first feeds: \\S+ ms split, \\S+ ms with it on onnxruntime \\(medians of \\d+ and \\d+\\)$`));
 });
 
 // --- headless Chromium: the one alias line in a Vite build ---------------------------------
@@ -329,8 +331,8 @@ describe('gridsample/ort behind a Vite alias in headless Chromium', () => {
         assert.equal(ours.onnxruntimeWeb, theirs.onnxruntimeWeb, where);
         assert.ok(theirs.detections.length > 0, `${where}: onnxruntime-web alone found nothing`);
         t.diagnostic(assertSameDetections(ours.detections, theirs.detections, where));
-        // On wasm the attention's chain is one fused node; on WebGPU its three GridSample nodes.
-        assert.equal(ours.counts.gridsampleNodes, device === 'wasm' ? 1 : 3, where);
+        // The attention's chain is one fused node, on wasm and WebGPU alike.
+        assert.equal(ours.counts.gridsampleNodes, 1, where);
         assert.equal(ours.backend, device, `${where}: our nodes ran on ${ours.backend}`);
         // On WebGPU, only the pipeline's outputs come back to the CPU, as on onnxruntime alone:
         // nothing is read back between the parts.
