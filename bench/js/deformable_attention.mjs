@@ -6,6 +6,7 @@ import * as ortWeb from 'onnxruntime-web';
 import { load } from '../../js/node.mjs';
 import { argumentsOf, makeCase } from '../../tests/js/lib/deformable_attention_chain.mjs';
 import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
+import { DECODER_LEVELS, encoderLevels } from '../../tests/js/lib/deformable_blocks.mjs';
 import { floorCopyBytes, wasmCopier } from './copy_floor.mjs';
 import { ms, ratio } from './report_format.mjs';
 import { calibrate, stats, timeInRounds } from './timing.mjs';
@@ -14,10 +15,9 @@ const require = createRequire(import.meta.url);
 
 // 8 heads of 32 channels, 4 points per level: the sizes of Deformable DETR, DINO and RT-DETR.
 const HEADS = { M: 8, D: 32, P: 4 };
-const encoderLevels = (h, w) => [8, 16, 32, 64].map((s) => [Math.ceil(h / s), Math.ceil(w / s)]);
 const cells = (levels) => levels.reduce((s, [h, w]) => s + h * w, 0);
 export const BLOCKS = [
-  { name: 'decoder (80x80, 40x40, 20x20; 300 queries)', levels: [[80, 80], [40, 40], [20, 20]], Lq: 300 },
+  { name: 'decoder (80x80, 40x40, 20x20; 300 queries)', levels: DECODER_LEVELS, Lq: 300 },
   { name: 'encoder at 640x640 (80x80 ... 10x10; 8,500 queries)', levels: encoderLevels(640, 640), Lq: cells(encoderLevels(640, 640)) },
   { name: 'encoder at 800x1333 (100x167 ... 13x21; 22,223 queries)', levels: encoderLevels(800, 1333), Lq: cells(encoderLevels(800, 1333)) },
 ];

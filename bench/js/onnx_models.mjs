@@ -1,10 +1,11 @@
-// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (deformable-attention blocks of an RT-DETR decoder and a Deformable-DETR encoder, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
+// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (deformable-attention blocks of an RT-DETR decoder and a Deformable-DETR encoder, with their projections and alone, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareModel } from '../../js/onnx/timing.mjs';
-import { deformableAttention, graph, lcg } from '../../tests/js/lib/model_graph.mjs';
+import { DECODER_LEVELS, deformableBlock, encoderLevels } from '../../tests/js/lib/deformable_blocks.mjs';
+import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
 import { encodeModel } from '../../tests/js/lib/onnx_model.mjs';
 
 const MODELS_DIR = fileURLToPath(new URL('../../web/demo/models/', import.meta.url));
@@ -15,34 +16,31 @@ export const SECTION = 'models';
 /** onnxruntime-web's options, the same for its session alone and for every part of the split. */
 export const SESSION_OPTIONS = { executionProviders: ['wasm'] };
 
-// A deformable-attention block (multi-scale deformable attention with its projections, one
-// GridSample per level, exported at opset 16 as transformers' PyTorch code is) at a real
-// size: 8 heads of 32 channels, 4 points per level, `queries` queries over the value of
-// `levels` (H, W).
-function deformableBlock(levels, queries, title) {
-  const dim = 256;
-  const S = levels.reduce((s, [h, w]) => s + h * w, 0);
-  const g = graph();
-  deformableAttention(g, lcg(S), { levels, heads: 8, points: 4, dim, queries });
-  const inputs = [
-    { name: 'query', dtype: 'float32', dims: [1, queries, dim], range: [-1, 1] },
-    { name: 'reference_points', dtype: 'float32', dims: [1, queries, 1, 2], range: [0, 1] },
-    { name: 'value', dtype: 'float32', dims: [1, S, dim], range: [-1, 1] },
-  ];
-  const bytes = encodeModel({ opset: 16, nodes: g.nodes, initializers: g.initializers, inputs, outputs: [{ name: 'output', dtype: 'float32', dims: [1, queries, dim] }] });
-  return { title, inputs, bytes };
-}
-
-// An RT-DETR / D-FINE decoder layer's block (value 1x8400x8x32 over levels 80x80, 40x40,
-// 20x20; 300 queries): issue 44's model where splitting lost to onnxruntime.
-const decoderBlock = () => deformableBlock([[80, 80], [40, 40], [20, 20]], 300, "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)");
-// A Deformable-DETR encoder layer's block, every value row a query: at a 640x640 input (levels
-// 80x80 ... 10x10, 8,500 queries) and at 800x1333 (100x167 ... 13x21, 22,223 queries).
-const encoderLevels = (h, w) => [8, 16, 32, 64].map((s) => [Math.ceil(h / s), Math.ceil(w / s)]);
+// The deformable-attention blocks at real sizes (tests/js/lib/deformable_blocks.mjs).
+const decoderBlock = () => deformableBlock(DECODER_LEVELS, 300, "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)");
 const encoderBlock = (h, w) => () => {
   const levels = encoderLevels(h, w);
-  const queries = levels.reduce((s, [lh, lw]) => s + lh * lw, 0);
+  const queries = levels.reduce((q, [lh, lw]) => q + lh * lw, 0);
   return deformableBlock(levels, queries, `Deformable-DETR encoder's deformable attention at ${h}x${w} (${levels.map((l) => l.join('x')).join(', ')}; ${queries.toLocaleString('en-US')} queries)`);
+};
+
+// Multi-scale deformable attention alone, as PyTorch's multi_scale_deformable_attn exports it
+// (tests/js/lib/deformable_chain_model.mjs): value [1, S, 8, 32], locations and weights in, the
+// sampled sum out; what gridsample/onnx fuses into one node (issue 45's "blocks").
+const attentionCore = (levels, queries, title) => () => {
+  const S = levels.reduce((q, [h, w]) => q + h * w, 0);
+  const [M, D, P, L] = [8, 32, 4, levels.length];
+  const inputs = [
+    { name: 'value', dtype: 'float32', dims: [1, S, M, D], range: [-1, 1] },
+    { name: 'sampling_locations', dtype: 'float32', dims: [1, queries, M, L, P, 2], range: [0, 1] },
+    { name: 'attention_weights', dtype: 'float32', dims: [1, queries, M, L, P], range: [0, 1] },
+  ];
+  return { title, inputs, bytes: chainModel({ N: 1, Lq: queries, M, D, P, L, S, levels }) };
+};
+const encoderCore = (h, w) => {
+  const levels = encoderLevels(h, w);
+  const queries = levels.reduce((q, [lh, lw]) => q + lh * lw, 0);
+  return attentionCore(levels, queries, `the encoder's multi-scale deformable attention alone at ${h}x${w} (${queries.toLocaleString('en-US')} queries; PyTorch's chain)`);
 };
 
 // A model of a tenth of a millisecond: AffineGrid -> GridSample (nearest) -> Add on 1x3x16x16.
@@ -70,6 +68,9 @@ const MADE = {
   decoder_block: decoderBlock,
   encoder_block_640: encoderBlock(640, 640),
   encoder_block_800x1333: encoderBlock(800, 1333),
+  attention_decoder: attentionCore(DECODER_LEVELS, 300, "the decoder's multi-scale deformable attention alone (300 queries; PyTorch's chain)"),
+  attention_640: encoderCore(640, 640),
+  attention_800x1333: encoderCore(800, 1333),
   tiny_affine_nearest: tinyAffine,
 };
 

@@ -15,10 +15,10 @@ export const MODEL_TARGETS = [
   onModel('deformable_attention', 'parts', 'peer', 2.5),
   onModel('deformable_attention', 'model', 'within', 1),
   onModel('stn28', 'model', 'within', 1.15),
-  // Issue 45: the deformable-attention blocks with their sampling fused (one node of ours).
-  onModel('encoder_block_640', 'model', 'peer', 5),
-  onModel('encoder_block_800x1333', 'model', 'peer', 5),
-  onModel('decoder_block', 'model', 'peer', 2.5),
+  // Issue 45: multi-scale deformable attention as exporters write it, fused (one node of ours).
+  onModel('attention_640', 'model', 'peer', 5),
+  onModel('attention_800x1333', 'model', 'peer', 5),
+  onModel('attention_decoder', 'model', 'peer', 2.5),
 ];
 
 /** The parts of a model row that ran on gridsample: our median ms and onnxruntime-web's on them (null if it could not run them). */

@@ -1,4 +1,4 @@
-// Peak memory of gridsample/onnx sessions against onnxruntime-web alone on the same model (issue 44, item 3), each measured in processes of its own: a model with a 100 MB initializer that a GridSample node reads.
+// Peak memory of gridsample/onnx sessions against onnxruntime-web alone on the same model (issue 44, item 3), each measured in processes of its own: a model with a 100 MB initializer that a GridSample node reads, and a Deformable-DETR encoder layer's deformable-attention block.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
+import { deformableBlock, encoderLevels } from './lib/deformable_blocks.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,10 @@ before(() => {
     outputs: [{ name: 'Y', dtype: 'float32', dims: [1, 4, 8, 8] }],
     irVersion: 9,
   }));
+  // The encoder's block at 640x640 (8,500 queries over levels 80x80 ... 10x10).
+  const levels = encoderLevels(640, 640);
+  paths.encoder = join(work, 'encoder_block.onnx');
+  writeFileSync(paths.encoder, deformableBlock(levels, levels.reduce((q, [h, w]) => q + h * w, 0), 'encoder block').bytes);
   paths.feeds = join(work, 'feeds.json');
   writeFileSync(paths.feeds, JSON.stringify({ grid: { dims: [1, 8, 8, 2], data: Array.from({ length: 128 }, (_, i) => ((i * 37) % 100) / 50 - 1) } }));
 });
@@ -47,14 +52,14 @@ after(() => {
 
 // Sessions in fresh processes, one after the other (tests/js/lib/peak_rss.mjs: create() and 4
 // runs, the first deciding placement): the median process by peak RSS, and every peak.
-async function peak(mode, module) {
+async function peak(mode, module, { model = paths.model, feeds = paths.feeds, processes = PROCESSES } = {}) {
   const runs = [];
-  for (let i = 0; i < PROCESSES; ++i) {
-    const { stdout } = await run(process.execPath, [join(HERE, 'lib', 'peak_rss.mjs'), paths.model, mode, paths.feeds, '4', module], { encoding: 'utf8', timeout: 300_000 });
+  for (let i = 0; i < processes; ++i) {
+    const { stdout } = await run(process.execPath, [join(HERE, 'lib', 'peak_rss.mjs'), model, mode, feeds, '4', module], { encoding: 'utf8', timeout: 300_000 });
     runs.push(JSON.parse(stdout));
   }
   runs.sort((a, b) => a.peak - b.peak);
-  return { ...runs[PROCESSES >> 1], peaks: runs.map((r) => r.peak) };
+  return { ...runs[processes >> 1], peaks: runs.map((r) => r.peak) };
 }
 
 const mb = (bytes) => `${Math.round(bytes / 2 ** 20)} MB`;
@@ -76,4 +81,19 @@ describe('a 100 MB initializer read by GridSample: no session peaks above onnxru
       });
     }
   }
+});
+
+// Issue 44: the split session of this block (placement 'auto') peaked at 854 MiB where
+// onnxruntime-web alone peaked at 570 MiB: the chain's per-level samples (139 MB stacked) were
+// materialised on both sides of the split. Fused (issue 45) they never are. One process each:
+// the fused session's peak is far enough below (about half) for one sample to decide.
+describe("a Deformable-DETR encoder layer's deformable-attention block at 640x640: the split session peaks below onnxruntime-web alone", () => {
+  test("placement 'auto', the attention fused", async () => {
+    const opts = { model: paths.encoder, feeds: 'random', processes: 1 };
+    const alone = await peak('alone', 'own', opts);
+    const ours = await peak('auto', 'own', opts);
+    console.log(`# encoder block: split session peak ${mb(ours.peak)} (after create ${mb(ours.afterCreate)}; ${ours.fusedAttention} fused attention node), onnxruntime-web alone ${mb(alone.peak)}`);
+    assert.equal(ours.fusedAttention, 1, 'the attention is fused');
+    assert.ok(ours.peak <= alone.peak, `peak ${mb(ours.peak)} against onnxruntime-web alone's ${mb(alone.peak)}`);
+  });
 });
