@@ -13,14 +13,15 @@ function checkDims(t, roles, bound, what) {
 
 /**
  * gs.multiScaleDeformableAttention's arguments for fused block `block` (findAttention's) on
- * its inputs [value, samplingLocations, attentionWeights] (CPU tensors).
+ * its inputs [value, samplingLocations, attentionWeights] (CPU tensors), then the call's
+ * options the proof found (pointsPerLevel for the v2 form).
  */
 export function fusedArguments(block, [value, loc, attn]) {
   checkDims(value, block.dims.value, block.bound, 'the value');
   checkDims(loc, block.dims.loc, block.bound, 'the sampling locations');
   checkDims(attn, block.dims.attn, block.bound, 'the attention weights');
   let weights = attn;
-  if (attn.dims.length === 4) {
+  if (attn.dims.length === 4 && !block.options.pointsPerLevel) {
     // [N, Lq, M, L * P] holds [N, Lq, M, L, P] as it is.
     const L = block.levelStartIndex.length;
     const P = Number(loc.dims[4]);
@@ -28,5 +29,5 @@ export function fusedArguments(block, [value, loc, attn]) {
     if (LP !== L * P) throw new Error(`the attention weights have ${LP} at axis 3; the locations say ${L} levels of ${P} points`);
     weights = { type: attn.type, dims: [N, Lq, M, L, P], data: attn.data };
   }
-  return [value, block.spatialShapes, block.levelStartIndex, loc, weights];
+  return [value, block.spatialShapes, block.levelStartIndex, loc, weights, block.options];
 }

@@ -25,7 +25,6 @@ export const V2_MISSES = {
  */
 export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', value = 'dfine', miss = null }) {
   const g = graph();
-  const L = levels.length;
   const Pt = points.reduce((a, b) => a + b, 0);
   const rows = levels.map(([h, w]) => h * w);
   const S = rows.reduce((a, b) => a + b, 0);
@@ -51,7 +50,8 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
   const gt = g.node('Transpose', [grids], 'grids_t', { perm: { ints: [0, 2, 1, 3, 4] } });
   const gf = g.node('Reshape', [gt, i64([N * M, Lq, Pt, 2])], 'grids_heads');
   const parts = g.node('Split', [gf, i64(points)], points.map((_, l) => `grid_l${l}`), { axis: -2 });
-  const partOf = (l) => (miss === 'points' && l < 2 ? parts[1 - l] : parts[l]);
+  const pieceOf = (l) => (miss === 'points' && l < 2 ? 1 - l : l);
+  const partOf = (l) => parts[pieceOf(l)];
 
   const sampled = levels.map(([h, w], l) => {
     // Line 106: value[level].reshape(bs * n_head, c, h, w)
@@ -60,7 +60,7 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
       // Lines 109-114: F.grid_sample(value_l, sampling_grid_l, 'bilinear', 'zeros', align_corners=False)
       return g.node('GridSample', [v, partOf(l)], `sampled_l${l}`, { mode: 'bilinear', padding_mode: 'zeros', align_corners: 0 });
     }
-    const P = points[l];
+    const P = points[pieceOf(l)];
     // Line 118: (sampling_grid_l * torch.tensor([[w, h]]) + 0.5).to(torch.int64)
     const scaled = g.node('Mul', [partOf(l), f32([w, h], [1, 2])], `coord_l${l}_scaled`);
     const shifted = g.node('Add', [scaled, f32([miss === 'rounding' ? 0.4 : 0.5])], `coord_l${l}_shifted`);

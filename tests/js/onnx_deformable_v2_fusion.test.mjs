@@ -1,0 +1,72 @@
+// gridsample/onnx's fusion of RT-DETRv2's and D-FINE's deformable_attention_core_func_v2 (issue 45 item 3): each method as torch.onnx exports it runs as one fused node with the options it proves (pointsPerLevel, sampling), equal to onnxruntime running the chain; near misses stay unfused and equal.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import * as ort from 'onnxruntime-node';
+
+import { load } from '../../js/node.mjs';
+import { InferenceSession } from '../../js/onnx.mjs';
+import { v2Attention, V2_MISSES } from './lib/attention_v2_graphs.mjs';
+import { assertClose, SPLIT, tensor } from './lib/onnx_session_checks.mjs';
+
+// 'default': as the rank-6 chain (onnx_deformable_fusion.test.mjs), float32 rounding of the
+// coordinates and another order of the sum, well under 1e-5.
+const ATOL = 1e-5;
+
+let gs;
+before(async () => {
+  gs = await load();
+});
+
+const LEVELS = [[4, 6], [2, 3], [1, 5]]; // a 1 x W level, and levels wider than high
+const SIZES = { N: 2, Lq: 5, M: 2, D: 3, points: [3, 6, 3], levels: LEVELS };
+const S = LEVELS.reduce((a, [h, w]) => a + h * w, 0);
+const Pt = SIZES.points.reduce((a, b) => a + b, 0);
+
+// Locations in [-0.2, 1.2): some outside [0, 1] (padding, and the clamp of 'discrete').
+const feeds = (seed) => ({
+  value: tensor([SIZES.N, S, SIZES.M, SIZES.D], seed),
+  sampling_locations: tensor([SIZES.N, SIZES.Lq, SIZES.M, Pt, 2], seed + 1, -0.2, 1.2),
+  attention_logits: tensor([SIZES.N, SIZES.Lq, SIZES.M, Pt], seed + 2, -2, 2),
+});
+
+// The split session (placement 'gridsample') and onnxruntime alone on the same model and feeds.
+async function both(model, f) {
+  const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
+  const whole = await ort.InferenceSession.create(model);
+  const pair = [await s.run(f), await whole.run(f)];
+  const plan = s.plan();
+  await Promise.all([s.release(), whole.release()]);
+  return { plan, pair };
+}
+
+const fusedOf = (plan) => plan.parts.flatMap((p) => p.nodes).filter((n) => n.fused);
+
+describe("method 'default' (num_points_list): fused with pointsPerLevel, equal to onnxruntime", () => {
+  for (const value of ['dfine', 'rtdetrv2']) {
+    test(`${value}'s value layout`, async () => {
+      const { plan, pair } = await both(v2Attention({ ...SIZES, value }), feeds(10));
+      assert.deepEqual(plan.attention, { fused: 1, notFused: [] });
+      const [f] = fusedOf(plan);
+      assert.deepEqual(f.fused.options, { pointsPerLevel: [3, 6, 3] });
+      assert.deepEqual([f.fused.levels, f.fused.levelStartIndex], [LEVELS, [0, 24, 30]]);
+      assert.deepEqual(f.fused.inputs, ['value', 'sampling_locations', 'attention_weights']);
+      // The value's permute and split go with the block: only the softmax is left.
+      assert.deepEqual(plan.parts.map((p) => p.ops), [{ Softmax: 1 }, { MultiScaleDeformableAttention: 1 }]);
+      assertClose(...pair, ATOL);
+    });
+  }
+});
+
+describe("near misses of method 'default' stay unfused and equal to onnxruntime", () => {
+  for (const miss of ['points', 'levels']) {
+    test(`${miss}: ${V2_MISSES[miss]}`, async () => {
+      const { plan, pair } = await both(v2Attention({ ...SIZES, miss }), feeds(30));
+      assert.equal(plan.attention.fused, 0);
+      assert.equal(plan.attention.notFused.length, 1);
+      assert.match(plan.attention.notFused[0].why, miss === 'points' ? /level 0's points/ : /not the points after/);
+      assert.equal(plan.parts.flatMap((p) => p.nodes).filter((n) => n.opType === 'GridSample').length, 3);
+      assertClose(...pair, ATOL);
+    });
+  }
+});
