@@ -68,14 +68,15 @@ export function samplerLevel(node, views, slices, opset, d) {
     throw mismatch(`GridSample ${node.name} is ${a.mode} / ${a.paddingMode} / align_corners ${Number(a.alignCorners)}, the attention samples bilinear / zeros / 0`);
   }
   const [x, grid] = node.input.map((n) => views.get(n));
+  if (x?.dims.length !== 4) throw mismatch(`GridSample ${node.name}: X is not a 4-D view of the value`);
   const { k, H, W } = levelOf(x, `GridSample ${node.name}: X`, slices, d, (start, h, w) => expectedX(d, start, h, w));
   return { k, H, W, grid };
 }
 
-// The level whose rows `x` is (of height and width from x's axes -2 and -1 before `expected`
-// lays them out): { k, H, W }.
+// The level whose rows `x` is (of height and width `hw(x)`, by default x's axes 2 and 3) as
+// `expected(start, H, W)` lays them out: { k, H, W }.
 export function levelOf(x, what, slices, d, expected, hw = (v) => [2, 3].map((i) => concrete(dimSize(v.dims[i])))) {
-  if (!x || x.src !== 'value' || x.dims.length !== 4) throw mismatch(`${what} is not a 4-D view of the value`);
+  if (!x || x.src !== 'value') throw mismatch(`${what} is not a view of the value`);
   const [H, W] = hw(x);
   if (H === null || W === null) throw mismatch(`${what}: the level's height and width are not constants`);
   const level = slices.findIndex((sl) => sl.n === H * W && canon(x) === canon(expected(sl.start, H, W)));

@@ -1,4 +1,5 @@
 // Finds multi-scale deformable attention in a model's main graph (the chains exporters write: per-level GridSample, stack, Mul, ReduceSum; DESIGN.md section 12; and RT-DETRv2's and D-FINE's v2 form, each level's points split from the locations) and proves each one equal to the fused node, which then replaces it; a chain it cannot prove stays as it was.
+import { discreteStep, tap, tapChain } from './attention_discrete.mjs';
 import { samplePoints, splitPoints, stackPoints } from './attention_points.mjs';
 import { affine, reduce, sample, splitLevels, stack, weigh } from './attention_steps.mjs';
 import { quote } from './errors.mjs';
@@ -48,11 +49,17 @@ const dataInput = (g) => (node) => {
 // the Concat is not of that kind, a string where the chain is not complete.
 function structure(g, concatIndex) {
   const concat = g.graph.node[concatIndex];
+  // A level's GridSample (then perhaps an Unsqueeze), or the discrete form's Gather by a computed
+  // index (then layout ops).
   const samplers = concat.input.map((name) => {
     const u = producedBy(g, name, ['Unsqueeze']);
-    return producedBy(g, u ? u.node.input[0] : name, ['GridSample']) && { gs: producedBy(g, u ? u.node.input[0] : name, ['GridSample']), unsqueeze: u };
+    const gs = producedBy(g, u ? u.node.input[0] : name, ['GridSample']);
+    if (gs) return { gs, after: u ? [u.index] : [] };
+    const after = walkBack(g, name, LAYOUT);
+    const t = producedBy(g, after.values.at(-1), ['Gather']);
+    return t && !constant(g, t.node.input[1]) && { gs: t, after: after.nodes, discrete: true };
   });
-  if (!samplers.length || samplers.some((s) => !s)) return null;
+  if (!samplers.length || samplers.some((s) => !s) || new Set(samplers.map((s) => !!s.discrete)).size !== 1) return null;
   const nodes = new Set([concatIndex]);
   const values = [];
   const locs = [];
@@ -61,9 +68,9 @@ function structure(g, concatIndex) {
   // The value's split (and layout before it) is proven with the chain but goes with the block
   // only where nothing else reads it (D-FINE's decoder splits the value once for all its layers).
   const splits = new Set();
-  for (const { gs, unsqueeze: u } of samplers) {
+  for (const { gs, after, discrete } of samplers) {
     nodes.add(gs.index);
-    if (u) nodes.add(u.index);
+    after.forEach((i) => nodes.add(i));
     const x = walkBack(g, gs.node.input[0], [...LAYOUT, 'Split', 'Slice'], (n) => (n.opType === 'Split' || n.opType === 'Slice' ? (values.push(n.input[0]), -1) : 0));
     const split = producedBy(g, x.values.at(-1), ['Split', 'Slice']);
     if (!split) return 'a GridSample input X that is not a slice of one value (Split or Slice along its rows)';
@@ -72,6 +79,14 @@ function structure(g, concatIndex) {
     // The value may be laid out before its split (RT-DETRv2's and D-FINE's permute(0, 2, 3, 1)):
     // each value those layout ops pass is a candidate, nearest first.
     valueChain = walkBack(g, split.node.input[0], LAYOUT);
+    if (discrete) {
+      const chain = tapChain(g, gs);
+      if (typeof chain === 'string') return chain;
+      chain.nodes.forEach((i) => nodes.add(i));
+      points.add(chain.pointSplit);
+      locs.push(chain.loc);
+      continue;
+    }
     // The locations may be split into each level's points (the v2 form's num_points_list).
     const grid = walkBack(g, gs.node.input[1], [...LAYOUT, 'Split', 'Gather', 'Mul', 'Sub', 'Add', 'Div'], dataInput(g));
     const pointSplit = grid.nodes.find((i) => g.graph.node[i].opType === 'Split');
@@ -108,7 +123,9 @@ function structure(g, concatIndex) {
   const mulNode = g.graph.node[mulIndex];
   const attn = walkBack(g, mulNode.input[isOnPath(g, mulNode.input[0], concat.output[0], forward) ? 1 : 0], LAYOUT);
   const pointSplit = [...points][0];
-  return { nodes, splits: [...splits], forward, outs, valueChain, loc: locs[0], attn, samplers, concatIndex, pointSplit: pointSplit < 0 ? null : pointSplit };
+  const discrete = samplers[0].discrete === true;
+  if (discrete && pointSplit < 0) return 'a discrete sampling without the locations split into levels\' points';
+  return { nodes, splits: [...splits], forward, outs, valueChain, loc: locs[0], attn, samplers, concatIndex, pointSplit: pointSplit < 0 ? null : pointSplit, discrete };
 }
 
 // Whether value `v` is the Concat's output or one of the forward nodes' outputs.
@@ -156,7 +173,7 @@ function prove(g, s, opset, types) {
     const tried = [];
     for (let k = s.attn.values.length - 1; k >= 0; --k) {
       const c = { value, attn: { name: s.attn.values[k], nodes: s.attn.nodes.slice(0, k) } };
-      for (const form of Pt === null ? [5, 4] : ['points']) {
+      for (const form of Pt === null ? [5, 4] : [s.discrete ? 'discrete' : 'points']) {
         const r = attempt(g, s, c, form, opset, new Map(Pt === null ? [] : [['Pt', Pt]]), 0);
         if (!r.why) return finish(g, s, c, r, types);
         tried.push(r.why);
@@ -193,7 +210,7 @@ function attempt(g, s, c, form, opset, bound, depth) {
 }
 
 // The roles of the locations' and weights' axes in form `form` (evaluate's).
-const dimRoles = (form) => (form === 'points' ? { loc: ROLES.locPoints, attn: ROLES.attnPoints } : { loc: ROLES.loc, attn: form === 5 ? ROLES.attn5 : ROLES.attn4 });
+const dimRoles = (form) => (typeof form === 'string' ? { loc: ROLES.locPoints, attn: ROLES.attnPoints } : { loc: ROLES.loc, attn: form === 5 ? ROLES.attn5 : ROLES.attn4 });
 
 // The source dimensions of one role: bound numbers, or symbols.
 function roleDims(roles, bound, L) {
@@ -235,14 +252,14 @@ function evaluate(g, s, c, form, opset, bound) {
   bindKnown(g, attn.name, roles.attn, bound, L);
   const [N, S, M, D, Lq] = ['N', 'S', 'M', 'D', 'Lq'].map((r) => dimOf(r, bound));
   // The points form sums one run of Pt points where the other sums L runs of P.
-  const [Ls, P] = form === 'points' ? [1, dimOf('Pt', bound)] : [L, dimOf('P', bound)];
+  const [Ls, P] = typeof form === 'string' ? [1, dimOf('Pt', bound)] : [L, dimOf('P', bound)];
   const views = new Map([
     [value.name, contiguous('value', roleDims(ROLES.value, bound, L))],
     [s.loc, { ...contiguous('loc', roleDims(roles.loc, bound, L)), step: 0 }],
     [attn.name, contiguous('attn', roleDims(roles.attn, bound, L))],
   ]);
   const [sN, sS, sM] = strides([N, S, M, D]);
-  const [lN, lQ, lM, lL] = strides(form === 'points' ? [N, Lq, M, P, int(2)] : [N, Lq, M, int(L), P, int(2)]);
+  const [lN, lQ, lM, lL] = strides(typeof form === 'string' ? [N, Lq, M, P, int(2)] : [N, Lq, M, int(L), P, int(2)]);
   const [aN, aQ, aM, aL] = strides([N, Lq, M, int(Ls), P]);
   const T = [N, M, D, Lq, int(Ls), P];
   const [tN, tM, tD, tQ, tL] = strides(T);
@@ -292,6 +309,10 @@ function evaluate(g, s, c, form, opset, bound) {
         splitLevels(node, v, ints, slices, views, bound, sS);
         break;
       case 'Gather': {
+        if (form === 'discrete' && views.get(node.input[1])?.src === 'index') {
+          out(tap(node, views, slices, points, spatial, { N, M, D, Lq, sN, sS, sM, lN, lQ, lM, tN, tM, tD, tQ }));
+          break;
+        }
         const idx = constant(g, node.input[1]);
         if (!idx || !['int64', 'int32'].includes(idx.type) || idx.data.length !== 1) throw mismatch(`Gather ${node.name} of more than one constant index`);
         const picked = pick(v, attr(node, 'axis', 0), Number(idx.data[0]));
@@ -300,14 +321,19 @@ function evaluate(g, s, c, form, opset, bound) {
       }
       case 'Mul': case 'Add': case 'Sub': case 'Div':
         if (i === s.forward.find((k) => g.graph.node[k].opType === 'Mul')) out(weigh(node, views, { N, M, D, Lq, L: Ls, P, tN, tM, tD, tQ, tL, aN, aM, aQ, aL }));
+        else if (form === 'discrete') out(discreteStep(g, node, views, ints));
         else out(affine(g, node, views));
+        break;
+      case 'Cast': case 'Clip':
+        if (form !== 'discrete') throw mismatch(`a ${node.opType} inside the chain`);
+        out(discreteStep(g, node, views, ints));
         break;
       case 'GridSample': {
         const d = { N, M, D, Lq, L, P, sN, sS, sM, lN, lQ, lM, lL, tN, tM, tD, tQ, tL };
-        out(form === 'points' ? samplePoints(node, views, slices, points, spatial, opset, d) : sample(node, views, slices, spatial, opset, d));
+        out(typeof form === 'string' ? samplePoints(node, views, slices, points, spatial, opset, d) : sample(node, views, slices, spatial, opset, d));
         break;
       }
-      case 'Concat': out(form === 'points' ? stackPoints(node, views) : stack(node, views, tL)); break;
+      case 'Concat': out(typeof form === 'string' ? stackPoints(node, views) : stack(node, views, tL)); break;
       case 'ReduceSum': out(reduce(g, node, v, ints, Ls, P)); break;
       default: throw mismatch(`a ${node.opType} inside the chain`);
     }
@@ -364,6 +390,6 @@ function finish(g, s, { value, attn }, proof, types) {
     levelStartIndex: BigInt64Array.from(ordered.map((sl) => BigInt(sl.start))),
     dims: { value: ROLES.value, ...dimRoles(proof.form) },
     bound: Object.fromEntries(proof.bound),
-    options: proof.form === 'points' ? { pointsPerLevel: proof.points.map((p) => p.n) } : {},
+    options: typeof proof.form === 'string' ? { pointsPerLevel: proof.points.map((p) => p.n), ...(proof.form === 'discrete' ? { sampling: 'discrete' } : {}) } : {},
   };
 }

@@ -70,3 +70,45 @@ describe("near misses of method 'default' stay unfused and equal to onnxruntime"
     });
   }
 });
+
+// 'discrete': the chain and the fused node round the same float32 products (x * w + 0.5, one
+// multiply and one add each, then truncation) and read the same value elements; the outputs
+// differ only by the order of the float32 sum over the points (a few ulps).
+const DISCRETE_ATOL = 1e-6;
+
+describe("method 'discrete': fused with pointsPerLevel and sampling 'discrete', equal to onnxruntime", () => {
+  for (const value of ['dfine', 'rtdetrv2']) {
+    test(`${value}'s value layout`, async () => {
+      const { plan, pair } = await both(v2Attention({ ...SIZES, value, method: 'discrete' }), feeds(50));
+      assert.deepEqual(plan.attention, { fused: 1, notFused: [] });
+      const [f] = fusedOf(plan);
+      assert.deepEqual(f.fused.options, { pointsPerLevel: [3, 6, 3], sampling: 'discrete' });
+      assert.deepEqual([f.fused.levels, f.fused.levelStartIndex], [LEVELS, [0, 24, 30]]);
+      const ops = f.fused.replaced.map((r) => r.opType);
+      for (const op of ['Cast', 'Clip', 'Gather', 'Split', 'Concat', 'ReduceSum']) assert.ok(ops.includes(op), `${op} replaced`);
+      assert.deepEqual(plan.parts.map((p) => p.ops), [{ Softmax: 1 }, { MultiScaleDeformableAttention: 1 }]);
+      assertClose(...pair, DISCRETE_ATOL);
+    });
+  }
+});
+
+describe("near misses of method 'discrete' stay unfused and equal to onnxruntime", () => {
+  const WHY = { points: /not x \+ y \* 6 of level 0's points/, levels: /not the points after/, rounding: /other than \+ 0\.5/, clamp: /clamped to \[0,2\], not \[0, h - 1\]/ };
+  for (const [miss, why] of Object.entries(WHY)) {
+    test(`${miss}: ${V2_MISSES[miss]}`, async () => {
+      const { plan, pair } = await both(v2Attention({ ...SIZES, method: 'discrete', miss }), feeds(70));
+      assert.equal(plan.attention.fused, 0);
+      assert.equal(plan.attention.notFused.length, 1);
+      assert.match(plan.attention.notFused[0].why, why);
+      assertClose(...pair, DISCRETE_ATOL);
+    });
+  }
+
+  test('a level narrower than high stays unfused (the chain clamps its columns to h - 1 and reads past its rows)', async () => {
+    const model = v2Attention({ ...SIZES, levels: [[4, 6], [3, 2], [1, 5]], method: 'discrete' });
+    const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
+    assert.equal(s.plan().attention.fused, 0);
+    assert.match(s.plan().attention.notFused[0].why, /level 1 is 3 x 2, narrower than high/);
+    await s.release();
+  });
+});

@@ -11,8 +11,8 @@ import { encodeModel } from './onnx_model.mjs';
 export const V2_MISSES = {
   points: 'level 0 samples the second piece of the points split and level 1 the first',
   levels: 'levels 0 and 1 concatenated in swapped order',
-  rounding: "(discrete) the coordinates rounded with + 0.4, not + 0.5",
-  clamp: "(discrete) level 0's coordinates clamped to w - 1, not h - 1 (the source's bound)",
+  rounding: '(discrete) the coordinates rounded with + 0.4, not + 0.5',
+  clamp: "(discrete) level 0's coordinates clamped to h - 2, not h - 1 (the source's bound)",
 };
 
 /**
@@ -66,7 +66,7 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
     const shifted = g.node('Add', [scaled, f32([miss === 'rounding' ? 0.4 : 0.5])], `coord_l${l}_shifted`);
     const truncated = g.node('Cast', [shifted], `coord_l${l}_int`, { to: 7 });
     // Lines 121-122: .clamp(0, h - 1), .reshape(bs * n_head, Len_q * num_points_list[level], 2)
-    const hi = miss === 'clamp' && l === 0 ? w - 1 : h - 1;
+    const hi = miss === 'clamp' && l === 0 ? h - 2 : h - 1;
     const clamped = g.node('Clip', [truncated, i64([0], []), i64([hi], [])], `coord_l${l}_clamped`);
     const coord = g.node('Reshape', [clamped, i64([N * M, Lq * P, 2])], `coord_l${l}`);
     // Line 124: s_idx = arange(bs * n_head).unsqueeze(-1).repeat(1, Len_q * P), folded to a constant
