@@ -112,3 +112,13 @@ describe("near misses of method 'discrete' stay unfused and equal to onnxruntime
     await s.release();
   });
 });
+
+describe("the value's split, read by every layer (D-FINE's decoder)", () => {
+  test('two layers reading one split: both fused on the value; the split, which neither block takes, is then read by nothing and dropped', async () => {
+    const { plan, pair } = await both(v2Attention({ ...SIZES, layers: 2 }), feeds(90));
+    assert.deepEqual(plan.attention, { fused: 2, notFused: [] });
+    for (const f of fusedOf(plan)) assert.equal(f.fused.inputs[0], 'value');
+    assert.deepEqual(plan.parts.map((p) => p.ops), [{ Softmax: 2 }, { MultiScaleDeformableAttention: 2 }]);
+    assertClose(...pair, ATOL);
+  });
+});
