@@ -71,7 +71,7 @@ export function discreteStep(g, node, views, shapeInts) {
       if (!onCoords || !c || c.type !== 'float32' || c.data.length !== 2 || c.dims.length > loc.dims.length || c.dims.at(-1) !== 2) throw mismatch(`Mul ${node.name}: not the locations times one [w, h]`);
       return { ...loc, step: to, scale: Array.from(c.data, Number) };
     case 'Add':
-      if (!c || c.type !== 'float32' || c.data.length !== 1 || Number(c.data[0]) !== 0.5) throw mismatch(`Add ${node.name}: the coordinates rounded with other than + 0.5`);
+      if (!c || c.type !== 'float32' || c.data.length !== 1 || c.dims.length > loc.dims.length || Number(c.data[0]) !== 0.5) throw mismatch(`Add ${node.name}: the coordinates rounded with other than + 0.5`);
       return { ...loc, step: to };
     case 'Cast':
       if (attr(node, 'to') !== 7) throw mismatch(`Cast ${node.name}: not the truncation to int64`);
@@ -96,8 +96,9 @@ function indexTerms(g, node, at, shapeInts) {
   const [a, b] = node.input.map((n, i) => termsOf(n, at[i]));
   if (node.opType === 'Add' && a && b) return { src: 'index', terms: [...a, ...b] };
   if (node.opType === 'Mul' && (a || b) && !(a && b)) {
+    // One integer, of no more axes than the index (a broadcast must not add any).
     const factor = shapeInts(a ? 1 : 0);
-    if (factor.length !== 1) throw mismatch(`Mul ${node.name} of the index by other than one integer`);
+    if (factor.length !== 1 || (constant(g, node.input[a ? 1 : 0])?.dims.length ?? 0) > 1) throw mismatch(`Mul ${node.name} of the index by other than one integer`);
     return { src: 'index', terms: (a ?? b).map((t) => ({ ...t, coef: t.coef * factor[0] })) };
   }
   throw mismatch(`${node.opType} ${node.name}: not the gather's index x + y * w + s_idx * h * w`);
