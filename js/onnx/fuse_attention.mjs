@@ -56,8 +56,10 @@ function structure(g, concatIndex) {
     const gs = producedBy(g, u ? u.node.input[0] : name, ['GridSample']);
     if (gs) return { gs, after: u ? [u.index] : [] };
     const after = walkBack(g, name, LAYOUT);
+    // (Only a gather of a slice of one value: a Concat of other lookups is no attention.)
     const t = producedBy(g, after.values.at(-1), ['Gather']);
-    return t && !constant(g, t.node.input[1]) && { gs: t, after: after.nodes, discrete: true };
+    const sliced = t && producedBy(g, walkBack(g, t.node.input[0], LAYOUT).values.at(-1), ['Split', 'Slice']);
+    return sliced && !constant(g, t.node.input[1]) && { gs: t, after: after.nodes, discrete: true };
   });
   if (!samplers.length || samplers.some((s) => !s) || new Set(samplers.map((s) => !!s.discrete)).size !== 1) return null;
   const nodes = new Set([concatIndex]);

@@ -7,6 +7,8 @@ import * as ort from 'onnxruntime-node';
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
 import { v2Attention, V2_MISSES } from './lib/attention_v2_graphs.mjs';
+import { graph } from './lib/model_graph.mjs';
+import { encodeModel } from './lib/onnx_model.mjs';
 import { assertClose, SPLIT, tensor } from './lib/onnx_session_checks.mjs';
 
 // 'default': as the rank-6 chain (onnx_deformable_fusion.test.mjs), float32 rounding of the
@@ -121,4 +123,19 @@ describe("the value's split, read by every layer (D-FINE's decoder)", () => {
     assert.deepEqual(plan.parts.map((p) => p.ops), [{ Softmax: 2 }, { MultiScaleDeformableAttention: 2 }]);
     assertClose(...pair, ATOL);
   });
+});
+
+test('a Concat of lookups (Gather by a computed index, not of a slice of one value) is no attention chain', async () => {
+  const g = graph();
+  g.f32('table', [4, 3], Array.from({ length: 12 }, (_, i) => i));
+  const looked = ['a', 'b'].map((x) => g.node('Gather', ['table', g.node('Add', [`ids_${x}`, g.i64(`one_${x}`, [], [1])], `idx_${x}`)], `row_${x}`, { axis: 0 }));
+  g.node('Concat', looked, 'output', { axis: -1 });
+  const model = encodeModel({
+    opset: 16, nodes: g.nodes, initializers: g.initializers,
+    inputs: ['a', 'b'].map((x) => ({ name: `ids_${x}`, dtype: 'int64', dims: [2] })),
+    outputs: [{ name: 'output', dtype: 'float32', dims: [2, 6] }],
+  });
+  const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
+  assert.equal(s.plan().attention, undefined);
+  await s.release();
 });
