@@ -171,12 +171,14 @@ export interface PlacementDecision {
 export interface FusedAttention {
   /** The model's nodes it runs in their place, in the model's order. */
   replaced: { name: string; opType: string }[];
-  /** What it reads: the value [N, S, M, D], the sampling locations [N, Lq, M, L, P, 2], the attention weights ([N, Lq, M, L, P] or [N, Lq, M, L * P]). */
+  /** What it reads: the value [N, S, M, D], the sampling locations [N, Lq, M, L, P, 2], the attention weights ([N, Lq, M, L, P] or [N, Lq, M, L * P]); for RT-DETRv2's and D-FINE's v2 form [N, Lq, M, sum(P_l), 2] and [N, Lq, M, sum(P_l)]. */
   inputs: [string, string, string];
   /** Each level's [H, W], in the value's row order. */
   levels: [number, number][];
   /** The row each level starts at. */
   levelStartIndex: number[];
+  /** The options of its gs.multiScaleDeformableAttention call: `{}`, or for the v2 form `{ pointsPerLevel }` (method 'default') or `{ pointsPerLevel, sampling: 'discrete' }`. */
+  options: { pointsPerLevel?: number[]; sampling?: 'discrete' };
 }
 
 /** One node of a {@link PlanPart}. */

@@ -5,24 +5,31 @@
 // Lq, L, P], the weighted samples U (T's layout) and their sums Y [N, M, D, Lq].
 import { MODE_KIND } from '../core/modes.mjs';
 import { attr, scalarFloat } from './graph_reading.mjs';
-import { canon, concrete, dimSize, div, int, mismatch, mul, narrow, Need, withDims } from './layout_views.mjs';
+import { canon, concrete, dimSize, div, int, isOne, mismatch, mul, narrow, Need, same, withDims } from './layout_views.mjs';
 import { operatorVersion, ourAttributes } from './our_nodes.mjs';
 
-// Split / Slice of the value along its rows: each output a level's rows.
-export function splitLevels(node, v, ints, slices, views, bound) {
+// Split / Slice of the value along its rows (an axis of the view that is the value's rows alone,
+// stride `sS`: axis 1 of the value, or the last after RT-DETRv2's and D-FINE's permute(0, 2, 3, 1)):
+// each output a level's rows.
+export function splitLevels(node, v, ints, slices, views, bound, sS) {
   if (v.src !== 'value') throw mismatch(`${node.opType} ${node.name} of something other than the value`);
+  const rowsAxis = (axis) => {
+    const a = axis < 0 ? axis + v.dims.length : axis;
+    const dim = (v.dims[a] ?? []).filter((p) => !isOne(p.n));
+    if (dim.length !== 1 || !same(dim[0].st, sS)) throw mismatch(`${node.opType} ${node.name} along axis ${axis}, not the value's rows`);
+    return a;
+  };
   if (node.opType === 'Split') {
-    const axis = attr(node, 'axis', 0);
-    if (axis !== 1 && axis !== -3) throw mismatch(`Split ${node.name} along axis ${axis}, not the value's rows`);
+    const axis = rowsAxis(attr(node, 'axis', 0));
     const sizes = node.input[1] ? ints(1) : attr(node, 'split');
     if (!sizes || sizes.length !== node.output.length) throw mismatch(`Split ${node.name} without one constant size per output`);
     const total = sizes.reduce((a, b) => a + b, 0);
-    const S = concrete(dimSize(v.dims[1]));
+    const S = concrete(dimSize(v.dims[axis]));
     if (S === null) throw new Need('S', [total]);
     if (S !== total) throw mismatch(`Split ${node.name} sizes sum to ${total}, the value has ${S} rows`);
     let start = 0;
     sizes.forEach((n, k) => {
-      views.set(node.output[k], narrow(v, 1, int(start), int(n)));
+      views.set(node.output[k], narrow(v, axis, int(start), int(n)));
       slices.push({ name: node.output[k], start, n });
       start += n;
     });
@@ -31,13 +38,14 @@ export function splitLevels(node, v, ints, slices, views, bound) {
   const [starts, ends] = [ints(1), ints(2)];
   const axes = node.input[3] ? ints(3) : [0];
   const steps = node.input[4] ? ints(4) : [1];
-  if (starts.length !== 1 || (axes[0] !== 1 && axes[0] !== -3) || steps[0] !== 1 || starts[0] < 0 || ends[0] <= starts[0]) {
+  if (starts.length !== 1 || steps[0] !== 1 || starts[0] < 0 || ends[0] <= starts[0]) {
     throw mismatch(`Slice ${node.name} that is not one run of the value's rows`);
   }
-  const S = concrete(dimSize(v.dims[1]));
+  const axis = rowsAxis(axes[0]);
+  const S = concrete(dimSize(v.dims[axis]));
   const end = S === null ? ends[0] : Math.min(ends[0], S);
   if (S === null && !bound.has('S') && end > 2 ** 31) throw mismatch(`Slice ${node.name} to the end of rows of unknown count`);
-  views.set(node.output[0], narrow(v, 1, int(starts[0]), int(end - starts[0])));
+  views.set(node.output[0], narrow(v, axis, int(starts[0]), int(end - starts[0])));
   slices.push({ name: node.output[0], start: starts[0], n: end - starts[0] });
 }
 
@@ -52,21 +60,35 @@ export function affine(g, node, views) {
   return { ...v, step: next[2] };
 }
 
-// GridSample of level k: X the level's rows as [N * M, D, H, W], the grid the level's
-// locations as [N * M, Lq, P, 2], bilinear, zeros, align_corners 0; its result is T's level k.
-export function sample(node, views, slices, spatial, opset, d) {
+// The level GridSample `node` samples, checked: bilinear, zeros, align_corners 0, X one level's
+// rows as [N * M, D, H, W]; { k (the level's place in row order), H, W, grid (its view) }.
+export function samplerLevel(node, views, slices, opset, d) {
   const a = ourAttributes(node, operatorVersion('GridSample', opset), node.name);
   if (MODE_KIND[a.mode] !== 'linear' || a.paddingMode !== 'zeros' || a.alignCorners) {
     throw mismatch(`GridSample ${node.name} is ${a.mode} / ${a.paddingMode} / align_corners ${Number(a.alignCorners)}, the attention samples bilinear / zeros / 0`);
   }
   const [x, grid] = node.input.map((n) => views.get(n));
-  if (!x || x.src !== 'value' || x.dims.length !== 4) throw mismatch(`GridSample ${node.name}: X is not a 4-D view of the value`);
-  const [H, W] = [2, 3].map((i) => concrete(dimSize(x.dims[i])));
-  if (H === null || W === null) throw mismatch(`GridSample ${node.name}: the level's height and width are not constants`);
-  const level = slices.findIndex((sl) => sl.n === H * W && canon(x) === canon(expectedX(d, sl.start, H, W)));
-  if (level < 0) throw mismatch(`GridSample ${node.name}: X is not one level's rows as [N * M, D, H, W]`);
+  if (x?.dims.length !== 4) throw mismatch(`GridSample ${node.name}: X is not a 4-D view of the value`);
+  const { k, H, W } = levelOf(x, `GridSample ${node.name}: X`, slices, d, (start, h, w) => expectedX(d, start, h, w));
+  return { k, H, W, grid };
+}
+
+// The level whose rows `x` is (of height and width `hw(x)`, by default x's axes 2 and 3) as
+// `expected(start, H, W)` lays them out: { k, H, W }.
+export function levelOf(x, what, slices, d, expected, hw = (v) => [2, 3].map((i) => concrete(dimSize(v.dims[i])))) {
+  if (!x || x.src !== 'value') throw mismatch(`${what} is not a view of the value`);
+  const [H, W] = hw(x);
+  if (H === null || W === null) throw mismatch(`${what}: the level's height and width are not constants`);
+  const level = slices.findIndex((sl) => sl.n === H * W && canon(x) === canon(expected(sl.start, H, W)));
+  if (level < 0) throw mismatch(`${what} is not one level's rows laid out as the chain needs`);
   const ordered = [...slices].sort((p, q) => p.start - q.start);
-  const k = ordered.indexOf(slices[level]);
+  return { k: ordered.indexOf(slices[level]), H, W };
+}
+
+// GridSample of level k: X the level's rows as [N * M, D, H, W], the grid the level's
+// locations as [N * M, Lq, P, 2], bilinear, zeros, align_corners 0; its result is T's level k.
+export function sample(node, views, slices, spatial, opset, d) {
+  const { k, H, W, grid } = samplerLevel(node, views, slices, opset, d);
   const want = { src: 'loc', step: 2, offset: mul(int(k), d.lL), dims: [[{ n: d.N, st: d.lN }, { n: d.M, st: d.lM }], [{ n: d.Lq, st: d.lQ }], [{ n: d.P, st: int(2) }], [{ n: int(2), st: int(1) }]] };
   if (!grid || grid.step !== 2 || canon(grid) !== canon(want)) throw mismatch(`GridSample ${node.name}: the grid is not level ${k}'s 2 * locations - 1 as [N * M, Lq, P, 2]`);
   spatial[k] = [H, W];
@@ -74,7 +96,7 @@ export function sample(node, views, slices, spatial, opset, d) {
 }
 
 // The value's rows of the level starting at `start`, as GridSample's X [N * M, D, H, W].
-function expectedX(d, start, H, W) {
+export function expectedX(d, start, H, W) {
   return { src: 'value', offset: mul(int(start), d.sS), dims: [[{ n: d.N, st: d.sN }, { n: d.M, st: d.sM }], [{ n: d.D, st: int(1) }], [{ n: int(H), st: mul(int(W), d.sS) }], [{ n: int(W), st: d.sS }]] };
 }
 

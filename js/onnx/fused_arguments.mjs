@@ -15,14 +15,15 @@ function checkDims(t, roles, bound, what) {
 /**
  * gs.multiScaleDeformableAttention's arguments for fused block `block` (findAttention's) on
  * its inputs [value, samplingLocations, attentionWeights] (onnxruntime tensors on the CPU or,
- * on WebGPU, the GPU).
+ * on WebGPU, the GPU), then the call's options the proof found (pointsPerLevel and sampling
+ * for the v2 forms).
  */
 export function fusedArguments(block, [value, loc, attn]) {
   checkDims(value, block.dims.value, block.bound, 'the value');
   checkDims(loc, block.dims.loc, block.bound, 'the sampling locations');
   checkDims(attn, block.dims.attn, block.bound, 'the attention weights');
   let weights = attn;
-  if (attn.dims.length === 4) {
+  if (attn.dims.length === 4 && !block.options.pointsPerLevel) {
     // [N, Lq, M, L * P] holds [N, Lq, M, L, P] as it is.
     const L = block.levelStartIndex.length;
     const P = Number(loc.dims[4]);
@@ -31,5 +32,5 @@ export function fusedArguments(block, [value, loc, attn]) {
     const dims = [N, Lq, M, L, P];
     weights = onHost(attn) ? { type: attn.type, dims, data: attn.data } : { buffer: attn.gpuBuffer, dims, dtype: attn.type, location: 'gpu-buffer' };
   }
-  return [value, block.spatialShapes, block.levelStartIndex, loc, weights];
+  return [value, block.spatialShapes, block.levelStartIndex, loc, weights, block.options];
 }

@@ -78,10 +78,11 @@ export class GpuNodes {
 
   /**
    * A multi-scale deformable attention node (fused or mmdeploy's) on multiScaleDeformableAttention's
-   * arguments (value, locations and weights on the GPU or the CPU, the levels on the CPU); `where` as #result's.
+   * arguments (value, locations and weights on the GPU or the CPU, the levels on the CPU, then the
+   * fused form's options: pointsPerLevel, sampling); `where` as #result's.
    */
-  attention(n, [value, shapes, starts, loc, weights], where) {
-    const call = (out) => this.#gpu.multiScaleDeformableAttention(gpuInput(value), shapes, starts, gpuInput(loc), gpuInput(weights), { out });
+  attention(n, [value, shapes, starts, loc, weights, options], where) {
+    const call = (out) => this.#gpu.multiScaleDeformableAttention(gpuInput(value), shapes, starts, gpuInput(loc), gpuInput(weights), { ...options, out });
     return this.#result(n.node.output[0], call, where);
   }
 

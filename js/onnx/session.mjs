@@ -363,7 +363,7 @@ export class InferenceSession {
       }
       const dims = graphOutput ? null : attentionDims(this.#gs, args);
       const out = dims ? this.#heapFor(name, typeOf(args[0]), dims) : undefined;
-      const y = this.#gs.multiScaleDeformableAttention(...args, { out });
+      const y = this.#gs.multiScaleDeformableAttention(...args.slice(0, 5), { ...args[5], out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
       const shapes = n.node.input.map((input, i) => `${quote(input)}: ${typeOf(inputs[i])} [${[...inputs[i].dims].join(', ')}]`).join(', ');

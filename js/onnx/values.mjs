@@ -60,8 +60,8 @@ export function outputDims(gs, opType, a, b) {
 
 // The dimensions of multiScaleDeformableAttention's result for its arguments (value,
 // spatialShapes, levelStartIndex, samplingLocations, attentionWeights), as outputDims.
-export function attentionDims(gs, [value, shapes, starts, loc, weights]) {
-  return libraryRules(gs)?.multiScaleDeformableAttention(value.dims, shapes, starts, loc.dims, weights.dims) ?? null;
+export function attentionDims(gs, [value, shapes, starts, loc, weights, options]) {
+  return libraryRules(gs)?.multiScaleDeformableAttention(value.dims, shapes, starts, loc.dims, weights.dims, options) ?? null;
 }
 
 // onnxruntime's ValueMetadata of values ({name, type: declaredType()}): '' for an unknown dimension.
