@@ -55,7 +55,7 @@ function movable(split, seen) {
 }
 
 /**
- * The one memory rule of placement 'auto': the constants the split holds in the wasm heap for
+ * The first memory rule of placement 'auto': the constants the split holds in the wasm heap for
  * the nodes that would go to onnxruntime (initializers of 1 MiB or more that they read, copied
  * there at create(): onnx/values.mjs heapConstant), as [{ name, bytes }]. The other placement
  * makes onnxruntime hold the same bytes again, in its own heap, and a wasm heap never gives
@@ -72,6 +72,32 @@ export function heldTwice(split, keep, heapBytes) {
 }
 
 const mib = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+// A fused attention whose chain would stack at least this many bytes of samples runs fused
+// untimed (unfusedSamples).
+const UNFUSED_SAMPLES_BYTES = 32 * 2 ** 20;
+
+/**
+ * The second memory rule of placement 'auto': the fused multi-scale deformable attention nodes
+ * among those that would go to onnxruntime whose chain, run there unfused, would materialise at
+ * least 32 MiB of per-level samples (value channels D times the attention weights' N * Lq * M *
+ * L * P, float32: the stack, and the Mul's product again), from what the first run saw, as
+ * [{ label, bytes }]. onnxruntime's wasm heap keeps what that run grew it to, so timing the
+ * other placement would lift the split's peak above onnxruntime alone's (a Deformable-DETR
+ * encoder layer at 640x640: 139 MB stacked; tests/js/onnx_memory.test.mjs), while at such sizes
+ * the fused node is the faster by far (the block with its projections, 257 ms split against
+ * 421 ms alone; bench/RESULTS.md's encoder_block_640): 'auto' keeps the split untimed there.
+ */
+export function unfusedSamples(split, keep, seen) {
+  const count = (dims) => dims.reduce((a, b) => a * b, 1);
+  return split.parts.flatMap((p) => p.nodes)
+    .filter((n) => keep.has(n.index) && n.fused && seen.get(n.index)?.inputs[2].dims)
+    .map((n) => {
+      const [value, , weights] = seen.get(n.index).inputs;
+      return { label: n.label, bytes: 4 * count(weights.dims) * value.dims.at(-1) };
+    })
+    .filter((c) => c.bytes >= UNFUSED_SAMPLES_BYTES);
+}
 
 const round = (ms) => (ms < 0.01 ? ms.toPrecision(2) : ms.toFixed(3));
 
@@ -104,7 +130,8 @@ async function timeRuns(run, drop, first) {
  * to onnxruntime (an empty set: the split; throws where onnxruntime cannot make it);
  * `drop(result)` frees a result not returned. One placement exists at a time, so deciding needs
  * no more memory than the larger of the two, but for the wasm heaps, which keep what they grew
- * to: where they would hold constants twice (heldTwice), 'auto' does not time. The result
+ * to: where they would hold constants twice (heldTwice) or stack a large fused attention's
+ * samples unfused (unfusedSamples), 'auto' does not time. The result
  * returned is of the placement kept, run last (a result of sessions since released, on the
  * GPU, could be neither read nor freed).
  * Resolves to { result: the chosen placement's result of the feeds, why: Map node index ->
@@ -138,6 +165,13 @@ export async function decidePlacement(option, split, first, seen, { heapBytes, r
     const held = twice.map((c) => `${quote(c.name)} (${mib(c.bytes)})`).join(', ');
     place('gridsample', `placement 'auto' kept it on gridsample untimed: timing the other placement would hold ${held} twice, `
       + "in gridsample's wasm heap and in onnxruntime's");
+    return { result: first.result, why, measured: null };
+  }
+  const stacked = unfusedSamples(split, keep, seen);
+  if (stacked.length) {
+    const what = stacked.map((c) => `${c.label} (${mib(c.bytes)})`).join(', ');
+    place('gridsample', `placement 'auto' kept it on gridsample untimed: timing the other placement would stack the samples of ${what} `
+      + "unfused in onnxruntime's wasm heap, which keeps what it grows to");
     return { result: first.result, why, measured: null };
   }
   const splitRuns = await timeRuns(run, drop, first);
