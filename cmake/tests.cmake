@@ -47,9 +47,10 @@ set_target_properties(gridsample_conformance PROPERTIES
 
 file(GLOB GRIDSAMPLE_TEST_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/tests/native/*_test.cc)
-if(GRIDSAMPLE_SANITIZE STREQUAL "thread")
-  # ThreadSanitizer runs the threading suites only (Makefile's test-tsan): the files that hold
-  # them, not the 40 others (half of that step's time was compiling them).
+if(GRIDSAMPLE_SANITIZE STREQUAL "thread" OR GRIDSAMPLE_WASM_THREADS)
+  # ThreadSanitizer runs the threading suites only (Makefile's test-tsan), and the wasm build
+  # with threads needs no more (the same kernels as the SIMD build's, whose suite runs them all):
+  # the files that hold them, not the 40 others (half of those steps' time was compiling them).
   list(FILTER GRIDSAMPLE_TEST_SOURCES INCLUDE REGEX "/(threads|wake_choice|deformable_attention_fast)_test\\.cc$")
 endif()
 # The planner and the blends on their own (tests/native/probes: the Probe* entry points of
