@@ -44,11 +44,8 @@ int OutputShapeAdapter(uintptr_t value_shape, int value_rank, int value_dtype, u
   const TensorView weights = View(0, weights_dtype, weights_shape, weights_rank);
   const DeformableLevels l = Levels(levels, level_count, points_listed);
   DeformableAttentionGeometry geometry;
-  Status s = ValidateDeformableAttentionInputs(value, l, locations, weights, &geometry);
-  if (s.ok()) {
-    s = MultiScaleDeformableAttentionOutputShape(value, l, locations, weights,
-                                                 reinterpret_cast<int64_t*>(y_shape));
-  }
+  const Status s = ValidateDeformableAttentionInputs(value, l, locations, weights, &geometry);
+  if (s.ok()) DeformableAttentionOutputShape(geometry, reinterpret_cast<int64_t*>(y_shape));
   return ToCallStatus(s);
 }
 

@@ -93,14 +93,13 @@ Status CheckPointsPerLevel(const DeformableLevels& levels, int64_t* sum) {
   return Status::Ok();
 }
 
-// The output's shape [N, Lq, M * D] for a validated geometry.
-void OutputShape(const DeformableAttentionGeometry& g, int64_t* y_shape) {
+}  // namespace
+
+void DeformableAttentionOutputShape(const DeformableAttentionGeometry& g, int64_t* y_shape) {
   y_shape[0] = g.n;
   y_shape[1] = g.queries;
   y_shape[2] = g.heads * g.channels;
 }
-
-}  // namespace
 
 template <Given kGiven>
 Status ValidateDeformableAttentionInputs(const TensorView& value, const DeformableLevels& levels,
@@ -168,7 +167,7 @@ Status ValidateDeformableAttentionInputs(const TensorView& value, const Deformab
   geometry->points = listed ? listed_sum : ls[3] * ls[4];  // within the locations' count
   geometry->level_points = levels.points_per_level;
   int64_t y_shape[3];
-  OutputShape(*geometry, y_shape);
+  DeformableAttentionOutputShape(*geometry, y_shape);
   return CountElements(kOp, "Y", y_shape, 3, kGiven == Given::kShapes ? 1 : DTypeSize(value.dtype),
                        &count);
 }
@@ -193,7 +192,7 @@ Status ValidateDeformableAttention(const TensorView& value, const DeformableLeve
   if (s.ok()) s = CheckData(kOp, "attention_weights", weights);
   if (!s.ok()) return s;
   int64_t y_shape[3];
-  OutputShape(*geometry, y_shape);
+  DeformableAttentionOutputShape(*geometry, y_shape);
   return CheckOutput(kOp, "Y", y, value.dtype, y_shape, 3,
                      {{value, ElementCount(value)},
                       {locations, ElementCount(locations)},
@@ -224,7 +223,7 @@ Status MultiScaleDeformableAttentionOutputShape(const TensorView& value,
   DeformableAttentionGeometry geometry;
   Status s = ValidateDeformableAttentionInputs<Given::kShapes>(value, levels, sampling_locations,
                                                                attention_weights, &geometry);
-  if (s.ok()) OutputShape(geometry, y_shape);
+  if (s.ok()) DeformableAttentionOutputShape(geometry, y_shape);
   return s;
 }
 

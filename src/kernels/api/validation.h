@@ -73,6 +73,8 @@ template <Given kGiven = Given::kShapesAndDTypes>
 Status ValidateDeformableAttentionInputs(const TensorView& value, const DeformableLevels& levels,
                                          const TensorView& locations, const TensorView& weights,
                                          DeformableAttentionGeometry* geometry);
+// The output's shape [N, Lq, M * D] for a validated geometry (3 values at y_shape).
+void DeformableAttentionOutputShape(const DeformableAttentionGeometry& g, int64_t* y_shape);
 // ... and y [N, Lq, M * D] of the value's dtype, overlapping no input.
 Status ValidateDeformableAttention(const TensorView& value, const DeformableLevels& levels,
                                    const TensorView& locations, const TensorView& weights,
