@@ -45,6 +45,32 @@ export function graph() {
   };
 }
 
+/**
+ * `g` seen from inside a block named `prefix` (one layer of a stack): values and initializers
+ * are named by their local names, written to `g` as `${prefix}.${name}`, except the local names
+ * of `outside` (local name -> `g`'s name), which the block reads from outside it. `name(local)`
+ * is a local name's name in `g`.
+ */
+export function scope(g, prefix, outside = {}) {
+  const name = (n) => outside[n] ?? `${prefix}.${n}`;
+  return {
+    name,
+    node(op, inputs, outputs, attrs = {}) {
+      g.node(op, inputs.map(name), Array.isArray(outputs) ? outputs.map(name) : name(outputs), attrs);
+      return outputs;
+    },
+    f32: (n, dims, data) => (g.f32(name(n), dims, data), n),
+    i64: (n, dims, values) => (g.i64(name(n), dims, values), n),
+  };
+}
+
+/** nn.LayerNorm over the last axis (opset 17's LayerNormalization; weight 1, bias 0 as initialised); returns the output's name. */
+export function layerNorm(g, name, x, dim) {
+  g.f32(`${name}.weight`, [dim], new Float32Array(dim).fill(1));
+  g.f32(`${name}.bias`, [dim], new Float32Array(dim));
+  return g.node('LayerNormalization', [x, `${name}.weight`, `${name}.bias`], name, { axis: -1, epsilon: 1e-5 });
+}
+
 /** nn.Linear as MatMul with an (in, out) weight, then Add; returns the output's name. */
 export function linear(g, rnd, name, x, cin, cout, { weight, bias } = {}) {
   const bound = 1 / Math.sqrt(cin);
