@@ -1,4 +1,4 @@
-// Run as a child process by transformers_detr.test.mjs and bench/js/transformers_pipeline.mjs: transformers.js 4.x's object-detection pipeline on a model folder, on onnxruntime-web alone or on gridsample/ort (fused or unfused), one thread; prints per call times, the detections, the plan and the process's peak RSS.
+// Run as a child process by transformers_detr.test.mjs and bench/js/transformers_pipeline.mjs: transformers.js 4.x's object-detection pipeline on a model folder, on onnxruntime-web alone or on gridsample/ort (fused or unfused), one thread; prints per call times (wall and CPU), the detections, the plan and the process's peak RSS.
 //
 //   node pipeline_side.mjs '{"sides":["fused","unfused"],"models":DIR,"model":NAME,"runs":5,"warmup":2}'
 //
@@ -57,19 +57,22 @@ const results = {};
 for (const side of sides) {
   const detector = await pipeline('object-detection', model, { dtype: 'fp32', device: 'auto', session_options: { executionProviders, ...SIDE_OPTIONS[side] } });
   const times = [];
+  const cpu = [];
   const readbacks = [];
   let detections;
   for (let i = 0; i < runs + warmup; ++i) {
-    const t0 = performance.now();
+    const [t0, c0] = [performance.now(), process.cpuUsage()];
     const [found, count] = await countReadbacks(() => detector(image, { threshold }));
     if (i >= warmup) {
       times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
       readbacks.push(count);
     }
     detections = found;
   }
   const plan = detector.model.sessions.model.plan?.();
-  results[side] = { times, readbacks, detections, attention: plan?.attention ?? null, counts: plan?.counts ?? null };
+  results[side] = { times, cpu, readbacks, detections, attention: plan?.attention ?? null, counts: plan?.counts ?? null };
   await detector.dispose();
 }
 console.log(JSON.stringify({ results, peakRss: process.resourceUsage().maxRSS * 1024 }));
