@@ -114,9 +114,10 @@ export function renderDetrPipeline(m) {
   const { pipeline: p, encoder: e } = m;
   const row = (names, s, k) => [names[k], ms(s[k].median), ms(s[k].p90), ms(s[k].cpu), (s[k].peakRss / MB).toFixed(0)];
   const header = ['side', 'median ms', 'p90 ms', 'CPU ms', 'peak RSS MiB'];
+  // Judged on the medians of wall time; the ratio of CPU times a call follows, for a loaded machine.
   const target = (text, ours, other, x) => {
-    const { v, met } = judge('peer', ours, other, x);
-    return `- ${text}: ${statusCell({ value: ratio(v), status: met ? 'met' : 'missed' })}`;
+    const { v, met } = judge('peer', ours.median, other.median, x);
+    return `- ${text}: ${statusCell({ value: ratio(v), status: met ? 'met' : 'missed' })}; CPU time ${ratio(other.cpu / ours.cpu)}`;
   };
   const rss = (text, ours, theirs) => `- ${text}: ${ours <= theirs ? 'met' : '**missed**'} (${(ours / MB).toFixed(0)} vs ${(theirs / MB).toFixed(0)} MiB)`;
   const fusedPlan = p.fused.last;
@@ -142,12 +143,12 @@ session.run() on one thread (onnxruntime-node's intraOpNumThreads 1); fused: ${e
 
 ${table(header, Object.keys(ENCODER_SIDES).map((k) => row(ENCODER_SIDES, e, k)))}
 
-Targets (issue 45, medians):
-${target('the 6-layer 640x640 encoder fused (onnxruntime-web parts) >= 1.8x onnxruntime-node alone', e['fused-web'].median, e['ort-node'].median, 1.8)}
-${target('the 6-layer 640x640 encoder fused (onnxruntime-web parts) >= 1.4x onnxruntime-web alone', e['fused-web'].median, e['ort-web'].median, 1.4)}
-${rss('the encoder fused: peak RSS no higher than onnxruntime-node alone', e['fused-web'].peakRss, e['ort-node'].peakRss)}
-${rss('the encoder fused: peak RSS no higher than onnxruntime-web alone', e['fused-web'].peakRss, e['ort-web'].peakRss)}
-${target('the detector\'s pipeline fused never slower than onnxruntime-web alone', p.fused.median, p.onnxruntime.median, 1)}
+Targets (issue 45; on the medians of wall time):
+${target('the 6-layer 640x640 encoder fused >= 1.8x onnxruntime-node alone (fused over onnxruntime-node)', e['fused-node'], e['ort-node'], 1.8)}
+${target('the 6-layer 640x640 encoder fused >= 1.4x onnxruntime-web alone (fused over onnxruntime-web)', e['fused-web'], e['ort-web'], 1.4)}
+${rss('the encoder fused over onnxruntime-node: peak RSS no higher than onnxruntime-node alone', e['fused-node'].peakRss, e['ort-node'].peakRss)}
+${rss('the encoder fused over onnxruntime-web: peak RSS no higher than onnxruntime-web alone', e['fused-web'].peakRss, e['ort-web'].peakRss)}
+${target('the detector\'s pipeline fused never slower than onnxruntime-web alone', p.fused, p.onnxruntime, 1)}
 ${rss('the pipeline fused: peak RSS no higher than onnxruntime-web alone', p.fused.peakRss, p.onnxruntime.peakRss)}
 `;
 }
