@@ -83,6 +83,27 @@ export function linear(g, rnd, name, x, cin, cout, { weight, bias } = {}) {
 // --- RT-DETR's deformable attention ---------------------------------------------------------
 
 /**
+ * sampling_offsets' bias as Deformable DETR and RT-DETR initialise it, (heads, L, points, 2):
+ * head h looks along angle 2*pi*h/heads, point p at p+1 pixels of its level (the weights are
+ * small, so offsets are a few pixels).
+ */
+export function offsetBias(heads, L, points) {
+  const bias = new Float32Array(heads * L * points * 2);
+  for (let h = 0; h < heads; ++h) {
+    const a = (2 * Math.PI * h) / heads;
+    const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
+    for (let l = 0; l < L; ++l) {
+      for (let p = 0; p < points; ++p) {
+        const i = ((h * L + l) * points + p) * 2;
+        bias[i] = (Math.cos(a) / m) * (p + 1);
+        bias[i + 1] = (Math.sin(a) / m) * (p + 1);
+      }
+    }
+  }
+  return bias;
+}
+
+/**
  * MSDeformAttn of Deformable DETR / RT-DETR's decoder, added to `g`: `queries` queries of width
  * `dim` (value 'query', (1, Q, dim)) each sample `points` points per head on every level (H, W)
  * of `levels` around their reference point (value 'reference_points', (1, Q, 1, 2) in [0, 1]),
@@ -100,21 +121,7 @@ export function deformableAttention(g, rnd, { levels, heads, points, dim, querie
   g.i64('level_sizes', [L], levels.map(([hh, ww]) => hh * ww));
   const levelValues = g.node('Split', [value, 'level_sizes'], levels.map((_, l) => `value_l${l}_flat`), { axis: 1 });
 
-  // sampling_offsets: the weights small and the bias RT-DETR's initial pattern (head h looks
-  // along angle 2*pi*h/heads, point p at p+1 pixels of its level), so offsets are a few pixels.
-  const offsetBias = new Float32Array(heads * L * points * 2);
-  for (let h = 0; h < heads; ++h) {
-    const a = (2 * Math.PI * h) / heads;
-    const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
-    for (let l = 0; l < L; ++l) {
-      for (let p = 0; p < points; ++p) {
-        const i = ((h * L + l) * points + p) * 2;
-        offsetBias[i] = (Math.cos(a) / m) * (p + 1);
-        offsetBias[i + 1] = (Math.sin(a) / m) * (p + 1);
-      }
-    }
-  }
-  let offsets = linear(g, rnd, 'sampling_offsets', 'query', dim, heads * L * points * 2, { bias: offsetBias });
+  let offsets = linear(g, rnd, 'sampling_offsets', 'query', dim, heads * L * points * 2, { bias: offsetBias(heads, L, points) });
   g.i64('offsets_shape', [6], [1, Q, heads, L, points, 2]);
   offsets = g.node('Reshape', [offsets, 'offsets_shape'], 'offsets');
 
