@@ -1,4 +1,4 @@
-// Run as a child process by transformers_detr.test.mjs and bench/js/transformers_pipeline.mjs: transformers.js 4.x's object-detection pipeline on a model folder, on onnxruntime-web alone or on gridsample/ort (fused or unfused), one thread; prints per call times (wall and CPU), the detections, the plan and the process's peak RSS.
+// Run as a child process by transformers_detr.test.mjs, bench/js/transformers_pipeline.mjs and bench/js/detr_pipeline.mjs: transformers.js 4.x's object-detection pipeline on a model folder, on onnxruntime-web alone or on gridsample/ort (fused or unfused), one thread; prints per call times (wall and CPU), the detections, the plan and the process's peak RSS.
 //
 //   node pipeline_side.mjs '{"sides":["fused","unfused"],"models":DIR,"model":NAME,"runs":5,"warmup":2}'
 //
@@ -6,9 +6,10 @@
 // alone or gridsample/ort's sides (each a pipeline of its own): `sides` is ['onnxruntime'] or
 // some of 'fused' (gridsample/ort as it is: fused attention, placement 'auto') and 'unfused'
 // (the split of before the fusion: `fuseAttention: false`, every GridSample on gridsample).
-// Options: placement of the fused side ('auto'), threshold (0.5), picture [width, height] of tiny_detector.mjs's testPicture
-// ([640, 480]), device 'wasm' (default) or 'webgpu' (onnxruntime-web's WebGPU provider in Node,
-// ort_webgpu.mjs: then each call's GPU readbacks are counted too).
+// Options: placement of the fused side ('auto'), threshold (0.5), picture [width, height] of
+// tiny_detector.mjs's testPicture ([640, 480]), device 'wasm' (default) or 'webgpu'
+// (onnxruntime-web's WebGPU provider in Node, ort_webgpu.mjs: then each call's GPU readbacks are
+// counted too).
 import { readFile } from 'node:fs/promises';
 
 import { ortModule } from '../../../js/onnx/ort_module.mjs';
