@@ -67,6 +67,7 @@ import {
   MODEL_TIMING, NATIVE_MIN_TIME, NATIVE_REF_REPS, NATIVE_ROUND_REPS, NATIVE_ROUNDS, ORT_NODE_SHARE, ORT_WEB_T2_MAX_REPS, THREADS, TIMING, args, log,
 } from './settings.mjs';
 import { measureTransformersPipeline, renderTransformersPipeline } from './transformers_pipeline.mjs';
+import { measureDetrPipeline, renderDetrPipeline } from './detr_pipeline.mjs';
 import { baselineWorkload, makeWorkloads } from './workloads.mjs';
 
 const require = createRequire(import.meta.url);
@@ -199,6 +200,8 @@ async function main() {
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== transformers.js object detection: onnxruntime-web alone against the split session');
     extra += `\n${renderTransformersPipeline(measureTransformersPipeline({ log }))}`;
+    log('\n== end to end: a Deformable-DETR-shaped detector at 640x640, onnxruntime alone, split unfused and fused');
+    extra += `\n${renderDetrPipeline(measureDetrPipeline({ log }))}`;
     log('\n== worker pool (createPool, 2 workers) against one instance');
     extra += `\n${renderPoolScaling(await poolScaling({ workers: THREADS, log, timing: TIMING }), scaling?.cores)}`;
     if (threadsSupported()) {

@@ -4,8 +4,9 @@
 //
 // Needs tests/js's install (transformers.js 4.x as `transformers4`, onnxruntime-web).
 // transformers.js reads its onnxruntime once, at import, so each side runs in a process of its
-// own (this file with --side), the sides alternating round by round; both give transformers.js's
-// hook an onnxruntime-web module, one as it is, one wrapped by gridsample/ort's ortModule.
+// own (tests/js/lib/pipeline_side.mjs), the sides alternating round by round; both give
+// transformers.js's hook an onnxruntime-web module, one as it is, one wrapped by gridsample/ort's
+// ortModule.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,39 +20,14 @@ const HERE = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TESTS = join(ROOT, 'tests', 'js');
 const SHAPES = { size: 320, queries: 300, dim: 256, heads: 8, points: 4 }; // levels 40x40, 20x20, 10x10
-const SIDES = ['onnxruntime', 'gridsample'];
+// The two sides, as tests/js/lib/pipeline_side.mjs (which runs one in a process) names them.
+const SIDES = { onnxruntime: 'onnxruntime', gridsample: 'fused' };
+const SIDE = join(TESTS, 'lib', 'pipeline_side.mjs');
 // Calls before timing: the first 10 to 20 are slower on both sides while V8 tiers up the wasm of
 // onnxruntime (and ours) and the JavaScript of transformers.js.
 const WARMUP = 20;
 
 const fileUrl = (...parts) => pathToFileURL(join(...parts)).href;
-
-// One side in this process: `runs` pipeline calls after WARMUP; prints {times, detections}.
-async function runSide(side, models, runs) {
-  const ort = await import(fileUrl(TESTS, 'node_modules', 'onnxruntime-web', 'dist', 'ort.node.min.mjs'));
-  ort.env.wasm.numThreads = 1;
-  const { ortModule } = await import(fileUrl(ROOT, 'js', 'onnx/ort_module.mjs'));
-  globalThis[Symbol.for('onnxruntime')] = side === 'gridsample' ? ortModule(ort) : ort;
-  const { env, pipeline, RawImage } = await import(fileUrl(TESTS, 'node_modules', 'transformers4', 'dist', 'transformers.node.mjs'));
-  const { testPicture } = await import(fileUrl(TESTS, 'lib', 'tiny_detector.mjs'));
-  env.allowRemoteModels = false;
-  env.localModelPath = `${models}/`;
-  // onnxruntime-web's own files, not the CDN transformers.js names (gridsample/ort does this itself).
-  env.backends.onnx.wasm.wasmPaths = undefined;
-  env.useWasmCache = false;
-  const detector = await pipeline('object-detection', 'rt-detr-decoder', { dtype: 'fp32', device: 'auto' });
-  const { data, width, height, channels } = testPicture(640, 480);
-  const image = new RawImage(data, width, height, channels);
-  const times = [];
-  let found;
-  for (let i = 0; i < runs + WARMUP; ++i) {
-    const t0 = performance.now();
-    found = await detector(image, { threshold: 0.5 });
-    if (i >= WARMUP) times.push(performance.now() - t0);
-  }
-  await detector.dispose();
-  console.log(JSON.stringify({ times, detections: found.map((d) => `${d.label} ${d.score.toFixed(4)}`) }));
-}
 
 /**
  * Both sides, `rounds` times each, alternating: { shapes, runs, rounds, sides: { name: { median,
@@ -59,27 +35,28 @@ async function runSide(side, models, runs) {
  */
 export function measureTransformersPipeline({ runs = 30, rounds = 4, log = () => {} } = {}) {
   const models = mkdtempSync(join(tmpdir(), 'gridsample-tf-bench-'));
-  const times = Object.fromEntries(SIDES.map((s) => [s, []]));
-  const roundMedians = Object.fromEntries(SIDES.map((s) => [s, []]));
+  const times = Object.fromEntries(Object.keys(SIDES).map((s) => [s, []]));
+  const roundMedians = Object.fromEntries(Object.keys(SIDES).map((s) => [s, []]));
   const detections = {};
   try {
     execFileSync(process.execPath, ['--input-type=module', '-e', `import { writeDetectorFolder } from ${JSON.stringify(fileUrl(TESTS, 'lib', 'tiny_detector.mjs'))};
 writeDetectorFolder(${JSON.stringify(join(models, 'rt-detr-decoder'))}, ${JSON.stringify(SHAPES)});`]);
     for (let r = 0; r < rounds; ++r) {
-      for (const side of SIDES) {
-        const out = execFileSync(process.execPath, ['--no-concurrent-recompilation', HERE, '--side', side, '--models', models, '--runs', String(runs)], { encoding: 'utf8', maxBuffer: 16 << 20 });
-        const result = JSON.parse(out.trim().split('\n').pop());
+      for (const side of Object.keys(SIDES)) {
+        const options = { sides: [SIDES[side]], models, model: 'rt-detr-decoder', runs, warmup: WARMUP };
+        const out = execFileSync(process.execPath, ['--no-concurrent-recompilation', SIDE, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+        const result = JSON.parse(out.trim().split('\n').pop()).results[SIDES[side]];
         times[side].push(...result.times);
         const { median } = stats(result.times);
         roundMedians[side].push(median);
-        detections[side] = result.detections;
+        detections[side] = result.detections.map((d) => `${d.label} ${d.score.toFixed(4)}`);
         log(`  round ${r + 1} ${side.padEnd(12)} median ${median.toFixed(2)} ms`);
       }
     }
   } finally {
     rmSync(models, { recursive: true, force: true });
   }
-  const sides = Object.fromEntries(SIDES.map((s) => {
+  const sides = Object.fromEntries(Object.keys(SIDES).map((s) => {
     const { median, p90, reps } = stats(times[s]);
     return [s, { median, p90, calls: reps, roundMedians: roundMedians[s] }];
   }));
@@ -114,7 +91,6 @@ ${m.sameDetections ? 'the same on both sides (labels, scores to 4 places)' : 'DI
 }
 
 if (process.argv[1] === HERE) {
-  const { values } = parseArgs({ options: { side: { type: 'string' }, models: { type: 'string' }, runs: { type: 'string', default: '30' }, rounds: { type: 'string', default: '4' } } });
-  if (values.side) await runSide(values.side, values.models, Number(values.runs));
-  else console.log(renderTransformersPipeline(measureTransformersPipeline({ runs: Number(values.runs), rounds: Number(values.rounds), log: (m) => console.error(m) })));
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, rounds: { type: 'string', default: '4' } } });
+  console.log(renderTransformersPipeline(measureTransformersPipeline({ runs: Number(values.runs), rounds: Number(values.rounds), log: (m) => console.error(m) })));
 }

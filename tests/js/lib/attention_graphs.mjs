@@ -14,11 +14,30 @@ const rows = (levels) => levels.map(([h, w]) => h * w);
  * and 2 * loc written Mul(2, loc)).
  * `miss`: a near miss, the chain changed so that it no longer is the attention (see MISSES).
  */
-export function torchAttention({ N = 1, Lq, M, D, P, levels, shapes = 'constant', split = 'Split', miss = null }) {
+export function torchAttention(options) {
+  const { N = 1, Lq, M, D, P, levels, shapes = 'constant', miss = null } = options;
   const g = graph();
+  torchAttentionChain(g, options);
   const L = levels.length;
   // One row more where a near miss reads past the levels' rows.
   const S = rows(levels).reduce((a, b) => a + b, 0) + (miss === 'split' || miss === 'gap' ? 1 : 0);
+  const [n, q] = shapes === 'dynamic' ? ['N', 'Lq'] : [N, Lq];
+  return encodeModel({
+    opset: 16,
+    nodes: g.nodes,
+    initializers: g.initializers,
+    inputs: [
+      { name: 'value', dtype: 'float32', dims: [n, S, M, D] },
+      { name: 'sampling_locations', dtype: 'float32', dims: [n, q, M, L, P, 2] },
+      { name: 'attention_logits', dtype: 'float32', dims: [n, q, M, L * P] },
+    ],
+    outputs: [{ name: 'output', dtype: 'float32', dims: [n, q, M * D] }],
+  });
+}
+
+/** torchAttention's nodes and initializers written to graph `g` (model_graph.mjs's graph or scope); returns 'output'. */
+export function torchAttentionChain(g, { N = 1, Lq, M, D, P, levels, shapes = 'constant', split = 'Split', miss = null }) {
+  const L = levels.length;
   const dynamic = shapes === 'dynamic';
   let k = 0;
   const i64 = (values) => g.i64(`c${k++}`, [values.length], values);
@@ -77,20 +96,7 @@ export function torchAttention({ N = 1, Lq, M, D, P, levels, shapes = 'constant'
   // (stacked * weights).sum(-1).view(N, M * D, Lq).transpose(1, 2)
   const summed = g.node('ReduceSum', [g.node('Mul', [flat, w], 'weighted'), i64([-1])], 'summed', { keepdims: 0 });
   const view = reshape(summed, dynamic ? cat([vec(nV), vec(times(mL, dV)), vec(qL)]) : i64([N, M * D, Lq]), 'heads_merged');
-  g.node('Transpose', [view], 'output', { perm: { ints: [0, 2, 1] } });
-
-  const [n, q] = dynamic ? ['N', 'Lq'] : [N, Lq];
-  return encodeModel({
-    opset: 16,
-    nodes: g.nodes,
-    initializers: g.initializers,
-    inputs: [
-      { name: 'value', dtype: 'float32', dims: [n, S, M, D] },
-      { name: 'sampling_locations', dtype: 'float32', dims: [n, q, M, L, P, 2] },
-      { name: 'attention_logits', dtype: 'float32', dims: [n, q, M, L * P] },
-    ],
-    outputs: [{ name: 'output', dtype: 'float32', dims: [n, q, M * D] }],
-  });
+  return g.node('Transpose', [view], 'output', { perm: { ints: [0, 2, 1] } });
 }
 
 /** The near misses torchAttention writes, each a condition the fusion proves, with what it changes. */

@@ -45,6 +45,32 @@ export function graph() {
   };
 }
 
+/**
+ * `g` seen from inside a block named `prefix` (one layer of a stack): values and initializers
+ * are named by their local names, written to `g` as `${prefix}.${name}`, except the local names
+ * of `outside` (local name -> `g`'s name), which the block reads from outside it. `name(local)`
+ * is a local name's name in `g`.
+ */
+export function scope(g, prefix, outside = {}) {
+  const name = (n) => outside[n] ?? `${prefix}.${n}`;
+  return {
+    name,
+    node(op, inputs, outputs, attrs = {}) {
+      g.node(op, inputs.map(name), Array.isArray(outputs) ? outputs.map(name) : name(outputs), attrs);
+      return outputs;
+    },
+    f32: (n, dims, data) => (g.f32(name(n), dims, data), n),
+    i64: (n, dims, values) => (g.i64(name(n), dims, values), n),
+  };
+}
+
+/** nn.LayerNorm over the last axis (opset 17's LayerNormalization; weight 1, bias 0 as initialised); returns the output's name. */
+export function layerNorm(g, name, x, dim) {
+  g.f32(`${name}.weight`, [dim], new Float32Array(dim).fill(1));
+  g.f32(`${name}.bias`, [dim], new Float32Array(dim));
+  return g.node('LayerNormalization', [x, `${name}.weight`, `${name}.bias`], name, { axis: -1, epsilon: 1e-5 });
+}
+
 /** nn.Linear as MatMul with an (in, out) weight, then Add; returns the output's name. */
 export function linear(g, rnd, name, x, cin, cout, { weight, bias } = {}) {
   const bound = 1 / Math.sqrt(cin);
@@ -55,6 +81,27 @@ export function linear(g, rnd, name, x, cin, cout, { weight, bias } = {}) {
 }
 
 // --- RT-DETR's deformable attention ---------------------------------------------------------
+
+/**
+ * sampling_offsets' bias as Deformable DETR and RT-DETR initialise it, (heads, L, points, 2):
+ * head h looks along angle 2*pi*h/heads, point p at p+1 pixels of its level (the weights are
+ * small, so offsets are a few pixels).
+ */
+export function offsetBias(heads, L, points) {
+  const bias = new Float32Array(heads * L * points * 2);
+  for (let h = 0; h < heads; ++h) {
+    const a = (2 * Math.PI * h) / heads;
+    const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
+    for (let l = 0; l < L; ++l) {
+      for (let p = 0; p < points; ++p) {
+        const i = ((h * L + l) * points + p) * 2;
+        bias[i] = (Math.cos(a) / m) * (p + 1);
+        bias[i + 1] = (Math.sin(a) / m) * (p + 1);
+      }
+    }
+  }
+  return bias;
+}
 
 /**
  * MSDeformAttn of Deformable DETR / RT-DETR's decoder, added to `g`: `queries` queries of width
@@ -74,21 +121,7 @@ export function deformableAttention(g, rnd, { levels, heads, points, dim, querie
   g.i64('level_sizes', [L], levels.map(([hh, ww]) => hh * ww));
   const levelValues = g.node('Split', [value, 'level_sizes'], levels.map((_, l) => `value_l${l}_flat`), { axis: 1 });
 
-  // sampling_offsets: the weights small and the bias RT-DETR's initial pattern (head h looks
-  // along angle 2*pi*h/heads, point p at p+1 pixels of its level), so offsets are a few pixels.
-  const offsetBias = new Float32Array(heads * L * points * 2);
-  for (let h = 0; h < heads; ++h) {
-    const a = (2 * Math.PI * h) / heads;
-    const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
-    for (let l = 0; l < L; ++l) {
-      for (let p = 0; p < points; ++p) {
-        const i = ((h * L + l) * points + p) * 2;
-        offsetBias[i] = (Math.cos(a) / m) * (p + 1);
-        offsetBias[i + 1] = (Math.sin(a) / m) * (p + 1);
-      }
-    }
-  }
-  let offsets = linear(g, rnd, 'sampling_offsets', 'query', dim, heads * L * points * 2, { bias: offsetBias });
+  let offsets = linear(g, rnd, 'sampling_offsets', 'query', dim, heads * L * points * 2, { bias: offsetBias(heads, L, points) });
   g.i64('offsets_shape', [6], [1, Q, heads, L, points, 2]);
   offsets = g.node('Reshape', [offsets, 'offsets_shape'], 'offsets');
 

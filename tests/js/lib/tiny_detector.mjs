@@ -77,9 +77,10 @@ export function detectorModel({ size = 64, queries = 24, dim = 32, heads = 4, po
  * Writes the detector as the transformers.js model folder `dir` (made if missing): what
  * `pipeline('object-detection', name, { dtype: 'fp32' })` reads with `env.localModelPath` at
  * its parent and remote models off. `modelType` (a key of DETECTORS, default 'rt_detr') picks
- * the model class transformers.js loads it as; `options` also go to detectorModel.
+ * the model class transformers.js loads it as; `build` (default detectorModel) makes the model's
+ * bytes from `options`, whose `size` (default 64) the processor resizes to.
  */
-export function writeDetectorFolder(dir, { modelType = 'rt_detr', ...options } = {}) {
+export function writeDetectorFolder(dir, { modelType = 'rt_detr', build = detectorModel, ...options } = {}) {
   const size = options.size ?? 64;
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   const id2label = Object.fromEntries(LABELS.map((l, i) => [String(i), l]));
@@ -96,7 +97,7 @@ export function writeDetectorFolder(dir, { modelType = 'rt_detr', ...options } =
     do_normalize: false,
     do_pad: false,
   });
-  writeFileSync(join(dir, 'onnx', 'model.onnx'), detectorModel(options));
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), build(options));
 }
 
 /** A test picture, `width` x `height` RGB: a gradient with two bright rectangles. */
