@@ -1,4 +1,4 @@
-// Peak memory of gridsample/onnx sessions against onnxruntime-web alone on the same model (issue 44, item 3), each measured in processes of its own: a model with a 100 MB initializer that a GridSample node reads, and a Deformable-DETR encoder layer's deformable-attention block.
+// Peak memory of gridsample/onnx sessions against onnxruntime alone on the same model (issue 44, item 3), each measured in processes of its own: a model with a 100 MB initializer that a GridSample node reads, a Deformable-DETR encoder layer's deformable-attention block (onnxruntime-web), and a 6-layer deformable encoder (onnxruntime-node).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
 import { deformableBlock, encoderLevels } from './lib/deformable_blocks.mjs';
+import { detrModel } from './lib/deformable_detr.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,9 @@ before(() => {
   const levels = encoderLevels(640, 640);
   paths.encoder = join(work, 'encoder_block.onnx');
   writeFileSync(paths.encoder, deformableBlock(levels, levels.reduce((q, [h, w]) => q + h * w, 0), 'encoder block').bytes);
+  // The 6-layer encoder at 640x640 (the end-to-end bench's, bench/js/detr_pipeline.mjs).
+  paths.detrEncoder = join(work, 'detr_encoder.onnx');
+  writeFileSync(paths.detrEncoder, detrModel({ encoderOnly: true }));
   paths.feeds = join(work, 'feeds.json');
   writeFileSync(paths.feeds, JSON.stringify({ grid: { dims: [1, 8, 8, 2], data: Array.from({ length: 128 }, (_, i) => ((i * 37) % 100) / 50 - 1) } }));
 });
@@ -50,12 +54,13 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-// Sessions in fresh processes, one after the other (tests/js/lib/peak_rss.mjs: create() and 4
-// runs, the first deciding placement): the median process by peak RSS, and every peak.
-async function peak(mode, module, { model = paths.model, feeds = paths.feeds, processes = PROCESSES } = {}) {
+// Sessions in fresh processes, one after the other (tests/js/lib/peak_rss.mjs: create() and
+// `runs` runs, the first deciding placement; onnxruntime-web or -node): the median process by
+// peak RSS, and every peak.
+async function peak(mode, module, { model = paths.model, feeds = paths.feeds, processes = PROCESSES, runs: calls = 4, backend = 'web' } = {}) {
   const runs = [];
   for (let i = 0; i < processes; ++i) {
-    const { stdout } = await run(process.execPath, [join(HERE, 'lib', 'peak_rss.mjs'), model, mode, feeds, '4', module], { encoding: 'utf8', timeout: 300_000 });
+    const { stdout } = await run(process.execPath, [join(HERE, 'lib', 'peak_rss.mjs'), model, mode, feeds, String(calls), module, backend], { encoding: 'utf8', timeout: 300_000 });
     runs.push(JSON.parse(stdout));
   }
   runs.sort((a, b) => a.peak - b.peak);
@@ -95,5 +100,20 @@ describe("a Deformable-DETR encoder layer's deformable-attention block at 640x64
     console.log(`# encoder block: split session peak ${mb(ours.peak)} (after create ${mb(ours.afterCreate)}; ${ours.fusedAttention} fused attention node), onnxruntime-web alone ${mb(alone.peak)}`);
     assert.equal(ours.fusedAttention, 1, 'the attention is fused');
     assert.ok(ours.peak <= alone.peak, `peak ${mb(ours.peak)} against onnxruntime-web alone's ${mb(alone.peak)}`);
+  });
+});
+
+// Issue 45 item 5: the split session of a 6-layer deformable encoder over onnxruntime-node peaked
+// at 1,660 MiB against 1,304 MiB for onnxruntime-node alone: each of its 7 onnxruntime parts kept
+// its own memory pattern's block in its own arena, where onnxruntime alone keeps one. Without
+// patterns in the parts (onnx/create.mjs): 1,093 MiB, and no slower. One process each.
+describe('a 6-layer Deformable-DETR encoder at 640x640 on onnxruntime-node: the split session peaks below onnxruntime-node alone', () => {
+  test("placement 'auto', every attention fused", async () => {
+    const opts = { model: paths.detrEncoder, feeds: 'random', processes: 1, runs: 2, backend: 'node' };
+    const alone = await peak('alone', 'own', opts);
+    const ours = await peak('auto', 'own', opts);
+    console.log(`# 6-layer encoder on onnxruntime-node: split session peak ${mb(ours.peak)} (${ours.fusedAttention} fused attention nodes), onnxruntime-node alone ${mb(alone.peak)}`);
+    assert.equal(ours.fusedAttention, 6, 'every layer\'s attention is fused');
+    assert.ok(ours.peak <= alone.peak, `peak ${mb(ours.peak)} against onnxruntime-node alone's ${mb(alone.peak)}`);
   });
 });
