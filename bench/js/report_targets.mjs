@@ -41,7 +41,11 @@ export const TARGETS = {
   affinegrid3d: [peer('ort-web', 2), peer('ort-node', 4), scales('ort-node', 'simd-copy', 1)],
   rgba8: [peer(['cv5', 'cv4'], 3), ...twoThreads()],
   // Issue #44: channels-last at least as fast as NCHW on the same data, at every channel count.
+  cl1: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
+  cl2: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
+  cl3: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
   cl4: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
+  cl5: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
   cl32: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
   cl256: [within('simd', 'simd-base', 1), within('native', 'native-base', 1)],
 };

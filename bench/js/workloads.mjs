@@ -239,9 +239,10 @@ export function makeWorkloads() {
   const vol = randomTensor([1, 32, 16, 64, 64], 3);
   const volGrid = affineGrid3d(VOL_THETA, 1, 16, 64, 64);
   const image = rgbaImage(1024, 1024);
-  // Issue #44: channels-last at 4, 32 and 256 channels, points x 4 (and x 1) as deformable
+  // Issue #44: channels-last at 1 to 5, 32 and 256 channels, points x 4 (and x 1) as deformable
   // attention samples them.
   const feat4 = randomTensor([8, 4, 80, 80], 6);
+  const featSmall = [1, 2, 3, 4, 5].map((c) => (c === 4 ? feat4 : randomTensor([8, c, 80, 80], 10 + c)));
   const feat32 = randomTensor([8, 32, 80, 80], 7);
   const feat256 = randomTensor([1, 256, 64, 64], 8);
   const points = scatteredGrid(8, 300, 4, 9);
@@ -256,7 +257,7 @@ export function makeWorkloads() {
     gridSampleWorkload('reflect2d', 'zeros2d with padding reflection', img, wideGrid, 'linear', 'reflection', { baseline: { name: 'zeros2d', paddingMode: 'zeros' } }),
     gridSampleWorkload('vol3d', '1x32x16x64x64, 3-D affine grid 1x16x64x64x3, trilinear/zeros', vol, volGrid, 'linear', 'zeros'),
     gridSampleWorkload('cubic3d', 'vol3d with mode cubic (tricubic, 64 taps): no issue target, the 5-D cubic case onnxruntime lacks', vol, volGrid, 'cubic', 'zeros'),
-    channelsLastWorkload('cl4', 'GridSampleChannelsLast 8x80x80x4, 300x4 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat4, points),
+    ...featSmall.map((feat, i) => channelsLastWorkload(`cl${i + 1}`, `GridSampleChannelsLast 8x80x80x${i + 1}, 300x4 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)`, feat, points)),
     channelsLastWorkload('cl32', 'GridSampleChannelsLast 8x80x80x32, 300x4 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat32, points),
     channelsLastWorkload('cl256', 'GridSampleChannelsLast 1x64x64x256, 4096x1 scattered points, linear/zeros (baseline: GridSample on the NCHW copy)', feat256, scatteredGrid(1, 4096, 1, 10)),
     affineGridWorkload('affinegrid2d', 'theta 1x2x3 -> grid 1x512x512x2 (size 1x3x512x512)', { data: Float32Array.from(IMG_THETA), shape: [1, 2, 3] }, [1, 3, 512, 512]),

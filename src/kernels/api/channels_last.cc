@@ -78,6 +78,10 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
   Status s = ValidateGridSampleOptions(options, kOp);
   if (s.ok()) s = ValidateGridSampleChannelsLast(x, grid, y, &geo);
   if (!s.ok()) return s;
+  // Also at one channel, where X and Y have NCHW's bytes: NCHW's blend sums from the first
+  // product, not from +0 (-0 where every weight is 0 and the window's pixels negative; this path
+  // and the reference give +0), and blends vectors whose taps all fall outside (0 * inf with a
+  // non-finite X), which this one skips.
   Run(PixelsProblem{geo, x, GridAt{grid}, y, options});
   return Status::Ok();
 }

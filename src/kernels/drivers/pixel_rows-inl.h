@@ -11,9 +11,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "blends/fixed_point_u8-inl.h"
 #include "blends/interleaved-inl.h"
+#include "blends/pixel_vectors-inl.h"
 #include "blends/wide_pixels-inl.h"
 #include "drivers/fast.h"
 #include "hwy/highway.h"
@@ -49,12 +51,18 @@ HWY_INLINE Image<T> ImageOf(const ImageBytes& im) {
 }
 
 // Pixels [begin, end) of the plans with the blend of X's dtype (uint8 or float32) and channel
-// count: one vector per pixel up to 4 channels, vectors of channels beyond.
+// count: one vector per pixel up to 4 channels, vectors of channels beyond; float32 bilinear of
+// 1 or 2 channels without a fill colour a vector of pixels at a time (not on EMU128, the scalar
+// wasm's target, whose gathers are loops of lanes).
 template <Mode M, typename T>
 HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
                                 int begin, int end, int exact_end, void* out) {
   const Image<T> image = ImageOf<T>(im);
   T* const o = static_cast<T*>(out);
+  if constexpr (M == Mode::kLinear && std::is_same_v<T, float> && HWY_TARGET != HWY_EMU128) {
+    if (channels == 1 && im.fill == nullptr) return BlendPixelVectors<1>(plan, image, begin, end, o);
+    if (channels == 2 && im.fill == nullptr) return BlendPixelVectors<2>(plan, image, begin, end, o);
+  }
   switch (channels) {
     case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
     case 2: return BlendPixels<T, 2, M>(plan, image, begin, end, exact_end, o);

@@ -1,0 +1,99 @@
+// The bilinear blend for channels-last float32 images of one or two channels, a vector of output
+// pixels at a time (as the NCHW blend), not one pixel per vector (blends/interleaved-inl.h).
+// Included once per Highway target (foreach_target), hence the toggling include guard.
+#if defined(GRIDSAMPLE_BLENDS_PIXEL_VECTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_BLENDS_PIXEL_VECTORS_INL_H_
+#undef GRIDSAMPLE_BLENDS_PIXEL_VECTORS_INL_H_
+#else
+#define GRIDSAMPLE_BLENDS_PIXEL_VECTORS_INL_H_
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "blends/gather-inl.h"
+#include "blends/interleaved-inl.h"
+#include "blends/planar-inl.h"
+#include "hwy/highway.h"
+#include "planner/tile_plan-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace fast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+
+// The bilinear sums of pixels [p, p + Lanes(DB)) of a tile's plans (DB: the NCHW blend's vectors,
+// 8 lanes on AVX-512, as GatherPair assembles them), C = 1 or 2 (acc[c]: channel c).
+// Each row of the window comes from GatherPair at the plan's offsets: two taps of one channel
+// (C = 1: x[o], x[o + 1]) or the two channels of one tap (C = 2). Per lane and channel the sum
+// is BlendPixels': from 0, the taps row by row, weight (1 * w_x) * w_y, so the same bits.
+template <int C>
+HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const float* x, int32_t row,
+                               int p, VB* acc) {
+  const DB d;
+  const int32_t* o = plan.offset + p;
+  for (int c = 0; c < C; ++c) acc[c] = hn::Zero(d);
+  for (int j = 0; j < 2; ++j) {
+    const VB w0 = hn::Load(d, plan.weight[2 * j] + p);
+    const VB w1 = hn::Load(d, plan.weight[2 * j + 1] + p);
+    VB a, b;
+    GatherPair(d, x + j * row, o, &a, &b);  // C = 1: taps (j, 0), (j, 1); C = 2: tap (j, 0)
+    if constexpr (C == 1) {
+      acc[0] = hn::Add(hn::Add(acc[0], hn::Mul(w0, a)), hn::Mul(w1, b));
+    } else {
+      acc[0] = hn::Add(acc[0], hn::Mul(w0, a));
+      acc[1] = hn::Add(acc[1], hn::Mul(w0, b));
+      GatherPair(d, x + j * row + C, o, &a, &b);  // tap (j, 1)
+      acc[0] = hn::Add(acc[0], hn::Mul(w1, a));
+      acc[1] = hn::Add(acc[1], hn::Mul(w1, b));
+    }
+  }
+}
+
+// The C channel vectors as C * Lanes interleaved values at out:
+//   C = 2: acc0 = [p0.c0 p1.c0 p2.c0 p3.c0]  acc1 = [p0.c1 ..]  ->  [p0.c0 p0.c1 p1.c0 ..]
+template <int C>
+HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
+  const DB d;
+  if constexpr (C == 1) {
+    hn::StoreU(acc[0], d, out);
+  } else {
+    hn::StoreInterleaved2(acc[0], acc[1], d, out);
+  }
+}
+
+// Pixels [begin, end) of a tile's bilinear plans (begin a multiple of Lanes) into out (pixel p
+// at out + p * C), float32, C = 1 or 2, without a fill colour: a vector of pixels at a time. In
+// wasm the loop of a vector per pixel (BlendPixels), which loads and splats every weight alone,
+// cost twice the NCHW blend of the same points at one and two channels.
+template <int C>
+HWY_NOINLINE void BlendPixelVectors(const TilePlan<Mode::kLinear, 2>& plan, const Image<float>& im,
+                                    int begin, int end, float* HWY_RESTRICT out) {
+  static_assert(C == 1 || C == 2, "one or two channels");
+  const int lanes = static_cast<int>(hn::Lanes(DB()));
+  const float* const x = im.x;  // locals: the stores below may alias `im`
+  const int32_t row = im.row;
+  for (int p = begin; p < end; p += lanes) {
+    VB acc[C];
+    SumPixelVector<C>(plan, x, row, p, acc);
+    if (end - p >= lanes) {
+      StorePixelVector<C>(acc, out + p * C);
+      continue;
+    }
+    HWY_ALIGN float part[C * kMaxLanes];  // the pixels after `end` belong to another work unit
+    StorePixelVector<C>(acc, part);
+    std::memcpy(out + p * C, part, sizeof(float) * C * (end - p));
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace HWY_NAMESPACE
+}  // namespace fast
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_BLENDS_PIXEL_VECTORS_INL_H_
