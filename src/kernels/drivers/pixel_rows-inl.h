@@ -60,8 +60,10 @@ HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const 
   const Image<T> image = ImageOf<T>(im);
   T* const o = static_cast<T*>(out);
   if constexpr (M == Mode::kLinear && std::is_same_v<T, float> && HWY_TARGET != HWY_EMU128) {
-    if (channels == 1 && im.fill == nullptr) return BlendPixelVectors<1>(plan, image, begin, end, o);
-    if (channels == 2 && im.fill == nullptr) return BlendPixelVectors<2>(plan, image, begin, end, o);
+    if (channels == 1 && im.fill == nullptr)
+      return BlendPixelVectors<1>(plan, image, begin, end, o);
+    if (channels == 2 && im.fill == nullptr)
+      return BlendPixelVectors<2>(plan, image, begin, end, o);
   }
   switch (channels) {
     case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
