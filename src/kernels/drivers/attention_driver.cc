@@ -33,9 +33,9 @@ struct AttentionArgs {
   int64_t n, s, heads, channels, queries, points;  // points: sum(P_l) per query and head
   const float* level_w;                            // W_l, H_l as floats
   const float* level_h;
-  const int64_t* level_wi;  // W_l, H_l
-  const int64_t* level_hi;
-  const int64_t* level_start;  // first row of S
+  const int32_t* level_wi;  // W_l, H_l
+  const int32_t* level_hi;
+  const int32_t* level_start;  // first row of S (S < 2^31 on this path)
   Threads threads;
   DeformableSampling sampling;
 };
@@ -67,27 +67,27 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Points planned at once (their taps stay in L1 while every channel is blended from them).
 constexpr int kAttentionChunk = 64;
 
-// One point's four taps, row by row as the reference sums them: element offsets into the head's
-// value (-1 where zero padding drops the tap, or the location is not finite) and weights wx * wy.
-struct PointTaps {
-  int64_t offset[4];
-  float weight[4];
+// The taps of a chunk of points, tap by tap (row by row, as the reference sums them), point by
+// point: the tap's row of S (-1 where zero padding drops it, or the location is not finite) and
+// its weight wx * wy.
+struct ChunkTaps {
+  HWY_ALIGN int32_t pixel[4][kAttentionChunk];
+  HWY_ALIGN float weight[4][kAttentionChunk];
 };
 
 // Plans points [j0, j0 + count) of one query and head: the unit location's pixel
 // (rules/axis_line.h), clamped far outside as the planner clamps, the planner's bilinear taps
-// and weights (AxisTaps), then zero padding and the non-finite rule per tap. `loc` holds the
-// chunk's (x, y) pairs; `row` is the value's element stride between pixels (M * D).
+// and weights (AxisTaps), then zero padding and the non-finite rule per tap, a vector of points
+// at a time. `loc` holds the chunk's (x, y) pairs.
 HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
-                           int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
+                           int count, ChunkTaps* HWY_RESTRICT taps) {
   const DF d;
   const DI di;
   const int lanes = static_cast<int>(hn::Lanes(d));
   const VF half = hn::Set(d, 0.5f);
   const VF far = hn::Set(d, kFarPixels<float>);
+  const VI zero = hn::Zero(di), one = hn::Set(di, 1), minus_one = hn::Set(di, -1);
   HWY_ALIGN float padded[2 * kMaxLanes] = {};
-  HWY_ALIGN int32_t x0[kMaxLanes], y0[kMaxLanes], finite[kMaxLanes];
-  HWY_ALIGN float wx[2][kMaxLanes], wy[2][kMaxLanes];
   for (int p = 0; p < count; p += lanes) {
     const int64_t j = j0 + p;
     const int live = count - p < lanes ? count - p : lanes;
@@ -109,23 +109,23 @@ HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc
     VF tx[2], ty[2];
     AxisTaps<Mode::kLinear>(d, x, &ix, tx);
     AxisTaps<Mode::kLinear>(d, y, &iy, ty);
-    hn::Store(ix, di, x0);
-    hn::Store(iy, di, y0);
-    hn::Store(hn::VecFromMask(di, hn::RebindMask(di, ok)), di, finite);
-    for (int k = 0; k < 2; ++k) {
-      hn::Store(tx[k], d, wx[k]);
-      hn::Store(ty[k], d, wy[k]);
-    }
-    for (int k = 0; k < live; ++k) {
-      PointTaps& t = taps[p + k];
-      const int64_t wi = a.level_wi[j + k], hi = a.level_hi[j + k];
-      for (int ky = 0; ky < 2; ++ky) {
-        for (int kx = 0; kx < 2; ++kx) {
-          const int64_t xi = x0[k] + kx, yi = y0[k] + ky;
-          const bool inside = finite[k] != 0 && xi >= 0 && xi < wi && yi >= 0 && yi < hi;
-          t.offset[2 * ky + kx] = inside ? (a.level_start[j + k] + yi * wi + xi) * row : -1;
-          t.weight[2 * ky + kx] = wx[kx][k] * wy[ky][k];
-        }
+    const VI wi = hn::LoadU(di, a.level_wi + j), hi = hn::LoadU(di, a.level_hi + j);
+    const VI start = hn::LoadU(di, a.level_start + j);
+    const auto finite = hn::RebindMask(di, ok);
+    // Rows of S from the taps clamped into their level (start + y * W + x < S < 2^31: no
+    // overflow in int32); a tap outside is dropped all the same.
+    const VI last_x = hn::Sub(wi, one), last_y = hn::Sub(hi, one);
+    for (int ky = 0; ky < 2; ++ky) {
+      const VI yi = hn::Add(iy, ky ? one : zero);
+      const auto row_in = hn::And(finite, hn::And(hn::Gt(yi, minus_one), hn::Lt(yi, hi)));
+      const VI row = hn::Add(start, hn::Mul(hn::Min(hn::Max(yi, zero), last_y), wi));
+      for (int kx = 0; kx < 2; ++kx) {
+        const VI xi = hn::Add(ix, kx ? one : zero);
+        const auto inside = hn::And(row_in, hn::And(hn::Gt(xi, minus_one), hn::Lt(xi, wi)));
+        const VI pixel = hn::Add(row, hn::Min(hn::Max(xi, zero), last_x));
+        const int t = 2 * ky + kx;
+        hn::StoreU(hn::IfThenElse(inside, pixel, minus_one), di, taps->pixel[t] + p);
+        hn::StoreU(hn::Mul(tx[kx], ty[ky]), d, taps->weight[t] + p);
       }
     }
   }
@@ -155,8 +155,8 @@ HWY_INLINE float TapValue(T v) {
 // sample (taps added in order from +0, as the reference), times its attention weight, added to
 // the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored.
 template <int kV, typename T>
-HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
-                             int count, const T* HWY_RESTRICT head, int64_t c, bool first,
+HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw, int count,
+                             const T* HWY_RESTRICT head, int64_t row, int64_t c, bool first,
                              float* HWY_RESTRICT out) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
@@ -168,9 +168,9 @@ HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HW
     VF s[kV];
     for (int k = 0; k < kV; ++k) s[k] = hn::Zero(d);
     for (int t = 0; t < 4; ++t) {
-      if (taps[j].offset[t] < 0) continue;
-      const T* p = head + taps[j].offset[t] + c;
-      const VF w = hn::Set(d, taps[j].weight[t]);
+      if (taps.pixel[t][j] < 0) continue;
+      const T* p = head + taps.pixel[t][j] * row + c;
+      const VF w = hn::Set(d, taps.weight[t][j]);
       for (int k = 0; k < kV; ++k) s[k] = hn::Add(s[k], hn::Mul(w, LoadTap(d, p + k * lanes)));
     }
     const VF a = hn::Set(d, aw[j]);
@@ -181,14 +181,15 @@ HWY_INLINE void BlendVectors(const PointTaps* HWY_RESTRICT taps, const float* HW
 
 // The channels left after whole vectors, one at a time with the same operations.
 template <typename T>
-HWY_INLINE void BlendChannel(const PointTaps* HWY_RESTRICT taps, const float* HWY_RESTRICT aw,
-                             int count, const T* HWY_RESTRICT head, int64_t c, bool first,
+HWY_INLINE void BlendChannel(const ChunkTaps& taps, const float* HWY_RESTRICT aw, int count,
+                             const T* HWY_RESTRICT head, int64_t row, int64_t c, bool first,
                              float* HWY_RESTRICT out) {
   float acc = first ? 0.0f : out[c];
   for (int j = 0; j < count; ++j) {
     float s = 0.0f;
     for (int t = 0; t < 4; ++t) {
-      if (taps[j].offset[t] >= 0) s += taps[j].weight[t] * TapValue(head[taps[j].offset[t] + c]);
+      const int64_t pixel = taps.pixel[t][j];
+      if (pixel >= 0) s += taps.weight[t][j] * TapValue(head[pixel * row + c]);
     }
     acc += aw[j] * s;
   }
@@ -199,17 +200,16 @@ HWY_INLINE void BlendChannel(const PointTaps* HWY_RESTRICT taps, const float* HW
 // time: the one pixel as a tap of weight 1 (the reference adds its value to +0 alike), the
 // other three dropped; no tap where the location is not finite.
 HWY_INLINE void PlanDiscrete(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
-                             int count, int64_t row, PointTaps* HWY_RESTRICT taps) {
+                             int count, ChunkTaps* HWY_RESTRICT taps) {
   for (int k = 0; k < count; ++k) {
     const int64_t j = j0 + k, wi = a.level_wi[j], hi = a.level_hi[j];
-    PointTaps& t = taps[k];
     int64_t col = 0, line = 0;
     const bool read = DiscreteTap(loc[2 * k], loc[2 * k + 1], hi, wi, &col, &line);
-    t.offset[0] = read ? (a.level_start[j] + line * wi + col) * row : -1;
-    t.weight[0] = 1.0f;
-    for (int r = 1; r < 4; ++r) {
-      t.offset[r] = -1;
-      t.weight[r] = 0.0f;
+    taps->pixel[0][k] = read ? static_cast<int32_t>(a.level_start[j] + line * wi + col) : -1;
+    taps->weight[0][k] = 1.0f;
+    for (int t = 1; t < 4; ++t) {
+      taps->pixel[t][k] = -1;
+      taps->weight[t][k] = 0.0f;
     }
   }
 }
@@ -234,7 +234,7 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
   HWY_ALIGN float sums[kFloat ? 1 : kAttentionHalfChannels];
   float* out = kFloat ? static_cast<float*>(a.y) + group * a.channels : sums;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(DF()));
-  PointTaps taps[kAttentionChunk];
+  ChunkTaps taps;
   float loc_buffer[2 * kAttentionChunk], aw_buffer[kAttentionChunk];
   if (a.points == 0) {
     for (int64_t c = 0; c < a.channels; ++c) out[c] = 0.0f;
@@ -247,19 +247,19 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
         ChunkFloats(a.locations, a.locations_dtype, 2 * first_point, 2 * count, loc_buffer);
     const float* aw = ChunkFloats(a.weights, a.weights_dtype, first_point, count, aw_buffer);
     if (a.sampling == DeformableSampling::kDiscrete) {
-      PlanDiscrete(a, loc, j0, count, row, taps);
+      PlanDiscrete(a, loc, j0, count, &taps);
     } else {
-      PlanPoints(a, loc, j0, count, row, taps);
+      PlanPoints(a, loc, j0, count, &taps);
     }
     const bool first = j0 == 0;
     int64_t c = 0;
     for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
-      BlendVectors<4>(taps, aw, count, head, c, first, out);
+      BlendVectors<4>(taps, aw, count, head, row, c, first, out);
     }
     for (; c + lanes <= a.channels; c += lanes) {
-      BlendVectors<1>(taps, aw, count, head, c, first, out);
+      BlendVectors<1>(taps, aw, count, head, row, c, first, out);
     }
-    for (; c < a.channels; ++c) BlendChannel(taps, aw, count, head, c, first, out);
+    for (; c < a.channels; ++c) BlendChannel(taps, aw, count, head, row, c, first, out);
   }
   if (!kFloat) FloatsToHalfs(sums, static_cast<uint16_t*>(a.y) + group * a.channels, a.channels);
 }
@@ -301,7 +301,8 @@ bool Covers(const DeformableAttentionProblem& p) {
   for (int64_t l = 0; l < g.levels; ++l) {
     if (g.shapes[2 * l] > kMaxAxis || g.shapes[2 * l + 1] > kMaxAxis) return false;
   }
-  return true;
+  // Rows of S as int32 (validation made every level end within S).
+  return g.s < (int64_t{1} << 31);
 }
 
 bool Try(const DeformableAttentionProblem& p) {
@@ -313,17 +314,17 @@ bool Try(const DeformableAttentionProblem& p) {
   const int64_t points = g.points;
   const int64_t size = points + kAttentionPad;
   std::unique_ptr<float[]> floats(new (std::nothrow) float[static_cast<size_t>(2 * size)]);
-  std::unique_ptr<int64_t[]> ints(new (std::nothrow) int64_t[static_cast<size_t>(3 * size)]);
+  std::unique_ptr<int32_t[]> ints(new (std::nothrow) int32_t[static_cast<size_t>(3 * size)]);
   if (!floats || !ints) return false;
   float *w = floats.get(), *h = w + size;
-  int64_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
+  int32_t *wi = ints.get(), *hi = wi + size, *start = hi + size;
   int64_t l = 0, level_end = g.LevelPoints(0);  // level l's points end before level_end
   for (int64_t j = 0; j < size; ++j) {
     const bool live = j < points;
     while (live && j >= level_end) level_end += g.LevelPoints(++l);
-    hi[j] = live ? g.shapes[2 * l] : 1;
-    wi[j] = live ? g.shapes[2 * l + 1] : 1;
-    start[j] = live ? g.starts[l] : 0;
+    hi[j] = live ? static_cast<int32_t>(g.shapes[2 * l]) : 1;
+    wi[j] = live ? static_cast<int32_t>(g.shapes[2 * l + 1]) : 1;
+    start[j] = live ? static_cast<int32_t>(g.starts[l]) : 0;
     h[j] = static_cast<float>(hi[j]);
     w[j] = static_cast<float>(wi[j]);
   }
