@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
 import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
+import { assertSameDetections } from './lib/detections.mjs';
 import { installPacked } from './lib/packed.mjs';
 import { serveStatic } from './lib/static_server.mjs';
 import { DETECTORS, LABELS, testPicture, writeDetectorFolder } from './lib/tiny_detector.mjs';
@@ -23,9 +24,6 @@ const DEV = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).devDepe
 // newest), nested below it.
 const VERSIONS = { 3: '3.8.1', 4: '4.3.2' };
 const THRESHOLD = 0.5;
-// Scores are softmax outputs: equal to the last bits float32 allows for the same logits;
-// GridSample summing its taps in another order moves them by a few ulps at most.
-const SCORE_TOLERANCE = 1e-5;
 
 const apps = {}; // by major version: { work, app }
 const appOf = (major) => apps[major].app;
@@ -89,18 +87,6 @@ async function runNode(major, hook) {
 }
 
 /** The detections of `ours` and `theirs` (pipeline outputs) are the same: labels, boxes, scores. */
-function assertSameDetections(ours, theirs, where) {
-  let worst = 0;
-  assert.equal(ours.length, theirs.length, `${where}: ${ours.length} detections against onnxruntime's ${theirs.length}`);
-  ours.forEach((d, i) => {
-    assert.equal(d.label, theirs[i].label, `${where}: detection ${i}`);
-    assert.deepEqual(d.box, theirs[i].box, `${where}: detection ${i}'s box`);
-    assert.ok(Math.abs(d.score - theirs[i].score) <= SCORE_TOLERANCE, `${where}: detection ${i} scores ${d.score}, onnxruntime ${theirs[i].score}`);
-    worst = Math.max(worst, Math.abs(d.score - theirs[i].score));
-  });
-  return `${where}: ${ours.length} detections (${[...new Set(ours.map((d) => d.label))].join(', ')}), labels and boxes equal, scores within ${worst.toExponential(2)}`;
-}
-
 before(async () => {
   for (const [major, version] of Object.entries(VERSIONS)) {
     // The 3.x project also has onnxruntime-node 1.30 of its own at the top, as a user of both

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 
 import { detrModel } from './lib/deformable_detr.mjs';
+import { assertSameDetections } from './lib/detections.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
 import { writeDetectorFolder } from './lib/tiny_detector.mjs';
 
@@ -22,11 +23,11 @@ const BLOCKS = SHAPES.encoderLayers + SHAPES.decoderLayers;
 // differently in float32 only where the fused kernel samples (x * W - 0.5 against the chain's
 // 2 * x - 1 unnormalized) and sums its L * P products in another order, and onnxruntime's WebGPU
 // kernels round the layers' matrix products their own way: the logits move by about 1e-6
-// (measured: 1.2e-6 at most, wasm and SwiftShader), and a probability by at most half of that.
-const SCORE_TOLERANCE = 1e-5;
-// Boxes are whole pixels of the 640x480 picture, rounded from pred_boxes: a change of 1e-6 there
-// moves a coordinate by 1e-3 pixels, which changes its rounding only next to a half pixel.
-const BOX_TOLERANCE = 1;
+// (measured: 1.2e-6 at most, wasm and SwiftShader), and a probability by at most half of that:
+// scores within 1e-5. Boxes are whole pixels of the 640x480 picture, rounded from pred_boxes: a
+// change of 1e-6 there moves a coordinate by 1e-3 pixels, which changes its rounding only next
+// to a half pixel: boxes within 1 pixel.
+const TOLERANCES = { scoreTolerance: 1e-5, boxTolerance: 1 };
 
 let models;
 before(() => {
@@ -45,26 +46,13 @@ async function sides(options) {
 let alone;
 const onnxruntimeAlone = () => (alone ??= sides({ sides: ['onnxruntime'] }));
 
-function assertSameDetections(ours, theirs, where) {
-  assert.equal(ours.length, theirs.length, `${where}: ${ours.length} detections against onnxruntime's ${theirs.length}`);
-  let worst = 0;
-  ours.forEach((d, i) => {
-    const t = theirs[i];
-    assert.equal(d.label, t.label, `${where}: detection ${i}`);
-    for (const k of ['xmin', 'ymin', 'xmax', 'ymax']) assert.ok(Math.abs(d.box[k] - t.box[k]) <= BOX_TOLERANCE, `${where}: detection ${i}'s ${k} ${d.box[k]}, onnxruntime ${t.box[k]}`);
-    assert.ok(Math.abs(d.score - t.score) <= SCORE_TOLERANCE, `${where}: detection ${i} scores ${d.score}, onnxruntime ${t.score}`);
-    worst = Math.max(worst, Math.abs(d.score - t.score));
-  });
-  return `${where}: ${ours.length} detections, labels equal, boxes within ${BOX_TOLERANCE} px, scores within ${worst.toExponential(2)}`;
-}
-
 test('wasm: fused and unfused find what onnxruntime-web alone finds; every block fused', async (t) => {
   const [alone, ours] = await Promise.all([onnxruntimeAlone(), sides({ sides: ['fused', 'unfused'], placement: 'gridsample' })]);
   const reference = alone.results.onnxruntime.detections;
   assert.ok(reference.length > 0 && reference.length < SHAPES.queries, `the test needs some detections, not all: ${reference.length}`);
   const { fused, unfused } = ours.results;
-  t.diagnostic(assertSameDetections(fused.detections, reference, 'fused'));
-  t.diagnostic(assertSameDetections(unfused.detections, reference, 'unfused'));
+  t.diagnostic(assertSameDetections(fused.detections, reference, 'fused', TOLERANCES));
+  t.diagnostic(assertSameDetections(unfused.detections, reference, 'unfused', TOLERANCES));
   assert.deepEqual(fused.attention, { fused: BLOCKS, notFused: [] });
   assert.equal(fused.counts.gridsampleNodes, BLOCKS);
   // Unfused: today's split, every level's GridSample on gridsample.
@@ -78,7 +66,7 @@ describe('WebGPU (Node, SwiftShader)', { skip: (await nodeWebGpu()).skip ?? fals
   test('fused on gridsample/webgpu: the same detections as onnxruntime-web alone, read back only the two outputs', async (t) => {
     const [alone, ours] = await Promise.all([onnxruntimeAlone(), sides({ device: 'webgpu', sides: ['fused'], placement: 'gridsample' })]);
     const fused = ours.results.fused;
-    t.diagnostic(assertSameDetections(fused.detections, alone.results.onnxruntime.detections, 'fused on WebGPU against onnxruntime-web alone on wasm'));
+    t.diagnostic(assertSameDetections(fused.detections, alone.results.onnxruntime.detections, 'fused on WebGPU against onnxruntime-web alone on wasm', TOLERANCES));
     assert.deepEqual(fused.attention, { fused: BLOCKS, notFused: [] });
     assert.deepEqual(fused.readbacks, [2], 'readbacks per pipeline call: logits and pred_boxes alone');
   });
