@@ -22,10 +22,10 @@ if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
   # The Google Benchmark binary: its own small CMake project building the library with it.
   cmake -S "$BENCH" -B "$ROOT/build/bench" -DCMAKE_BUILD_TYPE=Release >/dev/null
   # And the memory bandwidth program of the scaling model (native/membw.cc).
-  cmake --build "$ROOT/build/bench" -j"$(nproc)" --target gridsample_bench gridsample_membw gridsample_cores >&2
+  cmake --build "$ROOT/build/bench" -j"$(nproc)" --target gridsample_bench gridsample_membw gridsample_cores gridsample_attention >&2
 fi
 
-for f in js/dist/gridsample-simd.wasm js/dist/gridsample-scalar.wasm build/bench/gridsample_bench build/bench/gridsample_membw build/bench/gridsample_cores; do
+for f in js/dist/gridsample-simd.wasm js/dist/gridsample-scalar.wasm build/bench/gridsample_bench build/bench/gridsample_membw build/bench/gridsample_cores build/bench/gridsample_attention; do
   if [ ! -e "$ROOT/$f" ]; then
     echo "bench/run.sh: $f is missing (run without BENCH_SKIP_BUILD=1 to build it)" >&2
     exit 1

@@ -1,5 +1,8 @@
 // Multi-scale deformable attention's sampling alone (issue 45): gs.multiScaleDeformableAttention (wasm SIMD, 1 and 2 threads) against the chain exporters write (per-level GridSample, Concat, Mul, ReduceSum) on onnxruntime-web and onnxruntime-node, at an RT-DETR decoder's and a Deformable-DETR encoder's sizes, and its section of bench/RESULTS.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 import * as ortWeb from 'onnxruntime-web';
 
@@ -145,7 +148,62 @@ export function renderDeformableAttention(rows) {
   return out.join('\n');
 }
 
+/** Where bench/run.sh builds the native program (bench/native/attention.cc). */
+export const NATIVE_ATTENTION = fileURLToPath(new URL('../../build/bench/gridsample_attention', import.meta.url));
+
+/**
+ * The native program's measurements (bench/native/attention.cc: the fused call, the split's
+ * per-level GridSample calls and a memcpy floor, interleaved, 1 thread): its JSON, or {error}.
+ */
+export function measureNativeAttention(binary = NATIVE_ATTENTION, { reps = 15, log = () => {} } = {}) {
+  if (!existsSync(binary)) return { error: `${binary} not found (bench/run.sh builds it)` };
+  const r = spawnSync(binary, [`--reps=${reps}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) return { error: `${binary} exited with ${r.status ?? r.signal}: ${(r.stderr ?? '').trim()}` };
+  try {
+    const result = JSON.parse(r.stdout);
+    for (const b of result.blocks) log(`  native ${b.block}: fused ${ms(b.fused[0])} ms, per-level GridSample ${ms(b.gridsample[0])} ms, floor ${ms(b.floor[0])} ms`);
+    return result;
+  } catch (e) {
+    return { error: `cannot read ${binary}'s output: ${e.message}` };
+  }
+}
+
+// Issue 45's target: the fused call natively within 1.5x of the copy floor plus our own
+// GridSample time on the same points, on the 640x640 encoder's block.
+const NATIVE_TARGET = { block: 'encoder_640', x: 1.5 };
+
+/** The native table of the attention section (after renderDeformableAttention's). */
+export function renderNativeAttention(native) {
+  const out = [
+    '### Natively (C++, 1 thread)',
+    '',
+    '`gridsample::MultiScaleDeformableAttention` against the same sampling as the split session runs it (our',
+    '`gridsample::GridSample` once per level on the value transposed to (M, D, H_l, W_l), grids 2 * loc - 1; the',
+    'transposes are made once, not timed) and a memcpy of half the bytes the fused call reads and writes, the three',
+    'interleaved in each repetition; median ms (p90). "max |diff|" compares the fused output with the per-level samples',
+    'weighted and summed in float64. `bench/native/attention.cc`; `build/bench/gridsample_attention` prints the',
+    'measurements as JSON.',
+    '',
+  ];
+  if (native.error) return [...out, `Not measured: ${native.error}`, ''].join('\n');
+  out.push(`SIMD target ${native.target}, ${native.reps} repetitions.`, '');
+  out.push('| block | fused ms (p90) | per-level GridSample ms (p90) | copy floor ms | fused / (floor + GridSample) | max \\|diff\\| |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const b of native.blocks) {
+    const share = b.fused[0] / (b.floor[0] + b.gridsample[0]);
+    out.push(`| ${b.block} | ${ms(b.fused[0])} (${ms(b.fused[1])}) | ${ms(b.gridsample[0])} (${ms(b.gridsample[1])}) | ${ms(b.floor[0])} | ${share.toFixed(2)}x | ${b.max_abs_diff.toExponential(1)} |`);
+  }
+  const t = native.blocks.find((b) => b.block === NATIVE_TARGET.block);
+  if (t) {
+    const share = t.fused[0] / (t.floor[0] + t.gridsample[0]);
+    out.push('', `Target: ${t.block} fused within ${NATIVE_TARGET.x}x of the copy floor plus the per-level GridSample time: ${share <= NATIVE_TARGET.x ? 'met' : '**missed**'} (${share.toFixed(2)}x).`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(renderDeformableAttention(await measureDeformableAttention({ log: console.error })));
+  console.log(renderNativeAttention(measureNativeAttention(NATIVE_ATTENTION, { log: console.error })));
   process.exit(0);
 }

@@ -18,11 +18,14 @@
 namespace gridsample_test {
 namespace {
 
-// Channel counts around every vector width (1 to 16 lanes): whole blocks of 4 vectors, single
-// vectors and channels left over; points per head below and above the planner's chunk (64) and
-// not a multiple of any lane count; 1x1 levels.
+// Channel counts around every vector width (1 to 16 lanes): passes of 8, 4, 2 and 1 vectors
+// (28: 4 + 2 + 1 in 4 lanes; 12: 2 + 1; 69: 8 + 8 + 1 and a channel) and channels left over;
+// points per head below and above the planner's chunk (64) and not a multiple of any lane
+// count; 1x1 levels.
 const AttentionShape kFastShapes[] = {
     {1, 8, 32, 9, 4, {{8, 10}, {4, 5}, {2, 3}, {1, 1}}},
+    {1, 2, 28, 5, 23, {{4, 4}, {3, 3}, {2, 2}}},
+    {1, 3, 12, 6, 5, {{5, 6}, {2, 2}}},
     {2, 1, 1, 7, 3, {{1, 1}, {3, 5}, {6, 4}}},
     {2, 2, 3, 5, 5, {{5, 7}}},
     {1, 3, 69, 4, 23, {{1, 1}, {9, 4}, {4, 1}}},

@@ -64,6 +64,14 @@ namespace fast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Whether the target has 32 vector registers (AVX-512, NEON, SVE): 8 vectors of sums and 8 of
+// samples then stay in registers.
+#if HWY_ARCH_ARM || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
+constexpr bool kManyRegisters = true;
+#else
+constexpr bool kManyRegisters = false;
+#endif
+
 // Points planned at once (their taps stay in L1 while every channel is blended from them).
 constexpr int kAttentionChunk = 64;
 
@@ -153,16 +161,23 @@ HWY_INLINE float TapValue(T v) {
 
 // Channels [c, c + kV * lanes) of one query and head over `count` planned points: per point its
 // sample (taps added in order from +0, as the reference), times its attention weight, added to
-// the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored.
-template <int kV, typename T>
+// the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored. The
+// sums stay in registers (kHeld) or in `out` (L1), which leaves the registers to the samples
+// where 2 * kV vectors would not fit (16 registers: SSE4, AVX2, wasm; kV = 8).
+template <int kV, bool kHeld, typename T>
 HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw, int count,
                              const T* HWY_RESTRICT head, int64_t row, int64_t c, bool first,
                              float* HWY_RESTRICT out) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
+  float* HWY_RESTRICT sum = out + c;
   VF acc[kV];
   for (int k = 0; k < kV; ++k) {
-    acc[k] = first ? hn::Zero(d) : hn::LoadU(d, out + c + k * lanes);
+    if (kHeld) {
+      acc[k] = first ? hn::Zero(d) : hn::LoadU(d, sum + k * lanes);
+    } else if (first) {
+      hn::StoreU(hn::Zero(d), d, sum + k * lanes);
+    }
   }
   for (int j = 0; j < count; ++j) {
     VF s[kV];
@@ -174,9 +189,17 @@ HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw
       for (int k = 0; k < kV; ++k) s[k] = hn::Add(s[k], hn::Mul(w, LoadTap(d, p + k * lanes)));
     }
     const VF a = hn::Set(d, aw[j]);
-    for (int k = 0; k < kV; ++k) acc[k] = hn::Add(acc[k], hn::Mul(a, s[k]));
+    for (int k = 0; k < kV; ++k) {
+      if constexpr (kHeld) {
+        acc[k] = hn::Add(acc[k], hn::Mul(a, s[k]));
+      } else {
+        hn::StoreU(hn::Add(hn::LoadU(d, sum + k * lanes), hn::Mul(a, s[k])), d, sum + k * lanes);
+      }
+    }
   }
-  for (int k = 0; k < kV; ++k) hn::StoreU(acc[k], d, out + c + k * lanes);
+  if (kHeld) {
+    for (int k = 0; k < kV; ++k) hn::StoreU(acc[k], d, sum + k * lanes);
+  }
 }
 
 // The channels left after whole vectors, one at a time with the same operations.
@@ -252,12 +275,22 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
       PlanPoints(a, loc, j0, count, &taps);
     }
     const bool first = j0 == 0;
+    // As many vectors per pass over the taps as registers allow: 8 (D = 32 in 4 lanes), 4, 2, 1.
     int64_t c = 0;
-    for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
-      BlendVectors<4>(taps, aw, count, head, row, c, first, out);
+    for (; c + 8 * lanes <= a.channels; c += 8 * lanes) {
+      BlendVectors<8, kManyRegisters>(taps, aw, count, head, row, c, first, out);
     }
-    for (; c + lanes <= a.channels; c += lanes) {
-      BlendVectors<1>(taps, aw, count, head, row, c, first, out);
+    if (c + 4 * lanes <= a.channels) {
+      BlendVectors<4, true>(taps, aw, count, head, row, c, first, out);
+      c += 4 * lanes;
+    }
+    if (c + 2 * lanes <= a.channels) {
+      BlendVectors<2, true>(taps, aw, count, head, row, c, first, out);
+      c += 2 * lanes;
+    }
+    if (c + lanes <= a.channels) {
+      BlendVectors<1, true>(taps, aw, count, head, row, c, first, out);
+      c += lanes;
     }
     for (; c < a.channels; ++c) BlendChannel(taps, aw, count, head, row, c, first, out);
   }
