@@ -14,7 +14,8 @@
 // bandwidth (gridsample_membw) and two probe calls in the native binary
 // (report_scaling.mjs, scalingModel). Before timing, each output is compared with ours; a
 // peer whose output differs is flagged and its ratio is not counted. Last, each example ONNX
-// model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs),
+// model runs on onnxruntime-web alone and on gridsample/onnx's split session (onnx_models.mjs; those
+// marked so also on onnxruntime-node alone and under the split session on it),
 // multi-scale deformable attention's sampling is timed against onnxruntime's chain (deformable_attention.mjs),
 // the image warps are timed against OpenCV.js (image_warps.mjs),
 // a frame loop's p50 / p90 per call is taken (loop_latency.mjs), the first calls after load()
@@ -57,7 +58,7 @@ import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
 import { measureLoops, renderLoops } from './loop_latency.mjs';
 import { machine, nativeEnv } from './machine.mjs';
 import { measureScalingInputs, nativeIds, runNativeChecks, timeNative, writeNativeInputs } from './native_binary.mjs';
-import { SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
+import { NODE_SESSION_OPTIONS, SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
 import { measureThreadPatterns, renderThreadPatterns } from './thread_patterns.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
@@ -188,7 +189,7 @@ async function main() {
   }
 
   // 3. Whole ONNX models: onnxruntime-web alone against the split session on our SIMD build.
-  const models = await timeModels(selectModels(args.only), { ort: ortWeb, gridsample: simd, ...MODEL_TIMING, log });
+  const models = await timeModels(selectModels(args.only), { ort: ortWeb, ortNode, gridsample: simd, ...MODEL_TIMING, log });
 
   // 4. A frame loop's latency per call (p50, p90), then the first calls after load() in fresh
   // Node processes and Chromium pages, warm-up on and off, then instruction counts.
@@ -223,7 +224,7 @@ async function main() {
   const method = {
     ...TIMING, nativeRefReps: NATIVE_REF_REPS, nativeRounds: NATIVE_ROUNDS, nativeRoundReps: NATIVE_ROUND_REPS,
     nativeMinTime: NATIVE_MIN_TIME, ortNodeShare: ORT_NODE_SHARE, opencvTol: OPENCV_TOL, ortWebT2MaxReps: ORT_WEB_T2_MAX_REPS,
-    models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS },
+    models: { ...MODEL_TIMING, sessionOptions: SESSION_OPTIONS, nodeSessionOptions: NODE_SESSION_OPTIONS },
   };
   const report = renderReport({ env, workloads, results, models, impls: IMPLS, quick: args.quick, method, scaling }) + extra;
   writeFileSync(args.out, report);

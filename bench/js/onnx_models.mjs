@@ -1,10 +1,10 @@
-// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (deformable-attention blocks of an RT-DETR decoder and a Deformable-DETR encoder, with their projections and alone, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, timed by js/onnx/timing.mjs.
+// The whole-model rows of the benchmark: each example ONNX model (web/demo/models/index.json) and the models made here (deformable-attention blocks of an RT-DETR decoder, D-FINE's decoder and a Deformable-DETR encoder, with their projections and alone, a tiny AffineGrid model) on onnxruntime-web alone and on gridsample/onnx's session, and some also on onnxruntime-node alone and under the session, timed by js/onnx/timing.mjs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareModel } from '../../js/onnx/timing.mjs';
-import { DECODER_LEVELS, deformableBlock, encoderLevels } from '../../tests/js/lib/deformable_blocks.mjs';
+import { DECODER_LEVELS, deformableBlock, dfineBlock, encoderLevels } from '../../tests/js/lib/deformable_blocks.mjs';
 import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
 import { encodeModel } from '../../tests/js/lib/onnx_model.mjs';
 
@@ -15,9 +15,18 @@ export const SECTION = 'models';
 
 /** onnxruntime-web's options, the same for its session alone and for every part of the split. */
 export const SESSION_OPTIONS = { executionProviders: ['wasm'] };
+/** onnxruntime-node's, for the models also timed on it (`node: true`): one thread. */
+export const NODE_SESSION_OPTIONS = { intraOpNumThreads: 1, interOpNumThreads: 1 };
 
-// The deformable-attention blocks at real sizes (tests/js/lib/deformable_blocks.mjs).
-const decoderBlock = () => deformableBlock(DECODER_LEVELS, 300, "RT-DETR decoder's deformable attention (80x80, 40x40, 20x20; 300 queries)");
+// The deformable-attention blocks at real sizes (tests/js/lib/deformable_blocks.mjs). The RT-DETR
+// block projects its value inside (value_proj, 8,400 x 256 x 256: most of its time on
+// onnxruntime-web, which the fusion leaves as it is); D-FINE's decoder block is issue 45's
+// "decoder block": the value comes projected, once for every layer.
+const decoderBlock = () => deformableBlock(DECODER_LEVELS, 300, "RT-DETR decoder's deformable attention with value_proj and output_proj (80x80, 40x40, 20x20; 300 queries)");
+const dfineDecoderBlock = () => ({
+  ...dfineBlock(DECODER_LEVELS, 300, "D-FINE decoder's deformable-attention block, value 1x8,400x8x32 already projected (80x80, 40x40, 20x20; 300 queries)"),
+  node: true,
+});
 const encoderBlock = (h, w) => () => {
   const levels = encoderLevels(h, w);
   const queries = levels.reduce((q, [lh, lw]) => q + lh * lw, 0);
@@ -66,6 +75,7 @@ function tinyAffine() {
 
 const MADE = {
   decoder_block: decoderBlock,
+  decoder_block_dfine: dfineDecoderBlock,
   encoder_block_640: encoderBlock(640, 640),
   encoder_block_800x1333: encoderBlock(800, 1333),
   attention_decoder: attentionCore(DECODER_LEVELS, 300, "the decoder's multi-scale deformable attention alone (300 queries; PyTorch's chain)"),
@@ -87,14 +97,27 @@ export function selectModels(only) {
   ];
 }
 
+// A model marked `node: true` on onnxruntime-node alone and under the split session on it
+// (compareModel, without the per-part reference): {onnxruntime, split, attention, runsOn,
+// outputs}, or {error} when the split session failed.
+async function timeOnNode(bytes, { ortNode, gridsample, dims, ranges, runs, minMs, warmup }) {
+  try {
+    const r = await compareModel(bytes, { ort: ortNode, gridsample, dims, ranges, runs, minMs, warmup, reference: false, sessionOptions: NODE_SESSION_OPTIONS });
+    return { onnxruntime: r.onnxruntime, split: r.split, attention: r.plan.attention ?? null, runsOn: r.parts.map((p) => p.runsOn), outputs: r.outputs };
+  } catch (e) {
+    return { error: String(e?.message ?? e).split('\n')[0] };
+  }
+}
+
 /**
  * Times every model of `models` (selectModels) with compareModel, one after another: `runs`
  * timed runs after `warmup` of each session; `ort` is onnxruntime-web (numThreads already
- * set), `gridsample` the module from load(). Returns one row per model: compareModel's result
- * without its feeds and plan (the plan's parts are in `parts`), or `{ error }` when the split
- * session itself failed; never throws.
+ * set), `gridsample` the module from load(); a model marked `node` also on `ortNode`
+ * (onnxruntime-node), in `row.node`. Returns one row per model: compareModel's result
+ * without its feeds and plan (the plan's parts are in `parts`, its fused blocks in
+ * `attention`), or `{ error }` when the split session itself failed; never throws.
  */
-export async function timeModels(models, { ort, gridsample, runs, minMs, warmup, log = () => {} }) {
+export async function timeModels(models, { ort, ortNode, gridsample, runs, minMs, warmup, log = () => {} }) {
   const rows = [];
   for (const m of models) {
     const row = { name: m.name, file: m.file, title: m.title, inputs: m.inputs.map(({ name, dtype, dims }) => ({ name, dtype, dims })) };
@@ -104,10 +127,10 @@ export async function timeModels(models, { ort, gridsample, runs, minMs, warmup,
       // Feeds at index.json's shapes and in its value ranges (compareModel's seeded values).
       const dims = Object.fromEntries(m.inputs.map((i) => [i.name, i.dims]));
       const ranges = Object.fromEntries(m.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
-      const { feeds, plan, ...result } = await compareModel(m.bytes ?? readFileSync(join(MODELS_DIR, m.file)), {
-        ort, gridsample, dims, ranges, runs, minMs, warmup, sessionOptions: SESSION_OPTIONS,
-      });
-      rows.push({ ...row, ...result });
+      const bytes = m.bytes ?? readFileSync(join(MODELS_DIR, m.file));
+      const { feeds, plan, ...result } = await compareModel(bytes, { ort, gridsample, dims, ranges, runs, minMs, warmup, sessionOptions: SESSION_OPTIONS });
+      const node = m.node && ortNode ? await timeOnNode(bytes, { ortNode, gridsample, dims, ranges, runs, minMs, warmup }) : undefined;
+      rows.push({ ...row, ...result, attention: plan.attention ?? null, node });
       const ortText = result.onnxruntime.error ? `fails: ${result.onnxruntime.error}` : `median ${result.onnxruntime.median.toFixed(3)} ms`;
       log(`  onnxruntime-web ${ortText}`);
       log(`  split           median ${result.split.median.toFixed(3)} ms, p90 ${result.split.p90.toFixed(3)} ms (${result.split.runs} runs)`);
@@ -115,6 +138,9 @@ export async function timeModels(models, { ort, gridsample, runs, minMs, warmup,
         const ref = p.onnxruntimeMs === null ? '' : `, on onnxruntime ${p.onnxruntimeMs.toFixed(3)} ms`;
         log(`    part ${p.part} on ${p.runsOn.padEnd(11)} ${p.ms.toFixed(3)} ms${ref} (${Object.entries(p.ops).map(([op, n]) => `${n} ${op}`).join(', ')})`);
       }
+      if (plan.attention) log(`  attention: ${plan.attention.fused} fused, ${plan.attention.notFused.length} not`);
+      if (node?.error) log(`  on onnxruntime-node: split session error: ${node.error}`);
+      else if (node) log(`  onnxruntime-node ${node.onnxruntime.error ? `fails: ${node.onnxruntime.error}` : `median ${node.onnxruntime.median.toFixed(3)} ms`}, split over it median ${node.split.median.toFixed(3)} ms (${node.split.runs} runs; parts on ${node.runsOn.join(', ')})`);
     } catch (e) {
       rows.push({ ...row, error: String(e?.message ?? e).split('\n')[0] });
       log(`  error: ${rows.at(-1).error}`);

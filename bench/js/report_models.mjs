@@ -1,4 +1,4 @@
-// RESULTS.md's whole-model section (bench/js/onnx_models.mjs's rows): its table and its targets (MODEL_TARGETS), judged by report_targets.mjs's rules.
+// RESULTS.md's whole-model section (bench/js/onnx_models.mjs's rows): its table, the table of the models also timed on onnxruntime-node, and its targets (MODEL_TARGETS), judged by report_targets.mjs's rules.
 
 import { ms, ratio, table } from './report_format.mjs';
 import { judge, statusCell } from './report_targets.mjs';
@@ -7,7 +7,8 @@ import { judge, statusCell } from './report_targets.mjs';
 // kinds above on this run's medians. `of` says what is compared: 'model', the split session
 // against onnxruntime-web alone on the whole model; 'parts', the split session's GridSample /
 // AffineGrid parts against onnxruntime-web on the same parts (the same split with every part
-// on onnxruntime). Model '*' is every model onnxruntime-web runs, met when met on each.
+// on onnxruntime); 'node', the split session over onnxruntime-node against onnxruntime-node
+// alone (a model timed there too). Model '*' is every model onnxruntime-web runs, met when met on each.
 const onModel = (model, of, kind, x, slackMs = 0) => ({ model, of, kind, x, slackMs });
 export const MODEL_TARGETS = [
   onModel('liveportrait_warp', 'model', 'peer', 5),
@@ -19,6 +20,9 @@ export const MODEL_TARGETS = [
   onModel('attention_640', 'model', 'peer', 5),
   onModel('attention_800x1333', 'model', 'peer', 5),
   onModel('attention_decoder', 'model', 'peer', 2.5),
+  // Issue 45's decoder block: D-FINE's, the value projected once outside it.
+  onModel('decoder_block_dfine', 'model', 'peer', 2.5),
+  onModel('decoder_block_dfine', 'node', 'peer', 2),
 ];
 
 /** The parts of a model row that ran on gridsample: our median ms and onnxruntime-web's on them (null if it could not run them). */
@@ -31,6 +35,12 @@ function gridsampleParts(row) {
 /** The two medians a model target compares, {ours, other}, or {note} saying why there are none. */
 function modelMedians(row, of) {
   if (row.error) return { note: `${row.name}: split session error (${row.error})` };
+  if (of === 'node') {
+    const n = row.node;
+    if (!n) return { note: `${row.name}: not timed on onnxruntime-node` };
+    if (n.error) return { note: `${row.name}: split session over onnxruntime-node error (${n.error})` };
+    return n.onnxruntime.error ? { note: `${row.name}: onnxruntime-node fails (${n.onnxruntime.error})` } : { ours: n.split.median, other: n.onnxruntime.median };
+  }
   if (row.onnxruntime.error) return { note: `${row.name}: onnxruntime-web fails (${row.onnxruntime.error})` };
   if (of === 'model') return { ours: row.split.median, other: row.onnxruntime.median };
   const p = gridsampleParts(row);
@@ -39,8 +49,8 @@ function modelMedians(row, of) {
 
 function modelTargetText(t) {
   const who = t.model === '*' ? 'every model onnxruntime-web runs' : t.model;
-  const what = t.of === 'model' ? 'split session' : 'GridSample / AffineGrid parts on gridsample';
-  const than = t.of === 'model' ? 'onnxruntime-web alone' : 'onnxruntime-web on the same parts';
+  const what = { model: 'split session', node: 'split session over onnxruntime-node', parts: 'GridSample / AffineGrid parts on gridsample' }[t.of];
+  const than = { model: 'onnxruntime-web alone', node: 'onnxruntime-node alone', parts: 'onnxruntime-web on the same parts' }[t.of];
   if (t.kind === 'peer') return `${who}: ${what} >= ${t.x}x faster than ${than}`;
   if (t.slackMs) return `${who}: ${what} at most ${Math.round((t.x - 1) * 100)}% or ${t.slackMs} ms slower than ${than}, whichever is larger`;
   return t.x === 1 ? `${who}: ${what} not slower than ${than}` : `${who}: ${what} within ${t.x}x of ${than}`;
@@ -90,14 +100,22 @@ export function modelsSection(rows, timing) {
       ort.error ? '' : ratio(ort.median / row.split.median), none ? '' : `${Math.round(100 * row.gridsampleShare.split)}%`,
       ...partsCells, relativeDiffCell(row.outputs)];
   });
+  const onNode = rows.filter((row) => row.node);
+  const nodeRows = onNode.map(({ name, node: n }) => (n.error ? [name, '', `error: ${n.error}`, '', '', '']
+    : [name, n.onnxruntime.error ? `fails: ${n.onnxruntime.error}` : ms(n.onnxruntime.median), ms(n.split.median), ms(n.split.p90),
+      n.onnxruntime.error ? '' : ratio(n.onnxruntime.median / n.split.median),
+      `${n.attention ? `${n.attention.fused} fused; ` : ''}${n.runsOn.join(', ')}`, relativeDiffCell(n.outputs)]));
   const checks = MODEL_TARGETS.map((t) => evaluateModelTarget(t, rows));
   const met = checks.filter((e) => e.status === 'met').length;
   const missed = checks.filter((e) => e.status === 'missed').length;
   return [
     '## Whole ONNX models (onnxruntime-web, wasm, 1 thread; median ms)',
     '',
-    'The example models of `web/demo/models` (inputs at `index.json`\'s shapes and value ranges, seeded random values) and two made',
-    'in `bench/js/onnx_models.mjs` (`decoder_block`: an RT-DETR decoder\'s deformable attention at its real size; `tiny_affine_nearest`), each run',
+    'The example models of `web/demo/models` (inputs at `index.json`\'s shapes and value ranges, seeded random values) and those made',
+    'in `bench/js/onnx_models.mjs` (`decoder_block`: an RT-DETR decoder\'s deformable attention at its real size with its value_proj,',
+    'an 8,400 x 256 x 256 MatMul that onnxruntime runs in both sessions and that takes most of the time, which bounds the speed-up;',
+    '`decoder_block_dfine`: issue 45\'s decoder block, D-FINE\'s, whose value comes projected once for all the layers, value 1x8,400x8x32;',
+    'the deformable-attention blocks and cores; `tiny_affine_nearest`), each run',
     'by onnxruntime-web alone and by gridsample/onnx\'s split session (its GridSample /',
     'AffineGrid nodes on our wasm SIMD build, every other part an onnxruntime-web session), in this Node.js',
     `process: execution provider ${timing.sessionOptions.executionProviders.join(', ')}, \`numThreads = 1\`. Timed by \`js/onnx/timing.mjs\` (\`compareModel\`):`,
@@ -113,6 +131,14 @@ export function modelsSection(rows, timing) {
     table(['model', 'onnxruntime-web ms', 'split ms', 'split p90 ms', 'speed-up', 'GridSample share of split',
       'GridSample parts: ours ms', 'onnxruntime-web ms, same parts', 'speed-up, same parts', 'max abs diff / output scale'], tableRows),
     '',
+    ...(onNode.length ? [
+      'On onnxruntime-node (CPU, `intraOpNumThreads` and `interOpNumThreads` 1): onnxruntime-node alone against the split session whose',
+      'onnxruntime parts are onnxruntime-node sessions (`InferenceSession.create(bytes, { ort })`, ort = onnxruntime-node; ours on the same wasm',
+      'SIMD build), timed as above in the same way (alternating blocks, at least as many runs), without the per-part reference.',
+      '',
+      table(['model', 'onnxruntime-node ms', 'split ms', 'split p90 ms', 'speed-up', 'plan', 'max abs diff / output scale'], nodeRows),
+      '',
+    ] : []),
     `Targets (whole models): ${met} met, ${missed} missed, ${checks.length - met - missed} not measurable.`,
     '',
     ...checks.map((e) => `- ${e.text}: ${statusCell(e)}`),

@@ -3,10 +3,13 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import * as ort from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
+import { randomFeeds } from '../../js/onnx/timing.mjs';
 import { v2Attention, V2_MISSES } from './lib/attention_v2_graphs.mjs';
+import { DECODER_LEVELS, dfineBlock } from './lib/deformable_blocks.mjs';
 import { graph } from './lib/model_graph.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 import { assertClose, SPLIT, tensor } from './lib/onnx_session_checks.mjs';
@@ -32,10 +35,11 @@ const feeds = (seed) => ({
   attention_logits: tensor([SIZES.N, SIZES.Lq, SIZES.M, Pt], seed + 2, -2, 2),
 });
 
-// The split session (placement 'gridsample') and onnxruntime alone on the same model and feeds.
-async function both(model, f) {
-  const s = await InferenceSession.create(model, { ort, gridsample: gs, ...SPLIT });
-  const whole = await ort.InferenceSession.create(model);
+// The split session (placement 'gridsample') and onnxruntime alone (onnxruntime-node, or
+// `module`) on the same model and feeds.
+async function both(model, f, module = ort) {
+  const s = await InferenceSession.create(model, { ort: module, gridsample: gs, ...SPLIT });
+  const whole = await module.InferenceSession.create(model);
   const pair = [await s.run(f), await whole.run(f)];
   const plan = s.plan();
   await Promise.all([s.release(), whole.release()]);
@@ -121,6 +125,23 @@ describe("the value's split, read by every layer (D-FINE's decoder)", () => {
     assert.deepEqual(plan.attention, { fused: 2, notFused: [] });
     for (const f of fusedOf(plan)) assert.equal(f.fused.inputs[0], 'value');
     assert.deepEqual(plan.parts.map((p) => p.ops), [{ Softmax: 2 }, { MultiScaleDeformableAttention: 2 }]);
+    assertClose(...pair, ATOL);
+  });
+});
+
+describe("D-FINE's decoder block at its real size (issue 45's decoder block, bench row decoder_block_dfine)", () => {
+  test('the projections and softmax stay on onnxruntime-web, the rest is one fused node, equal to onnxruntime-web alone', async () => {
+    ortWeb.env.wasm.numThreads = 1;
+    const { bytes, inputs } = dfineBlock(DECODER_LEVELS, 300, 'decoder block');
+    const f = randomFeeds(ortWeb, inputs.map(({ name, dtype, dims }) => ({ name, type: dtype, shape: dims })), {
+      ranges: Object.fromEntries(inputs.map((i) => [i.name, i.range])), seed: 110,
+    });
+    const { plan, pair } = await both(bytes, f, ortWeb);
+    assert.deepEqual(plan.attention, { fused: 1, notFused: [] });
+    const [fused] = fusedOf(plan);
+    assert.deepEqual([fused.fused.levels, fused.fused.options], [DECODER_LEVELS, { pointsPerLevel: [4, 4, 4] }]);
+    assert.deepEqual(plan.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample']);
+    assert.deepEqual(plan.parts[0].ops, { MatMul: 2, Add: 3, Reshape: 2, Unsqueeze: 1, Slice: 2, Mul: 3, Softmax: 1 });
     assertClose(...pair, ATOL);
   });
 });

@@ -1,11 +1,14 @@
-// Test models of RT-DETRv2's and D-FINE's deformable_attention_core_func_v2 as torch.onnx (opset 16) writes it, methods 'default' (per-level GridSample over num_points_list points) and 'discrete' (a gather at rounded pixels), with near misses for the fusion tests.
+// Test models of RT-DETRv2's and D-FINE's deformable_attention_core_func_v2 as torch.onnx (opset 16) writes it, methods 'default' (per-level GridSample over num_points_list points) and 'discrete' (a gather at rounded pixels), with near misses for the fusion tests, and with D-FINE's whole MSDeformableAttention before it (a decoder's block).
 //
 // Written from D-FINE src/zoo/dfine/utils.py (deformable_attention_core_func_v2, lines 72-145 at
 // 4a1f73a; the line numbers below are that file's) and its decoder's value_op (dfine_decoder.py
 // lines 353-363); RT-DETRv2's rtdetrv2_pytorch/src/zoo/rtdetr/utils.py is the same function
 // but lays the value out itself (permute, flatten(0, 1), split). Static shapes, as an export with constant folding writes them:
 // reshape targets, torch.tensor([[w, h]]) and the arange of the discrete gather are constants.
-import { graph } from './model_graph.mjs';
+// With `query`, the whole of D-FINE's MSDeformableAttention.forward (dfine_decoder.py at 0eb0cfe:
+// its two projections, softmax and the locations from the decoder's reference boxes; it has no
+// value_proj and no output_proj) before the function.
+import { graph, lcg, linear, offsetBias } from './model_graph.mjs';
 import { encodeModel } from './onnx_model.mjs';
 
 /** The near misses v2Attention writes, each a condition the fusion proves, with what it changes. */
@@ -23,9 +26,11 @@ export const V2_MISSES = {
  * 'discrete'; `value`: 'dfine' (D-FINE's decoder value_op: permute(0, 2, 3, 1).split(-1)) or
  * 'rtdetrv2' (the function's own: permute(0, 2, 3, 1).flatten(0, 1).split(-1)); `miss`: one of
  * V2_MISSES; `layers`: how many attentions read the value's split and the same inputs (outputs
- * 'output', 'output_1', ...).
+ * 'output', 'output_1', ...); `query`: {dim, seed}, where the locations and logits are computed
+ * from inputs 'query' [N, Lq, dim] and 'reference_points' [N, Lq, 1, 4] (boxes cx, cy, w, h in
+ * [0, 1]) as D-FINE's MSDeformableAttention does (queryProjections), random weights from `seed`.
  */
-export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', value = 'dfine', miss = null, layers = 1 }) {
+export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', value = 'dfine', miss = null, layers = 1, query = null }) {
   const g = graph();
   const Pt = points.reduce((a, b) => a + b, 0);
   const rows = levels.map(([h, w]) => h * w);
@@ -98,6 +103,7 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
     const view = g.node('Reshape', [summed, i64([N, M * D, Lq])], nm('heads_merged'));
     g.node('Transpose', [view], out, { perm: { ints: [0, 2, 1] } });
   };
+  if (query) queryProjections(g, i64, f32, { N, Lq, M, points, ...query });
   const outputs = Array.from({ length: layers }, (_, i) => (i ? `output_${i}` : 'output'));
   outputs.forEach((out, i) => layer(i, out));
 
@@ -107,9 +113,37 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
     initializers: g.initializers,
     inputs: [
       { name: 'value', dtype: 'float32', dims: [N, S, M, D] },
-      { name: 'sampling_locations', dtype: 'float32', dims: [N, Lq, M, Pt, 2] },
-      { name: 'attention_logits', dtype: 'float32', dims: [N, Lq, M, Pt] },
+      ...(query ? [
+        { name: 'query', dtype: 'float32', dims: [N, Lq, query.dim] },
+        { name: 'reference_points', dtype: 'float32', dims: [N, Lq, 1, 4] },
+      ] : [
+        { name: 'sampling_locations', dtype: 'float32', dims: [N, Lq, M, Pt, 2] },
+        { name: 'attention_logits', dtype: 'float32', dims: [N, Lq, M, Pt] },
+      ]),
     ],
     outputs: outputs.map((name) => ({ name, dtype: 'float32', dims: [N, Lq, M * D] })),
   });
+}
+
+// D-FINE's MSDeformableAttention.forward before the core function, as torch.onnx writes it (the
+// decoder's reference boxes, reference_points.shape[-1] == 4): 'sampling_locations' and
+// 'attention_logits' from 'query' and 'reference_points'. Weights random (the source sets both
+// projections' weights to 0 at first), sampling_offsets' bias its grid_init.
+function queryProjections(g, i64, f32, { N, Lq, M, points, dim, seed }) {
+  const rnd = lcg(seed);
+  const Pt = points.reduce((a, b) => a + b, 0);
+  // sampling_offsets(query).reshape(bs, Len_q, n_heads, sum(num_points_list), 2)
+  const lin = linear(g, rnd, 'cross_attn.sampling_offsets', 'query', dim, M * Pt * 2, { bias: offsetBias(M, points.length, points) });
+  const offsets = g.node('Reshape', [lin, i64([N, Lq, M, Pt, 2])], 'offsets');
+  // attention_weights(query).reshape(bs, Len_q, n_heads, sum(num_points_list)) (the softmax is the function's input here)
+  g.node('Reshape', [linear(g, rnd, 'cross_attn.attention_weights', 'query', dim, M * Pt), i64([N, Lq, M, Pt])], 'attention_logits');
+  // offset = sampling_offsets * num_points_scale.unsqueeze(-1) * reference_points[:, :, None, :, 2:] * offset_scale
+  // sampling_locations = reference_points[:, :, None, :, :2] + offset
+  const boxes = g.node('Unsqueeze', ['reference_points', i64([2])], 'reference_boxes');
+  const part = (from, to, name) => g.node('Slice', [boxes, i64([from]), i64([to]), i64([4])], name);
+  const scale = f32(points.flatMap((n) => Array(n).fill(1 / n)), [Pt, 1]);
+  let offset = g.node('Mul', [offsets, scale], 'offsets_per_point');
+  offset = g.node('Mul', [offset, part(2, 4, 'reference_wh')], 'offsets_by_box');
+  offset = g.node('Mul', [offset, f32([0.5])], 'offsets_scaled');
+  g.node('Add', [part(0, 2, 'reference_xy'), offset], 'sampling_locations');
 }

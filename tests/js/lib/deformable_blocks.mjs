@@ -1,4 +1,5 @@
-// Deformable-attention blocks at real sizes as ONNX models (model_graph.mjs's block: multi-scale deformable attention with its projections, one GridSample per level, opset 16): an RT-DETR decoder layer's and a Deformable-DETR encoder layer's, for make bench's model rows and onnx_memory.test.mjs.
+// Deformable-attention blocks at real sizes as ONNX models (opset 16): model_graph.mjs's (multi-scale deformable attention with its four projections, one GridSample per level) of an RT-DETR decoder layer and a Deformable-DETR encoder layer, and D-FINE's decoder block (attention_v2_graphs.mjs: the value already projected), for make bench's model rows and the tests.
+import { v2Attention } from './attention_v2_graphs.mjs';
 import { deformableAttention, graph, lcg } from './model_graph.mjs';
 import { encodeModel } from './onnx_model.mjs';
 
@@ -25,5 +26,25 @@ export function deformableBlock(levels, queries, title) {
     { name: 'value', dtype: 'float32', dims: [1, S, dim], range: [-1, 1] },
   ];
   const bytes = encodeModel({ opset: 16, nodes: g.nodes, initializers: g.initializers, inputs, outputs: [{ name: 'output', dtype: 'float32', dims: [1, queries, dim] }] });
+  return { title, inputs, bytes };
+}
+
+/**
+ * D-FINE's decoder block, issue 45's "decoder block": MSDeformableAttention (sampling_offsets and
+ * attention_weights projections, softmax, locations from the reference boxes) and
+ * deformable_attention_core_func_v2 over a value the decoder projected and split once for all its
+ * layers (value_op): 8 heads of 32 channels, 4 points per level, no value_proj or output_proj.
+ * {title, inputs (with their value ranges), bytes}; inputs value [1, S, 8, 32], query
+ * [1, queries, 256], reference_points [1, queries, 1, 4] (boxes in [0, 1]); output [1, queries, 256].
+ */
+export function dfineBlock(levels, queries, title) {
+  const [M, D] = [8, 32];
+  const S = levels.reduce((s, [h, w]) => s + h * w, 0);
+  const bytes = v2Attention({ N: 1, Lq: queries, M, D, points: levels.map(() => 4), levels, query: { dim: M * D, seed: S } });
+  const inputs = [
+    { name: 'value', dtype: 'float32', dims: [1, S, M, D], range: [-1, 1] },
+    { name: 'query', dtype: 'float32', dims: [1, queries, M * D], range: [-1, 1] },
+    { name: 'reference_points', dtype: 'float32', dims: [1, queries, 1, 4], range: [0, 1] },
+  ];
   return { title, inputs, bytes };
 }

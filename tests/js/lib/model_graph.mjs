@@ -83,18 +83,20 @@ export function linear(g, rnd, name, x, cin, cout, { weight, bias } = {}) {
 // --- RT-DETR's deformable attention ---------------------------------------------------------
 
 /**
- * sampling_offsets' bias as Deformable DETR and RT-DETR initialise it, (heads, L, points, 2):
+ * sampling_offsets' bias as Deformable DETR, RT-DETR and D-FINE initialise it, (heads, L, points, 2):
  * head h looks along angle 2*pi*h/heads, point p at p+1 pixels of its level (the weights are
- * small, so offsets are a few pixels).
+ * small, so offsets are a few pixels). `points`: per level, or a list of each level's
+ * (D-FINE's num_points_list).
  */
 export function offsetBias(heads, L, points) {
-  const bias = new Float32Array(heads * L * points * 2);
+  const counts = Array.isArray(points) ? points : Array(L).fill(points);
+  const bias = new Float32Array(heads * counts.reduce((a, b) => a + b, 0) * 2);
+  let i = 0;
   for (let h = 0; h < heads; ++h) {
     const a = (2 * Math.PI * h) / heads;
     const m = Math.max(Math.abs(Math.cos(a)), Math.abs(Math.sin(a)));
-    for (let l = 0; l < L; ++l) {
-      for (let p = 0; p < points; ++p) {
-        const i = ((h * L + l) * points + p) * 2;
+    for (const n of counts) {
+      for (let p = 0; p < n; ++p, i += 2) {
         bias[i] = (Math.cos(a) / m) * (p + 1);
         bias[i + 1] = (Math.sin(a) / m) * (p + 1);
       }
