@@ -163,8 +163,13 @@ export interface PlacementDecision {
   option: 'auto' | 'gridsample' | 'onnxruntime';
   /** Whether the first run has decided (false before it, and where the option or WebGPU fixes the split). */
   decided: boolean;
-  /** placement 'auto': the whole-run times it chose from (the smaller median wins), else null (not timed). */
-  measured: { split: RunTimes; onnxruntime: RunTimes } | null;
+  /**
+   * placement 'auto': the whole-run times it chose from (the smaller median wins), else null (not
+   * timed). The split is timed first; where onnxruntime's placement then looked as fast, the split
+   * was made and timed again (warm, as onnxruntime's was): `split` is that second timing and
+   * `firstSplit` the first.
+   */
+  measured: { split: RunTimes; onnxruntime: RunTimes; firstSplit?: RunTimes } | null;
 }
 
 /** The chain a fused attention node replaced, and the levels it proved ({@link PlanNode.fused}). */

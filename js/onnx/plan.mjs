@@ -38,7 +38,7 @@ function attention(split) {
  * ops, inputs, outputs }], counts, placement, attention }`; `ops` counts the part's nodes by
  * operator; gridsample parts say on which `backend` ('webgpu' or 'wasm') and `why`;
  * `placement` is `{ option, decided, measured }`, `measured` the whole-run times placement
- * 'auto' chose from; `attention` (where the model has attention chains) `{ fused: how many
+ * 'auto' chose from (placement.mjs decidePlacement); `attention` (where the model has attention chains) `{ fused: how many
  * run as one node, notFused: [{ near, why }] }`.
  * `whole`: the model runs as one onnxruntime session.
  */
