@@ -52,6 +52,7 @@ import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { describeResult, floorImpl, loadOpenCv, runWasmWorkload } from './in_process.mjs';
 import { IMPLS, OPENCV_TOL, compare } from './impls.mjs';
+import { renderGpuCosts } from './gpu_costs.mjs';
 import { measureDeformableAttention, measureNativeAttention, renderDeformableAttention, renderNativeAttention } from './deformable_attention.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
 import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
@@ -198,6 +199,7 @@ async function main() {
     log('\n== multi-scale deformable attention, the sampling alone');
     extra += `\n${renderDeformableAttention(await measureDeformableAttention({ log }))}`;
     extra += `\n${renderNativeAttention(measureNativeAttention(join(dirname(args.native), 'gridsample_attention'), { log }))}`;
+    extra += `\n${renderGpuCosts()}`;
     log('\n== image warps');
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== transformers.js object detection: onnxruntime-web alone against the split session');

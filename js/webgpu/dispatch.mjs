@@ -77,13 +77,17 @@ export class Dispatcher {
     return buffer;
   }
 
-  /** The workgroup grid for `invocations` (x, y) and its width in invocations. */
+  /**
+   * The workgroup grid for `invocations` (x, y) and its width in invocations: as few rows as the
+   * limit allows, as even as they can be (65,536 workgroups: 2 rows of 32,768, not 65,535 and
+   * a second row of which one is used).
+   */
   groups(fn, invocations) {
     const max = this.#device.limits.maxComputeWorkgroupsPerDimension;
     const total = Math.ceil(invocations / WORKGROUP);
-    const x = Math.max(1, Math.min(total, max));
-    const y = Math.ceil(total / x);
+    const y = Math.max(1, Math.ceil(total / max));
     if (y > max) throw new RangeError(`${fn}: ${invocations} invocations exceed this GPU's dispatch limit (${max} x ${max} workgroups of ${WORKGROUP})`);
+    const x = Math.max(1, Math.ceil(total / y));
     return { x, y, width: x * WORKGROUP };
   }
 

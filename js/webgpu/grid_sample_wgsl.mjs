@@ -10,14 +10,39 @@ export const WORKGROUP = 64;
  */
 export const PARAMS_WORDS = 8 + 8 + 8;
 
+/** Channels per invocation where a call's channels are split into groups. */
+export const CHANNEL_GROUP = 8;
+
+// Below this many output points a call splits its channels into groups.
+const FEW_POINTS = 1 << 16;
+
+/**
+ * How the invocations of a call share its output (`n` batch items, `c` channels, `outSpatial`
+ * points each, X of `dtype`): 'points' (one invocation per output point, which plans it once
+ * and blends its channels), 'pairs' (float16 with an even `outSpatial`: one per two points, each
+ * channel's two values filling one u32 word) or 'words' (float16 otherwise: one per u32 word of
+ * Y, two elements planned each, so that no two invocations write the same word). Where points
+ * are few (a feature map sampled at a few hundred points: the GPU would be a tenth occupied),
+ * 'points' and 'pairs' split the channels into `groups` of CHANNEL_GROUP, an invocation each.
+ * Returns { layout, groups, invocations }.
+ */
+export function gridSampleLayout({ n, c, outSpatial, dtype }) {
+  const points = n * outSpatial;
+  const groups = points < FEW_POINTS ? Math.max(1, Math.ceil(c / CHANNEL_GROUP)) : 1;
+  if (dtype !== 'float16') return { layout: 'points', groups, invocations: points * groups };
+  if (outSpatial % 2 === 0) return { layout: 'pairs', groups, invocations: (points / 2) * groups };
+  return { layout: 'words', groups: 1, invocations: Math.ceil((n * c * outSpatial) / 2) };
+}
+
 /**
  * The Params words of one call: n, c, out_spatial, in_spatial, invocations, the dispatch's
- * width in invocations, then sizes and strides.
+ * width in invocations, channel groups and channels per group (gridSampleLayout), then sizes
+ * and strides.
  */
-export function gridSampleParams({ n, c, inDims, outSpatial, invocations, width }) {
+export function gridSampleParams({ n, c, inDims, outSpatial, invocations, width, groups = 1 }) {
   const words = new Uint32Array(PARAMS_WORDS);
   const inSpatial = inDims.reduce((a, b) => a * b, 1);
-  words.set([n, c, outSpatial, inSpatial, invocations, width]);
+  words.set([n, c, outSpatial, inSpatial, invocations, width, groups, Math.ceil(c / groups)]);
   let stride = 1;
   for (let a = inDims.length - 1; a >= 0; --a) {
     words[8 + a] = inDims[a];
@@ -30,11 +55,9 @@ export function gridSampleParams({ n, c, inDims, outSpatial, invocations, width 
 /**
  * WGSL for GridSample of spatial rank `rank`. `fold`: the CPU's fast planner's windows (see
  * padTaps). `xHalf` / `gridHalf`: float16 storage (packed u32 words), computed in float32 as the
- * CPU does. A float32 Y takes one invocation per output point, which plans once and blends every
- * channel; a float16 Y one per u32 word of Y (two elements, planned each), so that no two
- * invocations write the same word.
+ * CPU does. `layout`: how invocations share the output (gridSampleLayout).
  */
-export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHalf }) {
+export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHalf, layout }) {
   const k = TAPS[mode];
   const loadX = xHalf ? 'half_to_f32(half_bits(x[i >> 1u], i))' : 'x[i]';
   const loadG = gridHalf
@@ -72,8 +95,8 @@ ${pad}acc = acc + (${weights}) * load_x(o${rank - 1});
 ${close.join('\n')}
   return acc;`;
   }
-  const store = xHalf
-    ? `let word = gid;
+  const stores = {
+    words: `let word = gid;
   if (word >= params.invocations) { return; }
   let total = params.n * params.c * params.out_spatial;
   var bits = 0u;
@@ -89,22 +112,43 @@ ${close.join('\n')}
       bits = bits | (f32_to_half(v) << (16u * h));
     }
   }
-  y[word] = bits;`
-    : `let q = gid;
+  y[word] = bits;`,
+    pairs: `let q = gid;
   if (q >= params.invocations) { return; }
-  let n = q / params.out_spatial;
+  let pairs = params.out_spatial / 2u;
+  let point = 2u * (q % pairs);
+  let ng = q / pairs;
+  let n = ng / params.groups;
+  let first = (ng % params.groups) * params.per_group;
+  let p0 = plan(n, point);
+  let p1 = plan(n, point + 1u);
+  for (var c = first; c < min(first + params.per_group, params.c); c++) {
+    let nc = n * params.c + c;
+    var v0 = 0.0;
+    var v1 = 0.0;
+    if (p0.finite) { v0 = blend(p0, nc * params.in_spatial); }
+    if (p1.finite) { v1 = blend(p1, nc * params.in_spatial); }
+    y[(nc * params.out_spatial + point) / 2u] = f32_to_half(v0) | (f32_to_half(v1) << 16u);
+  }`,
+    points: `let q = gid;
+  if (q >= params.invocations) { return; }
   let point = q % params.out_spatial;
+  let ng = q / params.out_spatial;
+  let n = ng / params.groups;
+  let first = (ng % params.groups) * params.per_group;
   let p = plan(n, point);
-  for (var c = 0u; c < params.c; c++) {
+  for (var c = first; c < min(first + params.per_group, params.c); c++) {
     let nc = n * params.c + c;
     var v = 0.0;
     if (p.finite) { v = blend(p, nc * params.in_spatial); }
     y[nc * params.out_spatial + point] = v;
-  }`;
-  return /* wgsl */ `// gridsample GridSample: rank ${rank}, ${mode}, ${padding}, align_corners ${align ? 1 : 0}, ${fold ? 'folded windows (fast planner)' : 'tap by tap (reference)'}, X ${xHalf ? 'float16' : 'float32'}, grid ${gridHalf ? 'float16' : 'float32'}
+  }`,
+  };
+  const store = stores[layout];
+  return /* wgsl */ `// gridsample GridSample: rank ${rank}, ${mode}, ${padding}, align_corners ${align ? 1 : 0}, ${fold ? 'folded windows (fast planner)' : 'tap by tap (reference)'}, X ${xHalf ? 'float16' : 'float32'}, grid ${gridHalf ? 'float16' : 'float32'}, ${layout}
 struct Params {
   n: u32, c: u32, out_spatial: u32, in_spatial: u32,
-  invocations: u32, width: u32, pad0: u32, pad1: u32,
+  invocations: u32, width: u32, groups: u32, per_group: u32,
   size: array<vec4<u32>, 2>,
   stride: array<vec4<u32>, 2>,
 }

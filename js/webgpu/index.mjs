@@ -6,7 +6,7 @@ import { readAlign, readOptions, readSize } from '../core/plain_args.mjs';
 import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
 import { makeDeformableAttention } from './deformable_attention.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
-import { gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
+import { gridSampleLayout, gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
 import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
 import { imagePixels, importImage as copyToGpuImage, readGpuImage } from './gpu_images.mjs';
 import { makeWarps } from './warps.mjs';
@@ -129,20 +129,21 @@ function makeGpu(device, wasm, rules) {
     }
     for (const [what, t] of [['x', X], ['grid', G], ['the output', { bytes }]]) gpu.checkBinding(fn, what, t.bytes);
     const rank = X.dims.length - 2;
-    const half = X.dtype === 'float16';
+    const { layout, groups, invocations } = gridSampleLayout({ n, c, outSpatial, dtype: X.dtype });
     const key = {
       rank,
       mode: rules.modeName(sampling.mode),
       padding: rules.paddingName(sampling.padding),
       align: sampling.align,
       fold: rules.foldsTaps(X.dims, X.dtype, sampling.mode),
-      xHalf: half,
+      xHalf: X.dtype === 'float16',
       gridHalf: G.dtype === 'float16',
+      layout,
     };
     return compute(fn, { key: `gs:${JSON.stringify(key)}`, wgsl: () => gridSampleWgsl(key) }, {
       inputs: [X, G], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
-      invocations: half ? Math.ceil(total / 2) : n * outSpatial,
-      params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width }),
+      invocations,
+      params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width, groups }),
     });
   }
 

@@ -92,14 +92,22 @@ fn position(p: u32, ok: ptr<function, bool>) -> vec2<f32> {
 }`,
 };
 
+// What a blend sums: one channel c (f32), or with `rgba` the four channels of a uint8 RGBA
+// pixel at once (vec4<f32>: one load of the pixel's word per tap, each lane the same operations
+// in the same order as the channel alone).
+const blendTypes = (rgba) => (rgba
+  ? { type: 'vec4<f32>', zero: 'vec4<f32>(0.0)', fill: 'params.fill', load: 'load_px' }
+  : { type: 'f32', zero: '0.0', fill: 'params.fill[c]', load: 'load_x' });
+
 // The reference's blend of channel c at a planned pixel: the taps rows outermost, weight
 // w_x w_y, a tap outside X skipped (or, with fill, reading the fill colour); a non-finite
 // position gives 0 (or fill).
-function tapBlend(fill) {
-  const outside = fill ? 'params.fill[c]' : '0.0';
-  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> f32 {
-  if (!pl.finite) { return 0.0 + ${outside}; }
-  var acc = 0.0;
+function tapBlend(fill, rgba) {
+  const t = blendTypes(rgba);
+  const outside = fill ? t.fill : t.zero;
+  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
+  if (!pl.finite) { return ${t.zero} + ${outside}; }
+  var acc = ${t.zero};
   for (var a = 0; a < TAPS; a++) {
     let iy = pl.idx[0][a];
     ${fill ? '' : 'if (iy < 0) { continue; }'}
@@ -111,7 +119,7 @@ function tapBlend(fill) {
         acc = acc + weight * ${outside};
         continue;
       }
-      acc = acc + weight * load_x(u32(iy) * params.in_row + u32(ix) * params.c + c);
+      acc = acc + weight * ${t.load}(u32(iy) * params.in_row + u32(ix) * params.c + c);
     }
   }
   return acc;
@@ -122,18 +130,19 @@ function tapBlend(fill) {
 // which lie inside X: nearest copies its pixel (0 + v) unless zeros padding dropped it; the
 // others sum every slot, rows outermost, weight w_x w_y, and add fill once with the weight
 // left outside X, 1 minus the weights in that order.
-function foldedBlend(mode, fill) {
-  const outside = fill ? 'params.fill[c]' : '0.0';
-  const at = (a, b) => `load_x(u32(pl.idx[0][${a}]) * params.in_row + u32(pl.idx[1][${b}]) * params.c + c)`;
+function foldedBlend(mode, fill, rgba) {
+  const t = blendTypes(rgba);
+  const outside = fill ? t.fill : t.zero;
+  const at = (a, b) => `${t.load}(u32(pl.idx[0][${a}]) * params.in_row + u32(pl.idx[1][${b}]) * params.c + c)`;
   if (mode === 'nearest') {
-    return /* wgsl */ `fn blend(pl: Plan, c: u32) -> f32 {
-  if (!pl.finite || pl.w[1][0] * pl.w[0][0] == 0.0) { return 0.0 + ${outside}; }
-  return 0.0 + ${at(0, 0)};
+    return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
+  if (!pl.finite || pl.w[1][0] * pl.w[0][0] == 0.0) { return ${t.zero} + ${outside}; }
+  return ${t.zero} + ${at(0, 0)};
 }`;
   }
-  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> f32 {
-  if (!pl.finite) { return 0.0 + ${outside}; }
-  var acc = 0.0;
+  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
+  if (!pl.finite) { return ${t.zero} + ${outside}; }
+  var acc = ${t.zero};
   var left = 1.0;
   for (var a = 0; a < TAPS; a++) {
     for (var b = 0; b < TAPS; b++) {
@@ -142,7 +151,7 @@ function foldedBlend(mode, fill) {
       left = left - weight;
     }
   }
-  return ${fill ? 'acc + left * params.fill[c]' : 'acc'};
+  return ${fill ? `acc + left * ${t.fill}` : 'acc'};
 }`;
 }
 
@@ -152,9 +161,11 @@ function foldedBlend(mode, fill) {
  * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's
  * colour outside the image; `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
  * `u8`: uint8 image and output (packed 4 to a u32 word; one invocation per word of the output,
- * rounded half to even and saturated as the CPU stores), else float32 (one per output pixel).
+ * rounded half to even and saturated as the CPU stores), else float32 (one per output pixel);
+ * `rgba`: uint8 of 4 channels whose rows are whole words (warps.mjs): one invocation per
+ * pixel, blending its 4 channels from one load of each tap's word.
  */
-export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceFirst }) {
+export function warpWgsl({ source, mode, padding, align, fill, fold, u8, rgba, reduceFirst }) {
   const k = TAPS[mode];
   const reduce = padding === 'reflection';
   const normalised = source === 'affine';
@@ -164,7 +175,10 @@ export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceF
   // Output rows lie out_row elements apart (more than out_w * c where the caller's out pads
   // them). uint8: one invocation per 32-bit word of Y, its four bytes (a padding byte is 0);
   // float32: one per output pixel.
-  const store = u8
+  const rgbaStore = `if (gid >= params.invocations) { return; }
+  let v = vec4<u32>(clamp(round(blend(plan(gid), 0u)), vec4<f32>(0.0), vec4<f32>(255.0)));
+  y[((gid / params.out_w) * params.out_row + (gid % params.out_w) * 4u) >> 2u] = v.x | (v.y << 8u) | (v.z << 16u) | (v.w << 24u);`;
+  const store = rgba ? rgbaStore : u8
     ? `if (gid >= params.invocations) { return; }
   let row = params.out_w * params.c;
   let total = (params.out_h - 1u) * params.out_row + row;
@@ -186,7 +200,7 @@ export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceF
   let pl = plan(gid);
   let at = (gid / params.out_w) * params.out_row + (gid % params.out_w) * params.c;
   for (var c = 0u; c < params.c; c++) { y[at + c] = blend(pl, c); }`;
-  return /* wgsl */ `// gridsample image warp: ${source} source, ${mode}, ${padding}${fill ? ' with fill' : ''}, align_corners ${align ? 1 : 0}, ${u8 ? 'uint8' : 'float32'}
+  return /* wgsl */ `// gridsample image warp: ${source} source, ${mode}, ${padding}${fill ? ' with fill' : ''}, align_corners ${align ? 1 : 0}, ${rgba ? 'uint8 RGBA by pixel' : u8 ? 'uint8' : 'float32'}
 struct Params {
   in_w: u32, in_h: u32, c: u32, out_w: u32,
   out_h: u32, invocations: u32, width: u32, in_row: u32,
@@ -212,6 +226,11 @@ ${axisPlan(toPixel)}
 ${POSITION[source](reduce && reduceFirst)}
 
 fn load_x(i: u32) -> f32 { return ${u8 ? 'f32((x[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu)' : 'x[i]'}; }
+${rgba ? `// The 4 bytes of the word at byte i (a multiple of 4) as floats.
+fn load_px(i: u32) -> vec4<f32> {
+  let w = x[i >> 2u];
+  return vec4<f32>(f32(w & 0xffu), f32((w >> 8u) & 0xffu), f32((w >> 16u) & 0xffu), f32(w >> 24u));
+}` : ''}
 
 struct Plan {
   finite: bool,
@@ -236,7 +255,7 @@ fn plan(p: u32) -> Plan {
   return pl;
 }
 
-${fold ? foldedBlend(mode, fill) : tapBlend(fill)}
+${fold ? foldedBlend(mode, fill, rgba) : tapBlend(fill, rgba)}
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

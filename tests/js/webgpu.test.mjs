@@ -5,6 +5,8 @@ import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
+import { Dispatcher } from '../../js/webgpu/dispatch.mjs';
+import { gridSampleLayout } from '../../js/webgpu/grid_sample_wgsl.mjs';
 import { compare, listCases, loadCase } from './lib/cases.mjs';
 import { f16ToNumber, numberToF16 } from './lib/halfs.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
@@ -104,6 +106,9 @@ describe('gridsample/webgpu: random hostile grids equal the wasm build bit for b
     [[1, 2, 5, 6], [1, 4, 5, 2]], [[2, 1, 1, 4], [2, 3, 3, 2]], [[1, 3, 2, 3], [1, 6, 2, 2]], // 2-D, size 1 and small axes
     [[1, 2, 4, 5, 6], [1, 3, 2, 4, 3]], [[1, 1, 2, 1, 3], [1, 2, 2, 2, 3]], // 3-D
     [[1, 2, 3, 2, 3, 4], [1, 2, 2, 2, 3, 4]], // 4-D
+    // Layouts (gridSampleLayout): float16 'pairs' over two batch items (even point counts above,
+    // 'words' for the odd ones); channels in groups (3 of 7, 7, 6; 3 of 6, 6, 5).
+    [[2, 3, 4, 5], [2, 2, 3, 2]], [[1, 20, 4, 5], [1, 3, 2, 2]], [[2, 17, 3, 3], [2, 1, 3, 2]],
   ];
   for (const [xShape, gShape] of shapes) {
     for (const mode of ['linear', 'nearest', 'cubic']) {
@@ -134,6 +139,25 @@ describe('gridsample/webgpu: random hostile grids equal the wasm build bit for b
       }
     }
   }
+
+  test('the shapes above run every layout of the GridSample shader', () => {
+    const layouts = new Set();
+    for (const [[n, c], gShape] of shapes) {
+      const outSpatial = gShape.slice(1, -1).reduce((a, b) => a * b, 1);
+      for (const dtype of ['float32', 'float16']) {
+        const { layout, groups } = gridSampleLayout({ n, c, outSpatial, dtype });
+        layouts.add(`${dtype} ${layout}${groups > 1 ? ' in groups' : ''}`);
+      }
+    }
+    assert.deepEqual([...layouts].sort(), ['float16 pairs', 'float16 pairs in groups', 'float16 words', 'float32 points', 'float32 points in groups']);
+    // 2^16 points or more take one invocation each; fewer split 64 channels in 8 groups (issue
+    // 46's feature maps, 8x64x64x64 sampled at 64x64); an odd point count of float16, words.
+    assert.deepEqual(gridSampleLayout({ n: 1, c: 64, outSpatial: 1 << 16, dtype: 'float32' }), { layout: 'points', groups: 1, invocations: 1 << 16 });
+    assert.deepEqual(gridSampleLayout({ n: 8, c: 64, outSpatial: 4096, dtype: 'float32' }), { layout: 'points', groups: 8, invocations: 8 * 4096 * 8 });
+    assert.deepEqual(gridSampleLayout({ n: 8, c: 64, outSpatial: 4096, dtype: 'float16' }), { layout: 'pairs', groups: 8, invocations: 8 * 2048 * 8 });
+    assert.deepEqual(gridSampleLayout({ n: 8, c: 8, outSpatial: 1200, dtype: 'float32' }), { layout: 'points', groups: 1, invocations: 8 * 1200 });
+    assert.deepEqual(gridSampleLayout({ n: 2, c: 3, outSpatial: 5, dtype: 'float16' }), { layout: 'words', groups: 1, invocations: 15 });
+  });
 
   test('a non-finite coordinate gives +0 bits in every mode and padding, whatever X holds', async () => {
     const x = { data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8, 9]), shape: [1, 1, 3, 3] };
@@ -222,6 +246,36 @@ describe('gridsample/webgpu: GPU tensors, out and encoder', { skip }, () => {
     assert.deepEqual(Array.from(got.data), Array.from(wasm.gridSample(xd, grid, { mode: 'cubic' }).data));
     await assert.rejects(gpu.gridSample(xd, grid, { encoder: setup.device.createCommandEncoder() }),
       { name: 'TypeError', message: /options\.encoder: float64 runs on the wasm module/ });
+  });
+
+  test('the dispatch grid: as few rows as the limit allows, as even as they can be; every invocation runs once', async () => {
+    const grids = new Dispatcher({ limits: { maxComputeWorkgroupsPerDimension: 65535 } });
+    const wg = (invocations) => { const { x, y } = grids.groups('t', invocations); return [x, y]; };
+    // A 2048x2048 RGBA warp: 65,536 workgroups in 2 rows of 32,768 (was 65,535 and 65,535).
+    assert.deepEqual(wg(2048 * 2048), [32768, 2]);
+    assert.deepEqual(wg(65535 * 64), [65535, 1]);
+    assert.deepEqual(wg(1), [1, 1]);
+    assert.deepEqual(wg(0), [1, 1]);
+    const random = prng(46);
+    for (let i = 0; i < 1000; ++i) {
+      const invocations = Math.floor(random() * 2 ** 30);
+      const [x, y] = wg(invocations);
+      const total = Math.ceil(invocations / 64);
+      assert.ok(x <= 65535 && x * y >= total && x * y - total < y, `${invocations}: ${x} x ${y}`);
+    }
+    assert.throws(() => grids.groups('gridSample', 65535 * 65535 * 64 + 1), /exceed this GPU's dispatch limit/);
+    // On the GPU, a limit of 7 workgroups per dimension: 20 workgroups in 3 rows of 7, 7, 6.
+    const limited = new Proxy(setup.device, {
+      get(target, key) {
+        if (key === 'limits') return new Proxy(target.limits, { get: (l, k) => (k === 'maxComputeWorkgroupsPerDimension' ? 7 : l[k]) });
+        const v = target[key];
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const small = await createGpu({ device: limited, wasm });
+    const xs = { data: Float32Array.from({ length: 2 * 6 * 7 }, (_, i) => i % 13), shape: [1, 2, 6, 7] };
+    const gs = { data: Float32Array.from({ length: 40 * 32 * 2 }, (_, i) => Math.sin(i) * 1.1), shape: [1, 40, 32, 2] };
+    assertSame('webgpu', await small.read(await small.gridSample(xs, gs)), wasm.gridSample(xs, gs), '20 workgroups, 3 rows');
   });
 
   test('empty outputs are empty GPU tensors of the right shape', async () => {
