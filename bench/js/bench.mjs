@@ -53,6 +53,7 @@ import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderF
 import { describeResult, floorImpl, loadOpenCv, runWasmWorkload } from './in_process.mjs';
 import { IMPLS, OPENCV_TOL, compare } from './impls.mjs';
 import { renderGpuCosts } from './gpu_costs.mjs';
+import { measureOrtWebGpu, renderOrtWebGpu } from './ort_webgpu_gridsample.mjs';
 import { measureDeformableAttention, measureNativeAttention, renderDeformableAttention, renderNativeAttention } from './deformable_attention.mjs';
 import { measureInstructionCounts, renderInstructionCounts } from './instruction_counts.mjs';
 import { measureImageWarps, renderImageWarps } from './image_warps.mjs';
@@ -200,6 +201,8 @@ async function main() {
     extra += `\n${renderDeformableAttention(await measureDeformableAttention({ log }))}`;
     extra += `\n${renderNativeAttention(measureNativeAttention(join(dirname(args.native), 'gridsample_attention'), { log }))}`;
     extra += `\n${renderGpuCosts()}`;
+    log("\n== onnxruntime-web's WebGPU GridSample and ours (SwiftShader)");
+    extra += `\n${renderOrtWebGpu(measureOrtWebGpu({ log }))}`;
     log('\n== image warps');
     extra += `\n${renderImageWarps(await measureImageWarps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== transformers.js object detection: onnxruntime-web alone against the split session');
