@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { installPacked } from './lib/packed.mjs';
+import { TIMED_REASON } from './lib/placement_reasons.mjs';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -44,7 +45,7 @@ describe('gridsample onnx inspect', () => {
     assert.match(r.stdout, /^"stn28\.onnx": opset 20, IR version \d+, 16 nodes$/m);
     assert.match(r.stdout, /AffineGrid-20 align_corners=0\n +theta float32 \[1, 2, 3\], size int64 \[4\] = \[1, 1, 28, 28\] -> grid float32 \[1, 28, 28, 2\]\n +onnxruntime: runs/);
     assert.match(r.stdout, /GridSample-20 mode=linear padding_mode=zeros align_corners=0\n +X float32 \[1, 1, 28, 28\], grid float32 \[1, 28, 28, 2\] -> Y float32 \[1, 1, 28, 28\]\n +onnxruntime: runs/);
-    const why = "placement 'auto' timed whole runs on the first feeds: \\S+ ms split, \\S+ ms with it on onnxruntime \\(medians of \\d+ and \\d+\\)";
+    const why = TIMED_REASON;
     const nodes = `\\n +AffineGrid "grid\\/AffineGrid": ${why}\\n +GridSample "Y\\/GridSample": ${why}`;
     const merged = new RegExp(`Split into 1 part \\(1 onnxruntime session\\):\\n +1\\. onnxruntime 16 nodes: .*AffineGrid.*GridSample.*${nodes}`);
     const split = new RegExp(`Split into 3 parts \\(2 onnxruntime sessions\\):\\n +1\\. onnxruntime .*\\n +2\\. gridsample +2 nodes: AffineGrid, GridSample${nodes}\\n +3\\. onnxruntime`);

@@ -9,6 +9,7 @@ import { InferenceSession } from '../../js/onnx.mjs';
 import { deformableAttention, graph, lcg } from './lib/model_graph.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 import { assertClose, tensor } from './lib/onnx_session_checks.mjs';
+import { TIMED_REASON } from './lib/placement_reasons.mjs';
 
 let gs;
 before(async () => {
@@ -103,7 +104,7 @@ describe("placement 'auto': the faster of the split and onnxruntime's placement,
     for (const m of [split, onnxruntime]) assert.ok(m.runs >= 1 && m.runs <= 9 && m.median > 0 && m.p90 >= m.median, JSON.stringify(m));
     const [p] = placements(s);
     assert.equal(p.runsOn, onnxruntime.median <= split.median ? 'onnxruntime' : 'gridsample');
-    assert.match(p.why, /^placement 'auto' timed whole runs on the first feeds: \S+ ms split( \(timed again after onnxruntime's runs; \S+ ms in its first\))?, \S+ ms with it on onnxruntime \(medians of \d+ and \d+\)$/);
+    assert.match(p.why, new RegExp(`^${TIMED_REASON}$`));
     // One placement at a time: the split's sessions were released before the merged one was made.
     assert.equal(counts.mostAlive, 2);
     assert.deepEqual(s.plan().counts.onnxruntimeSessions, p.runsOn === 'onnxruntime' ? 1 : 2);
