@@ -1,14 +1,18 @@
 // Running gridsample's shaders on one GPUDevice: pipelines compiled once per key, uniform blocks, uploads, dispatch sizes, and GPU errors caught in error scopes and thrown as ours.
-import { allocationBytes, bindingBytes, USAGE } from './tensors.mjs';
+import { allocationBytes, bindingBytes, checkBoundBuffer, USAGE } from './tensors.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /** Storage for results: bound by our shaders and onnxruntime's, copied out by read() and fallbacks. */
 export const RESULT_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
 
+// A RangeError of `fn` for `what` the GPU refused, with its error's first line (Dawn adds lines of context).
+const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${String(e.message).split('\n')[0]}`, { cause: e });
+
 export class Dispatcher {
   #device;
   #pipelines = new Map();
   #lost = null;
+  #probeLayout = null;
 
   constructor(device) {
     this.#device = device;
@@ -89,51 +93,124 @@ export class Dispatcher {
 
   /**
    * Records `pipeline` over `groups` with the uniform block `params` and the storage
-   * `bindings` ([buffer, bytes]) into `encoder`, or into a new one that is submitted; GPU
-   * errors of that work are thrown as RangeErrors naming `fn`. `temporaries` are destroyed
-   * once submitted (with the caller's encoder they are left to the garbage collector, which
-   * frees them after the caller's submission).
+   * `bindings` ([name, buffer, bytes]) into `encoder`, or into a new one that is submitted; GPU
+   * errors of that work are thrown naming `fn` and, where the probes find it, the binding or
+   * options.encoder at fault. The error scopes are popped whatever throws; `temporaries` are
+   * destroyed once submitted, or when recording throws (with the caller's encoder they are
+   * otherwise left to the garbage collector, which frees them after the caller's submission).
    */
   async run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
     const device = this.#device;
+    const own = encoder === undefined;
+    const made = [...temporaries];
+    let thrown = null;
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
-    const uniform = this.buffer(params.byteLength, USAGE.UNIFORM, params);
-    const entries = [{ binding: 0, resource: { buffer: uniform, size: params.byteLength } }];
-    bindings.forEach(([buffer, bytes], i) => {
-      entries.push({ binding: i + 1, resource: { buffer, offset: 0, size: bindingBytes(bytes) } });
-    });
-    const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
-    const own = encoder === undefined;
-    const enc = own ? device.createCommandEncoder() : encoder;
-    const pass = enc.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(groups.x, groups.y);
-    pass.end();
-    if (own) device.queue.submit([enc.finish()]);
-    const validation = device.popErrorScope();
-    const memory = device.popErrorScope();
-    if (own) {
-      uniform.destroy();
-      for (const t of temporaries) t.destroy();
+    let validation;
+    let memory;
+    try {
+      const uniform = this.buffer(params.byteLength, USAGE.UNIFORM, params);
+      made.push(uniform);
+      const entries = [{ binding: 0, resource: { buffer: uniform, size: params.byteLength } }];
+      bindings.forEach(([, buffer, bytes], i) => {
+        entries.push({ binding: i + 1, resource: { buffer, offset: 0, size: bindingBytes(bytes) } });
+      });
+      const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+      const enc = own ? device.createCommandEncoder() : encoder;
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(groups.x, groups.y);
+      pass.end();
+      if (own) device.queue.submit([enc.finish()]);
+    } catch (e) {
+      thrown = e;
+    } finally {
+      validation = device.popErrorScope();
+      memory = device.popErrorScope();
+      if (own || thrown) for (const t of made) t.destroy();
     }
     const error = (await validation) ?? (await memory);
-    if (error) throw new RangeError(`${fn}: the GPU refused the work: ${error.message}`);
+    this.checkDevice(fn);
+    if (thrown || error) {
+      // Our own temporaries (destroyed by now) are not the cause.
+      const theirs = bindings.filter(([, buffer]) => !made.includes(buffer));
+      throw (await this.#culprit(fn, theirs, encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
+    }
   }
 
-  /** Bytes [0, bytes) of `buffer`, read back (a copy into a mappable buffer, then mapped). */
-  async download(fn, buffer, bytes) {
+  /**
+   * The error naming what made the work fail, or null: options.encoder finished, or a binding
+   * ([name, buffer]) mapped, not a GPUBuffer, of another GPUDevice, or destroyed. Probed one by
+   * one in error scopes of their own (a debug marker; a bind group of that buffer alone, then a
+   * submitted pass that binds it and dispatches nothing).
+   */
+  async #culprit(fn, bindings, encoder) {
     const device = this.#device;
+    if (encoder !== undefined && await this.#refuses(() => encoder.insertDebugMarker('gridsample')) === 'refused') {
+      return new TypeError(`${fn}: options.encoder: this GPUCommandEncoder was finished; record into a new one`);
+    }
+    this.#probeLayout ??= device.createBindGroupLayout({ entries: [{ binding: 0, visibility: 4 /* COMPUTE */, buffer: { type: 'read-only-storage' } }] });
+    for (const [name, buffer] of bindings) {
+      try {
+        checkBoundBuffer(fn, name, buffer);
+      } catch (e) {
+        return e;
+      }
+      let group;
+      const bound = await this.#refuses(() => { group = device.createBindGroup({ layout: this.#probeLayout, entries: [{ binding: 0, resource: { buffer, size: 4 } }] }); });
+      if (bound === 'threw') return new TypeError(`${fn}: ${name}: the GPU does not take its buffer as a GPUBuffer (a Proxy or another wrapper of one?)`);
+      if (bound) return new TypeError(`${fn}: ${name}: its GPUBuffer belongs to another GPUDevice (or is invalid)`);
+      const submitted = () => {
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginComputePass();
+        pass.setBindGroup(0, group);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+      };
+      if (await this.#refuses(submitted)) return new TypeError(`${fn}: ${name}: its GPUBuffer was destroyed`);
+    }
+    return null;
+  }
+
+  // Whether `work` throws ('threw') or raises a validation error ('refused'; in a scope of its own), or null.
+  async #refuses(work) {
+    this.#device.pushErrorScope('validation');
+    let threw = false;
+    try {
+      work();
+    } catch {
+      threw = true;
+    }
+    const error = await this.#device.popErrorScope();
+    return threw ? 'threw' : error ? 'refused' : null;
+  }
+
+  /** Bytes [0, bytes) of `buffer` (the argument `what`'s), read back (a copy into a mappable buffer, then mapped). */
+  async download(fn, what, buffer, bytes) {
+    if (!(buffer.usage & USAGE.COPY_SRC)) {
+      throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks COPY_SRC usage (usage ${buffer.usage}), which reading it back needs; create it with GPUBufferUsage.COPY_SRC`);
+    }
+    const device = this.#device;
+    let staging = null;
+    let thrown = null;
+    let scope;
     device.pushErrorScope('validation');
-    const staging = device.createBuffer({ size: bindingBytes(bytes), usage: USAGE.MAP_READ | USAGE.COPY_DST });
-    const enc = device.createCommandEncoder();
-    enc.copyBufferToBuffer(buffer, 0, staging, 0, bindingBytes(bytes));
-    device.queue.submit([enc.finish()]);
-    const error = await device.popErrorScope();
-    if (error) {
-      staging.destroy();
-      throw new RangeError(`${fn}: the GPU refused to copy the tensor out: ${error.message}`);
+    try {
+      staging = device.createBuffer({ size: bindingBytes(bytes), usage: USAGE.MAP_READ | USAGE.COPY_DST });
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(buffer, 0, staging, 0, bindingBytes(bytes));
+      device.queue.submit([enc.finish()]);
+    } catch (e) {
+      thrown = e;
+    } finally {
+      scope = device.popErrorScope();
+    }
+    const error = await scope;
+    if (thrown || error || this.#lost) {
+      staging?.destroy();
+      this.checkDevice(fn);
+      throw (await this.#culprit(fn, [[what, buffer]])) ?? refused(fn, 'the GPU refused to copy the tensor out', thrown ?? error);
     }
     try {
       await staging.mapAsync(1 /* GPUMapMode.READ */);

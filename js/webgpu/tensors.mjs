@@ -28,11 +28,43 @@ export function isGpuBuffer(b) {
     typeof b.size === 'number' && typeof b.usage === 'number';
 }
 
+const tag = (v) => Object.prototype.toString.call(v);
+
+/**
+ * Refuses a GPUBuffer that `what` (an argument) cannot bind: an object that only looks like one
+ * (no [object GPUBuffer] tag: Dawn would throw mid-call), a mapped one (the GPU refuses it at
+ * submit), one without STORAGE usage.
+ */
+export function checkBoundBuffer(fn, what, buffer) {
+  if (tag(buffer) !== '[object GPUBuffer]') {
+    throw new TypeError(`${fn}: ${what}: expected a GPUBuffer, got an object that only looks like one (${tag(buffer)})`);
+  }
+  if (buffer.mapState !== undefined && buffer.mapState !== 'unmapped') {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer is ${buffer.mapState === 'pending' ? 'being mapped' : 'mapped'}; unmap() it before the call`);
+  }
+  if (!(buffer.usage & USAGE.STORAGE)) {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${buffer.usage}); create it with GPUBufferUsage.STORAGE`);
+  }
+}
+
+/** Refuses a GPU tensor or image of ours that was disposed (before the call, or during it). */
+export function checkNotDisposed(fn, what, t) {
+  if (t?.disposed === true) throw new TypeError(`${fn}: ${what}: this GPU ${'width' in t ? 'image' : 'tensor'} was disposed`);
+}
+
+/** Refuses an options.encoder that is not a GPUCommandEncoder (by the members used). */
+export function checkEncoder(fn, encoder) {
+  if (encoder === undefined) return;
+  if (encoder === null || typeof encoder !== 'object' || typeof encoder.beginComputePass !== 'function' || typeof encoder.finish !== 'function') {
+    throw new TypeError(`${fn}: options.encoder: expected a GPUCommandEncoder, got ${describe(encoder)}`);
+  }
+}
+
 /**
  * A tensor argument as {buffer, dtype, dims, size, bytes} on the GPU, or {data, dtype, dims,
  * size, bytes} on the CPU (to upload, or for the wasm fallback). GPU tensors are ours or the
- * caller's {buffer, dims, dtype} and onnxruntime tensors whose location is 'gpu-buffer'; their
- * buffer must hold the data and allow STORAGE use.
+ * caller's {buffer, dims, dtype} and onnxruntime tensors whose location is 'gpu-buffer' (kept
+ * as `tensor`); their buffer must hold the data and be one checkBoundBuffer takes.
  */
 export function readGpuOrCpuTensor(fn, what, t) {
   if (t === null || typeof t !== 'object') {
@@ -55,9 +87,7 @@ export function readGpuOrCpuTensor(fn, what, t) {
   } else {
     return readTensor(null, fn, what, t);
   }
-  if (t.disposed === true) {
-    throw new TypeError(`${fn}: ${what}: this GPU tensor was disposed`);
-  }
+  checkNotDisposed(fn, what, t);
   if (!isGpuBuffer(buffer)) {
     throw new TypeError(`${fn}: ${what}.gpuBuffer: expected a GPUBuffer, got ${describe(buffer)}`);
   }
@@ -66,13 +96,11 @@ export function readGpuOrCpuTensor(fn, what, t) {
   const dtype = readDtypeName(fn, dtypeWhat, declared);
   const size = countElements(fn, what, dims, dtype);
   const bytes = size * elementSize(dtype);
-  if (!(buffer.usage & USAGE.STORAGE)) {
-    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${buffer.usage}); create it with GPUBufferUsage.STORAGE`);
-  }
+  checkBoundBuffer(fn, what, buffer);
   if (buffer.size < bindingBytes(bytes)) {
     throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${buffer.size} bytes, shape ${shapeString(dims)} of ${dtype} needs ${bindingBytes(bytes)}`);
   }
-  return { buffer, dtype, dims, size, bytes };
+  return { buffer, dtype, dims, size, bytes, tensor: t };
 }
 
 /** Where a result goes: options.out (a GPU tensor of the result's dtype and shape, not an input's buffer), or null. */

@@ -106,7 +106,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
     const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
     const fullKey = { ...key, u8, fill: fill[0] > 0, fold };
     const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
-      inputs: inputs.map(([, t]) => t), out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
+      inputs, out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
       invocations: u8 ? Math.ceil(bytes / 4) : width * height,
       params: (invocations, groupsWidth) => warpParams({
         inWidth: I.width, inHeight: I.height, channels: I.channels, outWidth: width, outHeight: height,
