@@ -9,9 +9,11 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
  *   summed with t_k2 in double-float and rounded once, as the reference rounds its double;
  * - perspective: the homography's terms (perspective_rule.h): per row the three row terms, the
  *   column terms in the uniform block, then the products, sums and quotient in float32;
- * - maps: pixel positions, interleaved (x, y) in one map, or planes (x's, then y's binding).
+ * - maps: pixel positions, interleaved (x, y) in one map, or planes (x's, then y's binding);
+ * - points: AffineGrid's values per output pixel, interleaved (x, y), normalised (warps.mjs
+ *   computes them where reflection reduces values the pairs cannot hold exactly).
  */
-export const SOURCES = ['affine', 'perspective', 'maps', 'planes'];
+export const SOURCES = ['affine', 'perspective', 'maps', 'planes', 'points'];
 
 /** The uniform block's 32-bit words: sizes, the dispatch, row strides, 4 source values and the fill colour. */
 export const WARP_PARAMS_WORDS = 20;
@@ -91,6 +93,7 @@ fn position(p: u32, ok: ptr<function, bool>) -> vec2<f32> {
   return g;
 }`,
 };
+POSITION.points = POSITION.maps;
 
 // The reference's blend of channel c at a planned pixel: the taps rows outermost, weight
 // w_x w_y, a tap outside X skipped (or, with fill, reading the fill colour); a non-finite
@@ -147,7 +150,7 @@ function foldedBlend(mode, fill) {
 }
 
 /**
- * WGSL for one warp. `source`: one of SOURCES (affine positions are normalised, the others
+ * WGSL for one warp. `source`: one of SOURCES (affine and points positions are normalised, the others
  * pixel positions; `reduceFirst`: a float64 theta, whose values reflection reduces before they
  * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's
  * colour outside the image; `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
@@ -157,7 +160,7 @@ function foldedBlend(mode, fill) {
 export function warpWgsl({ source, mode, padding, align, fill, fold, u8, reduceFirst }) {
   const k = TAPS[mode];
   const reduce = padding === 'reflection';
-  const normalised = source === 'affine';
+  const normalised = source === 'affine' || source === 'points';
   const storage = u8 ? 'u32' : 'f32';
   const yBinding = source === 'planes' ? 4 : 3;
   const toPixel = normalised ? 'denormalise' : 'pixel_position';
@@ -202,7 +205,7 @@ ${source === 'planes' ? '@group(0) @binding(3) var<storage, read> coords_y: arra
 
 const TAPS = ${k};
 ${FINITE}
-${normalised ? DOUBLE_FLOAT : ''}
+${source === 'affine' ? DOUBLE_FLOAT : ''}
 ${CUBIC}
 ${normalised ? denormalise(align, reduce) : pixelPosition(align, reduce)}
 ${reflectIndex(align)}
