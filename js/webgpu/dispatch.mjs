@@ -223,11 +223,16 @@ export class Dispatcher {
     }
   }
 
-  /** Writes `data`'s bytes to the start of `buffer` (queue order: before later submissions). */
-  upload(buffer, data) {
+  /**
+   * Writes `data`'s bytes to the start of `buffer` (the argument `what`'s; queue order: before
+   * later submissions); what the GPU refuses is thrown as run() throws it.
+   */
+  async upload(fn, what, buffer, data) {
     // Copies: the queue refuses views of a SharedArrayBuffer in some hosts (threaded wasm heaps).
     const bytes = new Uint8Array(data.byteLength + (4 - (data.byteLength % 4)) % 4);
     bytes.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    this.#device.queue.writeBuffer(buffer, 0, bytes);
+    const refusal = await this.#refuses(() => this.#device.queue.writeBuffer(buffer, 0, bytes));
+    this.checkDevice(fn);
+    if (refusal) throw (await this.#culprit(fn, [[what, buffer]])) ?? new RangeError(`${fn}: the GPU refused to copy the result into ${what}`);
   }
 }

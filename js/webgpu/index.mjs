@@ -108,7 +108,12 @@ function makeGpu(device, wasm, rules) {
     }
     const y = await onWasm();
     const r = resultOf(out, dtype, dims, y.data.byteLength, 'wasm');
-    gpu.upload(r.buffer, y.data);
+    try {
+      await gpu.upload(fn, out ? 'options.out' : 'the output', r.buffer, y.data);
+    } catch (e) {
+      if (!out) r.tensor.dispose();
+      throw e;
+    }
     return r.tensor;
   }
 

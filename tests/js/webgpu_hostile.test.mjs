@@ -132,6 +132,15 @@ describe('gridsample/webgpu, hostile: what the GPU refuses names the argument', 
       /^multiScaleDeformableAttention: value: its GPUBuffer belongs to another GPUDevice/);
   });
 
+  test('options.out of another GPUDevice, or destroyed, for a dtype the wasm module computes (its result copied in)', async () => {
+    const x64 = { data: Float64Array.from(x.data), shape: x.shape };
+    await rejectsWith(gpu.gridSample(x64, grid, { out: tensor(foreign(32), [1, 1, 2, 2], 'float64') }), TypeError,
+      /^gridSample: options\.out: its GPUBuffer belongs to another GPUDevice/);
+    const doomed = raw(32);
+    doomed.destroy();
+    await rejectsWith(gpu.gridSample(x64, grid, { out: tensor(doomed, [1, 1, 2, 2], 'float64') }), TypeError, /^gridSample: options\.out: its GPUBuffer was destroyed$/);
+  });
+
   test('a destroyed GPUBuffer, a mapped one, an input disposed once the call began', async () => {
     const doomed = raw(64);
     doomed.destroy();
