@@ -5,8 +5,11 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
 /** Storage for results: bound by our shaders and onnxruntime's, copied out by read() and fallbacks. */
 export const RESULT_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
 
-// A RangeError of `fn` for `what` the GPU refused, with its error's first line (Dawn adds lines of context).
-const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${String(e.message).split('\n')[0]}`, { cause: e });
+/** The first line of a GPU error's message (Dawn adds lines of context): ours are one line. */
+export const firstLine = (e) => String(e?.message).split('\n')[0];
+
+// A RangeError of `fn` for `what` the GPU refused, with its error's first line.
+const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${firstLine(e)}`, { cause: e });
 
 export class Dispatcher {
   #device;
@@ -57,17 +60,17 @@ export class Dispatcher {
     const failed = async (message, cause) => {
       const info = await module.getCompilationInfo?.().catch(() => null);
       const first = info?.messages?.find((m) => m.type === 'error');
-      const where = first ? ` (line ${first.lineNum}: ${first.message})` : '';
+      const where = first ? ` (line ${first.lineNum}: ${firstLine(first)})` : '';
       return new Error(`${fn}: the GPU did not compile gridsample's shader (${code.slice(0, code.indexOf('\n'))}): ${message}${where}`, { cause });
     };
     let result;
     try {
       result = await pipeline;
     } catch (e) {
-      throw await failed(e.message, e);
+      throw await failed(firstLine(e), e);
     }
     const error = await scope;
-    if (error) throw await failed(error.message);
+    if (error) throw await failed(firstLine(error));
     return result;
   }
 
@@ -217,7 +220,7 @@ export class Dispatcher {
       return new Uint8Array(staging.getMappedRange(0, bindingBytes(bytes)).slice(0, bytes));
     } catch (e) {
       this.checkDevice(fn);
-      throw new Error(`${fn}: reading the tensor back failed: ${e.message}`, { cause: e });
+      throw new Error(`${fn}: reading the tensor back failed: ${firstLine(e)}`, { cause: e });
     } finally {
       staging.destroy();
     }

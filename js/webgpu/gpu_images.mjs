@@ -2,6 +2,7 @@
 import { readImage, readMap } from '../images/warps.mjs';
 import { describe } from '../core/messages.mjs';
 import { readChannels, readSide } from '../core/plain_args.mjs';
+import { firstLine } from './dispatch.mjs';
 import { bindingBytes, checkBoundBuffer, checkNotDisposed, isGpuBuffer, USAGE } from './tensors.mjs';
 
 const IMAGE_DTYPES = ['uint8', 'float32'];
@@ -121,7 +122,7 @@ export function importImage(device, fn, source, make) {
     device.popErrorScope();
     buffer.destroy();
     own?.destroy();
-    throw new TypeError(`${fn}: source: the GPU could not copy it: ${e.message}`, { cause: e });
+    throw new TypeError(`${fn}: source: the GPU could not copy it: ${firstLine(e)}`, { cause: e });
   }
   const scope = device.popErrorScope();
   own?.destroy();
@@ -129,6 +130,6 @@ export function importImage(device, fn, source, make) {
   return scope.then((error) => {
     if (!error) return image;
     image.dispose();
-    throw new RangeError(`${fn}: the GPU refused to copy the source: ${error.message}`);
+    throw new RangeError(`${fn}: the GPU refused to copy the source: ${firstLine(error)}`);
   });
 }
