@@ -4,6 +4,8 @@ import { describe, sameShape, shapeString } from '../core/messages.mjs';
 import { countElements, readDims } from '../core/plain_args.mjs';
 import { readTensor } from '../core/tensor_args.mjs';
 
+const tag = (v) => Object.prototype.toString.call(v);
+
 // GPUBufferUsage's flags, by value (Node has no GPUBufferUsage global until WebGPU is set up).
 export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
 
@@ -22,22 +24,27 @@ export function allocationBytes(bytes) {
   return Math.max(16, Math.ceil(bytes / 16) * 16);
 }
 
-/** Whether `b` is a GPUBuffer (by the members used). */
+/** Whether `b` is a GPUBuffer (by its tag, which a Proxy of one shows too, or the members used). */
 export function isGpuBuffer(b) {
-  return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' &&
-    typeof b.size === 'number' && typeof b.usage === 'number';
+  return b !== null && typeof b === 'object' && (tag(b) === '[object GPUBuffer]' || (typeof b.mapAsync === 'function' &&
+    typeof b.size === 'number' && typeof b.usage === 'number'));
 }
 
-const tag = (v) => Object.prototype.toString.call(v);
 
 /**
  * Refuses a GPUBuffer that `what` (an argument) cannot bind: an object that only looks like one
- * (no [object GPUBuffer] tag: Dawn would throw mid-call), a mapped one (the GPU refuses it at
- * submit), one without STORAGE usage.
+ * (no [object GPUBuffer] tag: Dawn would throw mid-call), a Proxy or other wrapper of one (the
+ * tag, but its own getters refuse it: Dawn in Node crashed on one bound), a mapped one (the GPU
+ * refuses it at submit), one without STORAGE usage.
  */
 export function checkBoundBuffer(fn, what, buffer) {
   if (tag(buffer) !== '[object GPUBuffer]') {
     throw new TypeError(`${fn}: ${what}: expected a GPUBuffer, got an object that only looks like one (${tag(buffer)})`);
+  }
+  try {
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(buffer), 'size')?.get?.call(buffer);
+  } catch {
+    throw new TypeError(`${fn}: ${what}: expected a GPUBuffer, got a Proxy or another wrapper of one`);
   }
   if (buffer.mapState !== undefined && buffer.mapState !== 'unmapped') {
     throw new TypeError(`${fn}: ${what}: its GPUBuffer is ${buffer.mapState === 'pending' ? 'being mapped' : 'mapped'}; unmap() it before the call`);

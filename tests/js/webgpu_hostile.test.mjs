@@ -77,6 +77,8 @@ const image = { data: new Uint8Array(4 * 3 * 4), width: 4, height: 3, channels: 
 describe('gridsample/webgpu, hostile: a call that throws mid-call', { skip }, () => {
   // Objects that pass as a GPUBuffer or an encoder until the GPU is handed them.
   const duck = () => ({ mapAsync() {}, size: 64, usage: U.STORAGE | U.COPY_SRC });
+  const real = skip ? null : setup.device.createBuffer({ size: 64, usage: U.STORAGE | U.COPY_SRC });
+  const forwarding = (b) => new Proxy(b, { get: (t, k) => (typeof t[k] === 'function' ? t[k].bind(t) : t[k]) });
   const cases = {
     'options.encoder {}': [(g) => g.gridSample(x, grid, { encoder: {} }), TypeError, /^gridSample: options\.encoder: expected a GPUCommandEncoder, got an object$/],
     'options.encoder null': [(g) => g.gridSample(x, grid, { encoder: null }), TypeError, /^gridSample: options\.encoder: expected a GPUCommandEncoder, got null$/],
@@ -85,6 +87,11 @@ describe('gridsample/webgpu, hostile: a call that throws mid-call', { skip }, ()
       /^gridSample: x: expected a GPUBuffer, got an object that only looks like one \(\[object Object\]\)$/],
     'a duck-typed buffer as an image': [(g) => g.warpAffine({ buffer: duck(), width: 4, height: 3, channels: 4, dtype: 'uint8' }, [1, 0, 0, 0, 1, 0]), TypeError,
       /^warpAffine: image: expected a GPUBuffer/],
+    'a Proxy of a GPUBuffer as x': [(g) => g.gridSample({ buffer: new Proxy(real, {}), dims: x.shape, dtype: 'float32' }, grid), TypeError,
+      /^gridSample: x: expected a GPUBuffer, got a Proxy or another wrapper of one$/],
+    // Its members read on the buffer itself: Dawn in Node crashed when it was bound.
+    'a Proxy of a GPUBuffer, members forwarded, as x': [(g) => g.gridSample({ buffer: forwarding(real), dims: x.shape, dtype: 'float32' }, grid), TypeError,
+      /^gridSample: x: expected a GPUBuffer, got a Proxy or another wrapper of one$/],
     // A throw the checks cannot foresee (Dawn's own, say): the device's next encoder's.
     'a throw inside the recording': [(g, sabotage) => { sabotage(); return g.gridSample(x, grid); }, RangeError,
       /^gridSample: the GPU refused the work: sabotaged$/],
