@@ -39,7 +39,7 @@ export function makeDeformableAttention({ compute, fallback, onCpu, checkBinding
     const bytes = total * elementSize(V.dtype);
     if (!onGpu) {
       return fallback(fn, opts, out, V.dtype, yDims, async () =>
-        wasm.multiScaleDeformableAttention(await onCpu(fn, V), spatialShapes, levelStartIndex, await onCpu(fn, S), await onCpu(fn, W), callOptions));
+        wasm.multiScaleDeformableAttention(await onCpu(fn, 'value', V), spatialShapes, levelStartIndex, await onCpu(fn, 'samplingLocations', S), await onCpu(fn, 'attentionWeights', W), callOptions));
     }
     for (const [what, t] of [...inputs, ['the output', { bytes }]]) checkBinding(fn, what, t.bytes);
     const key = { valueHalf: V.dtype === 'float16', locHalf: S.dtype === 'float16', weightHalf: W.dtype === 'float16', discrete: sampling === 1 };
@@ -50,7 +50,7 @@ export function makeDeformableAttention({ compute, fallback, onCpu, checkBinding
     const points = S.dims.slice(3, -1).reduce((a, b) => a * b, 1);
     const levels = { data: table, bytes: table.byteLength };
     return compute(fn, { key: `msda:${JSON.stringify(key)}`, wgsl: () => deformableAttentionWgsl(key) }, {
-      inputs: [V, S, W, levels], out, dtype: V.dtype, dims: yDims, bytes, encoder: opts.encoder,
+      inputs: [...inputs, ['the levels\' table', levels]], out, dtype: V.dtype, dims: yDims, bytes, encoder: opts.encoder,
       invocations: Math.ceil(total / GROUP),
       params: (invocations, width) => deformableAttentionParams({
         total, invocations, width, channels: V.dims[3], heads: V.dims[2], queries: S.dims[1], s: V.dims[1], levels: count, points,

@@ -1,14 +1,21 @@
 // Running gridsample's shaders on one GPUDevice: pipelines compiled once per key, uniform blocks, uploads, dispatch sizes, and GPU errors caught in error scopes and thrown as ours.
-import { allocationBytes, bindingBytes, USAGE } from './tensors.mjs';
+import { allocationBytes, bindingBytes, checkBoundBuffer, USAGE } from './tensors.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /** Storage for results: bound by our shaders and onnxruntime's, copied out by read() and fallbacks. */
 export const RESULT_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
 
+/** The first line of a GPU error's message (Dawn adds lines of context): ours are one line. */
+export const firstLine = (e) => String(e?.message).split('\n')[0];
+
+// A RangeError of `fn` for `what` the GPU refused, with its error's first line.
+const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${firstLine(e)}`, { cause: e });
+
 export class Dispatcher {
   #device;
   #pipelines = new Map();
   #lost = null;
+  #probeLayout = null;
 
   constructor(device) {
     this.#device = device;
@@ -53,17 +60,17 @@ export class Dispatcher {
     const failed = async (message, cause) => {
       const info = await module.getCompilationInfo?.().catch(() => null);
       const first = info?.messages?.find((m) => m.type === 'error');
-      const where = first ? ` (line ${first.lineNum}: ${first.message})` : '';
+      const where = first ? ` (line ${first.lineNum}: ${firstLine(first)})` : '';
       return new Error(`${fn}: the GPU did not compile gridsample's shader (${code.slice(0, code.indexOf('\n'))}): ${message}${where}`, { cause });
     };
     let result;
     try {
       result = await pipeline;
     } catch (e) {
-      throw await failed(e.message, e);
+      throw await failed(firstLine(e), e);
     }
     const error = await scope;
-    if (error) throw await failed(error.message);
+    if (error) throw await failed(firstLine(error));
     return result;
   }
 
@@ -93,68 +100,146 @@ export class Dispatcher {
 
   /**
    * Records `pipeline` over `groups` with the uniform block `params` and the storage
-   * `bindings` ([buffer, bytes]) into `encoder`, or into a new one that is submitted; GPU
-   * errors of that work are thrown as RangeErrors naming `fn`. `temporaries` are destroyed
-   * once submitted (with the caller's encoder they are left to the garbage collector, which
-   * frees them after the caller's submission).
+   * `bindings` ([name, buffer, bytes]) into `encoder`, or into a new one that is submitted; GPU
+   * errors of that work are thrown naming `fn` and, where the probes find it, the binding or
+   * options.encoder at fault. The error scopes are popped whatever throws; `temporaries` are
+   * destroyed once submitted, or when recording throws (with the caller's encoder they are
+   * otherwise left to the garbage collector, which frees them after the caller's submission).
    */
   async run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
     const device = this.#device;
+    const own = encoder === undefined;
+    const made = [...temporaries];
+    let thrown = null;
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
-    const uniform = this.buffer(params.byteLength, USAGE.UNIFORM, params);
-    const entries = [{ binding: 0, resource: { buffer: uniform, size: params.byteLength } }];
-    bindings.forEach(([buffer, bytes], i) => {
-      entries.push({ binding: i + 1, resource: { buffer, offset: 0, size: bindingBytes(bytes) } });
-    });
-    const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
-    const own = encoder === undefined;
-    const enc = own ? device.createCommandEncoder() : encoder;
-    const pass = enc.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(groups.x, groups.y);
-    pass.end();
-    if (own) device.queue.submit([enc.finish()]);
-    const validation = device.popErrorScope();
-    const memory = device.popErrorScope();
-    if (own) {
-      uniform.destroy();
-      for (const t of temporaries) t.destroy();
+    let validation;
+    let memory;
+    try {
+      const uniform = this.buffer(params.byteLength, USAGE.UNIFORM, params);
+      made.push(uniform);
+      const entries = [{ binding: 0, resource: { buffer: uniform, size: params.byteLength } }];
+      bindings.forEach(([, buffer, bytes], i) => {
+        entries.push({ binding: i + 1, resource: { buffer, offset: 0, size: bindingBytes(bytes) } });
+      });
+      const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+      const enc = own ? device.createCommandEncoder() : encoder;
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(groups.x, groups.y);
+      pass.end();
+      if (own) device.queue.submit([enc.finish()]);
+    } catch (e) {
+      thrown = e;
+    } finally {
+      validation = device.popErrorScope();
+      memory = device.popErrorScope();
+      if (own || thrown) for (const t of made) t.destroy();
     }
     const error = (await validation) ?? (await memory);
-    if (error) throw new RangeError(`${fn}: the GPU refused the work: ${error.message}`);
+    this.checkDevice(fn);
+    if (thrown || error) {
+      // Our own temporaries (destroyed by now) are not the cause.
+      const theirs = bindings.filter(([, buffer]) => !made.includes(buffer));
+      throw (await this.#culprit(fn, theirs, encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
+    }
   }
 
-  /** Bytes [0, bytes) of `buffer`, read back (a copy into a mappable buffer, then mapped). */
-  async download(fn, buffer, bytes) {
+  /**
+   * The error naming what made the work fail, or null: options.encoder finished, or a binding
+   * ([name, buffer]) mapped, not a GPUBuffer, of another GPUDevice, or destroyed. Probed one by
+   * one in error scopes of their own (a debug marker; a bind group of that buffer alone, then a
+   * submitted pass that binds it and dispatches nothing).
+   */
+  async #culprit(fn, bindings, encoder) {
     const device = this.#device;
+    if (encoder !== undefined && await this.#refuses(() => encoder.insertDebugMarker('gridsample')) === 'refused') {
+      return new TypeError(`${fn}: options.encoder: this GPUCommandEncoder was finished; record into a new one`);
+    }
+    this.#probeLayout ??= device.createBindGroupLayout({ entries: [{ binding: 0, visibility: 4 /* COMPUTE */, buffer: { type: 'read-only-storage' } }] });
+    for (const [name, buffer] of bindings) {
+      try {
+        checkBoundBuffer(fn, name, buffer);
+      } catch (e) {
+        return e;
+      }
+      let group;
+      const bound = await this.#refuses(() => { group = device.createBindGroup({ layout: this.#probeLayout, entries: [{ binding: 0, resource: { buffer, size: 4 } }] }); });
+      if (bound === 'threw') return new TypeError(`${fn}: ${name}: the GPU does not take its buffer as a GPUBuffer (a Proxy or another wrapper of one?)`);
+      if (bound) return new TypeError(`${fn}: ${name}: its GPUBuffer belongs to another GPUDevice (or is invalid)`);
+      const submitted = () => {
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginComputePass();
+        pass.setBindGroup(0, group);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+      };
+      if (await this.#refuses(submitted)) return new TypeError(`${fn}: ${name}: its GPUBuffer was destroyed`);
+    }
+    return null;
+  }
+
+  // Whether `work` throws ('threw') or raises a validation error ('refused'; in a scope of its own), or null.
+  async #refuses(work) {
+    this.#device.pushErrorScope('validation');
+    let threw = false;
+    try {
+      work();
+    } catch {
+      threw = true;
+    }
+    const error = await this.#device.popErrorScope();
+    return threw ? 'threw' : error ? 'refused' : null;
+  }
+
+  /** Bytes [0, bytes) of `buffer` (the argument `what`'s), read back (a copy into a mappable buffer, then mapped). */
+  async download(fn, what, buffer, bytes) {
+    if (!(buffer.usage & USAGE.COPY_SRC)) {
+      throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks COPY_SRC usage (usage ${buffer.usage}), which reading it back needs; create it with GPUBufferUsage.COPY_SRC`);
+    }
+    const device = this.#device;
+    let staging = null;
+    let thrown = null;
+    let scope;
     device.pushErrorScope('validation');
-    const staging = device.createBuffer({ size: bindingBytes(bytes), usage: USAGE.MAP_READ | USAGE.COPY_DST });
-    const enc = device.createCommandEncoder();
-    enc.copyBufferToBuffer(buffer, 0, staging, 0, bindingBytes(bytes));
-    device.queue.submit([enc.finish()]);
-    const error = await device.popErrorScope();
-    if (error) {
-      staging.destroy();
-      throw new RangeError(`${fn}: the GPU refused to copy the tensor out: ${error.message}`);
+    try {
+      staging = device.createBuffer({ size: bindingBytes(bytes), usage: USAGE.MAP_READ | USAGE.COPY_DST });
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(buffer, 0, staging, 0, bindingBytes(bytes));
+      device.queue.submit([enc.finish()]);
+    } catch (e) {
+      thrown = e;
+    } finally {
+      scope = device.popErrorScope();
+    }
+    const error = await scope;
+    if (thrown || error || this.#lost) {
+      staging?.destroy();
+      this.checkDevice(fn);
+      throw (await this.#culprit(fn, [[what, buffer]])) ?? refused(fn, 'the GPU refused to copy the tensor out', thrown ?? error);
     }
     try {
       await staging.mapAsync(1 /* GPUMapMode.READ */);
       return new Uint8Array(staging.getMappedRange(0, bindingBytes(bytes)).slice(0, bytes));
     } catch (e) {
       this.checkDevice(fn);
-      throw new Error(`${fn}: reading the tensor back failed: ${e.message}`, { cause: e });
+      throw new Error(`${fn}: reading the tensor back failed: ${firstLine(e)}`, { cause: e });
     } finally {
       staging.destroy();
     }
   }
 
-  /** Writes `data`'s bytes to the start of `buffer` (queue order: before later submissions). */
-  upload(buffer, data) {
+  /**
+   * Writes `data`'s bytes to the start of `buffer` (the argument `what`'s; queue order: before
+   * later submissions); what the GPU refuses is thrown as run() throws it.
+   */
+  async upload(fn, what, buffer, data) {
     // Copies: the queue refuses views of a SharedArrayBuffer in some hosts (threaded wasm heaps).
     const bytes = new Uint8Array(data.byteLength + (4 - (data.byteLength % 4)) % 4);
     bytes.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    this.#device.queue.writeBuffer(buffer, 0, bytes);
+    const refusal = await this.#refuses(() => this.#device.queue.writeBuffer(buffer, 0, bytes));
+    this.checkDevice(fn);
+    if (refusal) throw (await this.#culprit(fn, [[what, buffer]])) ?? new RangeError(`${fn}: the GPU refused to copy the result into ${what}`);
   }
 }

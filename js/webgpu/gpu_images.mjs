@@ -2,7 +2,8 @@
 import { readImage, readMap } from '../images/warps.mjs';
 import { describe } from '../core/messages.mjs';
 import { readChannels, readSide } from '../core/plain_args.mjs';
-import { bindingBytes, isGpuBuffer, USAGE } from './tensors.mjs';
+import { firstLine } from './dispatch.mjs';
+import { bindingBytes, checkBoundBuffer, checkNotDisposed, isGpuBuffer, USAGE } from './tensors.mjs';
 
 const IMAGE_DTYPES = ['uint8', 'float32'];
 // GPUTextureUsage's flags and copyTextureToBuffer's row alignment, by value.
@@ -13,7 +14,7 @@ const ROW_ALIGNMENT = 256;
  * An image argument: a GPU image {buffer, width, height, channels, dtype, bytesPerRow?} (dtype
  * 'uint8' or 'float32'; interleaved rows, `bytesPerRow` apart, by default width * channels
  * elements) read here as {buffer, dtype, width, height, channels, row (elements per row), size,
- * bytes}, or a CPU image as the wasm API reads it (to upload). `map`: {channels}, a remap map
+ * bytes, tensor (the argument)}, or a CPU image as the wasm API reads it (to upload). `map`: {channels}, a remap map
  * (float32, 1 or 2 channels).
  */
 export function readGpuImage(fn, what, image, { map = null } = {}) {
@@ -21,7 +22,7 @@ export function readGpuImage(fn, what, image, { map = null } = {}) {
     const I = map ? readMap(null, fn, what, image, map.channels) : readImage(null, fn, what, image, null);
     return { ...I, row: I.width * I.channels };
   }
-  if (image.disposed === true) throw new TypeError(`${fn}: ${what}: this GPU image was disposed`);
+  checkNotDisposed(fn, what, image);
   const dtype = image.dtype ?? (map ? 'float32' : undefined);
   const dtypes = map ? ['float32'] : IMAGE_DTYPES;
   if (!dtypes.includes(dtype)) {
@@ -43,13 +44,11 @@ export function readGpuImage(fn, what, image, { map = null } = {}) {
     throw new RangeError(`${fn}: ${what}.bytesPerRow: expected a multiple of ${element} of at least ${tight} (${width} pixels of ${channels} ${dtype} values), got ${rowBytes}`);
   }
   const bytes = height === 0 ? 0 : rowBytes * (height - 1) + tight;
-  if (!(image.buffer.usage & USAGE.STORAGE)) {
-    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${image.buffer.usage}); create it with GPUBufferUsage.STORAGE`);
-  }
+  checkBoundBuffer(fn, what, image.buffer);
   if (image.buffer.size < bindingBytes(bytes)) {
     throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${image.buffer.size} bytes, a ${width}x${height} ${dtype} image of ${channels} channels${rowBytes === tight ? '' : ` with rows ${rowBytes} bytes apart`} needs ${bindingBytes(bytes)}`);
   }
-  return { buffer: image.buffer, dtype, width, height, channels, row: rowBytes / element, size: width * height * channels, bytes };
+  return { buffer: image.buffer, dtype, width, height, channels, row: rowBytes / element, size: width * height * channels, bytes, tensor: image };
 }
 
 /** The pixels of a GPU image read by readGpuImage, from the bytes of its buffer: rows packed, uint8 as a Uint8ClampedArray. */
@@ -123,7 +122,7 @@ export function importImage(device, fn, source, make) {
     device.popErrorScope();
     buffer.destroy();
     own?.destroy();
-    throw new TypeError(`${fn}: source: the GPU could not copy it: ${e.message}`, { cause: e });
+    throw new TypeError(`${fn}: source: the GPU could not copy it: ${firstLine(e)}`, { cause: e });
   }
   const scope = device.popErrorScope();
   own?.destroy();
@@ -131,6 +130,6 @@ export function importImage(device, fn, source, make) {
   return scope.then((error) => {
     if (!error) return image;
     image.dispose();
-    throw new RangeError(`${fn}: the GPU refused to copy the source: ${error.message}`);
+    throw new RangeError(`${fn}: the GPU refused to copy the source: ${firstLine(error)}`);
   });
 }

@@ -7,7 +7,7 @@ import { affineGridParams, affineGridWgsl } from './affine_grid_wgsl.mjs';
 import { makeDeformableAttention } from './deformable_attention.mjs';
 import { Dispatcher, RESULT_USAGE } from './dispatch.mjs';
 import { gridSampleLayout, gridSampleParams, gridSampleWgsl } from './grid_sample_wgsl.mjs';
-import { gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
+import { checkEncoder, checkNotDisposed, gpuTensor, readGpuOrCpuTensor, readGpuOut, USAGE } from './tensors.mjs';
 import { imagePixels, importImage as copyToGpuImage, readGpuImage } from './gpu_images.mjs';
 import { makeWarps } from './warps.mjs';
 
@@ -61,10 +61,10 @@ function makeGpu(device, wasm, rules) {
     return { ...t, buffer };
   }
 
-  // A tensor record on the CPU, as the wasm API takes it and read() returns it (GPU ones read back).
-  async function onCpu(fn, t) {
+  // A tensor record (the argument `what`) on the CPU, as the wasm API takes it and read() returns it (GPU ones read back).
+  async function onCpu(fn, what, t) {
     if (!t.buffer) return t;
-    const bytes = await gpu.download(fn, t.buffer, t.bytes);
+    const bytes = await gpu.download(fn, what, t.buffer, t.bytes);
     return { data: new (arrayClass(t.dtype))(bytes.buffer, 0, t.size), shape: t.dims.slice(), dtype: t.dtype };
   }
 
@@ -77,16 +77,20 @@ function makeGpu(device, wasm, rules) {
 
   // A shader's call: its pipeline (compiled once per key), the result (out, or a new tensor),
   // `invocations` over the workgroup grid, the uniform block `params(invocations, width)`, the
-  // inputs (CPU ones uploaded) and the result bound in that order.
+  // inputs ([name, record]; CPU ones uploaded) and the result bound in that order. GPU tensors
+  // disposed while the pipeline compiled are refused before anything is bound.
   async function compute(fn, shader, { inputs, out, dtype, dims, bytes, encoder, invocations, params }) {
+    checkEncoder(fn, encoder);
     const r = resultOf(out, dtype, dims, bytes, 'webgpu');
     if (bytes === 0) return r.tensor;
     const temporaries = [];
+    const outName = out ? 'options.out' : 'the output';
     try {
       const pipeline = await gpu.pipeline(fn, shader.key, shader.wgsl);
+      for (const [name, t] of [...inputs, [outName, out]]) checkNotDisposed(fn, name, t?.tensor);
       const groups = gpu.groups(fn, invocations);
-      const bindings = inputs.map((t) => [onGpu(t, temporaries).buffer, t.bytes]);
-      await gpu.run(fn, pipeline, params(invocations, groups.width), [...bindings, [r.buffer, bytes]], groups, { encoder, temporaries });
+      const bindings = inputs.map(([name, t]) => [name, onGpu(t, temporaries).buffer, t.bytes]);
+      await gpu.run(fn, pipeline, params(invocations, groups.width), [...bindings, [outName, r.buffer, bytes]], groups, { encoder, temporaries });
     } catch (e) {
       if (!out) r.tensor.dispose();
       throw e;
@@ -104,7 +108,12 @@ function makeGpu(device, wasm, rules) {
     }
     const y = await onWasm();
     const r = resultOf(out, dtype, dims, y.data.byteLength, 'wasm');
-    gpu.upload(r.buffer, y.data);
+    try {
+      await gpu.upload(fn, out ? 'options.out' : 'the output', r.buffer, y.data);
+    } catch (e) {
+      if (!out) r.tensor.dispose();
+      throw e;
+    }
     return r.tensor;
   }
 
@@ -125,7 +134,7 @@ function makeGpu(device, wasm, rules) {
     if (!GPU_DTYPES.has(X.dtype) || !GPU_DTYPES.has(G.dtype)) {
       const { encoder: _e, out: _o, ...cpuOptions } = opts;
       return fallback(fn, opts, out, X.dtype, yDims, async () =>
-        wasm.gridSample(await onCpu(fn, X), await onCpu(fn, G), cpuOptions));
+        wasm.gridSample(await onCpu(fn, 'x', X), await onCpu(fn, 'grid', G), cpuOptions));
     }
     for (const [what, t] of [['x', X], ['grid', G], ['the output', { bytes }]]) gpu.checkBinding(fn, what, t.bytes);
     const rank = X.dims.length - 2;
@@ -141,7 +150,7 @@ function makeGpu(device, wasm, rules) {
       layout,
     };
     return compute(fn, { key: `gs:${JSON.stringify(key)}`, wgsl: () => gridSampleWgsl(key) }, {
-      inputs: [X, G], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
+      inputs: [['x', X], ['grid', G]], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
       invocations,
       params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width, groups }),
     });
@@ -167,13 +176,13 @@ function makeGpu(device, wasm, rules) {
     const bytes = total * elementSize(T.dtype);
     if (!GPU_DTYPES.has(T.dtype)) {
       return fallback(fn, opts, out, T.dtype, gDims, async () =>
-        wasm.affineGrid(await onCpu(fn, T), S, { alignCorners: align }));
+        wasm.affineGrid(await onCpu(fn, 'theta', T), S, { alignCorners: align }));
     }
     gpu.checkBinding(fn, 'the output grid', bytes);
     const half = T.dtype === 'float16';
     const key = { rank, align, half };
     return compute(fn, { key: `ag:${JSON.stringify(key)}`, wgsl: () => affineGridWgsl(key) }, {
-      inputs: [T], out, dtype: T.dtype, dims: gDims, bytes, encoder: opts.encoder,
+      inputs: [['theta', T]], out, dtype: T.dtype, dims: gDims, bytes, encoder: opts.encoder,
       invocations: half ? Math.ceil(total / 2) : total,
       params: (invocations, width) => affineGridParams({ n: S[0], spatial: S.slice(2), invocations, width }),
     });
@@ -188,12 +197,12 @@ function makeGpu(device, wasm, rules) {
     if (isImage(t)) {
       const I = readGpuImage(fn, 'image', t);
       if (!I.buffer) throw new TypeError(`${fn}: image: expected a GPU image {buffer, width, height, channels, dtype}, got one on the CPU`);
-      const data = imagePixels(I, await gpu.download(fn, I.buffer, I.bytes));
+      const data = imagePixels(I, await gpu.download(fn, 'image', I.buffer, I.bytes));
       return { data, width: I.width, height: I.height, channels: I.channels };
     }
     const T = readGpuOrCpuTensor(fn, 'tensor', t);
     if (!T.buffer) throw new TypeError(`${fn}: tensor: expected a GPU tensor {buffer, dims, dtype}, got one on the CPU`);
-    return onCpu(fn, T);
+    return onCpu(fn, 'tensor', T);
   }
 
   // A GPU tensor of `dtype` and `dims` holding a CPU array's values (for feeding the calls), or

@@ -4,6 +4,8 @@ import { describe, sameShape, shapeString } from '../core/messages.mjs';
 import { countElements, readDims } from '../core/plain_args.mjs';
 import { readTensor } from '../core/tensor_args.mjs';
 
+const tag = (v) => Object.prototype.toString.call(v);
+
 // GPUBufferUsage's flags, by value (Node has no GPUBufferUsage global until WebGPU is set up).
 export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
 
@@ -22,17 +24,54 @@ export function allocationBytes(bytes) {
   return Math.max(16, Math.ceil(bytes / 16) * 16);
 }
 
-/** Whether `b` is a GPUBuffer (by the members used). */
+/** Whether `b` is a GPUBuffer (by its tag, which a Proxy of one shows too, or the members used). */
 export function isGpuBuffer(b) {
-  return b !== null && typeof b === 'object' && typeof b.mapAsync === 'function' &&
-    typeof b.size === 'number' && typeof b.usage === 'number';
+  return b !== null && typeof b === 'object' && (tag(b) === '[object GPUBuffer]' || (typeof b.mapAsync === 'function' &&
+    typeof b.size === 'number' && typeof b.usage === 'number'));
+}
+
+
+/**
+ * Refuses a GPUBuffer that `what` (an argument) cannot bind: an object that only looks like one
+ * (no [object GPUBuffer] tag: Dawn would throw mid-call), a Proxy or other wrapper of one (the
+ * tag, but its own getters refuse it: Dawn in Node crashed on one bound), a mapped one (the GPU
+ * refuses it at submit), one without STORAGE usage.
+ */
+export function checkBoundBuffer(fn, what, buffer) {
+  if (tag(buffer) !== '[object GPUBuffer]') {
+    throw new TypeError(`${fn}: ${what}: expected a GPUBuffer, got an object that only looks like one (${tag(buffer)})`);
+  }
+  try {
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(buffer), 'size')?.get?.call(buffer);
+  } catch {
+    throw new TypeError(`${fn}: ${what}: expected a GPUBuffer, got a Proxy or another wrapper of one`);
+  }
+  if (buffer.mapState !== undefined && buffer.mapState !== 'unmapped') {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer is ${buffer.mapState === 'pending' ? 'being mapped' : 'mapped'}; unmap() it before the call`);
+  }
+  if (!(buffer.usage & USAGE.STORAGE)) {
+    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${buffer.usage}); create it with GPUBufferUsage.STORAGE`);
+  }
+}
+
+/** Refuses a GPU tensor or image of ours that was disposed (before the call, or during it). */
+export function checkNotDisposed(fn, what, t) {
+  if (t?.disposed === true) throw new TypeError(`${fn}: ${what}: this GPU ${'width' in t ? 'image' : 'tensor'} was disposed`);
+}
+
+/** Refuses an options.encoder that is not a GPUCommandEncoder (by the members used). */
+export function checkEncoder(fn, encoder) {
+  if (encoder === undefined) return;
+  if (encoder === null || typeof encoder !== 'object' || typeof encoder.beginComputePass !== 'function' || typeof encoder.finish !== 'function') {
+    throw new TypeError(`${fn}: options.encoder: expected a GPUCommandEncoder, got ${describe(encoder)}`);
+  }
 }
 
 /**
  * A tensor argument as {buffer, dtype, dims, size, bytes} on the GPU, or {data, dtype, dims,
  * size, bytes} on the CPU (to upload, or for the wasm fallback). GPU tensors are ours or the
- * caller's {buffer, dims, dtype} and onnxruntime tensors whose location is 'gpu-buffer'; their
- * buffer must hold the data and allow STORAGE use.
+ * caller's {buffer, dims, dtype} and onnxruntime tensors whose location is 'gpu-buffer' (kept
+ * as `tensor`); their buffer must hold the data and be one checkBoundBuffer takes.
  */
 export function readGpuOrCpuTensor(fn, what, t) {
   if (t === null || typeof t !== 'object') {
@@ -55,9 +94,7 @@ export function readGpuOrCpuTensor(fn, what, t) {
   } else {
     return readTensor(null, fn, what, t);
   }
-  if (t.disposed === true) {
-    throw new TypeError(`${fn}: ${what}: this GPU tensor was disposed`);
-  }
+  checkNotDisposed(fn, what, t);
   if (!isGpuBuffer(buffer)) {
     throw new TypeError(`${fn}: ${what}.gpuBuffer: expected a GPUBuffer, got ${describe(buffer)}`);
   }
@@ -66,13 +103,11 @@ export function readGpuOrCpuTensor(fn, what, t) {
   const dtype = readDtypeName(fn, dtypeWhat, declared);
   const size = countElements(fn, what, dims, dtype);
   const bytes = size * elementSize(dtype);
-  if (!(buffer.usage & USAGE.STORAGE)) {
-    throw new TypeError(`${fn}: ${what}: its GPUBuffer lacks STORAGE usage (usage ${buffer.usage}); create it with GPUBufferUsage.STORAGE`);
-  }
+  checkBoundBuffer(fn, what, buffer);
   if (buffer.size < bindingBytes(bytes)) {
     throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${buffer.size} bytes, shape ${shapeString(dims)} of ${dtype} needs ${bindingBytes(bytes)}`);
   }
-  return { buffer, dtype, dims, size, bytes };
+  return { buffer, dtype, dims, size, bytes, tensor: t };
 }
 
 /** Where a result goes: options.out (a GPU tensor of the result's dtype and shape, not an input's buffer), or null. */

@@ -9,9 +9,11 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
  *   summed with t_k2 in double-float and rounded once, as the reference rounds its double;
  * - perspective: the homography's terms (perspective_rule.h): per row the three row terms, the
  *   column terms in the uniform block, then the products, sums and quotient in float32;
- * - maps: pixel positions, interleaved (x, y) in one map, or planes (x's, then y's binding).
+ * - maps: pixel positions, interleaved (x, y) in one map, or planes (x's, then y's binding);
+ * - points: AffineGrid's values per output pixel, interleaved (x, y), normalised (warps.mjs
+ *   computes them where reflection reduces values the pairs cannot hold exactly).
  */
-export const SOURCES = ['affine', 'perspective', 'maps', 'planes'];
+export const SOURCES = ['affine', 'perspective', 'maps', 'planes', 'points'];
 
 /** The uniform block's 32-bit words: sizes, the dispatch, row strides, 4 source values and the fill colour. */
 export const WARP_PARAMS_WORDS = 20;
@@ -91,6 +93,7 @@ fn position(p: u32, ok: ptr<function, bool>) -> vec2<f32> {
   return g;
 }`,
 };
+POSITION.points = POSITION.maps;
 
 // What a blend sums: one channel c (f32), or with `rgba` the four channels of a uint8 RGBA
 // pixel at once (vec4<f32>: one load of the pixel's word per tap, each lane the same operations
@@ -156,7 +159,7 @@ function foldedBlend(mode, fill, rgba) {
 }
 
 /**
- * WGSL for one warp. `source`: one of SOURCES (affine positions are normalised, the others
+ * WGSL for one warp. `source`: one of SOURCES (affine and points positions are normalised, the others
  * pixel positions; `reduceFirst`: a float64 theta, whose values reflection reduces before they
  * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's
  * colour outside the image; `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
@@ -168,7 +171,7 @@ function foldedBlend(mode, fill, rgba) {
 export function warpWgsl({ source, mode, padding, align, fill, fold, u8, rgba, reduceFirst }) {
   const k = TAPS[mode];
   const reduce = padding === 'reflection';
-  const normalised = source === 'affine';
+  const normalised = source === 'affine' || source === 'points';
   const storage = u8 ? 'u32' : 'f32';
   const yBinding = source === 'planes' ? 4 : 3;
   const toPixel = normalised ? 'denormalise' : 'pixel_position';
@@ -216,7 +219,7 @@ ${source === 'planes' ? '@group(0) @binding(3) var<storage, read> coords_y: arra
 
 const TAPS = ${k};
 ${FINITE}
-${normalised ? DOUBLE_FLOAT : ''}
+${source === 'affine' ? DOUBLE_FLOAT : ''}
 ${CUBIC}
 ${normalised ? denormalise(align, reduce) : pixelPosition(align, reduce)}
 ${reflectIndex(align)}

@@ -39,6 +39,36 @@ function affineTerms(t, width, height, align) {
   return { terms, source: [...pair(t[2]), ...pair(t[5])] };
 }
 
+// Reflection reduces a float64 theta's AffineGrid values modulo 4 before rounding them, keeping
+// bits below the pairs' ~48: past this bound on |value| a pair's error (about 2^-48 |value|)
+// would change a rounded result once in 2^17 or more often (at 3e8, 1 pixel in 60 did; past
+// 2^54, most), so the values are computed per pixel instead (affinePoints).
+const PAIRS_EXACT_BELOW = 2 ** 8;
+
+/**
+ * AffineGrid's values (x, y) of every output pixel, as the reference computes a float64
+ * theta's (affine_source.h's AffinePoints: AffineValue's sum in float64; CoordinateAs: reduced
+ * modulo 4 past 3, as fmod) before they are rounded to float32.
+ */
+function affinePoints(t, width, height, align) {
+  const xs = Array.from({ length: width }, (_, j) => affineBaseCoordinate(j, width, align));
+  const points = new Float32Array(2 * width * height);
+  for (let i = 0; i < height; ++i) {
+    const y = affineBaseCoordinate(i, height, align);
+    for (let j = 0; j < width; ++j) {
+      for (let r = 0; r < 2; ++r) {
+        const v = 0 + t[3 * r] * xs[j] + t[3 * r + 1] * y + t[3 * r + 2];
+        points[2 * (i * width + j) + r] = Math.abs(v) > 3 ? v % 4 : v;
+      }
+    }
+  }
+  return points;
+}
+
+// Whether a float64 theta's values, which reflection reduces, may exceed PAIRS_EXACT_BELOW
+// (base coordinates lie in [-1, 1]).
+const pairsInexact = (t) => [0, 3].some((r) => Math.abs(t[r]) + Math.abs(t[r + 1]) + Math.abs(t[r + 2]) >= PAIRS_EXACT_BELOW);
+
 // perspective_rule.h's PerspectiveTerm: the float32 of a value within the term limit.
 const perspectiveTerm = (v) => Math.fround(withinTermLimit(v));
 
@@ -108,7 +138,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
     const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
     const fullKey = { ...key, u8, rgba, fill: fill[0] > 0, fold };
     const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
-      inputs: inputs.map(([, t]) => t), out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
+      inputs, out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
       invocations: u8 && !rgba ? Math.ceil(bytes / 4) : width * height,
       params: (invocations, groupsWidth) => warpParams({
         inWidth: I.width, inHeight: I.height, channels: I.channels, outWidth: width, outHeight: height,
@@ -156,12 +186,15 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
       checkWithLibrary(fn, I, opts);
       const { width, height } = outputSize(fn, opts, I);
       const affine = space === 'normalized' && fn === 'warpAffine';
-      const termsBytes = 4 * (affine ? 4 * (width + height) : 3 * height);
+      const points = affine && M.dtype === 'float64' && rules.paddingName(sampling.padding) === 'reflection' && pairsInexact(M.data);
+      const termsBytes = 4 * (points ? 2 * width * height : affine ? 4 * (width + height) : 3 * height);
       const empty = checkSizes(fn, I, width, height, [['the coordinate table', termsBytes]]);
       const key = { mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: sampling.align };
       let coords;
       if (empty) {
         coords = { terms: new Float32Array(0), source: [0, 0, 0, 0], key: { ...key, source: 'perspective' } };
+      } else if (points) {
+        coords = { terms: affinePoints(M.data, width, height, sampling.align), source: [0, 0, 0, 0], key: { ...key, source: 'points' } };
       } else if (affine) {
         const { terms, source } = affineTerms(M.data, width, height, sampling.align);
         coords = { terms, source, key: { ...key, source: 'affine', reduceFirst: M.dtype === 'float64' } };

@@ -1,4 +1,4 @@
-// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback; multiScaleDeformableAttention gives the wasm build's bits.
+// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback; multiScaleDeformableAttention gives the wasm build's bits; hostile calls name the argument at fault.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -89,6 +89,17 @@ describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals 
       assert.equal(r.ranOn, 'webgpu');
       assert.equal(r.diffs, 0, `${JSON.stringify(spec)}: ${r.diffs} of ${r.count} elements differ from the wasm build`);
     }
+  });
+  test('hostile calls (webgpu_hostile.test.mjs\'s, in Chromium): the argument named, the page\'s next error still uncaptured, a destroyed device\'s call rejected', async () => {
+    const r = await within(120, 'hostile calls', page.evaluate(() => window.runHostile()), problems);
+    assert.match(r.encoder, /^TypeError: gridSample: options\.encoder: expected a GPUCommandEncoder, got an object$/);
+    assert.match(r.foreign, /^TypeError: gridSample: grid: its GPUBuffer belongs to another GPUDevice/);
+    assert.equal(r.destroyed, 'TypeError: gridSample: x: its GPUBuffer was destroyed');
+    assert.equal(r.mapped, 'TypeError: gridSample: x: its GPUBuffer is mapped; unmap() it before the call');
+    assert.equal(r.finished, 'TypeError: gridSample: options.encoder: this GPUCommandEncoder was finished; record into a new one');
+    assert.equal(r.disposed, 'TypeError: gridSample: x: this GPU tensor was disposed');
+    assert.equal(r.uncaptured, true, 'the page\'s invalid createBuffer raised no uncapturederror');
+    assert.match(r.afterDestroy, /^Error: gridSample: the GPU device was lost \(destroyed/);
   });
   test('conformance counts per operator, rank, dtype and backend', () => {
     console.log(`gridsample/webgpu golden cases in Chromium on ${adapter}:\n  ${[...counts].sort().map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);

@@ -116,6 +116,30 @@ describe('gridsample/webgpu image warps equal the wasm build', { skip }, () => {
       }
     }
   }
+  // Reflection reduces a float64 theta's values modulo 4 before rounding them: past 2^8 the
+  // GPU computes them per pixel as the reference does (float32 pairs lack the low bits; issue
+  // 46: 3.4e38 gave 48 of 60 pixels off, 3.3e8 1, 1e15 most).
+  test('warpAffine normalized, reflection, float64 theta entries from 300 to 3.4e38: the wasm build\'s values', async () => {
+    const random = prng(46);
+    for (const dtype of ['float32', 'uint8']) {
+      const img = image(random, dtype, 5, 4, 3);
+      for (const big of [300, 3.3e8, 7.7e11, 1e15 + 3, 2 ** 60 + 2 ** 9, 3.4e38, -1e300]) {
+        for (let k = 0; k < 6; ++k) {
+          const theta = [1, 0.1, 0.2, 0.3, 1, -0.1];
+          theta[k] = big;
+          for (const mode of MODES) {
+            const o = { mode, paddingMode: 'reflection', width: 6, height: 5, alignCorners: k % 2 === 1 };
+            const y = await gpu.warpAffine(img, theta, o);
+            const d = differences(await gpu.read(y), wasm.warpAffine(img, theta, o));
+            y.dispose();
+            // uint8 bilinear: the CPU's fixed-point blend, within 1 level.
+            if (dtype === 'uint8' && mode === 'linear') assert.ok(d.largest <= 1, `${dtype} theta[${k}] = ${big} ${mode}: ${JSON.stringify(d)}`);
+            else assert.equal(d.count, 0, `${dtype} theta[${k}] = ${big} ${mode}: ${JSON.stringify(d)}`);
+          }
+        }
+      }
+    }
+  });
   test('tally', () => {
     console.log(`# image warps: ${tally.calls} random calls equal the wasm build; ${tally.fixedPoint} uint8 bilinear ones within 1 level (its fixed-point blend)`);
     assert.ok(tally.calls >= 270);
