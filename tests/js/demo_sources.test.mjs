@@ -93,7 +93,7 @@ describe('web/demo in headless Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('the WebGPU switch (?gpu=1, Chromium on SwiftShader): the same warpAffine on the GPU, its time and its difference from the wasm output', async () => {
+  test('the WebGPU switch (?gpu=1, Chromium on SwiftShader): the same warpAffine on the GPU, its time per frame without a read back, frames per second and difference from the wasm output', async () => {
     // Its own browser: this file's runs without the GPU (--disable-gpu).
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
@@ -108,7 +108,8 @@ describe('web/demo in headless Chromium', () => {
       await within(120, 'the WebGPU figures', page.waitForFunction(() => window.__demo?.lastGpu, null, { timeout: 0 }), problems);
       const m = await page.evaluate(() => window.__demo.lastGpu);
       assert.equal(m.error, undefined, `the GPU warp failed: ${m.error}`);
-      assert.ok(m.gpuMs.every((ms) => ms > 0), JSON.stringify(m));
+      assert.ok(m.gpuMs.every((ms) => ms > 0) && m.fps > 0, JSON.stringify(m));
+      assert.match(await figure(page, 'fig-gpu-fps'), /^\d+(\.\d+)?$/);
       // uint8 bilinear: the wasm build's blend is fixed point, within 1 level of the GPU's.
       assert.ok(m.gpuDiff <= 1, `largest difference from the wasm output: ${m.gpuDiff}`);
       assert.ok(await page.locator('#fig-gpu-card').isVisible());
@@ -117,7 +118,7 @@ describe('web/demo in headless Chromium', () => {
       assert.equal(await page.locator('#gpu').isChecked(), true);
       mkdirSync(OUTPUT, { recursive: true });
       await page.screenshot({ path: join(OUTPUT, 'demo_webgpu.png') });
-      console.log(`# demo WebGPU switch on SwiftShader: ${await figure(page, 'fig-gpu')} ms per call with the read back (meaningless on a CPU), ${await figure(page, 'fig-gpu-diff')}`);
+      console.log(`# demo WebGPU switch on SwiftShader: ${await figure(page, 'fig-gpu')} ms per frame without a read back, ${await figure(page, 'fig-gpu-fps')} frames / s (meaningless on a CPU), ${await figure(page, 'fig-gpu-diff')}`);
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();

@@ -1,4 +1,4 @@
-// The demo worker's sampling jobs on the current state: our call (warpAffine, affineGrid + gridSample or warpFlow), its one-thread, plain-JavaScript and WebGPU peers, the batch view, the overlay's lattice and the output's pixels.
+// The demo worker's sampling jobs on the current state: our call (warpAffine, affineGrid + gridSample or warpFlow), its one-thread and plain-JavaScript peers, the batch view, the overlay's lattice and the output's pixels (the WebGPU peer: worker_gpu.mjs).
 import { flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from './plain_gridsample.mjs';
 import { randomThetas } from './transforms.mjs';
@@ -168,46 +168,6 @@ export function outputRgba(t) {
     planarToRgba(t.Y.data, 0, w * h, rgba);
   }
   return rgba;
-}
-
-// The WebGPU switch: the same fused warp through gridsample/webgpu on this worker's GPU device,
-// on the source uploaded once per picture; its time per call including the read back to the
-// CPU (what a page that draws on a 2-D canvas pays), and its largest difference from the wasm
-// output of the same state (t.O, just computed).
-let gpu = null; // Promise of createGpu's API, or of an Error where WebGPU is missing
-let gpuSource = null; // {id, image}
-function gpuApi() {
-  gpu ??= import('../../js/webgpu/index.mjs').then(({ createGpu }) => createGpu({ wasm: state.gs })).catch((e) => e);
-  return gpu;
-}
-export async function gpuCall(t) {
-  const api = await gpuApi();
-  if (api instanceof Error) return { error: api.message };
-  const { source } = state;
-  const { id, width: w, height: h } = source;
-  if (gpuSource?.id !== id) {
-    gpuSource?.image.dispose();
-    gpuSource = { id, image: api.upload({ data: source.rgba, width: w, height: h }) };
-  }
-  const times = [];
-  let y = null;
-  try {
-    for (let r = 0; r < 2; ++r) {
-      const t0 = performance.now();
-      y = await api.warpAffine(gpuSource.image, theta32(), options());
-      const read = await api.read(y);
-      times.push(performance.now() - t0);
-      y.dispose();
-      y = read;
-    }
-  } catch (e) {
-    return { error: e.message };
-  }
-  let maxDiff = 0;
-  const ours = t.O.data;
-  for (let i = 0; i < ours.length; ++i) maxDiff = Math.max(maxDiff, Math.abs(y.data[i] - ours[i]));
-  const info = api.device.adapterInfo ?? {};
-  return { gpuMs: times, gpuDiff: maxDiff, adapter: [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') };
 }
 
 /**

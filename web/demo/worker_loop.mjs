@@ -1,5 +1,6 @@
 // The demo worker's frame loop: renders the latest state once per task (drawn or posted, with the lattice, the batch and now and then the baseline), measures a settled state a few more times, and runs the Benchmark button's medians.
-import { baselineCall, gpuCall, lattice, ourCall, outputRgba, renderBatch, singleThreadCall, tensors } from './worker_jobs.mjs';
+import { baselineCall, lattice, ourCall, outputRgba, renderBatch, singleThreadCall, tensors } from './worker_jobs.mjs';
+import { gpuCall } from './worker_gpu.mjs';
 import { state, workloadName } from './worker_state.mjs';
 
 const JS_EVERY_MS = 600; // while frames stream in, run the slow baseline this often at most
