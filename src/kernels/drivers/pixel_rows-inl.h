@@ -52,7 +52,7 @@ HWY_INLINE Image<T> ImageOf(const ImageBytes& im) {
 
 // Pixels [begin, end) of the plans with the blend of X's dtype (uint8 or float32) and channel
 // count: one vector per pixel up to 4 channels, vectors of channels beyond; float32 bilinear of
-// 1 or 2 channels without a fill colour a vector of pixels at a time (not on EMU128, the scalar
+// 1 to 3 channels without a fill colour a vector of pixels at a time (not on EMU128, the scalar
 // wasm's target, whose gathers are loops of lanes).
 template <Mode M, typename T>
 HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
@@ -64,6 +64,8 @@ HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const 
       return BlendPixelVectors<1>(plan, image, begin, end, o);
     if (channels == 2 && im.fill == nullptr)
       return BlendPixelVectors<2>(plan, image, begin, end, o);
+    if (channels == 3 && im.fill == nullptr)
+      return BlendPixelVectors<3>(plan, image, begin, end, o);
   }
   switch (channels) {
     case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
