@@ -30,7 +30,6 @@ export function isGpuBuffer(b) {
     typeof b.size === 'number' && typeof b.usage === 'number'));
 }
 
-
 /**
  * Refuses a GPUBuffer that `what` (an argument) cannot bind: an object that only looks like one
  * (no [object GPUBuffer] tag: Dawn would throw mid-call), a Proxy or other wrapper of one (the
