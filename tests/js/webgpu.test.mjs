@@ -107,12 +107,15 @@ describe('gridsample/webgpu: random hostile grids equal the wasm build bit for b
     [[1, 2, 4, 5, 6], [1, 3, 2, 4, 3]], [[1, 1, 2, 1, 3], [1, 2, 2, 2, 3]], // 3-D
     [[1, 2, 3, 2, 3, 4], [1, 2, 2, 2, 3, 4]], // 4-D
     // Layouts (gridSampleLayout): float16 'pairs' over two batch items (even point counts above,
-    // 'words' for the odd ones); channels in groups (3 of 7, 7, 6; 3 of 6, 6, 5).
-    [[2, 3, 4, 5], [2, 2, 3, 2]], [[1, 20, 4, 5], [1, 3, 2, 2]], [[2, 17, 3, 3], [2, 1, 3, 2]],
+    // 'words' for the odd ones); channels in groups (3 of 7, 7, 6; 3 of 6, 6, 5). The store code
+    // they exercise is the same in every mode and padding: each mode and padding once.
+    [[2, 3, 4, 5], [2, 2, 3, 2], 'layout'], [[1, 20, 4, 5], [1, 3, 2, 2], 'layout'], [[2, 17, 3, 3], [2, 1, 3, 2], 'layout'],
   ];
-  for (const [xShape, gShape] of shapes) {
+  const layoutCombos = new Set(['linear zeros', 'nearest border', 'cubic reflection']);
+  for (const [xShape, gShape, layout] of shapes) {
     for (const mode of ['linear', 'nearest', 'cubic']) {
       for (const paddingMode of ['zeros', 'border', 'reflection']) {
+        if (layout && !layoutCombos.has(`${mode} ${paddingMode}`)) continue;
         test(`x ${xShape} grid ${gShape} ${mode} ${paddingMode}`, async () => {
           const xCount = xShape.reduce((a, b) => a * b, 1);
           const gCount = gShape.reduce((a, b) => a * b, 1);
