@@ -173,7 +173,7 @@ HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw
   float* HWY_RESTRICT sum = out + c;
   VF acc[kV];
   for (int k = 0; k < kV; ++k) {
-    if (kHeld) {
+    if constexpr (kHeld) {
       acc[k] = first ? hn::Zero(d) : hn::LoadU(d, sum + k * lanes);
     } else if (first) {
       hn::StoreU(hn::Zero(d), d, sum + k * lanes);
@@ -197,7 +197,7 @@ HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw
       }
     }
   }
-  if (kHeld) {
+  if constexpr (kHeld) {
     for (int k = 0; k < kV; ++k) hn::StoreU(acc[k], d, sum + k * lanes);
   }
 }
