@@ -174,6 +174,14 @@ export interface Gpu {
    * padded to 256 bytes: see `bytesPerRow`), ready for the warps.
    */
   importImage(source: object): Promise<GpuImage & { readonly bytesPerRow: number }>;
+  /**
+   * Submits the work of earlier calls now and resolves once the GPU has checked it, rejecting
+   * with its first error. Calls on buffers bound before are batched without a GPU round trip:
+   * their work is submitted when the task ends, every 64 calls, at read(), and before any
+   * other work reaches the device's queue (yours and onnxruntime's); a GPU error of that work
+   * rejects flush(), else the next call or read() once the GPU has reported it.
+   */
+  flush(): Promise<void>;
 }
 
 export function createGpu(options?: GpuOptions): Promise<Gpu>;

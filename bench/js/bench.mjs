@@ -52,6 +52,7 @@ import { floorCopyBytes, typedArrayCopier, wasmCopier } from './copy_floor.mjs';
 import { measureFirstCalls, measureFirstCallsChromium, renderFirstCalls, renderFirstCallsChromium } from './first_calls.mjs';
 import { describeResult, floorImpl, loadOpenCv, runWasmWorkload } from './in_process.mjs';
 import { IMPLS, OPENCV_TOL, compare } from './impls.mjs';
+import { measureGpuCallCost, renderGpuCallCost } from './gpu_call_cost.mjs';
 import { renderGpuCosts } from './gpu_costs.mjs';
 import { measureOrtWebGpu, renderOrtWebGpu } from './ort_webgpu_gridsample.mjs';
 import { measureDeformableAttention, measureNativeAttention, renderDeformableAttention, renderNativeAttention } from './deformable_attention.mjs';
@@ -201,6 +202,8 @@ async function main() {
     extra += `\n${renderDeformableAttention(await measureDeformableAttention({ log }))}`;
     extra += `\n${renderNativeAttention(measureNativeAttention(join(dirname(args.native), 'gridsample_attention'), { log }))}`;
     extra += `\n${renderGpuCosts()}`;
+    log('\n== WebGPU: the cost of a call around its kernel (SwiftShader, dispatches of 0 workgroups)');
+    extra += `\n${renderGpuCallCost(await measureGpuCallCost({ log }))}`;
     log("\n== onnxruntime-web's WebGPU GridSample and ours (SwiftShader)");
     extra += `\n${renderOrtWebGpu(measureOrtWebGpu({ log }))}`;
     log('\n== image warps');

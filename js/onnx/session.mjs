@@ -245,7 +245,13 @@ export class InferenceSession {
     const result = {};
     for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);
     const returned = new Set(Object.values(result));
-    for (const t of owned) if (!returned.has(t)) t.dispose?.();
+    // Our batched GPU work, which may read onnxruntime's tensors, is submitted before they go
+    // (its errors thrown here).
+    try {
+      if (owned.length) await this.#gpuNodes?.gpu.flush();
+    } finally {
+      for (const t of owned) if (!returned.has(t)) t.dispose?.();
+    }
     if (profile) this.lastProfile = { ms: now() - start, parts: times };
     return result;
   }

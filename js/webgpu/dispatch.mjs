@@ -1,4 +1,5 @@
-// Running gridsample's shaders on one GPUDevice: pipelines compiled once per key, uniform blocks, uploads, dispatch sizes, and GPU errors caught in error scopes and thrown as ours.
+// Running gridsample's shaders on one GPUDevice: pipelines compiled once per key, uniform blocks, uploads, dispatch sizes, and GPU errors caught in error scopes and thrown as ours (at once for a call's first use of a buffer, later for batched calls: batch.mjs).
+import { Batch, listenTo } from './batch.mjs';
 import { allocationBytes, bindingBytes, checkBoundBuffer, USAGE } from './tensors.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
@@ -16,17 +17,47 @@ export class Dispatcher {
   #pipelines = new Map();
   #lost = null;
   #probeLayout = null;
+  #batch;
 
   constructor(device) {
     this.#device = device;
-    device.lost?.then((info) => { this.#lost = info; });
+    device.lost?.then((info) => { this.#lost ??= info; });
+    this.#batch = new Batch(device, (fn, bindings) => this.#culprit(fn, bindings));
+    // device.lost settles later: calls made in between would resolve with tensors of a dead device.
+    if (device.queue) listenTo(device, ['destroy'], this, 'destroying');
   }
 
-  /** Throws when the device was lost: every later call would fail less clearly. */
+  /** The device's destroy() was called. */
+  destroying() {
+    this.#lost ??= { reason: 'destroyed', message: 'device.destroy() was called' };
+  }
+
+  /**
+   * Throws when the device was lost (every later call would fail less clearly), or when work
+   * batched by earlier calls failed (once: batch.mjs).
+   */
   checkDevice(fn) {
     if (this.#lost) {
       throw new Error(`${fn}: the GPU device was lost (${this.#lost.reason ?? 'unknown'}${this.#lost.message ? `: ${this.#lost.message}` : ''}); create a new one with createGpu()`);
     }
+    this.#batch.throwFailure(fn);
+  }
+
+  /** Submits the batched work and waits for its errors: the first is thrown. */
+  async settle(fn) {
+    await this.#batch.settle(fn);
+    this.checkDevice(fn);
+  }
+
+  /** Our own `buffer`, which calls may bind without a check of their own. */
+  own(buffer) {
+    this.#batch.know(buffer, true);
+    return buffer;
+  }
+
+  /** Submits batched work (which may bind `buffer`) before `buffer` is destroyed. */
+  release(buffer) {
+    this.#batch.release(buffer);
   }
 
   /** Whether `bytes` fit one storage binding of this device. */
@@ -100,15 +131,24 @@ export class Dispatcher {
 
   /**
    * Records `pipeline` over `groups` with the uniform block `params` and the storage
-   * `bindings` ([name, buffer, bytes]) into `encoder`, or into a new one that is submitted; GPU
-   * errors of that work are thrown naming `fn` and, where the probes find it, the binding or
-   * options.encoder at fault. The error scopes are popped whatever throws; `temporaries` are
-   * destroyed once submitted, or when recording throws (with the caller's encoder they are
-   * otherwise left to the garbage collector, which frees them after the caller's submission).
+   * `bindings` ([name, buffer, bytes]). Without `encoder`, where every binding is a buffer of
+   * ours or one bound before without an error (or one of `temporaries`), into the batch
+   * (batch.mjs: its errors thrown by a later call). Otherwise into `encoder`, or into a new
+   * one that is submitted at once: GPU errors of that work are thrown naming `fn` and, where
+   * the probes find it, the binding or options.encoder at fault; the error scopes are popped
+   * whatever throws; `temporaries` are destroyed once submitted (with the caller's encoder:
+   * once the caller submits it), or when the work fails.
    */
   async run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
     const device = this.#device;
     const own = encoder === undefined;
+    const theirs = bindings.filter(([, buffer]) => !temporaries.includes(buffer));
+    if (own && this.#batch.knows(theirs.map(([, buffer]) => buffer))) {
+      this.#batch.add(fn, pipeline, params, bindings.map(([name, buffer, bytes]) => [name, buffer, bindingBytes(bytes)]), groups, temporaries);
+      return;
+    }
+    // Work batched earlier goes first.
+    this.#batch.submit();
     const made = [...temporaries];
     let thrown = null;
     device.pushErrorScope('out-of-memory');
@@ -130,6 +170,7 @@ export class Dispatcher {
       pass.dispatchWorkgroups(groups.x, groups.y);
       pass.end();
       if (own) device.queue.submit([enc.finish()]);
+      else this.#batch.adopt(encoder, made);
     } catch (e) {
       thrown = e;
     } finally {
@@ -138,12 +179,14 @@ export class Dispatcher {
       if (own || thrown) for (const t of made) t.destroy();
     }
     const error = (await validation) ?? (await memory);
+    // The caller's encoder is invalid now: nothing will read the temporaries.
+    if (error) for (const t of made) t.destroy();
     this.checkDevice(fn);
     if (thrown || error) {
       // Our own temporaries (destroyed by now) are not the cause.
-      const theirs = bindings.filter(([, buffer]) => !made.includes(buffer));
-      throw (await this.#culprit(fn, theirs, encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
+      throw (await this.#culprit(fn, theirs.filter(([, buffer]) => !made.includes(buffer)), encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
     }
+    if (own) for (const [, buffer] of theirs) this.#batch.know(buffer);
   }
 
   /**
@@ -219,15 +262,19 @@ export class Dispatcher {
       this.checkDevice(fn);
       throw (await this.#culprit(fn, [[what, buffer]])) ?? refused(fn, 'the GPU refused to copy the tensor out', thrown ?? error);
     }
+    let data;
     try {
       await staging.mapAsync(1 /* GPUMapMode.READ */);
-      return new Uint8Array(staging.getMappedRange(0, bindingBytes(bytes)).slice(0, bytes));
+      data = new Uint8Array(staging.getMappedRange(0, bindingBytes(bytes)).slice(0, bytes));
     } catch (e) {
       this.checkDevice(fn);
       throw new Error(`${fn}: reading the tensor back failed: ${firstLine(e)}`, { cause: e });
     } finally {
       staging.destroy();
     }
+    // Where batched work failed (that which wrote the buffer, perhaps), its bytes are no result.
+    await this.settle(fn);
+    return data;
   }
 
   /**

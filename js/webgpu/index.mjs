@@ -68,11 +68,15 @@ function makeGpu(device, wasm, rules) {
     return { data: new (arrayClass(t.dtype))(bytes.buffer, 0, t.size), shape: t.dims.slice(), dtype: t.dtype };
   }
 
+  // A GPU tensor of ours: its buffer bound without a check of its own, batched work that may
+  // bind it submitted before dispose() destroys it.
+  const ours = (buffer, dtype, dims, ranOn) => gpuTensor(gpu.own(buffer), dtype, dims, ranOn, (b) => gpu.release(b));
+
   // The result of a call: into options.out, or a new GPU tensor.
   function resultOf(out, dtype, dims, bytes, ranOn) {
     if (out) return { tensor: out.tensor, buffer: out.buffer };
     const buffer = gpu.buffer(bytes, RESULT_USAGE);
-    return { tensor: gpuTensor(buffer, dtype, dims, ranOn), buffer };
+    return { tensor: ours(buffer, dtype, dims, ranOn), buffer };
   }
 
   // A shader's call: its pipeline (compiled once per key), the result (out, or a new tensor),
@@ -117,6 +121,37 @@ function makeGpu(device, wasm, rules) {
     return r.tensor;
   }
 
+  // What the library's rules say of a GridSample's shapes, dtypes and sampling codes (output
+  // shape, whether taps fold, the shader's key): asked once per distinct call (64 kept).
+  const gridSamplePlans = new Map();
+  function gridSamplePlan(X, G, sampling) {
+    const signature = `${X.dtype} ${X.dims} ${G.dtype} ${G.dims} ${sampling.mode} ${sampling.padding} ${sampling.align}`;
+    let plan = gridSamplePlans.get(signature);
+    if (plan) return plan;
+    const yDims = rules.gridSample(X.dims, G.dims);
+    checkFloatDtype('gridSample', 'grid', G.dtype);
+    const [n, c] = yDims;
+    const outSpatial = yDims.slice(2).reduce((a, b) => a * b, 1);
+    plan = { yDims, n, c, outSpatial, total: n * c * outSpatial, onGpu: GPU_DTYPES.has(X.dtype) && GPU_DTYPES.has(G.dtype) };
+    if (plan.onGpu) {
+      const { layout, groups, invocations } = gridSampleLayout({ n, c, outSpatial, dtype: X.dtype });
+      const key = {
+        rank: X.dims.length - 2,
+        mode: rules.modeName(sampling.mode),
+        padding: rules.paddingName(sampling.padding),
+        align: sampling.align,
+        fold: rules.foldsTaps(X.dims, X.dtype, sampling.mode),
+        xHalf: X.dtype === 'float16',
+        gridHalf: G.dtype === 'float16',
+        layout,
+      };
+      Object.assign(plan, { key, keyString: `gs:${JSON.stringify(key)}`, groups, invocations });
+    }
+    if (gridSamplePlans.size >= 64) gridSamplePlans.delete(gridSamplePlans.keys().next().value);
+    gridSamplePlans.set(signature, plan);
+    return plan;
+  }
+
   async function gridSample(x, grid, options) {
     const fn = 'gridSample';
     gpu.checkDevice(fn);
@@ -124,32 +159,18 @@ function makeGpu(device, wasm, rules) {
     const X = readGpuOrCpuTensor(fn, 'x', x);
     const G = readGpuOrCpuTensor(fn, 'grid', grid);
     const sampling = rules.sampling(fn, opts);
-    const yDims = rules.gridSample(X.dims, G.dims);
-    checkFloatDtype(fn, 'grid', G.dtype);
+    const plan = gridSamplePlan(X, G, sampling);
+    const { yDims, n, c, outSpatial, total } = plan;
     const out = readGpuOut(fn, opts.out, X.dtype, yDims, [['x', X], ['grid', G]]);
-    const [n, c] = yDims;
-    const outSpatial = yDims.slice(2).reduce((a, b) => a * b, 1);
-    const total = n * c * outSpatial;
     const bytes = total * elementSize(X.dtype);
-    if (!GPU_DTYPES.has(X.dtype) || !GPU_DTYPES.has(G.dtype)) {
+    if (!plan.onGpu) {
       const { encoder: _e, out: _o, ...cpuOptions } = opts;
       return fallback(fn, opts, out, X.dtype, yDims, async () =>
         wasm.gridSample(await onCpu(fn, 'x', X), await onCpu(fn, 'grid', G), cpuOptions));
     }
     for (const [what, t] of [['x', X], ['grid', G], ['the output', { bytes }]]) gpu.checkBinding(fn, what, t.bytes);
-    const rank = X.dims.length - 2;
-    const { layout, groups, invocations } = gridSampleLayout({ n, c, outSpatial, dtype: X.dtype });
-    const key = {
-      rank,
-      mode: rules.modeName(sampling.mode),
-      padding: rules.paddingName(sampling.padding),
-      align: sampling.align,
-      fold: rules.foldsTaps(X.dims, X.dtype, sampling.mode),
-      xHalf: X.dtype === 'float16',
-      gridHalf: G.dtype === 'float16',
-      layout,
-    };
-    return compute(fn, { key: `gs:${JSON.stringify(key)}`, wgsl: () => gridSampleWgsl(key) }, {
+    const { key, groups, invocations } = plan;
+    return compute(fn, { key: plan.keyString, wgsl: () => gridSampleWgsl(key) }, {
       inputs: [['x', X], ['grid', G]], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
       invocations,
       params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width, groups }),
@@ -214,11 +235,23 @@ function makeGpu(device, wasm, rules) {
       const I = readGpuImage(fn, 'source', source);
       if (I.buffer) throw new TypeError(`${fn}: source: expected a CPU image {data, width, height}, got one on the GPU`);
       const buffer = gpu.buffer(I.bytes, RESULT_USAGE | USAGE.COPY_SRC, I.data);
-      return Object.assign(gpuTensor(buffer, I.dtype, [I.height, I.width, I.channels], null), { width: I.width, height: I.height, channels: I.channels });
+      return Object.assign(ours(buffer, I.dtype, [I.height, I.width, I.channels], null), { width: I.width, height: I.height, channels: I.channels });
     }
     const T = readGpuOrCpuTensor(fn, 'source', source);
     if (T.buffer) throw new TypeError(`${fn}: source: expected a CPU tensor {data, shape}, got one on the GPU`);
-    return gpuTensor(gpu.buffer(T.bytes, RESULT_USAGE | USAGE.COPY_SRC, T.data), T.dtype, T.dims, null);
+    return ours(gpu.buffer(T.bytes, RESULT_USAGE | USAGE.COPY_SRC, T.data), T.dtype, T.dims, null);
+  }
+
+  // Submits the work of earlier calls now (it is submitted by itself when the task ends, when 64
+  // calls are pending, and before any other work on the device's queue) and resolves once the
+  // GPU has checked it: a GPU error of that work rejects here, or else at the next call or read().
+  function flush() {
+    try {
+      gpu.checkDevice('flush');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return gpu.settle('flush');
   }
 
   const checkBinding = (fn, what, bytes) => gpu.checkBinding(fn, what, bytes);
@@ -226,7 +259,7 @@ function makeGpu(device, wasm, rules) {
   const multiScaleDeformableAttention = makeDeformableAttention({ compute, fallback, onCpu, checkBinding, gpuDtypes: GPU_DTYPES, rules, wasm });
   // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
   const importImage = (source) =>
-    copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(gpuTensor(buffer, 'uint8', dims, null), extra));
+    copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(ours(buffer, 'uint8', dims, null), extra));
   // The image calls, each refused first when the device was lost.
   const checked = (fn, call) => async (...args) => {
     gpu.checkDevice(fn);
@@ -239,6 +272,6 @@ function makeGpu(device, wasm, rules) {
     remap: checked('remap', remap),
     multiScaleDeformableAttention: checked('multiScaleDeformableAttention', multiScaleDeformableAttention),
     importImage: checked('importImage', importImage),
-    read, upload,
+    read, upload, flush,
   });
 }

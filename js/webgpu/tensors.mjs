@@ -131,9 +131,10 @@ export function readGpuOut(fn, out, dtype, dims, inputs) {
 /**
  * A GPU tensor as gridsample/webgpu returns it: {buffer, dims, dtype, location, ranOn,
  * dispose()}. `ranOn` says what computed it ('webgpu', or 'wasm' for dtypes the shaders do not
- * take; null for an upload); dispose() destroys the buffer (once; later uses are errors).
+ * take; null for an upload); dispose() calls `release(buffer)`, then destroys the buffer (once;
+ * later uses are errors).
  */
-export function gpuTensor(buffer, dtype, dims, ranOn) {
+export function gpuTensor(buffer, dtype, dims, ranOn, release) {
   const t = {
     buffer,
     dims: Object.freeze(dims.slice()),
@@ -144,6 +145,7 @@ export function gpuTensor(buffer, dtype, dims, ranOn) {
     dispose() {
       if (t.disposed) return;
       t.disposed = true;
+      release?.(buffer);
       buffer.destroy();
     },
   };

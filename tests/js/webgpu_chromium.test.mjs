@@ -1,4 +1,4 @@
-// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback; multiScaleDeformableAttention gives the wasm build's bits; hostile calls name the argument at fault.
+// gridsample/webgpu in headless Chromium on SwiftShader, the product's real host: every golden case through the GPU equals the wasm build in the same page bit for bit (sign of zero aside; AffineGrid within an ulp), and other dtypes go through the wasm fallback; multiScaleDeformableAttention gives the wasm build's bits; hostile calls name the argument at fault; batched calls keep the page's order.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -100,6 +100,13 @@ describe('gridsample/webgpu in Chromium (SwiftShader): every golden case equals 
     assert.equal(r.disposed, 'TypeError: gridSample: x: this GPU tensor was disposed');
     assert.equal(r.uncaptured, true, 'the page\'s invalid createBuffer raised no uncapturederror');
     assert.match(r.afterDestroy, /^Error: gridSample: the GPU device was lost \(destroyed/);
+  });
+  test('batched calls (webgpu_batch.test.mjs\'s, in Chromium): a chain of 197 calls, the page\'s own copy and writeBuffer right after a call, a destroyed buffer\'s error at flush()', async () => {
+    const r = await within(120, 'batched calls', page.evaluate((spec) => window.runBatched(spec), { calls: 197 }), problems);
+    assert.equal(r.chain, 0, 'elements of the chain\'s result that differ from the wasm build');
+    assert.equal(r.pageCopy, 0, 'elements of the page\'s own copy that differ (its submission came before the call\'s work)');
+    assert.equal(r.pageWrite, 0, 'elements that differ: the call read the page\'s later writeBuffer');
+    assert.equal(r.destroyed, 'Error: flush: earlier GPU work of gridsample was not done: gridSample: x: its GPUBuffer was destroyed');
   });
   test('conformance counts per operator, rank, dtype and backend', () => {
     console.log(`gridsample/webgpu golden cases in Chromium on ${adapter}:\n  ${[...counts].sort().map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);

@@ -92,9 +92,14 @@ describe('gridsample/webgpu, hostile: a call that throws mid-call', { skip }, ()
     // Its members read on the buffer itself: Dawn in Node crashed when it was bound.
     'a Proxy of a GPUBuffer, members forwarded, as x': [(g) => g.gridSample({ buffer: forwarding(real), dims: x.shape, dtype: 'float32' }, grid), TypeError,
       /^gridSample: x: expected a GPUBuffer, got a Proxy or another wrapper of one$/],
-    // A throw the checks cannot foresee (Dawn's own, say): the device's next encoder's.
-    'a throw inside the recording': [(g, sabotage) => { sabotage(); return g.gridSample(x, grid); }, RangeError,
-      /^gridSample: the GPU refused the work: sabotaged$/],
+    // A throw the checks cannot foresee (Dawn's own, say): the device's next encoder's. The
+    // call's work is batched (its inputs are uploads, its output ours): the call resolves, its
+    // work fails when submitted, and flush() (or the next call, or read()) rejects.
+    'a throw inside the recording': [async (g, sabotage) => {
+      sabotage();
+      (await g.gridSample(x, grid)).dispose();
+      return g.flush();
+    }, Error, /^flush: earlier GPU work of gridsample was not done: gridSample: the GPU refused the work of 1 call: sabotaged$/],
   };
   for (const [name, [call, type, pattern]] of Object.entries(cases)) {
     test(`${name}: refused by name; the caller's next GPU error still raises uncapturederror; no buffer left alive`, async () => {
@@ -189,19 +194,21 @@ describe('gridsample/webgpu, hostile: what the GPU refuses names the argument', 
 });
 
 describe('gridsample/webgpu, hostile: right after device.destroy()', { skip }, () => {
-  test('calls reject with the device\'s loss before device.lost is awaited; an upload\'s first use does', async () => {
+  test('calls reject with the device\'s loss before device.lost is awaited; upload() throws', async () => {
     const own = await (await setup.gpu.requestAdapter()).requestDevice();
     const g = await createGpu({ device: own, wasm });
     const xg = g.upload(x);
+    const y = await g.gridSample(xg, grid);
     own.destroy();
-    // upload() returns at once (no GPU state says the device is gone until device.lost
-    // settles); the tensor's first use rejects.
-    const late = g.upload(x);
-    const lost = /device was lost \(destroyed/;
+    // destroy() is seen when it is called (device.lost settles later): calls batched by then
+    // would resolve with tensors of a dead device.
+    const lost = /device was lost \(destroyed: device\.destroy\(\) was called\)/;
+    assert.throws(() => g.upload(x), lost);
     await rejectsWith(g.gridSample(x, grid), Error, lost);
+    await rejectsWith(g.gridSample(xg, grid, { out: y }), Error, lost);
     await rejectsWith(g.affineGrid({ data: new Float32Array(6), shape: [1, 2, 3] }, [1, 1, 2, 2]), Error, lost);
     await rejectsWith(g.warpAffine(image, [1, 0, 0, 0, 1, 0]), Error, lost);
-    await rejectsWith(g.gridSample(late, grid), Error, lost);
     await rejectsWith(g.read(xg), Error, lost);
+    await rejectsWith(g.flush(), Error, lost);
   });
 });

@@ -1,0 +1,217 @@
+// What a gridsample/webgpu call costs around its kernel (issue 46 item 1): every dispatch cut to 0 workgroups (GPUComputePassEncoder's dispatchWorkgroups wrapped), so that only the WebGPU API and JavaScript remain, in headless Chromium on SwiftShader and in Node with Dawn; hand-written WebGPU floors beside them. SwiftShader's kernel timings mean nothing; these are host costs.
+//
+//   node bench/js/gpu_call_cost.mjs [--json] [--baseline DIR]   # DIR: another checkout's js/ (git worktree), measured alternately in the same run
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { WEBGPU_FLAGS } from '../../tests/js/lib/chromium_webgpu.mjs';
+import { nodeWebGpu } from '../../tests/js/lib/node_webgpu.mjs';
+import { serveStatic } from '../../tests/js/lib/static_server.mjs';
+
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+const CALLS = 200;
+const ROUNDS = 15;
+const REPEATS = 3;
+const JS = fileURLToPath(new URL('../../js', import.meta.url));
+
+/**
+ * Per-call microseconds {median, p90} over `rounds` rounds of `calls` calls (a 1x3x64x64
+ * float32 gridSample into one `out`; the grid, x and out on the GPU): awaited one by one then
+ * one read(); all issued, then awaited together and one read(); each awaited and read. Also
+ * hand-written floors: an error scope pushed and awaited; a cached bind group in an encoder
+ * of its own, submitted; all dispatches in one pass. Self-contained: the page runs it too.
+ */
+async function callCosts(gs, gpu, device, { calls, rounds }) {
+  const pass = GPUComputePassEncoder.prototype;
+  const dispatch = pass.dispatchWorkgroups;
+  pass.dispatchWorkgroups = function zero() { return dispatch.call(this, 0, 0, 0); };
+  const S = 64;
+  const x = gpu.upload({ data: new Float32Array(3 * S * S).map((_, i) => i % 7), shape: [1, 3, S, S] });
+  const grid = gpu.upload(gs.affineGrid({ data: Float32Array.from([0.9, -0.2, 0.01, 0.2, 0.9, -0.02]), shape: [1, 2, 3] }, [1, 3, S, S]));
+  const out = await gpu.gridSample(x, grid);
+  await gpu.read(out);
+  const module = device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> y: array<f32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) { y[g.x] = 1.0; }' });
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out.buffer } }] });
+  const record = (p) => { p.setPipeline(pipeline); p.setBindGroup(0, group); p.dispatchWorkgroups(1); };
+  const scenarios = {
+    awaited: async () => {
+      for (let i = 0; i < calls; ++i) await gpu.gridSample(x, grid, { out });
+      await gpu.read(out);
+    },
+    issued: async () => {
+      const all = [];
+      for (let i = 0; i < calls; ++i) all.push(gpu.gridSample(x, grid, { out }));
+      await Promise.all(all);
+      await gpu.read(out);
+    },
+    read: async () => {
+      for (let i = 0; i < calls / 10; ++i) {
+        await gpu.gridSample(x, grid, { out });
+        await gpu.read(out);
+      }
+    },
+    scope: async () => {
+      for (let i = 0; i < calls; ++i) {
+        device.pushErrorScope('validation');
+        await device.popErrorScope();
+      }
+    },
+    submit: async () => {
+      for (let i = 0; i < calls; ++i) {
+        const e = device.createCommandEncoder();
+        const p = e.beginComputePass();
+        record(p);
+        p.end();
+        device.queue.submit([e.finish()]);
+        await null;
+      }
+      await device.queue.onSubmittedWorkDone();
+    },
+    onePass: async () => {
+      const e = device.createCommandEncoder();
+      const p = e.beginComputePass();
+      for (let i = 0; i < calls; ++i) record(p);
+      p.end();
+      device.queue.submit([e.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    },
+  };
+  const result = {};
+  try {
+    for (const [name, body] of Object.entries(scenarios)) {
+      const per = name === 'read' ? calls / 10 : calls;
+      const times = [];
+      await body();
+      for (let r = 0; r < rounds; ++r) {
+        const t0 = performance.now();
+        await body();
+        times.push(((performance.now() - t0) * 1000) / per);
+      }
+      times.sort((a, b) => a - b);
+      result[name] = { median: times[times.length >> 1], p90: times[Math.floor(0.9 * (times.length - 1))] };
+    }
+  } finally {
+    pass.dispatchWorkgroups = dispatch;
+    for (const t of [x, grid, out]) t.dispose();
+  }
+  return result;
+}
+
+// The page's run: the package under `root` (a path the server serves) on a device of its own.
+async function pageRun({ root, calls, rounds, costs }) {
+  const { load } = await import(`${root}/browser.mjs`);
+  const { createGpu } = await import(`${root}/webgpu/index.mjs`);
+  const gs = await load({ variant: 'simd' });
+  const device = await (await navigator.gpu.requestAdapter()).requestDevice();
+  const gpu = await createGpu({ device, wasm: gs });
+  const measure = new Function(`return (${costs})`)();
+  try {
+    return await measure(gs, gpu, device, { calls, rounds });
+  } finally {
+    device.destroy();
+  }
+}
+
+// Per implementation ('after': this checkout; 'before': the baseline), the rounds of every
+// repeat pooled: {median, p90} per scenario.
+function pool(runs) {
+  const out = {};
+  for (const [impl, list] of Object.entries(runs)) {
+    out[impl] = {};
+    for (const name of Object.keys(list[0])) {
+      out[impl][name] = { median: median(list.map((r) => r[name].median)), p90: median(list.map((r) => r[name].p90)) };
+    }
+  }
+  return out;
+}
+
+const median = (a) => a.slice().sort((p, q) => p - q)[a.length >> 1];
+
+async function measureChromium(roots, log) {
+  if (!existsSync(CHROMIUM)) return { skipped: `no Chromium at ${CHROMIUM}` };
+  const { chromium } = await import('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'gs-call-cost-'));
+  for (const [impl, root] of Object.entries(roots)) symlinkSync(root, join(dir, impl));
+  const server = await serveStatic(dir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', ...WEBGPU_FLAGS] });
+  const runs = Object.fromEntries(Object.keys(roots).map((k) => [k, []]));
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/after/package.json`);
+    for (let k = 0; k < REPEATS; ++k) {
+      for (const impl of Object.keys(roots)) {
+        runs[impl].push(await page.evaluate(pageRun, { root: `/${impl}`, calls: CALLS, rounds: ROUNDS, costs: String(callCosts) }));
+        log(`  Chromium ${impl}, repeat ${k + 1}: awaited ${runs[impl].at(-1).awaited.median.toFixed(1)} us per call`);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return pool(runs);
+}
+
+async function measureNode(roots, log) {
+  const setup = await nodeWebGpu();
+  if (setup.skip) return { skipped: setup.skip };
+  const runs = Object.fromEntries(Object.keys(roots).map((k) => [k, []]));
+  const apis = {};
+  for (const [impl, root] of Object.entries(roots)) {
+    apis[impl] = { load: (await import(join(root, 'node.mjs'))).load, createGpu: (await import(join(root, 'webgpu/index.mjs'))).createGpu };
+  }
+  for (let k = 0; k < REPEATS; ++k) {
+    for (const impl of Object.keys(roots)) {
+      const device = await (await setup.gpu.requestAdapter()).requestDevice();
+      const gs = await apis[impl].load({ variant: 'simd' });
+      const gpu = await apis[impl].createGpu({ device, wasm: gs });
+      runs[impl].push(await callCosts(gs, gpu, device, { calls: CALLS, rounds: ROUNDS }));
+      device.destroy();
+      log(`  Node ${impl}, repeat ${k + 1}: awaited ${runs[impl].at(-1).awaited.median.toFixed(1)} us per call`);
+    }
+  }
+  return pool(runs);
+}
+
+/** {chromium, node}: per host, per implementation ('after', and 'before' with a baseline), per scenario {median, p90} in us per call. */
+export async function measureGpuCallCost({ baseline = null, log = () => {} } = {}) {
+  const roots = { after: JS, ...(baseline ? { before: resolve(baseline) } : {}) };
+  return { calls: CALLS, rounds: ROUNDS, repeats: REPEATS, chromium: await measureChromium(roots, log), node: await measureNode(roots, log) };
+}
+
+const LABELS = {
+  awaited: `\`await gpu.gridSample(x, grid, { out })\` one by one, then one \`read()\``,
+  issued: `${CALLS} calls issued, then awaited together and one \`read()\``,
+  read: 'each call awaited and read back (`read()`)',
+  scope: 'floor: one error scope pushed and awaited',
+  submit: 'floor: a cached bind group in an encoder of its own, submitted',
+  onePass: 'floor: all dispatches in one pass, one submission',
+};
+
+/** The report's section. */
+export function renderGpuCallCost(r) {
+  const hosts = [['Chromium (SwiftShader)', r.chromium], ['Node (Dawn, SwiftShader)', r.node]].filter(([, h]) => !h.skipped);
+  const impls = hosts.length ? Object.keys(hosts[0][1]) : [];
+  const cell = (v) => (v ? `${v.median.toFixed(1)} (${v.p90.toFixed(1)})` : '-');
+  const lines = [
+    '## WebGPU: the cost of a call around its kernel',
+    '',
+    `\`bench/js/gpu_call_cost.mjs\`: every dispatch cut to 0 workgroups, so that only the WebGPU API and JavaScript remain; us per call, median (p90) of ${r.rounds} rounds of ${r.calls} calls, ${r.repeats} repeats (a 1x3x64x64 float32 gridSample into one \`out\`, inputs on the GPU). Calls on buffers bound before are batched: no error scope per call, bind groups and uniform blocks reused, one submission per task (or per 64 calls); targets <= 20 us per awaited call and <= 3 us per call issued together, in Chromium.`,
+    '',
+    `| per call | ${hosts.flatMap(([h]) => impls.map((i) => `${h}${impls.length > 1 ? `, ${i}` : ''}`)).join(' | ')} |`,
+    `| --- | ${hosts.flatMap(() => impls.map(() => '---:')).join(' | ')} |`,
+    ...Object.entries(LABELS).map(([k, label]) => `| ${label} | ${hosts.flatMap(([, h]) => impls.map((i) => cell(h[i]?.[k]))).join(' | ')} |`),
+  ];
+  for (const [name, h] of [['Chromium', r.chromium], ['Node', r.node]]) if (h.skipped) lines.push('', `${name}: not measured (${h.skipped}).`);
+  return `${lines.join('\n')}\n`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--baseline');
+  const result = await measureGpuCallCost({ baseline: at > 0 ? process.argv[at + 1] : null, log: console.error });
+  console.log(process.argv.includes('--json') ? JSON.stringify(result) : renderGpuCallCost(result));
+  process.exit(0);
+}
