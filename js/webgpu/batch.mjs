@@ -74,6 +74,7 @@ export class Batch {
   #ids = new WeakMap(); // object -> number, for cache keys
   #nextId = 1;
   #uniforms = new Map(); // a uniform block's bytes -> its GPUBuffer
+  #uniformOf = new WeakMap(); // a uniform block (its typed array) -> [its key, its GPUBuffer]
   #bindGroups = new Map(); // pipeline, uniform and buffers -> GPUBindGroup
   #recorded = new WeakMap(); // a caller's GPUCommandEncoder -> temporaries recorded into it
   #finishedBy = new WeakMap(); // GPUCommandBuffer -> those temporaries
@@ -224,8 +225,11 @@ export class Batch {
     return id;
   }
 
-  // The uniform buffer holding `params`'s bytes: made once per distinct block (the 256 last used kept).
+  // The uniform buffer holding `params`'s bytes: made once per distinct block (the 256 last
+  // used kept), found by the block's object where a caller passes the same one again.
   #uniform(params) {
+    const same = this.#uniformOf.get(params);
+    if (same && this.#uniforms.get(same[0]) === same[1]) return same[1];
     const key = String.fromCharCode.apply(null, new Uint16Array(params.buffer, params.byteOffset, params.byteLength >> 1));
     let buffer = this.#uniforms.get(key);
     if (buffer) {
@@ -237,6 +241,7 @@ export class Batch {
       if (this.#uniforms.size >= 256) this.#uniforms.delete(this.#uniforms.keys().next().value);
     }
     this.#uniforms.set(key, buffer);
+    this.#uniformOf.set(params, [key, buffer]);
     return buffer;
   }
 
@@ -244,9 +249,11 @@ export class Batch {
   // the same (the 256 last used kept); made anew for a call with temporaries.
   #bindGroup(w) {
     const uniform = this.#uniform(w.params);
-    const entries = [{ binding: 0, resource: { buffer: uniform, size: w.params.byteLength } }];
-    w.bindings.forEach(([, buffer, size], i) => entries.push({ binding: i + 1, resource: { buffer, offset: 0, size } }));
-    const make = () => this.#device.createBindGroup({ layout: w.pipeline.getBindGroupLayout(0), entries });
+    const make = () => {
+      const entries = [{ binding: 0, resource: { buffer: uniform, size: w.params.byteLength } }];
+      w.bindings.forEach(([, buffer, size], i) => entries.push({ binding: i + 1, resource: { buffer, offset: 0, size } }));
+      return this.#device.createBindGroup({ layout: w.pipeline.getBindGroupLayout(0), entries });
+    };
     if (w.temporaries.length) return make();
     const key = [w.pipeline, uniform, ...w.bindings.map(([, b]) => b)].map((o) => this.#id(o)).join(' ')
       + w.bindings.map(([, , size]) => ` ${size}`).join('');

@@ -173,7 +173,8 @@ function makeGpu(device, wasm, rules) {
     return compute(fn, { key: plan.keyString, wgsl: () => gridSampleWgsl(key) }, {
       inputs: [['x', X], ['grid', G]], out, dtype: X.dtype, dims: yDims, bytes, encoder: opts.encoder,
       invocations,
-      params: (invocations, width) => gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width, groups }),
+      // The same block for every call of this plan (groups.width depends on invocations only).
+      params: (invocations, width) => (plan.params ??= gridSampleParams({ n, c, inDims: X.dims.slice(2), outSpatial, invocations, width, groups })),
     });
   }
 
