@@ -93,11 +93,14 @@ describe('web/demo in headless Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('the WebGPU switch (?gpu=1, Chromium on SwiftShader): the same warpAffine on the GPU, its time per frame without a read back, frames per second and difference from the wasm output', async () => {
-    // Its own browser: this file's runs without the GPU (--disable-gpu).
+  test('the WebGPU switch (?gpu=1, Chromium on SwiftShader): the same warpAffine on the GPU drawn on a WebGPU canvas, its time per frame without a read back, frames per second, the image\'s and the canvas\'s difference from the wasm output', async () => {
+    // Its own browser: this file's runs without the GPU (--disable-gpu). Vulkan compositing on
+    // SwiftShader: without it, presenting a WebGPU canvas loses the device (worker_gpu.mjs).
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', ...WEBGPU_FLAGS],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', ...WEBGPU_FLAGS, '--use-vulkan=swiftshader', '--enable-features=Vulkan', '--use-angle=swiftshader'],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
@@ -112,6 +115,9 @@ describe('web/demo in headless Chromium', () => {
       assert.match(await figure(page, 'fig-gpu-fps'), /^\d+(\.\d+)?$/);
       // uint8 bilinear: the wasm build's blend is fixed point, within 1 level of the GPU's.
       assert.ok(m.gpuDiff <= 1, `largest difference from the wasm output: ${m.gpuDiff}`);
+      assert.ok(m.canvasDiff !== null && m.canvasDiff <= 1, `what the WebGPU canvas holds, largest difference from the wasm output: ${m.canvasDiff}`);
+      assert.ok(await page.locator('#gpu-view').isVisible());
+      assert.match(await page.locator('#gpu-info').textContent(), /^what the canvas holds: (same bytes as wasm|largest difference from wasm: 1)$/);
       assert.ok(await page.locator('#fig-gpu-card').isVisible());
       assert.match(await figure(page, 'fig-gpu'), /^\d+(\.\d+)?$/);
       assert.match(await figure(page, 'fig-gpu-diff'), /^(same bytes as wasm|largest difference from wasm: 1)$/);

@@ -142,10 +142,16 @@ function wireGpu() {
   $('gpu').addEventListener('change', (e) => {
     state.gpu = e.target.checked;
     resetGpuFigures();
-    $('fig-gpu-card').hidden = !state.gpu;
+    showGpu();
     post();
   });
+  showGpu();
+}
+
+// The GPU's card, and its view where the worker draws on a WebGPU canvas (OffscreenCanvas only).
+function showGpu() {
   $('fig-gpu-card').hidden = !state.gpu;
+  $('gpu-view').hidden = !(state.gpu && hook.offscreen);
 }
 
 // Animation: turn the rotation slider at 30°/s, never more than one frame ahead of the worker.

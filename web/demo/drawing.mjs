@@ -29,7 +29,9 @@ export function initWorker(init) {
     // The worker draws straight into the page's canvases.
     const output = outputCanvas.transferControlToOffscreen();
     const offscreenTiles = tiles.map((c) => c.transferControlToOffscreen());
-    worker.postMessage({ type: 'init', output, tiles: offscreenTiles, ...init }, [output, ...offscreenTiles]);
+    // The WebGPU switch's canvas, where the worker's GPU draws the warp (WebGPU there too).
+    const gpu = navigator.gpu ? $('gpu-output').transferControlToOffscreen() : null;
+    worker.postMessage({ type: 'init', output, tiles: offscreenTiles, gpu, ...init }, [output, ...offscreenTiles, ...(gpu ? [gpu] : [])]);
   } else {
     worker.postMessage({ type: 'init', ...init });
   }

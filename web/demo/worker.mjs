@@ -28,6 +28,7 @@ onmessage = async ({ data: msg }) => {
       case 'init': {
         if (msg.output) state.outCtx = msg.output.getContext('2d');
         if (msg.tiles) state.tileCtxs = msg.tiles.map((c) => c.getContext('2d'));
+        state.gpuCanvas = msg.gpu ?? null;
         state.allowFused = msg.fused !== false;
         state.batchSize = msg.batch;
         state.thumb = msg.thumb;

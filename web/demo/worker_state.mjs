@@ -9,6 +9,7 @@ export const state = {
   thumb: 128, // thumbnail side
   outCtx: null, // OffscreenCanvasRenderingContext2D of the output, or null (fallback)
   tileCtxs: null,
+  gpuCanvas: null, // the page's OffscreenCanvas for the WebGPU switch's drawing, or null (fallback)
   source: null, // {id, width, height, rgba}
   rgbaDirty: false, // the heap copy of the source bytes is stale
   planarDirty: false, // the planar float32 copy is stale
