@@ -113,6 +113,8 @@ describe('web/demo in headless Chromium', () => {
       assert.equal(m.error, undefined, `the GPU warp failed: ${m.error}`);
       assert.ok(m.gpuMs.every((ms) => ms > 0) && m.fps > 0, JSON.stringify(m));
       assert.match(await figure(page, 'fig-gpu-fps'), /^\d+(\.\d+)?$/);
+      assert.ok(m.callMs.length === m.gpuMs.length && m.callMs.every((ms, i) => ms >= 0 && ms <= m.gpuMs[i]), JSON.stringify(m));
+      assert.match(await figure(page, 'fig-gpu-call'), /^\d+(\.\d+)?$/);
       // uint8 bilinear: the wasm build's blend is fixed point, within 1 level of the GPU's.
       assert.ok(m.gpuDiff <= 1, `largest difference from the wasm output: ${m.gpuDiff}`);
       assert.ok(m.canvasDiff !== null && m.canvasDiff <= 1, `what the WebGPU canvas holds, largest difference from the wasm output: ${m.canvasDiff}`);
@@ -124,7 +126,7 @@ describe('web/demo in headless Chromium', () => {
       assert.equal(await page.locator('#gpu').isChecked(), true);
       mkdirSync(OUTPUT, { recursive: true });
       await page.screenshot({ path: join(OUTPUT, 'demo_webgpu.png') });
-      console.log(`# demo WebGPU switch on SwiftShader: ${await figure(page, 'fig-gpu')} ms per frame without a read back, ${await figure(page, 'fig-gpu-fps')} frames / s (meaningless on a CPU), ${await figure(page, 'fig-gpu-diff')}`);
+      console.log(`# demo WebGPU switch on SwiftShader: ${await figure(page, 'fig-gpu')} ms per frame drawn without a read back, the call ${await figure(page, 'fig-gpu-call')} ms, ${await figure(page, 'fig-gpu-fps')} frames / s (meaningless on a CPU), ${await figure(page, 'fig-gpu-diff')}`);
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();

@@ -72,6 +72,7 @@ export function onGpu(m) {
   gpuFigures.ms.splice(0, Math.max(0, gpuFigures.ms.length - WINDOW));
   $('fig-gpu').textContent = formatMs(median(gpuFigures.ms));
   $('fig-gpu-fps').textContent = m.fps >= 10 ? m.fps.toFixed(0) : m.fps.toFixed(1);
+  $('fig-gpu-call').textContent = formatMs(median(m.callMs));
   const versus = (d) => (d === 0 ? 'same bytes as wasm' : `largest difference from wasm: ${d}`);
   $('fig-gpu-diff').textContent = versus(m.gpuDiff);
   $('gpu-info').textContent = m.canvasDiff === null ? '' : `what the canvas holds: ${versus(m.canvasDiff)}`;

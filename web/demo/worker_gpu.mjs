@@ -76,7 +76,8 @@ const largestDifference = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v
 
 /**
  * The GPU's figures for the settled state: { gpuMs (each frame: the warp into a GPU image and
- * its copy onto the page's canvas, until the GPU finished them; no read back), fps, gpuDiff
+ * its copy onto the page's canvas, until the GPU finished them; no read back), callMs (each
+ * frame's warpAffine call until it resolved), fps, gpuDiff
  * (largest difference from the wasm output t.O, from one read back after the frames),
  * canvasDiff (the same for what the canvas holds; null without one), adapter } or { error }.
  */
@@ -86,6 +87,7 @@ export async function gpuCall(t) {
   const { device } = api;
   const { id, width: w, height: h } = state.source;
   const times = [];
+  const calls = []; // the warpAffine call's own time (batched: until it resolves, not the GPU's work)
   try {
     if (gpuSource?.id !== id) {
       gpuSource?.image.dispose();
@@ -97,6 +99,7 @@ export async function gpuCall(t) {
     for (let f = 0; f < FRAMES; ++f) {
       const t0 = performance.now();
       await api.warpAffine(gpuSource.image, theta32(), { ...options(), out });
+      calls.push(performance.now() - t0);
       // The copy's submission submits the warp's batched work first (gridsample/webgpu).
       if (context) draw(device, context, out, w, h);
       await device.queue.onSubmittedWorkDone();
@@ -110,7 +113,7 @@ export async function gpuCall(t) {
     const canvasDiff = canvasPixels ? largestDifference(canvasPixels, ours) : null;
     const gpuDiff = largestDifference((await api.read(out)).data, ours);
     const info = device.adapterInfo ?? {};
-    return { gpuMs: times, fps, gpuDiff, canvasDiff, adapter: [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') };
+    return { gpuMs: times, callMs: calls, fps, gpuDiff, canvasDiff, adapter: [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') };
   } catch (e) {
     return { error: e.message };
   }
