@@ -1,5 +1,8 @@
 // The dispatches of gridsample/webgpu's calls on buffers it has bound before, batched: recorded per call without a GPU round trip, submitted together (when the task ends, when 64 are pending, at read() and flush(), and before any other work reaches the device's queue), their uniform blocks and bind groups reused, and their GPU errors reported at the next call, read() or flush().
 
+// The key, in the innermost WeakMap of Batch's bind groups, of their Map by sizes.
+const SIZES = {};
+
 /** Dispatches a batch holds before it is submitted without waiting for the task's end. */
 export const BATCH_LIMIT = 64;
 
@@ -71,11 +74,12 @@ export class Batch {
   #schedule = taskScheduler();
   #known = new WeakSet(); // buffers bound before without an error, and ours
   #ours = new WeakSet(); // buffers of ours (not probed: the caller's are at fault)
-  #ids = new WeakMap(); // object -> number, for cache keys
-  #nextId = 1;
   #uniforms = new Map(); // a uniform block's bytes -> its GPUBuffer
   #uniformOf = new WeakMap(); // a uniform block (its typed array) -> [its key, its GPUBuffer]
-  #bindGroups = new Map(); // pipeline, uniform and buffers -> GPUBindGroup
+  // Bind groups by their pipeline, uniform buffer and buffers, in WeakMaps nested in that order
+  // (a bind group lives only while all of them do: one of a buffer the caller let go does not
+  // keep it), then by the bindings' sizes.
+  #bindGroups = new WeakMap();
   #recorded = new WeakMap(); // a caller's GPUCommandEncoder -> temporaries recorded into it
   #finishedBy = new WeakMap(); // GPUCommandBuffer -> those temporaries
 
@@ -216,15 +220,6 @@ export class Batch {
     return new Error(`${work[0].fn}: the GPU refused the work of ${work.length} call${work.length > 1 ? 's' : ''}: ${message}`, { cause: error });
   }
 
-  #id(object) {
-    let id = this.#ids.get(object);
-    if (id === undefined) {
-      id = this.#nextId++;
-      this.#ids.set(object, id);
-    }
-    return id;
-  }
-
   // The uniform buffer holding `params`'s bytes: made once per distinct block (the 256 last
   // used kept), found by the block's object where a caller passes the same one again.
   #uniform(params) {
@@ -246,7 +241,7 @@ export class Batch {
   }
 
   // The bind group of one dispatch: reused while its pipeline, uniform block and buffers are
-  // the same (the 256 last used kept); made anew for a call with temporaries.
+  // the same; made anew for a call with temporaries.
   #bindGroup(w) {
     const uniform = this.#uniform(w.params);
     const make = () => {
@@ -255,16 +250,22 @@ export class Batch {
       return this.#device.createBindGroup({ layout: w.pipeline.getBindGroupLayout(0), entries });
     };
     if (w.temporaries.length) return make();
-    const key = [w.pipeline, uniform, ...w.bindings.map(([, b]) => b)].map((o) => this.#id(o)).join(' ')
-      + w.bindings.map(([, , size]) => ` ${size}`).join('');
-    let group = this.#bindGroups.get(key);
-    if (group) {
-      this.#bindGroups.delete(key);
-    } else {
-      group = make();
-      if (this.#bindGroups.size >= 256) this.#bindGroups.delete(this.#bindGroups.keys().next().value);
+    let level = this.#bindGroups;
+    for (const key of [w.pipeline, uniform, ...w.bindings.map(([, buffer]) => buffer)]) {
+      let next = level.get(key);
+      if (!next) {
+        next = new WeakMap();
+        level.set(key, next);
+      }
+      level = next;
     }
-    this.#bindGroups.set(key, group);
+    const sizes = w.bindings.map(([, , size]) => size).join(' ');
+    const bySize = level.get(SIZES) ?? level.set(SIZES, new Map()).get(SIZES);
+    let group = bySize.get(sizes);
+    if (!group) {
+      group = make();
+      bySize.set(sizes, group);
+    }
     return group;
   }
 }
