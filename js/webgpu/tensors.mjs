@@ -66,6 +66,11 @@ export function checkEncoder(fn, encoder) {
   }
 }
 
+// GPU tensors of ours (gpuTensor: their buffer, dims and dtype fixed) -> readGpuOrCpuTensor's
+// record of them, made at their first read.
+const records = new WeakMap();
+const OURS = Symbol('gridsample GPU tensor');
+
 /**
  * A tensor argument as {buffer, dtype, dims, size, bytes} on the GPU, or {data, dtype, dims,
  * size, bytes} on the CPU (to upload, or for the wasm fallback). GPU tensors are ours or the
@@ -73,6 +78,11 @@ export function checkEncoder(fn, encoder) {
  * as `tensor`); their buffer must hold the data and be one checkBoundBuffer takes.
  */
 export function readGpuOrCpuTensor(fn, what, t) {
+  const ours = records.get(t);
+  if (ours) {
+    checkNotDisposed(fn, what, t);
+    return ours;
+  }
   if (t === null || typeof t !== 'object') {
     throw new TypeError(`${fn}: ${what}: expected a GPU tensor {buffer, dims, dtype}, an onnxruntime tensor or a CPU tensor {data, shape}, got ${describe(t)}`);
   }
@@ -106,7 +116,9 @@ export function readGpuOrCpuTensor(fn, what, t) {
   if (buffer.size < bindingBytes(bytes)) {
     throw new RangeError(`${fn}: ${what}: its GPUBuffer has ${buffer.size} bytes, shape ${shapeString(dims)} of ${dtype} needs ${bindingBytes(bytes)}`);
   }
-  return { buffer, dtype, dims, size, bytes, tensor: t };
+  const record = { buffer, dtype, dims, size, bytes, tensor: t };
+  if (t[OURS] === true) records.set(t, Object.freeze(record));
+  return record;
 }
 
 /** Where a result goes: options.out (a GPU tensor of the result's dtype and shape, not an input's buffer), or null. */
@@ -136,9 +148,6 @@ export function readGpuOut(fn, out, dtype, dims, inputs) {
  */
 export function gpuTensor(buffer, dtype, dims, ranOn, release) {
   const t = {
-    buffer,
-    dims: Object.freeze(dims.slice()),
-    dtype,
     location: 'gpu-buffer',
     ranOn,
     disposed: false,
@@ -149,5 +158,7 @@ export function gpuTensor(buffer, dtype, dims, ranOn, release) {
       buffer.destroy();
     },
   };
-  return t;
+  // What readGpuOrCpuTensor checks cannot change: it reads such a tensor once.
+  const fixed = (value) => ({ value, enumerable: true, writable: false, configurable: false });
+  return Object.defineProperties(t, { buffer: fixed(buffer), dims: fixed(Object.freeze(dims.slice())), dtype: fixed(dtype), [OURS]: { value: true } });
 }
