@@ -14,13 +14,17 @@ const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${firstLine(e)}
 
 export class Dispatcher {
   #device;
-  #pipelines = new Map();
+  #pipelines = new Map(); // key -> Promise of its pipeline
+  #compiled = new Map(); // key -> its pipeline, once compiled
   #lost = null;
   #probeLayout = null;
   #batch;
+  #limits; // the device's limits used here, read once (each read is a call into the browser)
 
   constructor(device) {
     this.#device = device;
+    const { maxStorageBufferBindingSize, maxComputeWorkgroupsPerDimension } = device.limits;
+    this.#limits = { maxStorageBufferBindingSize, maxComputeWorkgroupsPerDimension };
     device.lost?.then((info) => { this.#lost ??= info; });
     this.#batch = new Batch(device, (fn, bindings) => this.#culprit(fn, bindings));
     // device.lost settles later: calls made in between would resolve with tensors of a dead device.
@@ -62,21 +66,26 @@ export class Dispatcher {
 
   /** Whether `bytes` fit one storage binding of this device. */
   checkBinding(fn, what, bytes) {
-    const limit = this.#device.limits.maxStorageBufferBindingSize;
+    const limit = this.#limits.maxStorageBufferBindingSize;
     if (bindingBytes(bytes) > limit) {
       throw new RangeError(`${fn}: ${what} takes ${bytes} bytes, more than this GPU binds at once (maxStorageBufferBindingSize ${limit}); split the work (a batch, or an image into bands)`);
     }
   }
 
   /** The compute pipeline for `key`, compiled from `wgsl()` the first time (shader errors thrown with the WGSL's first line). */
-  async pipeline(fn, key, wgsl) {
+  pipeline(fn, key, wgsl) {
     let p = this.#pipelines.get(key);
     if (!p) {
       p = this.#compile(fn, wgsl());
       this.#pipelines.set(key, p);
-      p.catch(() => this.#pipelines.delete(key));
+      p.then((compiled) => this.#compiled.set(key, compiled), () => this.#pipelines.delete(key));
     }
     return p;
+  }
+
+  /** The compute pipeline for `key` once compiled, else null (pipeline() compiles it). */
+  compiled(key) {
+    return this.#compiled.get(key) ?? null;
   }
 
   async #compile(fn, code) {
@@ -121,7 +130,7 @@ export class Dispatcher {
    * a second row of which one is used).
    */
   groups(fn, invocations) {
-    const max = this.#device.limits.maxComputeWorkgroupsPerDimension;
+    const max = this.#limits.maxComputeWorkgroupsPerDimension;
     const total = Math.ceil(invocations / WORKGROUP);
     const y = Math.max(1, Math.ceil(total / max));
     if (y > max) throw new RangeError(`${fn}: ${invocations} invocations exceed this GPU's dispatch limit (${max} x ${max} workgroups of ${WORKGROUP})`);
@@ -137,16 +146,22 @@ export class Dispatcher {
    * one that is submitted at once: GPU errors of that work are thrown naming `fn` and, where
    * the probes find it, the binding or options.encoder at fault; the error scopes are popped
    * whatever throws; `temporaries` are destroyed once submitted (with the caller's encoder:
-   * once the caller submits it), or when the work fails.
+   * once the caller submits it), or when the work fails. Returns null where the work was
+   * batched, else the promise of its checks.
    */
-  async run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
+  run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
+    const theirs = bindings.filter(([, buffer]) => !temporaries.includes(buffer));
+    if (encoder === undefined && this.#batch.knows(theirs.map(([, buffer]) => buffer))) {
+      this.#batch.add(fn, pipeline, params, bindings.map(([name, buffer, bytes]) => [name, buffer, bindingBytes(bytes)]), groups, temporaries);
+      return null;
+    }
+    return this.#runChecked(fn, pipeline, params, bindings, groups, encoder, temporaries, theirs);
+  }
+
+  // run() on its own, in error scopes awaited (its errors thrown by the call).
+  async #runChecked(fn, pipeline, params, bindings, groups, encoder, temporaries, theirs) {
     const device = this.#device;
     const own = encoder === undefined;
-    const theirs = bindings.filter(([, buffer]) => !temporaries.includes(buffer));
-    if (own && this.#batch.knows(theirs.map(([, buffer]) => buffer))) {
-      this.#batch.add(fn, pipeline, params, bindings.map(([name, buffer, bytes]) => [name, buffer, bindingBytes(bytes)]), groups, temporaries);
-      return;
-    }
     // Work batched earlier goes first.
     this.#batch.submit();
     const made = [...temporaries];

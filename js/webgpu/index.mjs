@@ -90,11 +90,12 @@ function makeGpu(device, wasm, rules) {
     const temporaries = [];
     const outName = out ? 'options.out' : 'the output';
     try {
-      const pipeline = await gpu.pipeline(fn, shader.key, shader.wgsl);
+      const pipeline = gpu.compiled(shader.key) ?? await gpu.pipeline(fn, shader.key, shader.wgsl);
       for (const [name, t] of [...inputs, [outName, out]]) checkNotDisposed(fn, name, t?.tensor);
       const groups = gpu.groups(fn, invocations);
       const bindings = inputs.map(([name, t]) => [name, onGpu(t, temporaries).buffer, t.bytes]);
-      await gpu.run(fn, pipeline, params(invocations, groups.width), [...bindings, [outName, r.buffer, bytes]], groups, { encoder, temporaries });
+      const checked = gpu.run(fn, pipeline, params(invocations, groups.width), [...bindings, [outName, r.buffer, bytes]], groups, { encoder, temporaries });
+      if (checked) await checked;
     } catch (e) {
       if (!out) r.tensor.dispose();
       throw e;

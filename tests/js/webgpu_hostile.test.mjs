@@ -168,14 +168,23 @@ describe('gridsample/webgpu, hostile: what the GPU refuses names the argument', 
     const mapped = raw(64, { mappedAtCreation: true });
     await rejectsWith(gpu.gridSample(tensor(mapped), grid), TypeError, /^gridSample: x: its GPUBuffer is mapped; unmap\(\) it before the call$/);
     mapped.unmap();
+    // Disposed while the call waits for its shader's compilation (a pipeline not made before
+    // in this file): refused by name.
     const xg = gpu.upload(x);
-    const call = gpu.gridSample(xg, grid);
+    const call = gpu.gridSample(xg, grid, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true });
     xg.dispose();
     await rejectsWith(call, TypeError, /^gridSample: x: this GPU tensor was disposed$/);
     const ig = gpu.upload(image);
-    const warp = gpu.warpAffine(ig, [1, 0, 0, 0, 1, 0]);
+    const warp = gpu.warpAffine(ig, [1, 0, 0, 0, 1, 0], { mode: 'nearest', paddingMode: 'border' });
     ig.dispose();
     await rejectsWith(warp, TypeError, /^warpAffine: image: this GPU image was disposed$/);
+    // Disposed right after a call whose shader is compiled: the call's work was batched, and
+    // dispose() submits it before it destroys the buffer.
+    const again = gpu.upload(x);
+    const y = gpu.gridSample(again, grid, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true });
+    again.dispose();
+    const want = wasm.gridSample(x, grid, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true }).data;
+    assert.deepEqual((await gpu.read(await y)).data, want);
     mapped.destroy();
   });
 
