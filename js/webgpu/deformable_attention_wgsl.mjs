@@ -47,7 +47,7 @@ export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf, discre
   // The group's channels unrolled (k0 <= k < k1 of them in use): s0.. a point's sample, the
   // fields c0.. of Acc the row's sums, never an array indexed by a loop variable.
   const channels = (f, sep = '\n') => Array.from({ length: GROUP }, (_, k) => f(k)).join(sep);
-  const inUse = (k) => `${k}u >= k0 && ${k}u < k1`;
+  const inUse = (k) => `use${k}`;
   // One point's sample of channels k0..k1 into s: the bilinear taps (rows outermost, weights
   // wx * wy multiplied once per tap, taps outside the level skipped), or the discrete pixel.
   const { lines, taps } = tapWeights(2, 2, (a, j) => (a === 0 ? `ay.w${j}` : `ax.w${j}`));
@@ -61,7 +61,7 @@ ${add('').replace(/^ {2}/gm, '')}`
     : `let ax = axis_plan(u, w);
         let ay = axis_plan(v, h);
         ${lines.join('\n        ')}
-${taps.map(({ digits: [y, x], weight }) => `        if (ay.i${y} >= 0 && ax.i${x} >= 0) {
+${taps.map(({ digits: [y, x], weight }) => `        if ((ay.i${y} | ax.i${x}) >= 0) {
           let tap = head + (level.z + u32(ay.i${y}) * level.y + u32(ax.i${x})) * pixel;
 ${add(`${weight} * `)}
         }`).join('\n')}`;
@@ -119,6 +119,8 @@ fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, Acc>) {
   let pixel = params.heads * params.channels;           // elements from one row of S to the next
   let head = (n * params.s * params.heads + m) * params.channels + c0 - k0;  // + k: channel k's
   var j = row * params.points;                          // the row's first point
+  // Channel k in use: not an && (a branch of its own).
+  ${channels((k) => `let use${k} = (${k}u >= k0) & (${k}u < k1);`, '\n  ')}
   for (var l = 0u; l < params.levels; l++) {
     let level = levels[l];
     let h = i32(level.x);

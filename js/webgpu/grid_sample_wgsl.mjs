@@ -92,8 +92,9 @@ ${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
 /**
  * Plan and blend without an array, unrolled by the taps of the innermost axes (at most
  * STRAIGHT_TAPS): per such tap its weight (tapWeights: the product of those axes' weights, once
- * per point, not per channel) and its element offset, SKIP for a tap the reference skips (an
- * index of -1 on some axis). The blend sums the taps in the CPU's order (axis 0 outermost, each
+ * per point, not per channel) and its element offset; a tap the reference skips (an index of
+ * -1 on some axis) has its bit in `outside` and offset 0, read and not added (a select: no
+ * branch per tap, and every load inside X). The blend sums the taps in the CPU's order (axis 0 outermost, each
  * tap's weight times its value added to 0 in turn). Outer axes, where the window has more taps,
  * keep their padded taps in the plan (Axis structs) and the blend loops over them, picking a
  * tap's index and weight by selects, and continues each weight's product outwards as the CPU
@@ -110,7 +111,11 @@ function unrolledPlan(rank, k, fold) {
   // Every index of the tap not negative: their bits or'ed (each && of comparisons is a branch).
   const inside = (d) => (inner === 1 ? `a${outer}.i${d[0]} >= 0` : `(${innerAxes.map((a) => `a${a}.i${d[a - outer]}`).join(' | ')}) >= 0`);
   const sets = taps.map(({ t, digits, weight }) => `  p.w${t} = ${weight};
-  p.o${t} = ${fold ? offset(digits) : `select(SKIP, ${offset(digits)}, ${inside(digits)})`};`).join('\n');
+  p.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
+  if (!fold) {
+    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = ${inside(digits)};`));
+    sets.push(`  p.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
+  }
   // The blend: loops over the outer axes (none where the window is unrolled whole), each
   // axis's offset added once, then the unrolled taps.
   const open = [];
@@ -127,16 +132,18 @@ function unrolledPlan(rank, k, fold) {
   const pad = '  '.repeat(outer + 1);
   const at = outer ? `o${outer - 1}` : 'base';
   const weight = (t) => [`p.w${t}`, ...axes.slice(0, outer).reverse().map((a) => `w${a}`)].join(' * ');
-  const sum = (t) => `acc = acc + ${outer ? `(${weight(t)})` : weight(t)} * load_x(${at} + p.o${t});`;
+  const term = (t) => `acc + ${outer ? `(${weight(t)})` : weight(t)} * load_x(${at} + p.o${t})`;
+  const sum = (t) => (fold ? `acc = ${term(t)};` : `acc = select(${term(t)}, acc, (p.outside & ${2 ** t}u) != 0u);`);
   const pick = (type, field) => `fn tap_${field === 'i' ? 'index' : 'weight'}(a: Axis, k: i32) -> ${type} {
   return ${Array.from({ length: k - 1 }, () => 'select(').join('')}a.${field}0, ${Array.from({ length: k - 1 }, (_, j) => `a.${field}${j + 1}, k == ${j + 1})`).join(', ')};
 }`;
+  // Empty lines out (no outer axes: no loops, no Axis fields).
+  const tidy = (code) => code.replace(/\n(?=\n)/g, '');
   return {
-    planCode: `struct Plan {
+    planCode: tidy(`struct Plan {
   finite: bool,
-  ${[...axes.slice(0, outer).map((a) => `a${a}: Axis,`), ...taps.map(({ t }) => `w${t}: f32, o${t}: u32,`)].join('\n  ')}
+  ${[...(fold ? [] : ['outside: u32,']), ...axes.slice(0, outer).map((a) => `a${a}: Axis,`), ...taps.map(({ t }) => `w${t}: f32, o${t}: u32,`)].join('\n  ')}
 }
-const SKIP = 0xffffffffu;
 ${outer ? `// Tap k of a planned axis, without an array.
 ${pick('i32', 'i')}
 ${pick('f32', 'w')}
@@ -148,14 +155,14 @@ ${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
 ${axes.slice(0, outer).map((a) => `  p.a${a} = a${a};`).join('\n')}
   ${lines.join('\n  ')}
 ${innerAxes.flatMap((a) => Array.from({ length: k }, (_, j) => `  let d${a}_${j} = u32(a${a}.i${j}) * stride(${a}u);`)).join('\n')}
-${sets}
+${sets.join('\n')}
   return p;
-}`,
-    blendCode: `var acc = 0.0;
+}`),
+    blendCode: tidy(`var acc = 0.0;
 ${open.join('\n')}
-${pad}${taps.map(({ t }) => (fold ? sum(t) : `if (p.o${t} != SKIP) { ${sum(t)} }`)).join(`\n${pad}`)}
+${pad}${taps.map(({ t }) => sum(t)).join(`\n${pad}`)}
 ${close.join('\n')}
-  return acc;`,
+  return acc;`),
   };
 }
 
@@ -237,8 +244,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read> grid: array<${gridHalf ? 'u32' : 'f32'}>;
 @group(0) @binding(3) var<storage, read_write> y: array<${xHalf ? 'u32' : 'f32'}>;
 
-const RANK = ${rank};
-const TAPS = ${k};
 fn size(a: u32) -> i32 { return i32(params.size[a / 4u][a % 4u]); }
 fn stride(a: u32) -> u32 { return params.stride[a / 4u][a % 4u]; }
 ${FINITE}

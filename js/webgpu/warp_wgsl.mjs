@@ -104,7 +104,8 @@ const blendTypes = (rgba) => (rgba
 
 // The plan of an output pixel as scalars, unrolled by the taps (rows outermost): per tap its
 // weight w_x w_y (tapWeights: multiplied once per pixel, not per channel) and its element offset
-// in X, SKIP for a tap outside X (the reference's taps; with fill, it reads the fill colour);
+// in X; a tap outside X (the reference's taps) has its bit in `outside` and offset 0, read and
+// then not added (with fill: the fill colour added in its place), by a select, not a branch;
 // folded (the fast planner's windows, inside X) with fill, `left`: 1 minus the weights in tap
 // order, the weight left outside X; folded nearest, `finite` also says that the pixel is read
 // (zeros padding did not drop it).
@@ -112,15 +113,19 @@ function warpPlan(k, mode, fold, fill) {
   const { lines, taps } = tapWeights(2, k, (a, j) => `a${a}.w${j}`);
   const offset = (d) => `u32(a0.i${d[0]}) * params.in_row + u32(a1.i${d[1]}) * params.c`;
   const sets = taps.map(({ t, digits, weight }) => `  pl.w${t} = ${weight};
-  pl.o${t} = ${fold ? offset(digits) : `select(SKIP, ${offset(digits)}, a0.i${digits[0]} >= 0 && a1.i${digits[1]} >= 0)`};`);
+  pl.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
+  if (!fold) {
+    // Both indices not negative: their bits or'ed (an && of comparisons is a branch).
+    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = (a0.i${digits[0]} | a1.i${digits[1]}) >= 0;`));
+    sets.push(`  pl.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
+  }
   const left = fold && fill && mode !== 'nearest';
   if (left) sets.push(`  pl.left = ${'('.repeat(taps.length)}1.0 - ${taps.map(({ t }) => `pl.w${t}`).join(') - ')});`);
   if (fold && mode === 'nearest') sets.push('  pl.finite = pl.w0 != 0.0;');
   return /* wgsl */ `struct Plan {
-  finite: bool,${left ? ' left: f32,' : ''}
+  finite: bool,${left ? ' left: f32,' : ''}${fold ? '' : ' outside: u32,'}
   ${taps.map(({ t }) => `w${t}: f32, o${t}: u32,`).join('\n  ')}
 }
-const SKIP = 0xffffffffu;
 
 // Output pixel p: its position, then the taps on each axis (a0: y over the rows, a1: x).
 fn plan(p: u32) -> Plan {
@@ -148,11 +153,12 @@ function warpBlend(k, mode, fold, fill, rgba) {
   const head = `fn blend(pl: Plan, c: u32) -> ${t.type} {
   if (!pl.finite) { return ${t.zero} + ${outside}; }`;
   const sum = (j) => `acc = acc + pl.w${j} * ${t.load}(pl.o${j} + c);`;
+  const out = (j) => `(pl.outside & ${2 ** j}u) != 0u`;
   if (fold && mode === 'nearest') return `${head}\n  return ${t.zero} + ${t.load}(pl.o0 + c);\n}`;
   const taps = Array.from({ length: k * k }, (_, j) => {
     if (fold) return sum(j);
-    if (fill) return `if (pl.o${j} == SKIP) { acc = acc + pl.w${j} * ${outside}; } else { ${sum(j)} }`;
-    return `if (pl.o${j} != SKIP) { ${sum(j)} }`;
+    if (fill) return `acc = acc + pl.w${j} * select(${t.load}(pl.o${j} + c), ${outside}, ${out(j)});`;
+    return `acc = select(acc + pl.w${j} * ${t.load}(pl.o${j} + c), acc, ${out(j)});`;
   });
   return /* wgsl */ `${head}
   var acc = ${t.zero};
@@ -220,7 +226,6 @@ struct Params {
 ${source === 'planes' ? '@group(0) @binding(3) var<storage, read> coords_y: array<f32>;' : ''}
 @group(0) @binding(${yBinding}) var<storage, read_write> y: array<${storage}>;
 
-const TAPS = ${k};
 ${FINITE}
 ${source === 'affine' ? DOUBLE_FLOAT : ''}
 ${CUBIC}
