@@ -1,5 +1,7 @@
-// The static cost of gridsample/webgpu's shaders on the bench's shapes (issue 46 item 2): invocations, plans, grid loads and integer divisions per output element of each GridSample layout (js/webgpu/grid_sample_wgsl.mjs gridSampleLayout), and source loads per uint8 RGBA warp pixel, against the shaders before them, since SwiftShader timings mean nothing.
-import { gridSampleLayout } from '../../js/webgpu/grid_sample_wgsl.mjs';
+// The static cost of gridsample/webgpu's shaders on the bench's shapes (issue 46 item 2): invocations, plans, grid loads and integer divisions per output element of each GridSample layout (js/webgpu/grid_sample_wgsl.mjs gridSampleLayout), source loads per uint8 RGBA warp pixel, and multiplications per channel and local-array accesses of plan and blend, against the shaders before them, since SwiftShader timings mean nothing.
+import { deformableAttentionWgsl } from '../../js/webgpu/deformable_attention_wgsl.mjs';
+import { gridSampleLayout, gridSampleWgsl } from '../../js/webgpu/grid_sample_wgsl.mjs';
+import { warpWgsl } from '../../js/webgpu/warp_wgsl.mjs';
 
 // Shapes of the bench's workloads (workloads.mjs) and of issue 46's examples: X (N, C, spatial)
 // and the output's spatial size.
@@ -69,8 +71,74 @@ export function renderGpuCosts() {
     'loads each tap\'s word once and blends the 4 channels as a vec4 (the same operations per lane).', '',
     '| mode | taps | source word loads before -> now | divisions before -> now |', '| --- | ---: | ---: | ---: |');
   for (const [mode, taps] of [['nearest', 1], ['linear', 4], ['cubic', 16]]) out.push(`| ${mode} | ${taps} | ${4 * taps} -> ${taps} | 16 -> 2 |`);
-  out.push('');
+  out.push('', ...renderBlendCosts(), '');
   return out.join('\n');
+}
+
+/**
+ * From a shader's WGSL: the multiplications (float and integer) one channel's blend executes
+ * (each ` * ` of `fn blend` times the trip counts of the loops around it), and the accesses to a
+ * function-scope array at a variable index anywhere in the shader (storage and uniform
+ * bindings aside): the arrays a driver that does not unroll keeps in local memory.
+ */
+export function blendCosts(shader) {
+  // Comments out, the shader's integer constants (TAPS, GROUP) as their values.
+  let wgsl = shader.replace(/\/\/.*$/gm, '');
+  for (const [, name, value] of wgsl.matchAll(/^const (\w+) = (\d+)u?;/gm)) wgsl = wgsl.replace(new RegExp(`\\b${name}\\b(?! =)`, 'g'), value);
+  const lines = wgsl.split('\n');
+  let multiplies = 0;
+  const loops = [];
+  let depth = 0;
+  for (const line of lines.slice(lines.findIndex((l) => l.startsWith('fn blend(')))) {
+    const loop = line.match(/for \(var (\w+) = 0u?; \1 < (\d+)u?;/);
+    const trips = loop ? 1 : loops.reduce((a, l) => a * l.trips, 1);
+    multiplies += (line.match(/ \* /g) ?? []).length * trips;
+    for (const ch of line) {
+      if (ch === '{' && ++depth && loop && !loops.some((l) => l.depth === depth)) loops.push({ depth, trips: Number(loop[2]) });
+      if (ch === '}' && loops.at(-1)?.depth === depth--) loops.pop();
+    }
+    if (depth === 0 && multiplies + loops.length > 0 && line.startsWith('}')) break;
+  }
+  const bindings = new Set(['x', 'grid', 'y', 'coords', 'coords_y', 'value', 'loc', 'weights', 'levels', 'theta', 'fill', 'source', 'size', 'stride']);
+  const indexed = (wgsl.match(/(\b[a-z_]\w*|\))\[[a-z_]\w*\]/g) ?? [])
+    .filter((m) => !bindings.has(m.slice(0, m.indexOf('['))));
+  return { multiplies, arrays: indexed.length };
+}
+
+// The same counts of the shaders before plan and blend were unrolled (at commit 445c3da; the
+// deformable attention shader's weights were already multiplied once per tap).
+const BEFORE = {
+  'GridSample 2-D linear': [14, 12], 'GridSample 2-D cubic': [52, 12], 'GridSample 3-D linear': [38, 12],
+  'GridSample 3-D cubic': [276, 12], 'GridSample 4-D linear': [94, 12], 'GridSample 4-D cubic': [1364, 12],
+  'warp linear': [20, 10], 'warp cubic': [80, 10], 'MultiScaleDeformableAttention': [null, 20],
+};
+
+function renderBlendCosts() {
+  const rows = [];
+  for (const rank of [2, 3, 4]) {
+    for (const mode of ['linear', 'cubic']) {
+      const wgsl = gridSampleWgsl({ rank, mode, padding: 'zeros', align: false, fold: false, xHalf: false, gridHalf: false, layout: 'points' });
+      rows.push([`GridSample ${rank}-D ${mode}`, (mode === 'cubic' ? 4 : 2) ** rank, blendCosts(wgsl)]);
+    }
+  }
+  for (const mode of ['linear', 'cubic']) {
+    const wgsl = warpWgsl({ source: 'maps', mode, padding: 'zeros', align: false, fill: false, fold: false, u8: false, rgba: false });
+    rows.push([`warp ${mode}`, (mode === 'cubic' ? 4 : 2) ** 2, blendCosts(wgsl)]);
+  }
+  const msda = deformableAttentionWgsl({ valueHalf: false, locHalf: false, weightHalf: false, discrete: false });
+  rows.push(['MultiScaleDeformableAttention', 4, { multiplies: null, arrays: blendCosts(msda).arrays }]);
+  return ['Plan and blend (the reference\'s taps, zeros padding, float32; the fast planner\'s windows count the same):',
+    'multiplications one channel\'s blend executes per output element (each tap\'s weight, the product of the axes\'',
+    'weights, and its element offset are now computed once per point, outside the channel loop: one multiplication',
+    'per tap remains), and accesses to a function-scope array at a variable index in the shader (a driver that does',
+    'not unroll keeps those arrays in local memory). Windows of over 16 taps (cubic from 3-D on) unroll the 16 taps of',
+    'their two innermost axes, whose products are computed once per point, and loop over the outer axes, picking their',
+    'taps by selects: one more multiplication per tap and outer axis.', '',
+    '| shader | taps | multiplications per channel before -> now | local-array accesses before -> now |', '| --- | ---: | ---: | ---: |',
+    ...rows.map(([name, taps, now]) => {
+      const [mul, arrays] = BEFORE[name];
+      return `| ${name} | ${taps} | ${mul === null ? '-' : `${mul} -> ${now.multiplies}`} | ${arrays} -> ${now.arrays} |`;
+    })];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(renderGpuCosts());

@@ -1,5 +1,5 @@
 // The MultiScaleDeformableAttention compute shader (DESIGN.md section 12): one invocation per group of output channels of one (n, query, head), each point's bilinear taps (or its one discrete pixel) planned once (wgsl_rules.mjs's rules) and blended into every channel of the group, in the reference's order (src/kernels/reference/deformable_attention_ref.cc).
-import { axisPlan, axisTaps, DISCRETE_TAP, FINITE, HALF, padTaps, UNIT_PIXEL } from './wgsl_rules.mjs';
+import { axisPlan, axisTaps, DISCRETE_TAP, FINITE, HALF, padTaps, tapWeights, UNIT_PIXEL } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /**
@@ -44,31 +44,27 @@ export function levelTable(count, values, points) {
  * rounded once. `discrete`: each point reads its one pixel (DeformableSampling::kDiscrete).
  */
 export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf, discrete }) {
-  // One point's sample of channels k0..k1 into s: the bilinear taps, or the discrete pixel.
+  // The group's channels unrolled (k0 <= k < k1 of them in use): s0.. a point's sample, the
+  // fields c0.. of Acc the row's sums, never an array indexed by a loop variable.
+  const channels = (f, sep = '\n') => Array.from({ length: GROUP }, (_, k) => f(k)).join(sep);
+  const inUse = (k) => `use${k}`;
+  // One point's sample of channels k0..k1 into s: the bilinear taps (rows outermost, weights
+  // wx * wy multiplied once per tap, taps outside the level skipped), or the discrete pixel.
+  const { lines, taps } = tapWeights(2, 2, (a, j) => (a === 0 ? `ay.w${j}` : `ax.w${j}`));
+  const add = (weight) => channels((k) => `          if (${inUse(k)}) { s${k} = s${k} + ${weight}load_value(tap + ${k}u); }`);
   const sample = discrete
     ? `var col = 0u;
         var line = 0u;
         discrete_tap(u, v, level.x, level.y, &col, &line);
         let tap = head + (level.z + line * level.y + col) * pixel;
-        for (var k = 0u; k < GROUP; k++) {
-          if (k >= k0 && k < k1) { s[k] = s[k] + load_value(tap + k); }
-        }`
-    : `var ix: array<i32, TAPS>;
-        var wx: array<f32, TAPS>;
-        var iy: array<i32, TAPS>;
-        var wy: array<f32, TAPS>;
-        axis_plan(u, w, &ix, &wx);
-        axis_plan(v, h, &iy, &wy);
-        for (var ky = 0; ky < TAPS; ky++) {
-          for (var kx = 0; kx < TAPS; kx++) {
-            if (iy[ky] < 0 || ix[kx] < 0) { continue; }
-            let weight = wx[kx] * wy[ky];
-            let tap = head + (level.z + u32(iy[ky]) * level.y + u32(ix[kx])) * pixel;
-            for (var k = 0u; k < GROUP; k++) {
-              if (k >= k0 && k < k1) { s[k] = s[k] + weight * load_value(tap + k); }
-            }
-          }
-        }`;
+${add('').replace(/^ {2}/gm, '')}`
+    : `let ax = axis_plan(u, w);
+        let ay = axis_plan(v, h);
+        ${lines.join('\n        ')}
+${taps.map(({ digits: [y, x], weight }) => `        if ((ay.i${y} | ax.i${x}) >= 0) {
+          let tap = head + (level.z + u32(ay.i${y}) * level.y + u32(ax.i${x})) * pixel;
+${add(`${weight} * `)}
+        }`).join('\n')}`;
   const word = (half) => (half ? 'u32' : 'f32');
   const loadLoc = locHalf
     ? `let h = half_bits(loc[i >> 1u], i);
@@ -78,17 +74,12 @@ export function deformableAttentionWgsl({ valueHalf, locHalf, weightHalf, discre
   *ok = finite_f32(bitcast<u32>(v));
   return v;`;
   const store = valueHalf
-    ? `for (var k = 0u; k < GROUP; k += 2u) {
-    let e = first + k;
-    if (e < last) {
-      var bits = f32_to_half(acc[k]);
-      if (e + 1u < last) { bits = bits | (f32_to_half(acc[k + 1u]) << 16u); }
-      y[e >> 1u] = bits;
-    }
-  }`
-    : `for (var k = 0u; k < GROUP; k++) {
-    if (first + k < last) { y[first + k] = acc[k]; }
-  }`;
+    ? channels((k) => (k % 2 ? '' : `if (first + ${k}u < last) {
+    var bits = f32_to_half(acc.c${k});
+    if (first + ${k + 1}u < last) { bits = bits | (f32_to_half(acc.c${k + 1}) << 16u); }
+    y[(first + ${k}u) >> 1u] = bits;
+  }`), '').replace(/}if/g, '}\n  if')
+    : channels((k) => `if (first + ${k}u < last) { y[first + ${k}u] = acc.c${k}; }`, '\n  ');
   return /* wgsl */ `// gridsample MultiScaleDeformableAttention (${discrete ? 'discrete' : 'bilinear'}): value ${valueHalf ? 'float16' : 'float32'}, sampling_locations ${locHalf ? 'float16' : 'float32'}, attention_weights ${weightHalf ? 'float16' : 'float32'}
 struct Params {
   total: u32, invocations: u32, width: u32, channels: u32,
@@ -102,8 +93,8 @@ struct Params {
 @group(0) @binding(4) var<storage, read> levels: array<vec4<u32>>;
 @group(0) @binding(5) var<storage, read_write> y: array<${word(valueHalf)}>;
 
-const TAPS = 2;
 const GROUP = ${GROUP}u;
+struct Acc { ${channels((k) => `c${k}: f32`, ', ')} }
 ${FINITE}
 ${HALF}
 ${UNIT_PIXEL}
@@ -118,16 +109,18 @@ fn load_loc(i: u32, ok: ptr<function, bool>) -> f32 {
   ${loadLoc}
 }
 
-// Adds row \`row\`'s (n, q, m) channels c0 + k - k0 for k in [k0, k1) into acc[k]: per level and
+// Adds row \`row\`'s (n, q, m) channels c0 + k - k0 for k in [k0, k1) into acc.c<k>: per level and
 // each of its level.w points, its sample (taps row by row, weights wx * wy, taps outside the
 // level skipped; or the discrete pixel; 0 for a non-finite location) times its attention
 // weight, as the reference sums them.
-fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GROUP>>) {
+fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, Acc>) {
   let m = row % params.heads;
   let n = row / params.heads / params.queries;
   let pixel = params.heads * params.channels;           // elements from one row of S to the next
   let head = (n * params.s * params.heads + m) * params.channels + c0 - k0;  // + k: channel k's
   var j = row * params.points;                          // the row's first point
+  // Channel k in use: not an && (a branch of its own).
+  ${channels((k) => `let use${k} = (${k}u >= k0) & (${k}u < k1);`, '\n  ')}
   for (var l = 0u; l < params.levels; l++) {
     let level = levels[l];
     let h = i32(level.x);
@@ -141,13 +134,11 @@ fn attend(row: u32, c0: u32, k0: u32, k1: u32, acc: ptr<function, array<f32, GRO
       // Zeroed explicitly: Dawn on SwiftShader (Node's and Chromium's) kept a loop body's var
       // declared without an initializer from one iteration to the next (the points' samples
       // added up; webgpu_chromium.test.mjs fails without it).
-      var s = array<f32, GROUP>();
+      ${channels((k) => `var s${k} = 0.0;`, '\n      ')}
       if (ok_x && ok_y) {
         ${sample}
       }
-      for (var k = 0u; k < GROUP; k++) {
-        if (k >= k0 && k < k1) { (*acc)[k] = (*acc)[k] + a * s[k]; }
-      }
+      ${channels((k) => `if (${inUse(k)}) { (*acc).c${k} = (*acc).c${k} + a * s${k}; }`, '\n      ')}
       j++;
     }
   }
@@ -159,7 +150,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   if (gid >= params.invocations) { return; }
   let first = gid * GROUP;
   let last = min(first + GROUP, params.total);
-  var acc = array<f32, GROUP>();
+  var acc = Acc();
   // The group's elements row by row (one row unless D is not a multiple of GROUP).
   var e = first;
   loop {

@@ -1,5 +1,5 @@
 // The GridSample compute shader for one (rank, mode, padding, align, fold, dtypes), assembled from wgsl_rules.mjs: a plan per output point (taps and weights per axis, once), then a blend per channel summing the taps innermost axis fastest, in the CPU's order.
-import { axisPlan, axisTaps, CUBIC, denormalise, FINITE, HALF, padTaps, reflectIndex, TAPS } from './wgsl_rules.mjs';
+import { axisPlan, axisTaps, CUBIC, denormalise, FINITE, HALF, padTaps, reflectIndex, TAPS, tapWeights } from './wgsl_rules.mjs';
 
 /** Invocations per workgroup of every gridsample shader. */
 export const WORKGROUP = 64;
@@ -53,6 +53,120 @@ export function gridSampleParams({ n, c, inDims, outSpatial, invocations, width,
 }
 
 /**
+ * Taps of the window's innermost axes that plan and blend unroll (4 x 4 cubic, 2^4 linear): a
+ * window with more (cubic from 3-D on, linear from 5-D on) loops over its outer axes around them,
+ * since each unrolled tap is a load site of its own for the driver to compile.
+ */
+export const STRAIGHT_TAPS = 16;
+
+// The grid coordinates of output point `point` of batch item n (innermost axis first in the
+// grid) as g0 .. g{rank - 1} (axis 0 outermost), p.finite whether all are finite.
+const loadCoordinates = (rank) => `let at = (n * params.out_spatial + point) * ${rank}u;
+${Array.from({ length: rank }, (_, a) => `  var ok${a} = true;
+  let g${a} = load_grid(at + ${rank - 1 - a}u, &ok${a});`).join('\n')}
+  p.finite = ${Array.from({ length: rank }, (_, a) => `ok${a}`).join(' && ')};
+  if (!p.finite) { return p; }`;
+
+const PLAN_HEAD = `// Output point \`point\` of batch item n: its grid coordinates, all finite or the point samples
+// 0, then each axis's padded taps`;
+
+// Nearest: the one tap's offset, and whether it is read (inside X: the reference; weight not 0:
+// the fast planner's zeros padding).
+function nearestPlan(rank) {
+  const axes = Array.from({ length: rank }, (_, a) => a);
+  return {
+    planCode: `struct Plan { finite: bool, o0: u32 }
+${PLAN_HEAD}, and whether the tap is read.
+fn plan(n: u32, point: u32) -> Plan {
+  var p: Plan;
+  ${loadCoordinates(rank)}
+${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
+  p.finite = ${axes.map((a) => `a${a}.i0 >= 0`).join(' && ')} && ${axes.map((a) => `a${a}.w0 != 0.0`).join(' && ')};
+  p.o0 = ${axes.map((a) => `u32(a${a}.i0) * stride(${a}u)`).join(' + ')};
+  return p;
+}`,
+    blendCode: 'return load_x(base + p.o0);',
+  };
+}
+
+/**
+ * Plan and blend without an array, unrolled by the taps of the innermost axes (at most
+ * STRAIGHT_TAPS): per such tap its weight (tapWeights: the product of those axes' weights, once
+ * per point, not per channel) and its element offset; a tap the reference skips (an index of
+ * -1 on some axis) has its bit in `outside` and offset 0, read and not added (a select: no
+ * branch per tap, and every load inside X). The blend sums the taps in the CPU's order (axis 0 outermost, each
+ * tap's weight times its value added to 0 in turn). Outer axes, where the window has more taps,
+ * keep their padded taps in the plan (Axis structs) and the blend loops over them, picking a
+ * tap's index and weight by selects, and continues each weight's product outwards as the CPU
+ * does (((w_inner ...) w_a) ... w_0).
+ */
+function unrolledPlan(rank, k, fold) {
+  let inner = 1;
+  while (inner < rank && k ** (inner + 1) <= STRAIGHT_TAPS) inner += 1;
+  const outer = rank - inner;
+  const axes = Array.from({ length: rank }, (_, a) => a);
+  const innerAxes = axes.slice(outer);
+  const { lines, taps } = tapWeights(inner, k, (a, j) => `a${outer + a}.w${j}`);
+  const offset = (d) => innerAxes.map((a) => `d${a}_${d[a - outer]}`).join(' + ');
+  // Every index of the tap not negative: their bits or'ed (each && of comparisons is a branch).
+  const inside = (d) => (inner === 1 ? `a${outer}.i${d[0]} >= 0` : `(${innerAxes.map((a) => `a${a}.i${d[a - outer]}`).join(' | ')}) >= 0`);
+  const sets = taps.map(({ t, digits, weight }) => `  p.w${t} = ${weight};
+  p.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
+  if (!fold) {
+    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = ${inside(digits)};`));
+    sets.push(`  p.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
+  }
+  // The blend: loops over the outer axes (none where the window is unrolled whole), each
+  // axis's offset added once, then the unrolled taps.
+  const open = [];
+  const close = [];
+  for (let a = 0; a < outer; ++a) {
+    const pad = '  '.repeat(a + 1);
+    open.push(`${pad}for (var k${a} = 0; k${a} < ${k}; k${a}++) {`,
+      `${pad}  let i${a} = tap_index(p.a${a}, k${a});`,
+      ...(fold ? [] : [`${pad}  if (i${a} < 0) { continue; }`]),
+      `${pad}  let w${a} = tap_weight(p.a${a}, k${a});`,
+      `${pad}  let o${a} = ${a === 0 ? 'base' : `o${a - 1}`} + u32(i${a}) * stride(${a}u);`);
+    close.unshift(`${pad}}`);
+  }
+  const pad = '  '.repeat(outer + 1);
+  const at = outer ? `o${outer - 1}` : 'base';
+  const weight = (t) => [`p.w${t}`, ...axes.slice(0, outer).reverse().map((a) => `w${a}`)].join(' * ');
+  const term = (t) => `acc + ${outer ? `(${weight(t)})` : weight(t)} * load_x(${at} + p.o${t})`;
+  const sum = (t) => (fold ? `acc = ${term(t)};` : `acc = select(${term(t)}, acc, (p.outside & ${2 ** t}u) != 0u);`);
+  const pick = (type, field) => `fn tap_${field === 'i' ? 'index' : 'weight'}(a: Axis, k: i32) -> ${type} {
+  return ${Array.from({ length: k - 1 }, () => 'select(').join('')}a.${field}0, ${Array.from({ length: k - 1 }, (_, j) => `a.${field}${j + 1}, k == ${j + 1})`).join(', ')};
+}`;
+  // Empty lines out (no outer axes: no loops, no Axis fields).
+  const tidy = (code) => code.replace(/\n(?=\n)/g, '');
+  return {
+    planCode: tidy(`struct Plan {
+  finite: bool,
+  ${[...(fold ? [] : ['outside: u32,']), ...axes.slice(0, outer).map((a) => `a${a}: Axis,`), ...taps.map(({ t }) => `w${t}: f32, o${t}: u32,`)].join('\n  ')}
+}
+${outer ? `// Tap k of a planned axis, without an array.
+${pick('i32', 'i')}
+${pick('f32', 'w')}
+` : ''}${PLAN_HEAD}, and per tap of the innermost axes its weight and offset.
+fn plan(n: u32, point: u32) -> Plan {
+  var p: Plan;
+  ${loadCoordinates(rank)}
+${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
+${axes.slice(0, outer).map((a) => `  p.a${a} = a${a};`).join('\n')}
+  ${lines.join('\n  ')}
+${innerAxes.flatMap((a) => Array.from({ length: k }, (_, j) => `  let d${a}_${j} = u32(a${a}.i${j}) * stride(${a}u);`)).join('\n')}
+${sets.join('\n')}
+  return p;
+}`),
+    blendCode: tidy(`var acc = 0.0;
+${open.join('\n')}
+${pad}${taps.map(({ t }) => sum(t)).join(`\n${pad}`)}
+${close.join('\n')}
+  return acc;`),
+  };
+}
+
+/**
  * WGSL for GridSample of spatial rank `rank`. `fold`: the CPU's fast planner's windows (see
  * padTaps). `xHalf` / `gridHalf`: float16 storage (packed u32 words), computed in float32 as the
  * CPU does. `layout`: how invocations share the output (gridSampleLayout).
@@ -67,34 +181,7 @@ export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHa
     : `let v = grid[i];
   *ok = finite_f32(bitcast<u32>(v));
   return v;`;
-  // The blend: nested loops over the taps, outermost axis outside, each axis's offset added
-  // once; the weight of a tap multiplies the axes' weights innermost axis first.
-  let blend;
-  if (mode === 'nearest') {
-    const offset = Array.from({ length: rank }, (_, a) => `u32(p.idx[${a}][0]) * stride(${a})`).join(' + ');
-    const inside = Array.from({ length: rank }, (_, a) => `p.idx[${a}][0] >= 0`).join(' && ');
-    const weight = Array.from({ length: rank }, (_, a) => `p.w[${a}][0] != 0.0`).join(' && ');
-    blend = `if (!(${inside}) || !(${weight})) { return 0.0; }
-  return load_x(base + ${offset});`;
-  } else {
-    const open = [];
-    const close = [];
-    for (let a = 0; a < rank; ++a) {
-      const pad = '  '.repeat(a + 1);
-      open.push(`${pad}for (var k${a} = 0; k${a} < ${k}; k${a}++) {`);
-      open.push(`${pad}  let i${a} = p.idx[${a}][k${a}];`);
-      if (!fold) open.push(`${pad}  if (i${a} < 0) { continue; }`);
-      open.push(`${pad}  let o${a} = ${a === 0 ? 'base' : `o${a - 1}`} + u32(i${a}) * stride(${a});`);
-      close.unshift(`${pad}}`);
-    }
-    const weights = Array.from({ length: rank }, (_, j) => `p.w[${rank - 1 - j}][k${rank - 1 - j}]`).join(' * ');
-    const pad = '  '.repeat(rank + 1);
-    blend = `var acc = 0.0;
-${open.join('\n')}
-${pad}acc = acc + (${weights}) * load_x(o${rank - 1});
-${close.join('\n')}
-  return acc;`;
-  }
+  const { planCode, blendCode } = mode === 'nearest' ? nearestPlan(rank) : unrolledPlan(rank, k, fold);
   const stores = {
     words: `let word = gid;
   if (word >= params.invocations) { return; }
@@ -157,8 +244,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read> grid: array<${gridHalf ? 'u32' : 'f32'}>;
 @group(0) @binding(3) var<storage, read_write> y: array<${xHalf ? 'u32' : 'f32'}>;
 
-const RANK = ${rank};
-const TAPS = ${k};
 fn size(a: u32) -> i32 { return i32(params.size[a / 4u][a % 4u]); }
 fn stride(a: u32) -> u32 { return params.stride[a / 4u][a % 4u]; }
 ${FINITE}
@@ -175,37 +260,11 @@ fn load_grid(i: u32, ok: ptr<function, bool>) -> f32 {
   ${loadG}
 }
 
-struct Plan {
-  finite: bool,
-  idx: array<array<i32, TAPS>, RANK>,
-  w: array<array<f32, TAPS>, RANK>,
-}
-
-// Output point \`point\` of batch item n: its grid coordinates (innermost axis first in the grid),
-// all finite or the point samples 0, then each axis's padded taps.
-fn plan(n: u32, point: u32) -> Plan {
-  var p: Plan;
-  p.finite = true;
-  var g: array<f32, RANK>;
-  for (var a = 0u; a < ${rank}u; a++) {
-    var ok = true;
-    g[a] = load_grid((n * params.out_spatial + point) * ${rank}u + (${rank - 1}u - a), &ok);
-    p.finite = p.finite && ok;
-  }
-  if (!p.finite) { return p; }
-  for (var a = 0u; a < ${rank}u; a++) {
-    var idx: array<i32, TAPS>;
-    var wo: array<f32, TAPS>;
-    axis_plan(g[a], size(a), &idx, &wo);
-    p.idx[a] = idx;
-    p.w[a] = wo;
-  }
-  return p;
-}
+${planCode}
 
 // One channel's value at a planned point: base is the channel's first element in X.
 fn blend(p: Plan, base: u32) -> f32 {
-  ${blend}
+  ${blendCode}
 }
 
 @compute @workgroup_size(${WORKGROUP})

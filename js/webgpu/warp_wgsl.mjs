@@ -1,5 +1,5 @@
 // The image-warp compute shader (warpAffine, warpPerspective, remap on interleaved uint8 or float32 images of 1 to 4 channels) for one (source, mode, padding, align, fill, dtype), assembled from wgsl_rules.mjs as the CPU reference computes it (src/kernels/reference/channels_last_ref.cc): a position per output pixel from its coordinate source, the reference's taps on each axis, and per channel its sum in its order.
-import { axisPlan, axisTaps, CUBIC, denormalise, DOUBLE_FLOAT, FINITE, padTaps, pixelPosition, reflectIndex, TAPS } from './wgsl_rules.mjs';
+import { axisPlan, axisTaps, CUBIC, denormalise, DOUBLE_FLOAT, FINITE, padTaps, pixelPosition, reflectIndex, TAPS, tapWeights } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
 /**
@@ -44,19 +44,19 @@ fn reduce4(v: vec2<f32>) -> vec2<f32> {
   if (v.x < 0.0 && r.x + r.y > 0.0) { r = df_add(r, vec2<f32>(-4.0, 0.0)); }
   return r;
 }
+// Coordinate k (0: x, 1: y) of the pixel in row i, column j.
+fn coordinate(i: u32, j: u32, k: u32) -> f32 {
+  let rows = params.out_w * 4u;
+  let a = vec2<f32>(coords[(j * 2u + k) * 2u], coords[(j * 2u + k) * 2u + 1u]);
+  let b = vec2<f32>(coords[rows + (i * 2u + k) * 2u], coords[rows + (i * 2u + k) * 2u + 1u]);
+  let t = vec2<f32>(params.source[2u * k], params.source[2u * k + 1u]);
+  return nearest(${reduce ? 'reduce4(' : ''}df_add(df_add(a, b), t)${reduce ? ')' : ''});
+}
 fn position(p: u32, ok: ptr<function, bool>) -> vec2<f32> {
   let j = p % params.out_w;
   let i = p / params.out_w;
-  let rows = params.out_w * 4u;
-  var g: vec2<f32>;
-  for (var k = 0u; k < 2u; k++) {
-    let a = vec2<f32>(coords[(j * 2u + k) * 2u], coords[(j * 2u + k) * 2u + 1u]);
-    let b = vec2<f32>(coords[rows + (i * 2u + k) * 2u], coords[rows + (i * 2u + k) * 2u + 1u]);
-    let t = vec2<f32>(params.source[2u * k], params.source[2u * k + 1u]);
-    let v = ${reduce ? 'reduce4(' : ''}df_add(df_add(a, b), t)${reduce ? ')' : ''};
-    g[k] = nearest(v);
-    *ok = *ok && finite_f32(bitcast<u32>(g[k]));
-  }
+  let g = vec2<f32>(coordinate(i, j, 0u), coordinate(i, j, 1u));
+  *ok = *ok && finite_f32(bitcast<u32>(g.x)) && finite_f32(bitcast<u32>(g.y));
   return g;
 }`,
   perspective: () => /* wgsl */ `
@@ -102,59 +102,68 @@ const blendTypes = (rgba) => (rgba
   ? { type: 'vec4<f32>', zero: 'vec4<f32>(0.0)', fill: 'params.fill', load: 'load_px' }
   : { type: 'f32', zero: '0.0', fill: 'params.fill[c]', load: 'load_x' });
 
-// The reference's blend of channel c at a planned pixel: the taps rows outermost, weight
-// w_x w_y, a tap outside X skipped (or, with fill, reading the fill colour); a non-finite
-// position gives 0 (or fill).
-function tapBlend(fill, rgba) {
-  const t = blendTypes(rgba);
-  const outside = fill ? t.fill : t.zero;
-  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
-  if (!pl.finite) { return ${t.zero} + ${outside}; }
-  var acc = ${t.zero};
-  for (var a = 0; a < TAPS; a++) {
-    let iy = pl.idx[0][a];
-    ${fill ? '' : 'if (iy < 0) { continue; }'}
-    for (var b = 0; b < TAPS; b++) {
-      let ix = pl.idx[1][b];
-      ${fill ? '' : 'if (ix < 0) { continue; }'}
-      let weight = pl.w[1][b] * pl.w[0][a];
-      if (iy < 0 || ix < 0) {
-        acc = acc + weight * ${outside};
-        continue;
-      }
-      acc = acc + weight * ${t.load}(u32(iy) * params.in_row + u32(ix) * params.c + c);
-    }
+// The plan of an output pixel as scalars, unrolled by the taps (rows outermost): per tap its
+// weight w_x w_y (tapWeights: multiplied once per pixel, not per channel) and its element offset
+// in X; a tap outside X (the reference's taps) has its bit in `outside` and offset 0, read and
+// then not added (with fill: the fill colour added in its place), by a select, not a branch;
+// folded (the fast planner's windows, inside X) with fill, `left`: 1 minus the weights in tap
+// order, the weight left outside X; folded nearest, `finite` also says that the pixel is read
+// (zeros padding did not drop it).
+function warpPlan(k, mode, fold, fill) {
+  const { lines, taps } = tapWeights(2, k, (a, j) => `a${a}.w${j}`);
+  const offset = (d) => `u32(a0.i${d[0]}) * params.in_row + u32(a1.i${d[1]}) * params.c`;
+  const sets = taps.map(({ t, digits, weight }) => `  pl.w${t} = ${weight};
+  pl.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
+  if (!fold) {
+    // Both indices not negative: their bits or'ed (an && of comparisons is a branch).
+    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = (a0.i${digits[0]} | a1.i${digits[1]}) >= 0;`));
+    sets.push(`  pl.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
   }
-  return acc;
+  const left = fold && fill && mode !== 'nearest';
+  if (left) sets.push(`  pl.left = ${'('.repeat(taps.length)}1.0 - ${taps.map(({ t }) => `pl.w${t}`).join(') - ')});`);
+  if (fold && mode === 'nearest') sets.push('  pl.finite = pl.w0 != 0.0;');
+  return /* wgsl */ `struct Plan {
+  finite: bool,${left ? ' left: f32,' : ''}${fold ? '' : ' outside: u32,'}
+  ${taps.map(({ t }) => `w${t}: f32, o${t}: u32,`).join('\n  ')}
+}
+
+// Output pixel p: its position, then the taps on each axis (a0: y over the rows, a1: x).
+fn plan(p: u32) -> Plan {
+  var pl: Plan;
+  var ok = true;
+  let g = position(p, &ok);
+  pl.finite = ok;
+  if (!ok) { return pl; }
+  let a0 = axis_plan(g.y, i32(params.in_h));
+  let a1 = axis_plan(g.x, i32(params.in_w));
+  ${lines.join('\n  ')}
+${sets.join('\n')}
+  return pl;
 }`;
 }
 
-// The fast planner's blend (src/kernels/blends/interleaved-inl.h) over folded windows,
-// which lie inside X: nearest copies its pixel (0 + v) unless zeros padding dropped it; the
-// others sum every slot, rows outermost, weight w_x w_y, and add fill once with the weight
-// left outside X, 1 minus the weights in that order.
-function foldedBlend(mode, fill, rgba) {
+// The blend of channel c at a planned pixel, the taps in the plan's order, each weight times its
+// value added to 0 in turn; a non-finite position gives 0 (or fill). The reference's: a tap outside
+// X skipped (or, with fill, its weight times the fill colour). The fast planner's
+// (src/kernels/blends/interleaved-inl.h): every slot summed and fill added once with the weight
+// left outside X; nearest copies its pixel (0 + v).
+function warpBlend(k, mode, fold, fill, rgba) {
   const t = blendTypes(rgba);
   const outside = fill ? t.fill : t.zero;
-  const at = (a, b) => `${t.load}(u32(pl.idx[0][${a}]) * params.in_row + u32(pl.idx[1][${b}]) * params.c + c)`;
-  if (mode === 'nearest') {
-    return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
-  if (!pl.finite || pl.w[1][0] * pl.w[0][0] == 0.0) { return ${t.zero} + ${outside}; }
-  return ${t.zero} + ${at(0, 0)};
-}`;
-  }
-  return /* wgsl */ `fn blend(pl: Plan, c: u32) -> ${t.type} {
-  if (!pl.finite) { return ${t.zero} + ${outside}; }
+  const head = `fn blend(pl: Plan, c: u32) -> ${t.type} {
+  if (!pl.finite) { return ${t.zero} + ${outside}; }`;
+  const sum = (j) => `acc = acc + pl.w${j} * ${t.load}(pl.o${j} + c);`;
+  const out = (j) => `(pl.outside & ${2 ** j}u) != 0u`;
+  if (fold && mode === 'nearest') return `${head}\n  return ${t.zero} + ${t.load}(pl.o0 + c);\n}`;
+  const taps = Array.from({ length: k * k }, (_, j) => {
+    if (fold) return sum(j);
+    if (fill) return `acc = acc + pl.w${j} * select(${t.load}(pl.o${j} + c), ${outside}, ${out(j)});`;
+    return `acc = select(acc + pl.w${j} * ${t.load}(pl.o${j} + c), acc, ${out(j)});`;
+  });
+  return /* wgsl */ `${head}
   var acc = ${t.zero};
-  var left = 1.0;
-  for (var a = 0; a < TAPS; a++) {
-    for (var b = 0; b < TAPS; b++) {
-      let weight = pl.w[1][b] * pl.w[0][a];
-      acc = acc + weight * ${at('a', 'b')};
-      left = left - weight;
-    }
-  }
-  return ${fill ? `acc + left * ${t.fill}` : 'acc'};
+  ${taps.join('\n  ')}
+  return ${fold && fill ? `acc + pl.left * ${t.fill}` : 'acc'};
 }`;
 }
 
@@ -217,7 +226,6 @@ struct Params {
 ${source === 'planes' ? '@group(0) @binding(3) var<storage, read> coords_y: array<f32>;' : ''}
 @group(0) @binding(${yBinding}) var<storage, read_write> y: array<${storage}>;
 
-const TAPS = ${k};
 ${FINITE}
 ${source === 'affine' ? DOUBLE_FLOAT : ''}
 ${CUBIC}
@@ -235,30 +243,9 @@ fn load_px(i: u32) -> vec4<f32> {
   return vec4<f32>(f32(w & 0xffu), f32((w >> 8u) & 0xffu), f32((w >> 16u) & 0xffu), f32(w >> 24u));
 }` : ''}
 
-struct Plan {
-  finite: bool,
-  idx: array<array<i32, TAPS>, 2>,
-  w: array<array<f32, TAPS>, 2>,
-}
+${warpPlan(k, mode, fold, fill)}
 
-// Output pixel p: its position, then the taps on each axis (0: y over the rows, 1: x).
-fn plan(p: u32) -> Plan {
-  var pl: Plan;
-  var ok = true;
-  let g = position(p, &ok);
-  pl.finite = ok;
-  if (!ok) { return pl; }
-  for (var a = 0u; a < 2u; a++) {
-    var idx: array<i32, TAPS>;
-    var wo: array<f32, TAPS>;
-    axis_plan(select(g.x, g.y, a == 0u), i32(select(params.in_w, params.in_h, a == 0u)), &idx, &wo);
-    pl.idx[a] = idx;
-    pl.w[a] = wo;
-  }
-  return pl;
-}
-
-${fold ? foldedBlend(mode, fill, rgba) : tapBlend(fill, rgba)}
+${warpBlend(k, mode, fold, fill, rgba)}
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

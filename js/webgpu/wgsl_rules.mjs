@@ -162,25 +162,30 @@ fn cubic_far(t: f32) -> f32 { return ((-0.75 * t - -3.75) * t + -6.0) * t - -3.0
 /** Taps per axis of each mode: its window. */
 export const TAPS = { nearest: 1, linear: 2, cubic: 4 };
 
+// Names 0 .. k - 1 joined: the fields or statements of one per tap.
+const each = (k, f, sep = ', ') => Array.from({ length: k }, (_, j) => f(j)).join(sep);
+
 /**
- * The first tap (unpadded) and the tap weights at the pixel position x: round half to even for
- * nearest, else floor and the linear or Keys weights of the fraction (axis_plan-inl.h AxisTaps).
+ * One axis's taps as scalars (a struct of TAPS indices i0.. and weights w0.., never an array, so
+ * that no driver needs local memory for them), and the first tap (unpadded) and the tap weights
+ * at the pixel position x: round half to even for nearest, else floor and the linear or Keys
+ * weights of the fraction (axis_plan-inl.h AxisTaps).
  */
 export function axisTaps(mode) {
   const k = TAPS[mode];
   const body = {
-    nearest: `*w = array<f32, 1>(1.0);
-  return i32(round(x));`,
+    nearest: `return Axis(i32(round(x)), 1.0);`,
     linear: `let f = floor(x);
-  *w = array<f32, 2>((f + 1.0) - x, x - f);
-  return i32(f);`,
+  let i = i32(f);
+  return Axis(i, i + 1, (f + 1.0) - x, x - f);`,
     cubic: `let f = floor(x);
   let t = x - f;
-  *w = array<f32, 4>(cubic_far(t + 1.0), cubic_near(t), cubic_near(1.0 - t), cubic_far(2.0 - t));
-  return i32(f) - 1;`,
+  let i = i32(f) - 1;
+  return Axis(i, i + 1, i + 2, i + 3, cubic_far(t + 1.0), cubic_near(t), cubic_near(1.0 - t), cubic_far(2.0 - t));`,
   }[mode];
   return /* wgsl */ `
-fn axis_taps(x: f32, w: ptr<function, array<f32, ${k}>>) -> i32 {
+struct Axis { ${each(k, (j) => `i${j}: i32`)}, ${each(k, (j) => `w${j}: f32`)} }
+fn axis_taps(x: f32) -> Axis {
   ${body}
 }`;
 }
@@ -189,46 +194,35 @@ fn axis_taps(x: f32, w: ptr<function, array<f32, ${k}>>) -> i32 {
  * One axis's taps after padding, as index and weight per tap (an index of -1: a tap the sum
  * skips). With `fold` (the CPU's fast planner: GridSampleFoldsTaps), the taps are a window of
  * consecutive pixels inside the axis whose slot weights add the weights of every tap padding
- * maps there (zeros padding: a dropped tap weighs 0 and its slot is still read), as
- * axis_plan-inl.h PlanPixels; without, each tap keeps its weight and padded index, as the reference.
+ * maps there in tap order (zeros padding: a dropped tap weighs 0 and its slot is still read), as
+ * axis_plan-inl.h PlanPixels; without, each tap keeps its weight and padded index, as the
+ * reference. Unrolled over the taps.
  */
 export function padTaps(mode, padding, fold) {
   const k = TAPS[mode];
   const pad = {
-    zeros: `if (tap[k] < 0 || tap[k] >= s) { ${fold ? 'w[k] = 0.0;' : 'tap[k] = -1;'} }`,
-    border: 'tap[k] = clamp(tap[k], 0, s - 1);',
-    reflection: 'tap[k] = reflect_index(tap[k], s);',
+    zeros: (j) => (fold ? `if (o.i${j} < 0 || o.i${j} >= s) { o.w${j} = 0.0; }` : `if (o.i${j} < 0 || o.i${j} >= s) { o.i${j} = -1; }`),
+    border: (j) => `o.i${j} = clamp(o.i${j}, 0, s - 1);`,
+    reflection: (j) => `o.i${j} = reflect_index(o.i${j}, s);`,
   }[padding];
   let place;
   if (!fold) {
-    place = `for (var k = 0; k < ${k}; k++) { (*idx)[k] = tap[k]; (*wo)[k] = w[k]; }`;
+    place = 'return o;';
   } else if (mode === 'nearest') {
-    place = '(*idx)[0] = clamp(tap[0], 0, s - 1);\n  (*wo)[0] = w[0];';
+    place = 'o.i0 = clamp(o.i0, 0, s - 1);\n  return o;';
   } else {
-    place = `var lo = tap[0];
-  for (var k = 1; k < ${k}; k++) { lo = min(lo, tap[k]); }
+    // Slot j's weight: 0 plus, tap by tap, the weight of each tap padded onto it.
+    const sum = (j) => each(k, (t) => `select(0.0, o.w${t}, o.i${t} == start + ${j})`, ') + ');
+    place = `let lo = ${'min('.repeat(k - 1)}o.i0, ${each(k - 1, (t) => `o.i${t + 1})`)};
   let start = clamp(lo, 0, s - ${k});
-  for (var j = 0; j < ${k}; j++) {
-    var sum = 0.0;
-    for (var k = 0; k < ${k}; k++) { sum = sum + select(0.0, w[k], tap[k] == start + j); }
-    (*idx)[j] = start + j;
-    (*wo)[j] = sum;
-  }`;
+  ${each(k, (j) => `let w${j} = ${'('.repeat(k)}0.0 + ${sum(j)});`, '\n  ')}
+  return Axis(${each(k, (j) => `start + ${j}`)}, ${each(k, (j) => `w${j}`)});`;
   }
-  const interior = fold && mode !== 'nearest'
-    ? `if (first > -1 && first < s - ${k} + 1) {
-    for (var k = 0; k < ${k}; k++) { (*idx)[k] = first + k; (*wo)[k] = w_in[k]; }
-    return;
-  }
-  ` : '';
+  const interior = fold && mode !== 'nearest' ? `if (t.i0 > -1 && t.i0 < s - ${k} + 1) { return t; }\n  ` : '';
   return /* wgsl */ `
-fn pad_taps(first: i32, w_in: array<f32, ${k}>, s: i32, idx: ptr<function, array<i32, ${k}>>, wo: ptr<function, array<f32, ${k}>>) {
-  ${interior}var tap: array<i32, ${k}>;
-  var w = w_in;
-  for (var k = 0; k < ${k}; k++) {
-    tap[k] = first + k;
-    ${pad}
-  }
+fn pad_taps(t: Axis, s: i32) -> Axis {
+  ${interior}var o = t;
+  ${each(k, pad, '\n  ')}
   ${place}
 }`;
 }
@@ -236,15 +230,38 @@ fn pad_taps(first: i32, w_in: array<f32, ${k}>, s: i32, idx: ptr<function, array
 /**
  * One axis of an output point's plan: the padded taps (padTaps) and weights (axisTaps) of the
  * finite coordinate v on an axis of `size`, taken to a pixel position by `toPixel`
- * (denormalise for a normalised coordinate, pixel_position for a pixel one). Needs TAPS.
+ * (denormalise for a normalised coordinate, pixel_position for a pixel one).
  */
 export function axisPlan(toPixel) {
   return /* wgsl */ `
-fn axis_plan(v: f32, size: i32, idx: ptr<function, array<i32, TAPS>>, wo: ptr<function, array<f32, TAPS>>) {
-  var w: array<f32, TAPS>;
-  let first = axis_taps(${toPixel}(v, size), &w);
-  pad_taps(first, w, size, idx, wo);
-}`;
+fn axis_plan(v: f32, size: i32) -> Axis { return pad_taps(axis_taps(${toPixel}(v, size)), size); }`;
+}
+
+/**
+ * The taps of a window of `k` taps on each of `rank` axes, in the CPU's order (axis 0, the
+ * outermost, slowest): each tap's digits (its tap on each axis) and its weight's name. The
+ * weights are `let`s of `lines`, the product of the axes' weights innermost axis first, as the
+ * CPU multiplies them ((w_{r-1} w_{r-2}) ...) w_0: a tap's product shares its first factors with
+ * its neighbours' (the same operations in the same order, once). `weight(a, j)`: axis a's tap j.
+ */
+export function tapWeights(rank, k, weight) {
+  const lines = [];
+  const taps = [];
+  // name(a, digits): the product over axes a .. rank - 1 of the taps digits[a ..].
+  const name = (a, digits) => (a === rank - 1 ? weight(a, digits[a]) : `q${a}_${digits.slice(a).join('')}`);
+  // Tap t of n axes as its digits in base k, the first axis's most significant.
+  const digitsOf = (t, n) => Array.from({ length: n }, (_, a) => Math.floor(t / k ** (n - 1 - a)) % k);
+  for (let a = rank - 2; a >= 0; --a) {
+    for (let t = 0; t < k ** (rank - a); ++t) {
+      const digits = [...Array(a).fill(0), ...digitsOf(t, rank - a)];
+      lines.push(`let ${name(a, digits)} = ${name(a + 1, digits)} * ${weight(a, digits[a])};`);
+    }
+  }
+  for (let t = 0; t < k ** rank; ++t) {
+    const digits = digitsOf(t, rank);
+    taps.push({ t, digits, weight: name(0, digits) });
+  }
+  return { lines, taps };
 }
 
 /**

@@ -6,7 +6,9 @@ import { describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
 import { Dispatcher } from '../../js/webgpu/dispatch.mjs';
-import { gridSampleLayout } from '../../js/webgpu/grid_sample_wgsl.mjs';
+import { deformableAttentionWgsl } from '../../js/webgpu/deformable_attention_wgsl.mjs';
+import { gridSampleLayout, gridSampleWgsl } from '../../js/webgpu/grid_sample_wgsl.mjs';
+import { warpWgsl } from '../../js/webgpu/warp_wgsl.mjs';
 import { compare, listCases, loadCase } from './lib/cases.mjs';
 import { f16ToNumber, numberToF16 } from './lib/halfs.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
@@ -44,6 +46,18 @@ function caseOptions(c) {
     ? { mode: a.mode, paddingMode: a.padding_mode, alignCorners: a.align_corners }
     : { alignCorners: a.align_corners };
 }
+
+test('the shaders keep no function-scope array (drivers that do not unroll put them in local memory)', () => {
+  const shaders = [deformableAttentionWgsl({ valueHalf: false, locHalf: true, weightHalf: false, discrete: false })];
+  for (const mode of ['nearest', 'linear', 'cubic']) {
+    for (const fold of [false, true]) {
+      for (const rank of [1, 2, 3, 5]) shaders.push(gridSampleWgsl({ rank, mode, padding: 'reflection', align: false, fold, xHalf: true, gridHalf: false, layout: 'pairs' }));
+      shaders.push(warpWgsl({ source: 'affine', mode, padding: 'zeros', align: false, fill: true, fold, u8: true, rgba: true }));
+    }
+  }
+  // Sized arrays only: the bindings are runtime-sized, the uniforms' arrays of vectors constant-indexed or uniform.
+  for (const wgsl of shaders) assert.deepEqual(wgsl.match(/array<(f32|i32|u32|array)[^>]*,/g), null, wgsl.split('\n')[0]);
+});
 
 describe('gridsample/webgpu: every golden case equals the wasm build', { skip }, () => {
   const counts = new Map();
@@ -106,6 +120,7 @@ describe('gridsample/webgpu: random hostile grids equal the wasm build bit for b
     [[1, 2, 5, 6], [1, 4, 5, 2]], [[2, 1, 1, 4], [2, 3, 3, 2]], [[1, 3, 2, 3], [1, 6, 2, 2]], // 2-D, size 1 and small axes
     [[1, 2, 4, 5, 6], [1, 3, 2, 4, 3]], [[1, 1, 2, 1, 3], [1, 2, 2, 2, 3]], // 3-D
     [[1, 2, 3, 2, 3, 4], [1, 2, 2, 2, 3, 4]], // 4-D
+    [[1, 2, 2, 3, 2, 1, 3], [1, 2, 1, 2, 1, 2, 5]], // 5-D: linear and cubic loop over outer axes
     // Layouts (gridSampleLayout): float16 'pairs' over two batch items (even point counts above,
     // 'words' for the odd ones); channels in groups (3 of 7, 7, 6; 3 of 6, 6, 5). The store code
     // they exercise is the same in every mode and padding: each mode and padding once.
