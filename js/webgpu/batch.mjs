@@ -80,6 +80,7 @@ export class Batch {
   // (a bind group lives only while all of them do: one of a buffer the caller let go does not
   // keep it), then by the bindings' sizes.
   #bindGroups = new WeakMap();
+  #lastGroup = null; // {pipeline, uniform, bindings, group} of the last bind group found or made
   #recorded = new WeakMap(); // a caller's GPUCommandEncoder -> temporaries recorded into it
   #finishedBy = new WeakMap(); // GPUCommandBuffer -> those temporaries
 
@@ -250,6 +251,12 @@ export class Batch {
       return this.#device.createBindGroup({ layout: w.pipeline.getBindGroupLayout(0), entries });
     };
     if (w.temporaries.length) return make();
+    // The last call's again (a call repeated): compared before the maps are walked.
+    const last = this.#lastGroup;
+    if (last && last.pipeline === w.pipeline && last.uniform === uniform && last.bindings.length === w.bindings.length
+      && w.bindings.every(([, buffer, size], i) => last.bindings[i][1] === buffer && last.bindings[i][2] === size)) {
+      return last.group;
+    }
     let level = this.#bindGroups;
     for (const key of [w.pipeline, uniform, ...w.bindings.map(([, buffer]) => buffer)]) {
       let next = level.get(key);
@@ -266,6 +273,7 @@ export class Batch {
       group = make();
       bySize.set(sizes, group);
     }
+    this.#lastGroup = { pipeline: w.pipeline, uniform, bindings: w.bindings, group };
     return group;
   }
 }
