@@ -187,10 +187,10 @@ export class Batch {
       for (const w of work) for (const t of w.temporaries) t.destroy();
       const check = Promise.all([validation, memory]).then(async ([v, m]) => {
         const error = thrown ?? v ?? m;
-        if (error) this.#failure ??= await this.#explain(work, error, !thrown);
+        if (error) this.#failure ??= await this.#explain(work, error, !thrown).catch((e) => e);
       }, (e) => { this.#failure ??= e; });
       this.#checks.add(check);
-      check.finally(() => this.#checks.delete(check));
+      check.then(() => this.#checks.delete(check));
     }
   }
 
