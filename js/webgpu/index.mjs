@@ -260,8 +260,17 @@ function makeGpu(device, wasm, rules) {
   const { warpAffine, warpPerspective, remap } = makeWarps({ compute, checkBinding, rules, wasm });
   const multiScaleDeformableAttention = makeDeformableAttention({ compute, fallback, onCpu, checkBinding, gpuDtypes: GPU_DTYPES, rules, wasm });
   // An RGBA uint8 GPU image of a texture, ImageBitmap, VideoFrame, canvas or video, by GPU copies.
-  const importImage = (source) =>
-    copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(ours(buffer, 'uint8', dims, null), extra));
+  // The device lost during the copies: no image of a dead device.
+  const importImage = async (source) => {
+    const image = await copyToGpuImage(device, 'importImage', source, (buffer, dims, extra) => Object.assign(ours(buffer, 'uint8', dims, null), extra));
+    try {
+      gpu.checkDevice('importImage');
+    } catch (e) {
+      image.dispose();
+      throw e;
+    }
+    return image;
+  };
   // The image calls, each refused first when the device was lost.
   const checked = (fn, call) => async (...args) => {
     gpu.checkDevice(fn);

@@ -220,4 +220,13 @@ describe('gridsample/webgpu, hostile: right after device.destroy()', { skip }, (
     await rejectsWith(g.read(xg), Error, lost);
     await rejectsWith(g.flush(), Error, lost);
   });
+
+  test('importImage: a device destroyed while the copies run gives no image of it', async () => {
+    const own = await (await setup.gpu.requestAdapter()).requestDevice();
+    const g = await createGpu({ device: own, wasm });
+    const texture = own.createTexture({ size: [4, 3], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST });
+    const imported = g.importImage(texture);
+    own.destroy();
+    await rejectsWith(imported, Error, /^importImage: the GPU device was lost \(destroyed/);
+  });
 });
