@@ -61,6 +61,8 @@ export async function installPacked(prefix, { peers = [], manifest = {} } = {}) 
  * time in which the file would hold one of node --test's slots doing nothing.
  */
 export function removeInBackground(...paths) {
+  paths = paths.filter(Boolean);
+  if (!paths.length) return;
   const rm = spawn('rm', ['-rf', '--', ...paths], { detached: true, stdio: 'ignore' });
   rm.on('error', () => { for (const path of paths) rmSync(path, { recursive: true, force: true }); });
   rm.unref();
