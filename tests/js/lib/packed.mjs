@@ -56,9 +56,10 @@ export async function installPacked(prefix, { peers = [], manifest = {} } = {}) 
 /**
  * Removes the folders `paths` (projects installPacked made) without waiting for it: a detached
  * `rm -rf` that outlives the test file's process. Unlinking an installed project is disk
- * latency, not CPU: on a disk mounted with online discard each file written back costs about
- * 2 ms (transformers.test.mjs's two projects, about 10,000 files: 31 s, under 1 s of it CPU),
- * time in which the file would hold one of node --test's slots doing nothing.
+ * latency, not CPU, and on a disk mounted with online discard it can be long while other
+ * processes write: transformers.test.mjs's two projects took 31 s in one run here (under 1 s of
+ * it CPU), about 1 s in another; time in which the file would hold one of node --test's slots
+ * doing nothing.
  */
 export function removeInBackground(...paths) {
   paths = paths.filter(Boolean);
