@@ -54,7 +54,8 @@ done
 # and installing or starting its own server and Chromium; hostile's slow parts are hostile_limits
 # and cli_hostile_args. onnx_webgpu_sizes and onnx_webgpu_sizes_all: 35 s each. Since: transformers
 # 140 (its Vite pages in Chromium 101), onnx_memory 50 (peak RSS in processes of their own),
-# transformers_detr 42 (30 of them its WebGPU pipeline on SwiftShader; measured at load 6).
+# transformers_detr 42 (30 of them its WebGPU pipeline on SwiftShader; measured at load 6);
+# demo_onnx 74-92 since three of its tests share one page (114-129 before, back to back at load 3-5).
 slowest=(transformers demo_onnx cli_onnx onnx_memory transformers_detr cli_warps cli_io demo_warps demo_sources packaging_browser packaging_node webgpu_chromium onnx_webgpu_sizes onnx_webgpu_sizes_all webgpu onnx_webgpu hostile_limits cli_hostile_args)
 files=()
 for name in "${slowest[@]}"; do files+=("tests/js/$name.test.mjs"); done

@@ -1,12 +1,12 @@
 // `gridsample onnx inspect|bench` as a user runs it: the packed tarball installed beside onnxruntime-web, on the example models and on bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { installPacked } from './lib/packed.mjs';
+import { installPacked, removeInBackground } from './lib/packed.mjs';
 import { TIMED_REASON } from './lib/placement_reasons.mjs';
 
 const run = promisify(execFile);
@@ -34,7 +34,7 @@ before(async () => {
 });
 
 after(() => {
-  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) rmSync(work, { recursive: true, force: true });
+  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) removeInBackground(work);
 });
 
 describe('gridsample onnx inspect', () => {

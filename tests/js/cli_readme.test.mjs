@@ -1,7 +1,7 @@
 // README's command line as a new user meets it (issue 44): in a new project, exactly the `npm install` lines of README's Install section and of its command-line section (gridsample as the packed tarball, the other packages at the tests' versions), then its `npx gridsample` lines in order, each exiting 0 with the output it promises.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import jpeg from 'jpeg-js';
 import pngjs from 'pngjs';
 
-import { npmInstall, packTarball, pinned } from './lib/packed.mjs';
+import { npmInstall, packTarball, pinned, removeInBackground } from './lib/packed.mjs';
 
 const { PNG } = pngjs;
 const run = promisify(execFile);
@@ -45,7 +45,7 @@ before(async () => {
   writeFileSync(join(app, 'photo.jpg'), jpeg.encode({ width: W, height: H, data: photo.data }, 90).data);
   copyFileSync(join(HERE, '..', '..', 'web', 'demo', 'models', 'stn28.onnx'), join(app, 'model.onnx')); // a spatial transformer: AffineGrid, GridSample
 });
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => removeInBackground(work));
 
 test("README's install lines, then its command lines, in a new project: each exits 0 and writes what it says", async () => {
   const lines = [...shellLines('## Install'), ...shellLines('### The command line')];

@@ -1,13 +1,13 @@
 // The packaging tests' consumer project: the packed package installed with the optional peers its entry points use, the ONNX documentation example beside it (as a script and as a model), and running and checking that example.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { BASIC, PRINTED_ATOL } from './onnx_examples.mjs';
 import { encodeModel } from './onnx_model.mjs';
-import { installPacked } from './packed.mjs';
+import { installPacked, removeInBackground } from './packed.mjs';
 
 export const run = promisify(execFile);
 
@@ -62,6 +62,6 @@ export async function installConsumer(prefix) {
 /** Removes the consumer project `work`. */
 export function removeConsumer(work) {
   // GRIDSAMPLE_KEEP_TMP=1 keeps the consumer project for a look after a failure.
-  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) rmSync(work, { recursive: true, force: true });
+  if (work && !process.env.GRIDSAMPLE_KEEP_TMP) removeInBackground(work);
   else if (work) console.log(`# kept ${work}`);
 }
