@@ -203,7 +203,7 @@ async function main() {
     extra += `\n${renderNativeAttention(measureNativeAttention(join(dirname(args.native), 'gridsample_attention'), { log }))}`;
     extra += `\n${renderGpuCosts()}`;
     log('\n== WebGPU: the cost of a call around its kernel (SwiftShader, dispatches of 0 workgroups)');
-    extra += `\n${renderGpuCallCost(await measureGpuCallCost({ log }))}`;
+    extra += `\n${renderGpuCallCost(measureGpuCallCost({ log }))}`;
     log("\n== onnxruntime-web's WebGPU GridSample and ours (SwiftShader)");
     extra += `\n${renderOrtWebGpu(measureOrtWebGpu({ log }))}`;
     log('\n== image warps');

@@ -1,6 +1,7 @@
 // What a gridsample/webgpu call costs around its kernel (issue 46 item 1): every dispatch cut to 0 workgroups (GPUComputePassEncoder's dispatchWorkgroups wrapped), so that only the WebGPU API and JavaScript remain, in headless Chromium on SwiftShader and in Node with Dawn; hand-written WebGPU floors beside them. SwiftShader's kernel timings mean nothing; these are host costs.
 //
 //   node bench/js/gpu_call_cost.mjs [--json] [--baseline DIR]   # DIR: another checkout's js/ (git worktree), measured alternately in the same run
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -176,10 +177,29 @@ async function measureNode(roots, log) {
   return pool(runs);
 }
 
-/** {chromium, node}: per host, per implementation ('after', and 'before' with a baseline), per scenario {median, p90} in us per call. */
-export async function measureGpuCallCost({ baseline = null, log = () => {} } = {}) {
+// Both hosts, in this process.
+async function measureHere(baseline, log) {
   const roots = { after: JS, ...(baseline ? { before: resolve(baseline) } : {}) };
   return { calls: CALLS, rounds: ROUNDS, repeats: REPEATS, chromium: await measureChromium(roots, log), node: await measureNode(roots, log) };
+}
+
+/**
+ * {chromium, node}: per host, per implementation ('after', and 'before' with a baseline), per
+ * scenario {median, p90} in us per call. In a process of its own (Dawn prints a warning per
+ * device of 0-workgroup dispatches on its stdout), its progress lines passed to `log`.
+ */
+export function measureGpuCallCost({ baseline = null, log = () => {} } = {}) {
+  const args = [fileURLToPath(import.meta.url), '--json', ...(baseline ? ['--baseline', baseline] : [])];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 600000 });
+  for (const line of (r.stderr ?? '').split('\n').filter((l) => l.startsWith('  '))) log(line);
+  // Dawn's warnings end without a newline: the result may follow one on its line.
+  const out = r.stdout ?? '';
+  const json = out.includes('{"calls"') ? out.slice(out.lastIndexOf('{"calls"')).split('\n')[0] : null;
+  if (r.status !== 0 || !json) {
+    const why = `its process exited with ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n').at(-1)}`;
+    return { calls: CALLS, rounds: ROUNDS, repeats: REPEATS, chromium: { skipped: why }, node: { skipped: why } };
+  }
+  return JSON.parse(json);
 }
 
 const LABELS = {
@@ -211,7 +231,7 @@ export function renderGpuCallCost(r) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--baseline');
-  const result = await measureGpuCallCost({ baseline: at > 0 ? process.argv[at + 1] : null, log: console.error });
+  const result = await measureHere(at > 0 ? process.argv[at + 1] : null, console.error);
   console.log(process.argv.includes('--json') ? JSON.stringify(result) : renderGpuCallCost(result));
   process.exit(0);
 }
