@@ -56,7 +56,9 @@ done
 # 140 (its Vite pages in Chromium 101), onnx_memory 50 (peak RSS in processes of their own),
 # transformers_detr 42 (30 of them its WebGPU pipeline on SwiftShader; measured at load 6);
 # demo_onnx 74-92 since three of its tests share one page (114-129 before, back to back at load 3-5).
-slowest=(transformers demo_onnx cli_onnx onnx_memory transformers_detr cli_warps cli_io demo_warps demo_sources packaging_browser packaging_node webgpu_chromium onnx_webgpu_sizes onnx_webgpu_sizes_all webgpu onnx_webgpu hostile_limits cli_hostile_args)
+# In make test at 530dfe7 (2 files at once): onnx_webgpu's provider test 51 s, webgpu's hostile
+# grids 47 s, webgpu_chromium's golden cases 43 s: they start before the smaller files.
+slowest=(transformers demo_onnx cli_onnx onnx_webgpu onnx_memory webgpu webgpu_chromium transformers_detr cli_warps cli_io demo_warps demo_sources packaging_browser packaging_node onnx_webgpu_sizes onnx_webgpu_sizes_all hostile_limits cli_hostile_args)
 files=()
 for name in "${slowest[@]}"; do files+=("tests/js/$name.test.mjs"); done
 for f in tests/js/*.test.mjs; do
