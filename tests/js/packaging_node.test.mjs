@@ -19,7 +19,7 @@ const SHIPPED = [
   'pool/create_pool.mjs', 'pool/bands.mjs', 'pool/transfer.mjs', 'pool/serve.mjs', 'pool/pool_worker.mjs', 'pool/pool_worker_node.mjs',
   'onnx.mjs', 'onnx.cjs', 'onnx/graph.mjs', 'onnx/errors.mjs', 'onnx/model_proto.mjs', 'onnx/our_nodes.mjs', 'onnx/values.mjs', 'onnx/placement.mjs', 'onnx/stats.mjs', 'onnx/value_types.mjs', 'core/modes.mjs', 'onnx/external_data.mjs', 'onnx/timing.mjs', 'onnx/gpu_nodes.mjs', 'onnx/session.mjs', 'onnx/create.mjs', 'onnx/tensor_types.mjs', 'onnx/plan.mjs', 'onnx/fuse_attention.mjs', 'onnx/attention_steps.mjs', 'onnx/attention_points.mjs', 'onnx/attention_discrete.mjs', 'onnx/layout_views.mjs', 'onnx/graph_reading.mjs', 'onnx/fused_arguments.mjs', 'onnx.d.ts', 'onnx.d.cts', 'onnx_api.d.cts',
   'ort.mjs', 'onnx/ort_module.mjs', 'ort.d.ts', 'transformers.mjs', 'transformers.d.ts',
-  'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
+  'webgpu.cjs', 'webgpu.d.ts', 'webgpu.d.cts', 'webgpu_api.d.cts', 'webgpu/index.mjs', 'webgpu/tensors.mjs', 'webgpu/dispatch.mjs', 'webgpu/batch.mjs', 'webgpu/grid_sample_wgsl.mjs', 'webgpu/affine_grid_wgsl.mjs', 'webgpu/wgsl_rules.mjs', 'webgpu/warps.mjs', 'webgpu/warp_wgsl.mjs', 'webgpu/gpu_images.mjs',
   'webgpu/deformable_attention.mjs', 'webgpu/deformable_attention_wgsl.mjs',
   'dist/gridsample-scalar.cjs', 'dist/gridsample-scalar.mjs', 'dist/gridsample-scalar.wasm',
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
