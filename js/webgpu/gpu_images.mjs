@@ -127,9 +127,30 @@ export function importImage(device, fn, source, make) {
   const scope = device.popErrorScope();
   own?.destroy();
   const image = make(buffer, [height, width, 4], { width, height, channels: 4, bytesPerRow });
-  return scope.then((error) => {
+  return scope.then(async (error) => {
     if (!error) return image;
     image.dispose();
+    if (texture === source && await foreignTexture(device, source)) {
+      throw new TypeError(`${fn}: source: its GPUTexture belongs to another GPUDevice`);
+    }
     throw new RangeError(`${fn}: the GPU refused to copy the source: ${firstLine(error)}`);
   });
+}
+
+// Whether `texture` is of another device than `device`: a copy of one texel recorded and the
+// encoder finished, never submitted, in an error scope of its own (a destroyed texture records
+// and finishes without an error: its refusal comes at submission).
+async function foreignTexture(device, texture) {
+  const probe = device.createBuffer({ size: ROW_ALIGNMENT, usage: USAGE.COPY_DST });
+  device.pushErrorScope('validation');
+  try {
+    const encoder = device.createCommandEncoder();
+    encoder.copyTextureToBuffer({ texture }, { buffer: probe, bytesPerRow: ROW_ALIGNMENT }, [1, 1]);
+    encoder.finish();
+  } catch {
+    // Thrown rather than reported: not ours to name.
+  }
+  const error = await device.popErrorScope();
+  probe.destroy();
+  return error !== null;
 }

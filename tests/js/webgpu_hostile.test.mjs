@@ -153,10 +153,13 @@ describe('gridsample/webgpu, hostile: what the GPU refuses names the argument', 
     await rejectsWith(gpu.gridSample(x64, grid, { out: tensor(doomed, [1, 1, 2, 2], 'float64') }), TypeError, /^gridSample: options\.out: its GPUBuffer was destroyed$/);
   });
 
-  test('importImage: a texture of another GPUDevice, in one line', async () => {
+  test('importImage: a texture of another GPUDevice named as such; a destroyed one refused in one line', async () => {
     const texture = other.createTexture({ size: [4, 3], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST });
-    await rejectsWith(gpu.importImage(texture), RangeError, /^importImage: the GPU refused to copy the source: /);
+    await rejectsWith(gpu.importImage(texture), TypeError, /^importImage: source: its GPUTexture belongs to another GPUDevice$/);
     texture.destroy();
+    const doomed = setup.device.createTexture({ size: [4, 3], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST });
+    doomed.destroy();
+    await rejectsWith(gpu.importImage(doomed), RangeError, /^importImage: the GPU refused to copy the source: /);
   });
 
   test('a destroyed GPUBuffer, a mapped one, an input disposed once the call began', async () => {
