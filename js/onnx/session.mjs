@@ -245,8 +245,7 @@ export class InferenceSession {
     const result = {};
     for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);
     const returned = new Set(Object.values(result));
-    // Our batched GPU work, which may read onnxruntime's tensors, is submitted before they go
-    // (its errors thrown here).
+    // Our batched GPU work, which may read onnxruntime's tensors, submitted before they go.
     try {
       if (owned.length) await this.#gpuNodes?.gpu.flush();
     } finally {
