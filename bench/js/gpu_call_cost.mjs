@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { WEBGPU_FLAGS } from '../../tests/js/lib/chromium_webgpu.mjs';
 import { nodeWebGpu } from '../../tests/js/lib/node_webgpu.mjs';
 import { serveStatic } from '../../tests/js/lib/static_server.mjs';
+import { percentile } from './timing.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const CALLS = 200;
@@ -123,13 +124,12 @@ function pool(runs) {
   for (const [impl, list] of Object.entries(runs)) {
     out[impl] = {};
     for (const name of Object.keys(list[0])) {
-      out[impl][name] = { median: median(list.map((r) => r[name].median)), p90: median(list.map((r) => r[name].p90)) };
+      out[impl][name] = { median: percentile(list.map((r) => r[name].median), 0.5), p90: percentile(list.map((r) => r[name].p90), 0.5) };
     }
   }
   return out;
 }
 
-const median = (a) => a.slice().sort((p, q) => p - q)[a.length >> 1];
 
 async function measureChromium(roots, log) {
   if (!existsSync(CHROMIUM)) return { skipped: `no Chromium at ${CHROMIUM}` };

@@ -198,8 +198,8 @@ export class Dispatcher {
     if (error) for (const t of made) t.destroy();
     this.checkDevice(fn);
     if (thrown || error) {
-      // Our own temporaries (destroyed by now) are not the cause.
-      throw (await this.#culprit(fn, theirs.filter(([, buffer]) => !made.includes(buffer)), encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
+      // Our own temporaries (destroyed by now; not in `theirs`) are not the cause.
+      throw (await this.#culprit(fn, theirs, encoder)) ?? refused(fn, 'the GPU refused the work', thrown ?? error);
     }
     if (own) for (const [, buffer] of theirs) this.#batch.know(buffer);
   }
