@@ -14,6 +14,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/api/multi_scale_deformable_attention.cc
   src/kernels/api/names.cc
   src/kernels/api/targets.cc
+  src/kernels/api/sampler.cc
   # the checks those rules are made of
   src/kernels/problem/checks.cc
   src/kernels/problem/channels_last_checks.cc

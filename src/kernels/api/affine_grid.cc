@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 #include "drivers/fast.h"
 #include "reference/reference.h"
@@ -34,18 +35,22 @@ Status AffineGridOutputShape(const int64_t* size, size_t size_len, int64_t* grid
   return Status::Ok();
 }
 
-Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
-                          const MutableTensorView& grid, AffineGridGeometry* geometry) {
-  constexpr const char* kOp = "AffineGrid";
-  int64_t grid_shape[5];
+namespace {
+
+constexpr const char* kOp = "AffineGrid";
+
+// theta and size's rule: fills the grid's shape (size_len values), theta's and the grid's
+// element counts, and the geometry.
+Status ValidateAffineGridInputs(const TensorView& theta, const int64_t* size, size_t size_len,
+                                int64_t* grid_shape, int64_t* theta_count, int64_t* grid_count,
+                                AffineGridGeometry* geometry) {
   Status s = AffineGridOutputShape(size, size_len, grid_shape);  // checks size itself
   if (!s.ok()) return s;
   const int r = static_cast<int>(size_len) - 2;
   const int64_t want_theta[3] = {size[0], r, r + 1};
   s = CheckFloatDType(kOp, "theta", theta.dtype);
   if (!s.ok()) return s;
-  int64_t theta_count = 0;
-  s = CheckInput<Given::kShapesAndDTypes>(kOp, "theta", theta, &theta_count);
+  s = CheckInput<Given::kShapesAndDTypes>(kOp, "theta", theta, theta_count);
   if (!s.ok()) return s;
   bool theta_ok = theta.rank == 3;
   for (size_t i = 0; theta_ok && i < 3; ++i) theta_ok = theta.shape[i] == want_theta[i];
@@ -54,12 +59,7 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
                             ShapeString(size, size_len) + ", got " +
                             ShapeString(theta.shape, theta.rank));
   }
-  int64_t grid_count = 0;
-  s = CountElements(kOp, "grid", grid_shape, size_len, DTypeSize(theta.dtype), &grid_count);
-  if (!s.ok()) return s;
-  s = CheckData(kOp, "theta", theta);
-  if (!s.ok()) return s;
-  s = CheckOutput(kOp, "grid", grid, theta.dtype, grid_shape, size_len, {{theta, theta_count}});
+  s = CountElements(kOp, "grid", grid_shape, size_len, DTypeSize(theta.dtype), grid_count);
   if (!s.ok()) return s;
   geometry->rank = r;
   geometry->n = size[0];
@@ -71,16 +71,62 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
   return Status::Ok();
 }
 
+}  // namespace
+
+Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                          const MutableTensorView& grid, AffineGridGeometry* geometry) {
+  int64_t grid_shape[5];
+  int64_t theta_count = 0;
+  int64_t grid_count = 0;
+  Status s = ValidateAffineGridInputs(theta, size, size_len, grid_shape, &theta_count, &grid_count,
+                                      geometry);
+  if (s.ok()) s = CheckData(kOp, "theta", theta);
+  if (!s.ok()) return s;
+  return CheckOutput(kOp, "grid", grid, theta.dtype, grid_shape, size_len, {{theta, theta_count}});
+}
+
+Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                         const AffineGridOptions& options, SamplerPlan* plan) {
+  Status s = ValidateThreads(options.threads, kOp);
+  int64_t theta_count = 0;
+  PlannedTensor& grid = plan->output;
+  if (s.ok()) {
+    s = ValidateAffineGridInputs(theta, size, size_len, grid.shape, &theta_count, &grid.count,
+                                 &plan->affine);
+  }
+  if (!s.ok()) return s;
+  grid.dtype = theta.dtype;
+  grid.rank = size_len;
+  plan->op = kOp;
+  plan->input_names[0] = "theta";
+  plan->output_name = "grid";
+  plan->input_count = 1;
+  plan->inputs[0] = PlannedTensor::Of(theta, theta_count);
+  plan->options.align_corners = options.align_corners;
+  plan->options.threads = options.threads;
+  plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+    AffineGridOptions o;
+    o.align_corners = p.options.align_corners;
+    o.threads = p.options.threads;
+    if (!fast::TryAffineGrid(p.affine, in[0], y, o))
+      reference::RunAffineGrid(p.affine, in[0], y, o);
+  };
+  return Status::Ok();
+}
+
+Status Sampler::AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                           const AffineGridOptions& options, Sampler* sampler) {
+  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = PrepareAffineGrid(theta, size, size_len, options, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options) {
-  AffineGridGeometry geometry;
-  Status s = ValidateThreads(options.threads, "AffineGrid");
-  if (s.ok()) s = ValidateAffineGrid(theta, size, size_len, grid, &geometry);
-  if (!s.ok()) return s;
-  if (!fast::TryAffineGrid(geometry, theta, grid, options)) {
-    reference::RunAffineGrid(geometry, theta, grid, options);
-  }
-  return Status::Ok();
+  SamplerPlan plan;
+  const Status s = PrepareAffineGrid(theta, size, size_len, options, &plan);
+  return s.ok() ? RunPlan(plan, &theta.data, 1, grid) : s;
 }
 
 }  // namespace gridsample

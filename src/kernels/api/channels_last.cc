@@ -3,6 +3,7 @@
 #include <string>
 
 #include "api/run.h"
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 #include "gridsample/warp_affine.h"
 
@@ -72,18 +73,46 @@ bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DTyp
   return fast::Covers(problem);
 }
 
-Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
-                              const MutableTensorView& y, const GridSampleOptions& options) {
-  ChannelsLastGeometry geo;
+Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                     const GridSampleOptions& options, SamplerPlan* plan) {
   Status s = ValidateGridSampleOptions(options, kOp);
-  if (s.ok()) s = ValidateGridSampleChannelsLast(x, grid, y, &geo);
+  if (s.ok()) s = ValidateGridSampleChannelsLastInputs(x, grid, &plan->pixels);
   if (!s.ok()) return s;
+  const ChannelsLastGeometry& geo = plan->pixels;
+  plan->op = kOp;
+  plan->input_names[0] = "X";
+  plan->input_names[1] = "grid";
+  plan->input_count = 2;
+  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
+  plan->inputs[1] = PlannedTensor::Of(grid, ElementCount(grid));
+  const int64_t y_shape[4] = {geo.n, geo.out_h, geo.out_w, geo.c};
+  plan->output =
+      PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.out_h * geo.out_w * geo.c);
+  plan->options = options;
   // Also at one channel, where X and Y have NCHW's bytes: NCHW's blend sums from the first
   // product, not from +0 (-0 where every weight is 0 and the window's pixels negative; this path
   // and the reference give +0), and blends vectors whose taps all fall outside (0 * inf with a
   // non-finite X), which this one skips.
-  Run(PixelsProblem{geo, x, GridAt{grid}, y, options});
+  plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+    Run(PixelsProblem{p.pixels, in[0], GridAt{in[1]}, y, p.options});
+  };
   return Status::Ok();
+}
+
+Status Sampler::GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                       const GridSampleOptions& options, Sampler* sampler) {
+  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = PrepareGridSampleChannelsLast(x, grid, options, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
+Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                              const MutableTensorView& y, const GridSampleOptions& options) {
+  SamplerPlan plan;
+  const Status s = PrepareGridSampleChannelsLast(x, grid, options, &plan);
+  const void* inputs[2] = {x.data, grid.data};
+  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
 }
 
 }  // namespace gridsample

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/run.h"
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 
 namespace gridsample {
@@ -147,14 +148,42 @@ bool GridSampleFoldsTaps(const int64_t* x_shape, size_t rank, DType dtype, Mode 
   return fast::Covers(problem);
 }
 
+Status PrepareGridSample(const TensorView& x, const TensorView& grid,
+                         const GridSampleOptions& options, SamplerPlan* plan) {
+  Status s = ValidateGridSampleOptions(options);
+  if (s.ok()) s = ValidateGridSampleInputs<Given::kShapesAndDTypes>(x, grid, &plan->planes);
+  if (!s.ok()) return s;
+  plan->op = kOp;
+  plan->input_names[0] = "X";
+  plan->input_names[1] = "grid";
+  plan->input_count = 2;
+  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
+  plan->inputs[1] = PlannedTensor::Of(grid, ElementCount(grid));
+  plan->output.dtype = x.dtype;
+  plan->output.rank = x.rank;
+  OutputShape(plan->planes, plan->output.shape);
+  plan->output.count = plan->planes.n * plan->planes.c * plan->planes.out_spatial;
+  plan->options = options;
+  plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+    Run(PlanesProblem{p.planes, in[0], GridAt{in[1]}, y, p.options});
+  };
+  return Status::Ok();
+}
+
+Status Sampler::GridSample(const TensorView& x, const TensorView& grid,
+                           const GridSampleOptions& options, Sampler* sampler) {
+  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = PrepareGridSample(x, grid, options, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                   const GridSampleOptions& options) {
-  GridSampleGeometry geometry;
-  Status s = ValidateGridSampleOptions(options);
-  if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
-  if (!s.ok()) return s;
-  Run(PlanesProblem{geometry, x, GridAt{grid}, y, options});
-  return Status::Ok();
+  SamplerPlan plan;
+  const Status s = PrepareGridSample(x, grid, options, &plan);
+  const void* inputs[2] = {x.data, grid.data};
+  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
 }
 
 }  // namespace gridsample

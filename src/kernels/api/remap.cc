@@ -4,27 +4,39 @@
 #include <string>
 
 #include "api/run.h"
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 
 namespace gridsample {
 
+namespace {
+
+// The maps' rule up to their data: X, the maps, the output size; fills the element counts.
+Status ValidateRemapInputs(const MapNames& names, const TensorView& x, const TensorView* maps,
+                           int count, ChannelsLastGeometry* geometry, int64_t* x_count,
+                           int64_t* counts) {
+  Status s = CheckChannelsLastX(names.op, x, x_count);
+  if (s.ok()) s = CheckMaps(names, x, maps, count, counts);
+  if (!s.ok()) return s;
+  const int64_t y_shape[4] = {x.shape[0], maps[0].shape[1], maps[0].shape[2], x.shape[3]};
+  return ChannelsLastOutput(names.op, x, *x_count, y_shape, geometry);
+}
+
+}  // namespace
+
 Status ValidateRemap(const MapNames& names, const TensorView& x, const TensorView* maps, int count,
                      const MutableTensorView& y, ChannelsLastGeometry* geometry) {
   int64_t x_count = 0;
-  Status s = CheckChannelsLastX(names.op, x, &x_count);
-  if (!s.ok()) return s;
   int64_t counts[2] = {0, 0};
-  s = CheckMaps(names, x, maps, count, counts);
-  if (!s.ok()) return s;
-  const int64_t y_shape[4] = {x.shape[0], maps[0].shape[1], maps[0].shape[2], x.shape[3]};
-  s = ChannelsLastOutput(names.op, x, x_count, y_shape, geometry);
+  Status s = ValidateRemapInputs(names, x, maps, count, geometry, &x_count, counts);
   if (s.ok()) s = CheckData(names.op, "X", x);
   for (int k = 0; s.ok() && k < count; ++k) {
     s = CheckData(names.op, count == 2 ? names.planes[k] : names.pairs, maps[k]);
   }
   if (!s.ok()) return s;
+  const int64_t y_shape[4] = {x.shape[0], maps[0].shape[1], maps[0].shape[2], x.shape[3]};
   if (count == 2) {
     return CheckOutput(names.op, "Y", y, x.dtype, y_shape, 4,
                        {{x, x_count}, {maps[0], counts[0]}, {maps[1], counts[1]}});
@@ -43,41 +55,126 @@ Status ValidateRemapCall(const MapNames& names, const TensorView& x, const Tenso
 
 namespace {
 
-// Every Remap and WarpFlowChannelsLast signature: `count` maps named as `names` says, sampled
-// at as `source`.
-Status SampleAtMaps(const MapNames& names, const PixelsProblem::Source& source, const TensorView& x,
+// How a validated call samples at each layout of its maps.
+template <class Pairs, class Planes>
+void ExecuteMaps(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+  if (p.input_count == 2) {
+    Run(PixelsProblem{p.pixels, in[0], Pairs{in[1]}, y, p.options, p.fill});
+  } else {
+    Run(PixelsProblem{p.pixels, in[0], Planes{in[1], in[2]}, y, p.options, p.fill});
+  }
+}
+
+// Every Remap and WarpFlowChannelsLast: `count` maps named as `names` says, run by `execute`; the
+// rule up to the data.
+Status PrepareMaps(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
+                   const TensorView* maps, int count, const GridSampleOptions& options,
+                   const double* fill, SamplerPlan* plan) {
+  int64_t x_count = 0;
+  int64_t counts[2] = {0, 0};
+  ChannelsLastGeometry& geo = plan->pixels;
+  Status s = ValidateGridSampleOptions(options, names.op);
+  if (s.ok()) s = ValidateRemapInputs(names, x, maps, count, &geo, &x_count, counts);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, names.op);
+  if (!s.ok()) return s;
+  plan->op = names.op;
+  plan->input_names[0] = "X";
+  plan->inputs[0] = PlannedTensor::Of(x, x_count);
+  for (int k = 0; k < count; ++k) {
+    plan->input_names[1 + k] = count == 2 ? names.planes[k] : names.pairs;
+    plan->inputs[1 + k] = PlannedTensor::Of(maps[k], counts[k]);
+  }
+  plan->input_count = 1 + static_cast<size_t>(count);
+  const int64_t y_shape[4] = {geo.n, geo.out_h, geo.out_w, geo.c};
+  plan->output =
+      PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.out_h * geo.out_w * geo.c);
+  plan->options = options;
+  plan->fill = fill;
+  plan->execute = execute;
+  return Status::Ok();
+}
+
+constexpr SamplerPlan::Execute kRemapExecute = ExecuteMaps<MapPairsAt, MapPlanesAt>;
+constexpr SamplerPlan::Execute kFlowExecute = ExecuteMaps<FlowPairsAt, FlowPlanesAt>;
+
+// A free function: prepared on the stack, then run on the call's data.
+Status SampleAtMaps(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
                     const TensorView* maps, int count, const MutableTensorView& y,
                     const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geo;
-  const Status s = ValidateRemapCall(names, x, maps, count, y, options, fill, &geo);
-  if (!s.ok()) return s;
-  Run(PixelsProblem{geo, x, source, y, options, fill});
-  return Status::Ok();
+  SamplerPlan plan;
+  const Status s = PrepareMaps(names, execute, x, maps, count, options, fill, &plan);
+  const void* inputs[3] = {x.data, maps[0].data, count == 2 ? maps[1].data : nullptr};
+  return s.ok() ? RunPlan(plan, inputs, plan.input_count, y) : s;
+}
+
+// A Sampler of them.
+Status PrepareSampler(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
+                      const TensorView* maps, int count, const GridSampleOptions& options,
+                      const double* fill, Sampler* sampler) {
+  if (sampler == nullptr) return Invalid(names.op, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = PrepareMaps(names, execute, x, maps, count, options, fill, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
 }
 
 }  // namespace
 
+Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
+                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
+  return PrepareMaps(kRemapMaps, kRemapExecute, x, maps, count, options, fill, plan);
+}
+
+Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows, int count,
+                                   const GridSampleOptions& options, const double* fill,
+                                   SamplerPlan* plan) {
+  return PrepareMaps(kFlowMaps, kFlowExecute, x, flows, count, options, fill, plan);
+}
+
+Status Sampler::Remap(const TensorView& x, const TensorView& map, const GridSampleOptions& options,
+                      const double* fill, Sampler* sampler) {
+  return PrepareSampler(kRemapMaps, kRemapExecute, x, &map, 1, options, fill, sampler);
+}
+
+Status Sampler::Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+                      const GridSampleOptions& options, const double* fill, Sampler* sampler) {
+  const TensorView maps[2] = {map_x, map_y};
+  return PrepareSampler(kRemapMaps, kRemapExecute, x, maps, 2, options, fill, sampler);
+}
+
+Status Sampler::WarpFlowChannelsLast(const TensorView& x, const TensorView& flow,
+                                     const GridSampleOptions& options, const double* fill,
+                                     Sampler* sampler) {
+  return PrepareSampler(kFlowMaps, kFlowExecute, x, &flow, 1, options, fill, sampler);
+}
+
+Status Sampler::WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x,
+                                     const TensorView& flow_y, const GridSampleOptions& options,
+                                     const double* fill, Sampler* sampler) {
+  const TensorView maps[2] = {flow_x, flow_y};
+  return PrepareSampler(kFlowMaps, kFlowExecute, x, maps, 2, options, fill, sampler);
+}
+
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
              const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kRemapMaps, MapPairsAt{map}, x, &map, 1, y, options, fill);
+  return SampleAtMaps(kRemapMaps, kRemapExecute, x, &map, 1, y, options, fill);
 }
 
 Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
              const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
   const TensorView maps[2] = {map_x, map_y};
-  return SampleAtMaps(kRemapMaps, MapPlanesAt{map_x, map_y}, x, maps, 2, y, options, fill);
+  return SampleAtMaps(kRemapMaps, kRemapExecute, x, maps, 2, y, options, fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                             const GridSampleOptions& options, const double* fill) {
-  return SampleAtMaps(kFlowMaps, FlowPairsAt{flow}, x, &flow, 1, y, options, fill);
+  return SampleAtMaps(kFlowMaps, kFlowExecute, x, &flow, 1, y, options, fill);
 }
 
 Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x, const TensorView& flow_y,
                             const MutableTensorView& y, const GridSampleOptions& options,
                             const double* fill) {
   const TensorView maps[2] = {flow_x, flow_y};
-  return SampleAtMaps(kFlowMaps, FlowPlanesAt{flow_x, flow_y}, x, maps, 2, y, options, fill);
+  return SampleAtMaps(kFlowMaps, kFlowExecute, x, maps, 2, y, options, fill);
 }
 
 }  // namespace gridsample

@@ -6,26 +6,26 @@
 #include <string>
 
 #include "api/run.h"
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 
 namespace gridsample {
 
 namespace {
 
-// A fused warp's X, matrix (N, rows, 3) float32 or float64 named `name`, and Y (N, Ho, Wo, C)
-// of X's dtype, whose Ho and Wo are free (the output size).
-Status ValidateWarp(const char* op, const char* name, int rows, const TensorView& x,
-                    const TensorView& m, const MutableTensorView& y,
-                    ChannelsLastGeometry* geometry) {
-  int64_t x_count = 0;
-  Status s = CheckChannelsLastX(op, x, &x_count);
+// A fused warp's shapes and dtypes: X, matrix (N, rows, 3) float32 or float64 named `name`, and
+// Y (N, Ho, Wo, C) of X's dtype, whose Ho and Wo are free (the output size); fills the
+// geometry and the inputs' element counts.
+Status ValidateWarpInputs(const char* op, const char* name, int rows, const TensorView& x,
+                          const TensorView& m, const TensorView& y, ChannelsLastGeometry* geometry,
+                          int64_t* x_count, int64_t* m_count) {
+  Status s = CheckChannelsLastX(op, x, x_count);
   if (!s.ok()) return s;
   const std::string what = name;
   if (m.dtype != DType::kFloat32 && m.dtype != DType::kFloat64) {
     return Invalid(op, what + ": expected dtype float32 or float64, got " + DTypeString(m.dtype));
   }
-  int64_t m_count = 0;
-  s = CheckInput<Given::kShapesAndDTypes>(op, name, m, &m_count);
+  s = CheckInput<Given::kShapesAndDTypes>(op, name, m, m_count);
   if (!s.ok()) return s;
   const int64_t want_m[3] = {x.shape[0], rows, 3};
   bool m_ok = m.rank == 3;
@@ -49,10 +49,21 @@ Status ValidateWarp(const char* op, const char* name, int rows, const TensorView
     }
   }
   const int64_t y_shape[4] = {x.shape[0], y.shape[1], y.shape[2], x.shape[3]};
-  s = ChannelsLastOutput(op, x, x_count, y_shape, geometry);
+  return ChannelsLastOutput(op, x, *x_count, y_shape, geometry);
+}
+
+// The same, then the data and Y itself.
+Status ValidateWarp(const char* op, const char* name, int rows, const TensorView& x,
+                    const TensorView& m, const MutableTensorView& y,
+                    ChannelsLastGeometry* geometry) {
+  int64_t x_count = 0;
+  int64_t m_count = 0;
+  Status s = ValidateWarpInputs(op, name, rows, x, m, {y.data, y.dtype, y.shape, y.rank}, geometry,
+                                &x_count, &m_count);
   if (s.ok()) s = CheckData(op, "X", x);
   if (s.ok()) s = CheckData(op, name, m);
   if (!s.ok()) return s;
+  const int64_t y_shape[4] = {x.shape[0], y.shape[1], y.shape[2], x.shape[3]};
   return CheckOutput(op, "Y", y, x.dtype, y_shape, 4, {{x, x_count}, {m, m_count}});
 }
 
@@ -70,80 +81,113 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 
 namespace {
 
-using Validate = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
-                            ChannelsLastGeometry*);
-using Source = PixelsProblem::Source (*)(const TensorView& matrix);
-
-// One warp: its rule, and the source its matrix is.
+// One warp: its matrix's name and rows, and how a validated call of it runs.
 struct WarpKind {
-  Validate validate;
-  Source source;
+  const char* name;
+  int rows;
+  SamplerPlan::Execute execute;
 };
 constexpr WarpKind kAffine = {
-    ValidateWarpAffine, [](const TensorView& m) -> PixelsProblem::Source { return AffineAt{m}; }};
+    "theta", 2, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+      Run(PixelsProblem{p.pixels, in[0], AffineAt{in[1]}, y, p.options, p.fill});
+    }};
 constexpr WarpKind kPerspective = {
-    ValidateWarpPerspective,
-    [](const TensorView& m) -> PixelsProblem::Source { return PerspectiveAt{m}; }};
+    "H", 3, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+      Run(PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
+    }};
 
-// The checks of a warp's call that come before its output rows.
-Status ValidateWarpCall(const WarpKind& kind, const char* op, const TensorView& x,
-                        const TensorView& m, const MutableTensorView& y,
-                        const GridSampleOptions& options, ChannelsLastGeometry* geo) {
+// A warp's rule up to its data: options, X, the matrix, Y's shape, the band, the fill.
+Status PrepareWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
+                   const TensorView& y, const OutputRows* rows, const GridSampleOptions& options,
+                   const double* fill, SamplerPlan* plan) {
+  int64_t x_count = 0;
+  int64_t m_count = 0;
+  ChannelsLastGeometry& geo = plan->pixels;
   Status s = ValidateGridSampleOptions(options, op);
-  if (s.ok()) s = kind.validate(x, m, y, geo);
-  return s;
-}
-
-// A validated warp: its fill checked, then run.
-Status RunWarp(const WarpKind& kind, const char* op, const ChannelsLastGeometry& geo,
-               const TensorView& x, const TensorView& m, const MutableTensorView& y,
-               const GridSampleOptions& options, const double* fill) {
-  const Status s = ValidateFill(options, fill, x.dtype, geo.c, op);
+  if (s.ok()) s = ValidateWarpInputs(op, kind.name, kind.rows, x, m, y, &geo, &x_count, &m_count);
+  if (s.ok() && rows != nullptr) s = ValidateOutputRows(op, *rows, &geo);
+  if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
-  Run(PixelsProblem{geo, x, kind.source(m), y, options, fill});
+  plan->op = op;
+  plan->input_names[0] = "X";
+  plan->input_names[1] = kind.name;
+  plan->input_count = 2;
+  plan->inputs[0] = PlannedTensor::Of(x, x_count);
+  plan->inputs[1] = PlannedTensor::Of(m, m_count);
+  const int64_t y_shape[4] = {geo.n, y.shape[1], y.shape[2], geo.c};
+  plan->output =
+      PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.rows * geo.out_w * geo.c);
+  plan->options = options;
+  plan->fill = fill;
+  plan->execute = kind.execute;
   return Status::Ok();
 }
 
-// The whole output.
-Status Warp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
-            const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geo;
-  const Status s = ValidateWarpCall(kind, op, x, m, y, options, &geo);
-  return s.ok() ? RunWarp(kind, op, geo, x, m, y, options, fill) : s;
-}
-
-// A band of rows of it.
-Status WarpRows(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
-                const MutableTensorView& y, const OutputRows& rows,
-                const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geo;
-  Status s = ValidateWarpCall(kind, op, x, m, y, options, &geo);
-  if (s.ok()) s = ValidateOutputRows(op, rows, &geo);
-  return s.ok() ? RunWarp(kind, op, geo, x, m, y, options, fill) : s;
+// A free function: prepared on the stack, then run on the call's data.
+Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
+               const MutableTensorView& y, const OutputRows* rows, const GridSampleOptions& options,
+               const double* fill) {
+  SamplerPlan plan;
+  const Status s =
+      PrepareWarp(kind, op, x, m, {y.data, y.dtype, y.shape, y.rank}, rows, options, fill, &plan);
+  const void* inputs[2] = {x.data, m.data};
+  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
 }
 
 }  // namespace
 
+Status PrepareWarpAffine(const char* op, const TensorView& x, const TensorView& theta,
+                         const TensorView& y, const OutputRows* rows,
+                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
+  return PrepareWarp(kAffine, op, x, theta, y, rows, options, fill, plan);
+}
+
+Status PrepareWarpPerspective(const char* op, const TensorView& x, const TensorView& h,
+                              const TensorView& y, const OutputRows* rows,
+                              const GridSampleOptions& options, const double* fill,
+                              SamplerPlan* plan) {
+  return PrepareWarp(kPerspective, op, x, h, y, rows, options, fill, plan);
+}
+
+Status Sampler::WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
+                           const GridSampleOptions& options, const double* fill, Sampler* sampler) {
+  SamplerPlan plan;
+  const Status s = sampler == nullptr ? Invalid("WarpAffine", "the Sampler pointer is null")
+                                      : PrepareWarp(kAffine, "WarpAffine", x, theta, y, nullptr,
+                                                    options, fill, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
+Status Sampler::WarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
+                                const GridSampleOptions& options, const double* fill,
+                                Sampler* sampler) {
+  SamplerPlan plan;
+  const Status s = sampler == nullptr ? Invalid("WarpPerspective", "the Sampler pointer is null")
+                                      : PrepareWarp(kPerspective, "WarpPerspective", x, h, y,
+                                                    nullptr, options, fill, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                   const GridSampleOptions& options, const double* fill) {
-  return Warp(kAffine, "WarpAffine", x, theta, y, options, fill);
+  return RunWarp(kAffine, "WarpAffine", x, theta, y, nullptr, options, fill);
 }
 
 Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                       const OutputRows& rows, const GridSampleOptions& options,
                       const double* fill) {
-  return WarpRows(kAffine, "WarpAffineRows", x, theta, y, rows, options, fill);
+  return RunWarp(kAffine, "WarpAffineRows", x, theta, y, &rows, options, fill);
 }
 
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options, const double* fill) {
-  return Warp(kPerspective, "WarpPerspective", x, h, y, options, fill);
+  return RunWarp(kPerspective, "WarpPerspective", x, h, y, nullptr, options, fill);
 }
 
 Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                            const OutputRows& rows, const GridSampleOptions& options,
                            const double* fill) {
-  return WarpRows(kPerspective, "WarpPerspectiveRows", x, h, y, rows, options, fill);
+  return RunWarp(kPerspective, "WarpPerspectiveRows", x, h, y, &rows, options, fill);
 }
 
 }  // namespace gridsample

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "api/run.h"
+#include "api/sampler_plan.h"
 #include "api/validation.h"
 
 namespace gridsample {
@@ -72,14 +73,41 @@ Status WarpFlowOutputShape(const TensorView& x, const TensorView& flow, int64_t*
   return Status::Ok();
 }
 
+Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
+                       const GridSampleOptions& options, SamplerPlan* plan) {
+  Status s = ValidateGridSampleOptions(options, kOp);
+  if (s.ok()) s = ValidateWarpFlowInputs(x, flow, &plan->planes);
+  if (!s.ok()) return s;
+  const GridSampleGeometry& geo = plan->planes;
+  plan->op = kOp;
+  plan->input_names[0] = "X";
+  plan->input_names[1] = "flow";
+  plan->input_count = 2;
+  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
+  plan->inputs[1] = PlannedTensor::Of(flow, ElementCount(flow));
+  const int64_t y_shape[4] = {geo.n, geo.c, geo.out[0], geo.out[1]};
+  plan->output = PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.c * geo.out_spatial);
+  plan->options = options;
+  plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+    Run(PlanesProblem{p.planes, in[0], FlowAt{in[1]}, y, p.options});
+  };
+  return Status::Ok();
+}
+
+Status Sampler::WarpFlow(const TensorView& x, const TensorView& flow,
+                         const GridSampleOptions& options, Sampler* sampler) {
+  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = PrepareWarpFlow(x, flow, options, &plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
 Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                 const GridSampleOptions& options) {
-  GridSampleGeometry geometry;
-  Status s = ValidateGridSampleOptions(options, kOp);
-  if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
-  if (!s.ok()) return s;
-  Run(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
-  return Status::Ok();
+  SamplerPlan plan;
+  const Status s = PrepareWarpFlow(x, flow, options, &plan);
+  const void* inputs[2] = {x.data, flow.data};
+  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
 }
 
 }  // namespace gridsample

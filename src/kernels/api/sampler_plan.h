@@ -1,0 +1,87 @@
+// A prepared call's state (gridsample/sampler.h), which each operator's Prepare function fills
+// beside its argument rule in api/*.cc, and RunPlan, the one way a prepared or free call runs.
+#ifndef GRIDSAMPLE_API_SAMPLER_PLAN_H_
+#define GRIDSAMPLE_API_SAMPLER_PLAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gridsample/affine_grid.h"
+#include "gridsample/grid_sample.h"
+#include "gridsample/sampler.h"
+#include "gridsample/warp_affine.h"
+#include "problem/geometry.h"
+
+namespace gridsample {
+
+// A tensor's shape and dtype as validated, and its element count.
+struct PlannedTensor {
+  DType dtype = DType::kFloat32;
+  size_t rank = 0;
+  int64_t shape[2 + kMaxSpatialRank] = {};
+  int64_t count = 0;
+
+  // `view`'s shape and dtype (its rank at most 2 + kMaxSpatialRank) and `count` elements.
+  static PlannedTensor Of(const TensorView& view, int64_t count);
+  TensorView View(const void* data) const { return {data, dtype, shape, rank}; }
+};
+
+struct SamplerPlan {
+  static constexpr size_t kMaxInputs = 3;
+  // Runs the validated call on `inputs` (input_count views) into y.
+  using Execute = void (*)(const SamplerPlan& plan, const TensorView* inputs,
+                           const MutableTensorView& y);
+
+  const char* op = "";  // the operator's name, which every message starts with
+  const char* input_names[kMaxInputs] = {};
+  const char* output_name = "Y";
+  size_t input_count = 0;
+  PlannedTensor inputs[kMaxInputs];
+  PlannedTensor output;
+  GridSampleOptions options;  // AffineGrid: align_corners and threads only
+  // The image warps' fill colour (pixels.c values) or null: the caller's for a free function's
+  // plan, fill_storage's in a Sampler's.
+  const double* fill = nullptr;
+  std::vector<double> fill_storage;
+  // The geometry of the operator's layout (the one its Execute reads).
+  GridSampleGeometry planes;
+  ChannelsLastGeometry pixels;
+  AffineGridGeometry affine;
+  Execute execute = nullptr;
+};
+
+// The data checks of a run, in the free functions' order (each input's pointer, then Y's shape,
+// dtype, pointer and overlaps), then plan.execute.
+Status RunPlan(const SamplerPlan& plan, const void* const* inputs, size_t count,
+               const MutableTensorView& y);
+
+// The preparing functions, each beside its operator's rule: options, then the inputs' shapes
+// and dtypes, filling *plan (left partly filled on error).
+Status PrepareGridSample(const TensorView& x, const TensorView& grid,
+                         const GridSampleOptions& options, SamplerPlan* plan);
+Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
+                                     const GridSampleOptions& options, SamplerPlan* plan);
+Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
+                       const GridSampleOptions& options, SamplerPlan* plan);
+Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
+                         const AffineGridOptions& options, SamplerPlan* plan);
+// WarpAffine and WarpPerspective into y's shape (its Ho and Wo), or the band `rows` of it
+// (null: the whole output).
+Status PrepareWarpAffine(const char* op, const TensorView& x, const TensorView& theta,
+                         const TensorView& y, const OutputRows* rows,
+                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
+Status PrepareWarpPerspective(const char* op, const TensorView& x, const TensorView& h,
+                              const TensorView& y, const OutputRows* rows,
+                              const GridSampleOptions& options, const double* fill,
+                              SamplerPlan* plan);
+// Remap and WarpFlowChannelsLast: `count` maps (1: pairs, 2: planes).
+Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
+                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
+Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows, int count,
+                                   const GridSampleOptions& options, const double* fill,
+                                   SamplerPlan* plan);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_API_SAMPLER_PLAN_H_
