@@ -13,13 +13,13 @@ if(GRIDSAMPLE_WASM_THREADS)
     -sINCOMING_MODULE_JS_API=[wasmBinary,instantiateWasm,locateFile,gridsampleThreads,mainScriptUrlOrBlob])
 endif()
 add_executable(gridsample_wasm_web src/bindings/bindings.cc
-  src/bindings/deformable_attention_bindings.cc)
+  src/bindings/deformable_attention_bindings.cc src/bindings/prepared_bindings.cc)
 set_target_properties(gridsample_wasm_web PROPERTIES
   OUTPUT_NAME gridsample-${GRIDSAMPLE_WASM_VARIANT} SUFFIX .mjs)
 target_link_options(gridsample_wasm_web PRIVATE ${GRIDSAMPLE_WASM_LINK}
   -sEXPORT_ES6=1 -sENVIRONMENT=web,worker)
 add_executable(gridsample_wasm_node src/bindings/bindings.cc
-  src/bindings/deformable_attention_bindings.cc)
+  src/bindings/deformable_attention_bindings.cc src/bindings/prepared_bindings.cc)
 set_target_properties(gridsample_wasm_node PROPERTIES
   OUTPUT_NAME gridsample-${GRIDSAMPLE_WASM_VARIANT}-node SUFFIX .cjs)
 target_link_options(gridsample_wasm_node PRIVATE ${GRIDSAMPLE_WASM_LINK} -sENVIRONMENT=node)

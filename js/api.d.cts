@@ -10,11 +10,12 @@
 //
 // The declarations live in one file per topic, re-exported here whole: tensor_api.d.cts
 // (dtypes, tensors, GridSample / AffineGrid options, HeapTensor), image_api.d.cts (images and
-// the warps' arguments), load_api.d.cts (the loaded module's interface and load()) and
-// pool_api.d.cts (createPool and the Pool). They import each other's types from their .cjs
-// names, as this file's importers do.
+// the warps' arguments), load_api.d.cts (the loaded module's interface and load()),
+// pool_api.d.cts (createPool and the Pool) and prepared_api.d.cts (prepared calls). They import
+// each other's types from their .cjs names, as this file's importers do.
 
 export * from './tensor_api.cjs';
 export * from './image_api.cjs';
 export * from './load_api.cjs';
 export * from './pool_api.cjs';
+export * from './prepared_api.cjs';

@@ -8,9 +8,10 @@ import type {
   AffineGridOptions, DeformableAttentionOptions, DType, DTypeOf, Dims, GridSampleOptions, HeapTensor, LevelTensor, NotInferred, Out, Size,
   TensorLike, TensorResult,
 } from './tensor_api.cjs';
+import type { PreparedCalls } from './prepared_api.cjs';
 
 /** The loaded module that {@link load} resolves to. */
-export interface GridSample {
+export interface GridSample extends PreparedCalls {
   /** Which build runs: `'wasm-simd128'` or `'wasm-scalar'`. */
   readonly backend: 'wasm-simd128' | 'wasm-scalar' | 'wasm-simd128-threads';
   /** The variant name that was loaded: `'simd'`, `'scalar'` or `'simd-threads'`. */

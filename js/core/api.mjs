@@ -9,6 +9,7 @@ import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
 import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
+import { blockCalls, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
@@ -67,16 +68,15 @@ function variantOfTarget(target) {
 
 /**
  * The end of every tensor call: output size (`output` names it) and options.out, heap copies,
- * then `call(addresses, shapes, y, yShape)` runs the binding (heap addresses of the inputs and
- * of their int64 shapes, of y and of its shape), and the result is handed back.
+ * then `call(addresses, y)` runs the binding (heap addresses of the inputs and of y), and the
+ * result is handed back.
  */
 function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
   const ySize = countElements(fn, output, yDims, dtype);
   const out = opts.out === undefined ? {} : readOut(heap, fn, opts.out, dtype, yDims, ySize, inputs);
   const bytes = ySize * elementSize(dtype);
   return heap.withHeap(fn, inputs, bytes, out, (addresses, y) => {
-    const shapes = inputs.map(([, t], i) => heap.writeInt64s(i, t.dims));
-    heap.check(fn, call(addresses, shapes, y, heap.writeInt64s(OUTPUT_SLOT, yDims)));
+    heap.check(fn, call(addresses, y));
     if (out.ptr) return out.result;
     if (out.target) {
       heap.copyOut(fn, 'options.out', y, bytes, out.target);
@@ -109,16 +109,28 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
   const code = heap.dtypeCodes;
 
+  const blockCall = blockCalls(heap);
+
+  // A call the library validates and runs in one crossing from the module's call block (see
+  // core/prepared.mjs): `check` is the call's own argument checks, returning its output's
+  // dimensions, run for a call not seen lately; `output` names its output in messages.
+  function runSampler(fn, op, inputs, opts, sampling, check, { size, output = 'the output' } = {}) {
+    const yDims = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
+    return run(heap, fn, inputs, [inputs[0][1].dtype, yDims, output], opts, ([a, b], y) =>
+      Module._gridsample_call(heap.block, a, b ?? 0, y));
+  }
+
   function gridSample(x, grid, options) {
     const fn = 'gridSample';
     const opts = readOptions(fn, options, SAMPLING_OPTIONS);
     const X = readTensor(heap, fn, 'x', x);
     const G = readTensor(heap, fn, 'grid', grid);
-    const { mode, padding, align } = readSampling(heap, fn, opts);
-    const yDims = gridSampleOutputShape(heap, fn, X.dims, G.dims);
-    checkFloatDtype(fn, 'grid', G.dtype);
-    return run(heap, fn, [['x', X], ['grid', G]], [X.dtype, yDims, 'the output'], opts, ([xp, gp], [xs, gs], yp, ys) =>
-      Module.gridSample(xp, code[X.dtype], xs, X.dims.length, gp, code[G.dtype], gs, yp, ys, mode, padding, align));
+    const sampling = readSampling(heap, fn, opts);
+    return runSampler(fn, 'gridSample', [['x', X], ['grid', G]], opts, sampling, () => {
+      const yDims = gridSampleOutputShape(heap, fn, X.dims, G.dims);
+      checkFloatDtype(fn, 'grid', G.dtype);
+      return yDims;
+    });
   }
 
   // Channels-last tensors: rank 4, the output sized by the library's rule (library_rules.mjs).
@@ -127,10 +139,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     const opts = readOptions(fn, options, SAMPLING_OPTIONS);
     const X = readTensor(heap, fn, 'x', x);
     const G = readTensor(heap, fn, 'grid', grid);
-    const { mode, padding, align } = readSampling(heap, fn, opts);
-    const yDims = outputShape(heap, fn, 'gridSampleChannelsLastOutputShape', X, G);
-    return run(heap, fn, [['x', X], ['grid', G]], [X.dtype, yDims, 'the output'], opts, ([xp, gp], [xs, gs], yp, ys) =>
-      Module.gridSampleChannelsLast(xp, code[X.dtype], xs, gp, code[G.dtype], gs, yp, ys, mode, padding, align));
+    const sampling = readSampling(heap, fn, opts);
+    return runSampler(fn, 'gridSampleChannelsLast', [['x', X], ['grid', G]], opts, sampling,
+      () => outputShape(heap, fn, 'gridSampleChannelsLastOutputShape', X, G));
   }
 
   // NCHW tensors warped backward by a flow (N, 2, Ho, Wo) in pixels, the output sized by the
@@ -144,10 +155,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     const opts = readOptions(fn, options, ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out']);
     const X = readTensor(heap, fn, 'x', x);
     const F = readTensor(heap, fn, 'flow', flow);
-    const { mode, padding, align } = readSampling(heap, fn, opts);
-    const yDims = outputShape(heap, fn, 'warpFlowOutputShape', X, F);
-    return run(heap, fn, [['x', X], ['flow', F]], [X.dtype, yDims, 'the output'], opts, ([xp, fp], [xs, fs], yp, ys) =>
-      Module.warpFlow(xp, code[X.dtype], xs, 4, fp, fs, 4, yp, ys, mode, padding, align));
+    const sampling = readSampling(heap, fn, opts);
+    return runSampler(fn, 'warpFlow', [['x', X], ['flow', F]], opts, sampling,
+      () => outputShape(heap, fn, 'warpFlowOutputShape', X, F));
   }
 
   function affineGrid(theta, size, options) {
@@ -156,11 +166,11 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     const T = readTensor(heap, fn, 'theta', theta);
     const S = readSize(fn, size);
     const align = readAlign(fn, opts);
-    checkFloatDtype(fn, 'theta', T.dtype);
-    const gDims = affineGridOutputShape(heap, fn, S);
-    // theta's shape is the library's to check, in the call.
-    return run(heap, fn, [['theta', T]], [T.dtype, gDims, 'the output grid'], opts, ([tp], [ts], gp, gs) =>
-      Module.affineGrid(tp, code[T.dtype], ts, T.dims.length, heap.writeInt64s(1, S), S.length, gp, gs, align));
+    // theta's shape is the library's to check, when it prepares the call.
+    return runSampler(fn, 'affineGrid', [['theta', T]], opts, { mode: 0, padding: 0, align }, () => {
+      checkFloatDtype(fn, 'theta', T.dtype);
+      return affineGridOutputShape(heap, fn, S);
+    }, { size: S, output: 'the output grid' });
   }
 
   // Deformable DETR's attention sampling (DESIGN.md section 12): the levels go to the heap
@@ -176,9 +186,11 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     return withLevels(fn, values, (levels) => {
       const yDims = deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W);
       const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
-      return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, ([vp, sp, wp], [vs, ss, ws], yp, ys) =>
-        Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count, listed,
-          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, ys, sampling));
+      return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, ([vp, sp, wp], yp) => {
+        const [vs, ss, ws] = inputs.map(([, t], i) => heap.writeInt64s(i, t.dims));
+        return Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count, listed,
+          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, heap.writeInt64s(OUTPUT_SLOT, yDims), sampling);
+      });
     });
   }
 
@@ -247,6 +259,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     gridSampleChannelsLast,
     warpFlow,
     multiScaleDeformableAttention,
+    ...preparedCalls(heap),
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),

@@ -64,7 +64,7 @@ export function outputShape(heap, fn, query, X, C) {
 
 // The error of a shape query of shapes and dtypes that failed: a dtype the library refuses is a
 // TypeError, as every JS type error, anything else a RangeError.
-function shapeQueryError(heap, fn) {
+export function shapeQueryError(heap, fn) {
   const error = libraryError(fn, heap.Module.takeLastError());
   return / expected dtype /.test(error.message) ? new TypeError(error.message) : error;
 }

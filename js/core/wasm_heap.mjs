@@ -12,6 +12,11 @@ export const HEADROOM = 64 * 1024;
 const SCRATCH_SLOTS = 4; // the shapes of one call: up to three inputs (slots 0 to 2) and the output
 /** The scratch slot of a call's output shape. */
 export const OUTPUT_SLOT = 3;
+/**
+ * The call block src/bindings/prepared_bindings.cc reads (PrepareBlock): byte offsets of its
+ * fields (core/prepared.mjs writes it).
+ */
+export const CALL_BLOCK = { bytes: 672, op: 0, mode: 4, padding: 8, align: 12, dtype: 16, rank: 24, shape: 32, sizeLen: 544, outRank: 548, size: 552, outShape: 592 };
 
 /**
  * A C++ status message as the JS function `fn` reports it: the library's messages start with
@@ -20,6 +25,14 @@ export const OUTPUT_SLOT = 3;
 export function libraryError(fn, message) {
   const colon = message.indexOf(': ');
   return new RangeError(`${fn}: ${colon >= 0 ? message.slice(colon + 2) : message}`);
+}
+
+// A call's copies of at most this many bytes in all share one allocation (see withHeap).
+const ONE_BLOCK = 64 * 1024;
+
+// "a", "a and b", "a, b and c".
+function listed(names) {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 export class WasmHeap {
@@ -34,7 +47,10 @@ export class WasmHeap {
     this.checkOnly = checkOnly;
     this.newBuffer = newBuffer;
     this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
-    if (!this.scratch) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
+    this.block = Module.allocate(CALL_BLOCK.bytes);
+    if (!this.scratch || !this.block) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
+    // What the call block holds (core/prepared.mjs), so that a repeated call is not written again.
+    this.blockKey = null;
     // gridsample::DType codes by name, from the library's own ParseDType.
     this.dtypeCodes = {};
     for (const name of DTYPE_NAMES) {
@@ -118,9 +134,11 @@ export class WasmHeap {
     throw new TypeError(`${fn}: ${what}: expected ${bytes} bytes as when the call began, got ${data.byteLength} (its resizable ArrayBuffer was resized during the call)`);
   }
 
-  // A heap tensor resolved at the start of the call must still be alive (a getter of a later
-  // argument may have disposed it).
-  #checkAlive(fn, what, t) {
+  /**
+   * A heap tensor resolved at the start of the call must still be alive (a getter of a later
+   * argument may have disposed it).
+   */
+  checkAlive(fn, what, t) {
     if (t.heap && HeapTensor.addressIn(t.heap, this, fn, what) !== t.ptr) {
       throw disposedError(fn, what, t.heap, ' during the call');
     }
@@ -130,24 +148,24 @@ export class WasmHeap {
    * Runs `body(addresses, y)` with every input (a [name, record] pair, records as
    * core/tensor_args.mjs reads them) given a heap address, copying inputs in first, and `y` the
    * output's address (`out.ptr`, a heap tensor of ours, or `outBytes` allocated here); frees
-   * what it allocated whatever happens.
+   * what it allocated whatever happens. Up to ONE_BLOCK bytes in all are one allocation (fewer
+   * crossings into the wasm for small calls); more, one per part, so that the parts can fill
+   * separate holes of a fragmented heap.
    */
   withHeap(fn, inputs, outBytes, out, body) {
     const parts = inputs.filter(([, t]) => !t.ptr).map(([name, t]) => [name, t.bytes]);
-    if (!(out && out.ptr)) parts.push(['the output', outBytes]);
+    const ownOutput = !(out && out.ptr);
+    if (ownOutput) parts.push(['the output', outBytes]);
     this.checkBudget(fn, parts);
     if (this.checkOnly) return undefined;
     const owned = [];
     try {
-      const alloc = (what, bytes) => {
-        const p = this.allocate(fn, what, bytes);
-        owned.push(p);
-        return p;
-      };
-      const addresses = inputs.map(([name, t]) => t.ptr || alloc(name, t.bytes));
-      const y = out && out.ptr ? out.ptr : alloc('the output', outBytes);
-      for (const [name, t] of inputs) this.#checkAlive(fn, name, t);
-      if (out) this.#checkAlive(fn, 'options.out', out);
+      const places = this.#place(fn, parts, owned);
+      let next = 0;
+      const addresses = inputs.map(([, t]) => t.ptr || places[next++]);
+      const y = ownOutput ? places[next] : out.ptr;
+      for (const [name, t] of inputs) this.checkAlive(fn, name, t);
+      if (out) this.checkAlive(fn, 'options.out', out);
       // Copy only after every allocation: a growing memory detaches earlier views.
       const heap = this.Module.HEAPU8;
       inputs.forEach(([name, t], i) => {
@@ -160,6 +178,24 @@ export class WasmHeap {
     } finally {
       for (const p of owned) this.Module.release(p);
     }
+  }
+
+  // Heap addresses for `parts` ([what, bytes] pairs), the allocations pushed to `owned`: each
+  // part 16-byte aligned in one block when they are small together, else one allocation each.
+  #place(fn, parts, owned) {
+    const sizes = parts.map(([, bytes]) => Math.ceil(bytes / 16) * 16);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (parts.length > 1 && total <= ONE_BLOCK) {
+      const block = this.allocate(fn, listed(parts.map(([what]) => what)), total);
+      owned.push(block);
+      let at = block;
+      return sizes.map((size) => (at += size) - size);
+    }
+    return parts.map(([what, bytes]) => {
+      const p = this.allocate(fn, what, bytes);
+      owned.push(p);
+      return p;
+    });
   }
 
   /**

@@ -198,9 +198,17 @@ const frames = [1, 2, 3].map((v) => new Uint8Array(4 * h * w).fill(v));
 const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
     run: true,
   },
+  {
+    readme: 'js/README.md', starts: "// grid: [1, 112, 112, 2]; frames",
+    prelude: `${LOADED}
+const grid = { data: new Float32Array(112 * 112 * 2).fill(0.25), shape: [1, 112, 112, 2] };
+const frames = [1, 2].map((v) => ({ data: new Float32Array(3 * 224 * 224).fill(v), shape: [1, 3, 224, 224] }));
+const result = new Float32Array(3 * 112 * 112);`,
+    run: true,
+  },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 14;
+const RUN = 15;
 const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.

@@ -1,0 +1,241 @@
+// Prepared calls (gs.prepareGridSample and its kin): a call validated once by the library for given shapes, dtypes and options (a C++ Sampler), then run on new data with one crossing into wasm and no allocation.
+import { elementSize, readDtypeName } from './dtypes.mjs';
+import { HeapTensor } from './heap_tensor.mjs';
+import { readSampling, shapeQueryError } from './library_rules.mjs';
+import { describe, sameShape, shapeString } from './messages.mjs';
+import { countElements, MAX_DIMS, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
+import { readOut, readTensor } from './tensor_args.mjs';
+import { CALL_BLOCK, libraryError } from './wasm_heap.mjs';
+
+// PreparedOp codes, and what each takes.
+const OPS = {
+  gridSample: { code: 0, inputs: ['x', 'grid'] },
+  gridSampleChannelsLast: { code: 1, inputs: ['x', 'grid'] },
+  warpFlow: { code: 2, inputs: ['x', 'flow'] },
+  affineGrid: { code: 3, inputs: ['theta'] },
+};
+const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
+
+// A prepared call that was never disposed gives its Sampler and buffers back when collected.
+const registry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((state) => releaseState(state))
+  : null;
+
+function releaseState(state) {
+  for (const p of state.buffers) if (p) state.Module.release(p);
+  state.buffers.fill(0);
+  state.Module.releasePrepared(state.handle);
+}
+
+/**
+ * What a tensor argument of a prepare call describes: {dtype, dims}. A tensor with data (any the
+ * calls take) or a description {dtype, shape} / {dtype, dims} without data.
+ */
+function readSpec(heap, fn, what, t) {
+  if (t instanceof HeapTensor || (t !== null && typeof t === 'object' && t.data !== undefined)) {
+    const { dtype, dims } = readTensor(heap, fn, what, t);
+    return { dtype, dims };
+  }
+  if (t === null || typeof t !== 'object') {
+    throw new TypeError(`${fn}: ${what}: expected a tensor or a description {dtype, shape}, got ${describe(t)}`);
+  }
+  const dims = readDims(fn, `${what}.${t.shape !== undefined ? 'shape' : 'dims'}`, t.shape ?? t.dims);
+  return { dtype: readDtypeName(fn, `${what}.dtype`, t.dtype), dims };
+}
+
+/**
+ * Writes the call `op` of `specs` ({dtype, dims} of each input), `sampling` codes ({mode,
+ * padding, align}) and AffineGrid's `size` into the module's call block (CALL_BLOCK), unless
+ * the block holds that call already; returns the call's key.
+ */
+function writeBlock(heap, op, specs, sampling, size) {
+  let key = `${op} ${sampling.mode} ${sampling.padding} ${sampling.align ? 1 : 0} ${size ?? ''}`;
+  for (const { dtype, dims } of specs) key += `|${dtype} ${dims}`;
+  if (heap.blockKey === key) return key;
+  const { Module, block } = heap;
+  Module.HEAPU8.fill(0, block, block + CALL_BLOCK.bytes);
+  const view = new DataView(Module.HEAPU8.buffer, block, CALL_BLOCK.bytes);
+  view.setInt32(CALL_BLOCK.op, OPS[op].code, true);
+  view.setInt32(CALL_BLOCK.mode, sampling.mode, true);
+  view.setInt32(CALL_BLOCK.padding, sampling.padding, true);
+  view.setInt32(CALL_BLOCK.align, sampling.align ? 1 : 0, true);
+  specs.forEach(({ dtype, dims }, i) => {
+    view.setInt32(CALL_BLOCK.dtype + 4 * i, heap.dtypeCodes[dtype], true);
+    view.setInt32(CALL_BLOCK.rank + 4 * i, dims.length, true);
+    dims.forEach((d, k) => view.setBigInt64(CALL_BLOCK.shape + 8 * (MAX_DIMS * i + k), BigInt(d), true));
+  });
+  if (size) {
+    view.setInt32(CALL_BLOCK.sizeLen, size.length, true);
+    size.slice(0, 5).forEach((d, k) => view.setBigInt64(CALL_BLOCK.size + 8 * k, BigInt(d), true));
+  }
+  heap.blockKey = key;
+  return key;
+}
+
+// A new prepared plan in the module for the call writeBlock's arguments describe: {handle,
+// outDims}, or the library's error (a dtype it refuses is a TypeError, anything else a
+// RangeError).
+function prepareSampler(heap, fn, op, specs, sampling, size) {
+  const { Module, block } = heap;
+  heap.ensureHeadroom(fn);
+  writeBlock(heap, op, specs, sampling, size);
+  const handle = Module.prepare(block);
+  if (!handle) throw shapeQueryError(heap, fn);
+  const view = new DataView(Module.HEAPU8.buffer, block, CALL_BLOCK.bytes);
+  const outDims = Array.from({ length: view.getInt32(CALL_BLOCK.outRank, true) }, (_, k) => Number(view.getBigInt64(CALL_BLOCK.outShape + 8 * k, true)));
+  return { handle, outDims };
+}
+
+// Distinct calls whose output shapes a module's unprepared calls remember (the least recently
+// used is forgotten beyond this).
+const KEPT_SHAPES = 64;
+
+/**
+ * The unprepared calls of one module (core/api.mjs), run through the call block: call(fn, op,
+ * records, sampling, size, check) writes the call into the block and returns its output
+ * dimensions, which check() (the call's own argument checks, whose errors and order the calls
+ * keep, returning the output dimensions the library's shape query gave) computes for a call not
+ * seen lately; then Module._gridsample_call(heap.block, ...) validates and runs it in one
+ * crossing. Nothing is kept in the wasm heap.
+ */
+export function blockCalls(heap) {
+  const shapes = new Map();
+  return (op, records, sampling, size, check) => {
+    const key = writeBlock(heap, op, records, sampling, size);
+    let outDims = shapes.get(key);
+    if (outDims) {
+      shapes.delete(key);
+    } else {
+      outDims = check();
+      if (shapes.size >= KEPT_SHAPES) shapes.delete(shapes.keys().next().value);
+    }
+    shapes.set(key, outDims);
+    return outDims;
+  };
+}
+
+/**
+ * The prepare functions of one module's API (core/api.mjs): prepareGridSample(x, grid, options),
+ * prepareGridSampleChannelsLast(x, grid, options), prepareWarpFlow(x, flow, options) and
+ * prepareAffineGrid(theta, size, options), each a PreparedCall.
+ */
+export function preparedCalls(heap) {
+  const prepare = (op, fn, specs, sampling, size) => {
+    const { handle, outDims } = prepareSampler(heap, fn, op, specs, sampling, size);
+    return new PreparedCall(heap, op, handle, specs, outDims);
+  };
+  const sampler = (op) => (x, coordinates, options) => {
+    const fn = `prepare${op[0].toUpperCase()}${op.slice(1)}`;
+    const opts = readOptions(fn, options, SAMPLING_OPTIONS);
+    const [a, b] = OPS[op].inputs;
+    const specs = [readSpec(heap, fn, a, x), readSpec(heap, fn, b, coordinates)];
+    return prepare(op, fn, specs, readSampling(heap, fn, opts));
+  };
+  return {
+    prepareGridSample: sampler('gridSample'),
+    prepareGridSampleChannelsLast: sampler('gridSampleChannelsLast'),
+    prepareWarpFlow: sampler('warpFlow'),
+    prepareAffineGrid(theta, size, options) {
+      const fn = 'prepareAffineGrid';
+      const opts = readOptions(fn, options, ['alignCorners', 'align_corners']);
+      const spec = readSpec(heap, fn, 'theta', theta);
+      return prepare('affineGrid', fn, [spec], { mode: 0, padding: 0, align: readAlign(fn, opts) }, readSize(fn, size));
+    },
+  };
+}
+
+/**
+ * One prepared call: `run(...inputs, options?)` with tensors of the prepared shapes and dtypes
+ * (options: `out` only) returns what the unprepared call returns. Plain arrays are copied through
+ * heap buffers the call keeps (allocated at its first run that needs them; `dispose()` frees
+ * them and the prepared state); heap tensors are read and written in place.
+ */
+export class PreparedCall {
+  #heap;
+  #op;
+  #fn;
+  #specs;
+  #state;
+  #outBytes;
+
+  constructor(heap, op, handle, specs, outDims) {
+    this.#heap = heap;
+    this.#op = op;
+    this.#fn = `${op}.run`;
+    this.#specs = specs;
+    this.#state = { Module: heap.Module, handle, buffers: [0, 0, 0] };
+    /** The output's dtype (the first input's) and dimensions (frozen). */
+    this.dtype = specs[0].dtype;
+    this.outputShape = Object.freeze(outDims);
+    this.#outBytes = countElements(this.#fn, 'the output', outDims, this.dtype) * elementSize(this.dtype);
+    if (registry) registry.register(this, this.#state, this);
+    Object.freeze(this);
+  }
+
+  /** True after dispose(). */
+  get disposed() { return this.#state.handle === 0; }
+
+  /** Frees the prepared state and the buffers it keeps. Idempotent; run() throws afterwards. */
+  dispose() {
+    if (this.#state.handle === 0) return;
+    if (registry) registry.unregister(this);
+    releaseState(this.#state);
+    this.#state.handle = 0;
+  }
+
+  run(...args) {
+    const fn = this.#fn;
+    const heap = this.#heap;
+    if (this.#state.handle === 0) {
+      throw new TypeError(`${fn}: this prepared ${this.#op} call was disposed`);
+    }
+    const names = OPS[this.#op].inputs;
+    const opts = readOptions(fn, args[names.length], ['out']);
+    const inputs = names.map((name, i) => [name, this.#read(name, args[i], this.#specs[i])]);
+    const out = opts.out === undefined ? {} : readOut(heap, fn, opts.out, this.dtype, this.outputShape, this.#outBytes / elementSize(this.dtype), inputs);
+    const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
+    const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
+    for (const [name, t] of inputs) heap.checkAlive(fn, name, t);
+    if (out.ptr) heap.checkAlive(fn, 'options.out', out);
+    const bytes = heap.Module.HEAPU8;
+    inputs.forEach(([name, t], i) => {
+      if (t.ptr) return;
+      heap.checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
+      bytes.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
+    });
+    heap.ensureHeadroom(fn);
+    if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, y) !== 0) {
+      throw libraryError(fn, heap.Module.takeLastError());
+    }
+    if (out.ptr) return out.result;
+    if (out.target) {
+      heap.copyOut(fn, 'options.out', y, this.#outBytes, out.target);
+      return out.result;
+    }
+    const like = inputs[0][1].data;
+    return { data: heap.copyOut(fn, null, y, this.#outBytes, null, this.dtype, like && like.constructor), shape: this.outputShape.slice(), dtype: this.dtype };
+  }
+
+  // Input `name` read as a tensor and held to the prepared dtype and shape.
+  #read(name, t, spec) {
+    const fn = this.#fn;
+    const record = readTensor(this.#heap, fn, name, t);
+    if (record.dtype !== spec.dtype) {
+      throw new TypeError(`${fn}: ${name}: expected dtype ${spec.dtype} (as prepared), got ${record.dtype}`);
+    }
+    if (!sameShape(record.dims, spec.dims)) {
+      throw new RangeError(`${fn}: ${name}: expected shape ${shapeString(spec.dims)} (as prepared), got ${shapeString(record.dims)}`);
+    }
+    return record;
+  }
+
+  // The kept heap buffer `slot` (0, 1: inputs; 2: the output), allocated at its first use.
+  #buffer(slot, what, bytes) {
+    const { buffers } = this.#state;
+    if (!buffers[slot]) {
+      this.#heap.checkBudget(this.#fn, [[what, bytes]]);
+      buffers[slot] = this.#heap.allocate(this.#fn, what, bytes);
+    }
+    return buffers[slot];
+  }
+}
