@@ -64,6 +64,7 @@ import { measureScalingInputs, nativeIds, runNativeChecks, timeNative, writeNati
 import { NODE_SESSION_OPTIONS, SESSION_OPTIONS, selectModels, timeModels } from './onnx_models.mjs';
 import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
 import { measureThreadPatterns, renderThreadPatterns } from './thread_patterns.mjs';
+import { measureTinyCalls, renderTinyCalls } from './tiny_calls.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -220,6 +221,8 @@ async function main() {
     }
     log('\n== loops');
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
+    log('\n== tiny calls, prepared and unprepared');
+    extra += `\n${renderTinyCalls(await measureTinyCalls({ log }))}`;
     log('\n== first calls in fresh processes');
     extra += `\n${renderFirstCalls(measureFirstCalls(log))}`;
     log('\n== first calls in fresh Chromium pages');
