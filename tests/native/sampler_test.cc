@@ -251,6 +251,7 @@ TEST(Sampler, EmptyTensorsRun) {
 // One Sampler run from four threads at once, each on its own data and asking for 2 threads of
 // the library's pool: every result is the free function's (ThreadSanitizer runs this).
 TEST(SamplerThreads, OneSamplerRunsFromSeveralThreads) {
+  if (!kSplits) GTEST_SKIP() << "no threads in this build";
   std::mt19937 rng(8);
   GridSampleOptions o = Options(Mode::kCubic, Padding::kReflection, false);
   o.threads.count = 2;
