@@ -153,7 +153,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
   if (!s.ok()) return s;
-  Run(PlanesProblem{geometry, x, GridAt{grid}, y, options});
+  RunFrom<GridAt>(PlanesProblem{geometry, x, GridAt{grid}, y, options});
   return Status::Ok();
 }
 

@@ -78,7 +78,7 @@ Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensor
   Status s = ValidateGridSampleOptions(options, kOp);
   if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
   if (!s.ok()) return s;
-  Run(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
+  RunFrom<FlowAt>(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
   return Status::Ok();
 }
 
