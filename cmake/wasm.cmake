@@ -25,8 +25,11 @@ set(GRIDSAMPLE_WASM_CORE_BINDINGS
   src/bindings/grid_sample_bindings.cc
   src/bindings/affine_grid_bindings.cc)
 set(GRIDSAMPLE_WASM_FEATURE_BINDINGS
-  src/bindings/flow_bindings.cc
-  src/bindings/images_bindings.cc
+  src/bindings/channels_last_bindings.cc  # GridSampleChannelsLast
+  src/bindings/affine_warp_bindings.cc
+  src/bindings/perspective_warp_bindings.cc
+  src/bindings/remap_bindings.cc
+  src/bindings/flow_bindings.cc  # WarpFlow, NCHW and channels-last
   src/bindings/deformable_attention_bindings.cc)
 
 # Each embind file is compiled once, as an object library named after it, for every module that
@@ -83,3 +86,8 @@ foreach(file ${GRIDSAMPLE_WASM_FEATURE_BINDINGS})
   gridsample_wasm_module(gridsample_size_core_${name} gridsample-size-core_${name}
     EXCLUDE_FROM_ALL ${GRIDSAMPLE_WASM_CORE_BINDINGS} ${file})
 endforeach()
+# And the full module with its functions' names (--profiling-funcs: a name section, the same
+# code), whose functions the table sums by name for what no link separates (fixed point, float16).
+gridsample_wasm_module(gridsample_size_named gridsample-size-named EXCLUDE_FROM_ALL
+  ${GRIDSAMPLE_WASM_CORE_BINDINGS} ${GRIDSAMPLE_WASM_FEATURE_BINDINGS})
+target_link_options(gridsample_size_named_web PRIVATE --profiling-funcs)

@@ -1,10 +1,12 @@
-// embind registration of WarpFlow (NCHW X warped by a flow in pixels): its call and output shape.
+// embind registration of the flow source: WarpFlow (NCHW, and its output shape) and image flows.
 #include <emscripten/bind.h>
 
 #include <cstdint>
 
 #include "api/validation.h"
+#include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
+#include "image_calls.h"
 #include "module_state.h"
 
 namespace gridsample {
@@ -34,6 +36,12 @@ int WarpFlowAdapter(uintptr_t x, int x_dtype, uintptr_t x_shape, int x_rank, uin
 EMSCRIPTEN_BINDINGS(gridsample_warp_flow) {
   using namespace emscripten;
   using namespace gridsample;
+  using namespace gridsample::bindings;
   function("warpFlow", &WarpFlowAdapter);
   function("warpFlowOutputShape", &ShapeQuery<&WarpFlowOutputShape>);
+  // Channels-last images (images/flows.mjs): one interleaved flow, or dx and dy planes.
+  function("warpFlowImage",
+           &Bind<&RunMapWarp, static_cast<MatrixWarp>(&WarpFlowChannelsLast)>::Call);
+  function("warpFlowImagePlanes",
+           &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&WarpFlowChannelsLast)>::Call);
 }

@@ -82,7 +82,7 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
   // product, not from +0 (-0 where every weight is 0 and the window's pixels negative; this path
   // and the reference give +0), and blends vectors whose taps all fall outside (0 * inf with a
   // non-finite X), which this one skips.
-  Run(PixelsProblem{geo, x, GridAt{grid}, y, options});
+  RunFrom<GridAt>(PixelsProblem{geo, x, GridAt{grid}, y, options});
   return Status::Ok();
 }
 

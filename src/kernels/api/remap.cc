@@ -44,14 +44,15 @@ Status ValidateRemapCall(const MapNames& names, const TensorView& x, const Tenso
 namespace {
 
 // Every Remap and WarpFlowChannelsLast signature: `count` maps named as `names` says, sampled
-// at as `source`.
-Status SampleAtMaps(const MapNames& names, const PixelsProblem::Source& source, const TensorView& x,
+// at as `source` (of its own type: each signature reaches its source's kernels alone).
+template <class At>
+Status SampleAtMaps(const MapNames& names, const At& source, const TensorView& x,
                     const TensorView* maps, int count, const MutableTensorView& y,
                     const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
   const Status s = ValidateRemapCall(names, x, maps, count, y, options, fill, &geo);
   if (!s.ok()) return s;
-  Run(PixelsProblem{geo, x, source, y, options, fill});
+  RunFrom<At>(PixelsProblem{geo, x, source, y, options, fill});
   return Status::Ok();
 }
 

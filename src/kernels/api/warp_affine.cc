@@ -4,6 +4,7 @@
 #include "gridsample/warp_affine.h"
 
 #include <string>
+#include <type_traits>
 
 #include "api/run.h"
 #include "api/validation.h"
@@ -70,80 +71,73 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 
 namespace {
 
-using Validate = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
-                            ChannelsLastGeometry*);
-using Source = PixelsProblem::Source (*)(const TensorView& matrix);
-
-// One warp: its rule, and the source its matrix is.
-struct WarpKind {
-  Validate validate;
-  Source source;
-};
-constexpr WarpKind kAffine = {
-    ValidateWarpAffine, [](const TensorView& m) -> PixelsProblem::Source { return AffineAt{m}; }};
-constexpr WarpKind kPerspective = {
-    ValidateWarpPerspective,
-    [](const TensorView& m) -> PixelsProblem::Source { return PerspectiveAt{m}; }};
-
-// The checks of a warp's call that come before its output rows.
-Status ValidateWarpCall(const WarpKind& kind, const char* op, const TensorView& x,
-                        const TensorView& m, const MutableTensorView& y,
-                        const GridSampleOptions& options, ChannelsLastGeometry* geo) {
-  Status s = ValidateGridSampleOptions(options, op);
-  if (s.ok()) s = kind.validate(x, m, y, geo);
-  return s;
+// One warp: the source its matrix is (AffineAt, PerspectiveAt; each warp reaches its source's
+// kernels alone) and its rule.
+template <class At>
+Status ValidateKind(const TensorView& x, const TensorView& m, const MutableTensorView& y,
+                    ChannelsLastGeometry* geo) {
+  if constexpr (std::is_same_v<At, AffineAt>) {
+    return ValidateWarpAffine(x, m, y, geo);
+  } else {
+    return ValidateWarpPerspective(x, m, y, geo);
+  }
 }
 
 // A validated warp: its fill checked, then run.
-Status RunWarp(const WarpKind& kind, const char* op, const ChannelsLastGeometry& geo,
-               const TensorView& x, const TensorView& m, const MutableTensorView& y,
-               const GridSampleOptions& options, const double* fill) {
+template <class At>
+Status RunWarp(const char* op, const ChannelsLastGeometry& geo, const TensorView& x,
+               const TensorView& m, const MutableTensorView& y, const GridSampleOptions& options,
+               const double* fill) {
   const Status s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
-  Run(PixelsProblem{geo, x, kind.source(m), y, options, fill});
+  RunFrom<At>(PixelsProblem{geo, x, At{m}, y, options, fill});
   return Status::Ok();
 }
 
 // The whole output.
-Status Warp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
-            const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
+template <class At>
+Status Warp(const char* op, const TensorView& x, const TensorView& m, const MutableTensorView& y,
+            const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
-  const Status s = ValidateWarpCall(kind, op, x, m, y, options, &geo);
-  return s.ok() ? RunWarp(kind, op, geo, x, m, y, options, fill) : s;
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = ValidateKind<At>(x, m, y, &geo);
+  return s.ok() ? RunWarp<At>(op, geo, x, m, y, options, fill) : s;
 }
 
 // A band of rows of it.
-Status WarpRows(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
+template <class At>
+Status WarpRows(const char* op, const TensorView& x, const TensorView& m,
                 const MutableTensorView& y, const OutputRows& rows,
                 const GridSampleOptions& options, const double* fill) {
   ChannelsLastGeometry geo;
-  Status s = ValidateWarpCall(kind, op, x, m, y, options, &geo);
+  Status s = ValidateGridSampleOptions(options, op);
+  if (s.ok()) s = ValidateKind<At>(x, m, y, &geo);
   if (s.ok()) s = ValidateOutputRows(op, rows, &geo);
-  return s.ok() ? RunWarp(kind, op, geo, x, m, y, options, fill) : s;
+  return s.ok() ? RunWarp<At>(op, geo, x, m, y, options, fill) : s;
 }
 
 }  // namespace
 
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                   const GridSampleOptions& options, const double* fill) {
-  return Warp(kAffine, "WarpAffine", x, theta, y, options, fill);
+  return Warp<AffineAt>("WarpAffine", x, theta, y, options, fill);
 }
 
 Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                       const OutputRows& rows, const GridSampleOptions& options,
                       const double* fill) {
-  return WarpRows(kAffine, "WarpAffineRows", x, theta, y, rows, options, fill);
+  return WarpRows<AffineAt>("WarpAffineRows", x, theta, y, rows, options, fill);
 }
 
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                        const GridSampleOptions& options, const double* fill) {
-  return Warp(kPerspective, "WarpPerspective", x, h, y, options, fill);
+  return Warp<PerspectiveAt>("WarpPerspective", x, h, y, options, fill);
 }
 
 Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                            const OutputRows& rows, const GridSampleOptions& options,
                            const double* fill) {
-  return WarpRows(kPerspective, "WarpPerspectiveRows", x, h, y, rows, options, fill);
+  return WarpRows<PerspectiveAt>("WarpPerspectiveRows", x, h, y, rows, options, fill);
 }
 
 }  // namespace gridsample
