@@ -108,6 +108,7 @@ const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4), shape: [1, 3
     notRun: 'fetches the .wasm from cdn.example.com (a placeholder host)',
   },
   { readme: 'js/README.md', starts: '// Node.js: the bytes of one build', prelude: "import { load } from 'gridsample';", run: true },
+  { readme: 'js/README.md', starts: "import { load } from 'gridsample/core';", run: true },
   {
     readme: 'js/README.md', starts: '// canvas, ctx: ',
     prelude: `${LOADED}
@@ -200,7 +201,7 @@ const show = (/** @type {Uint8Array} */ pixels) => void pixels;`,
   },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 14;
+const RUN = 15;
 const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.
