@@ -83,7 +83,7 @@ function readLoadOptions(options, cores, { core = false, variants: builds = VARI
   }
   const variants = listed([...builds, 'auto']);
   // What gridsample/core lacks, said where it is asked for.
-  const coreHas = `gridsample/core ${typeof window === 'object' || typeof importScripts === 'function' ? 'in a browser ' : ''}has only its ${listed(builds, 'and')} build${builds.length > 1 ? 's' : ''}, on one thread; import 'gridsample' for the others`;
+  const coreHas = `gridsample/core has only its ${listed(builds, 'and')} build${builds.length > 1 ? 's' : ''} here, on one thread; import 'gridsample' for the others`;
   if (typeof variant !== 'string') {
     throw new TypeError(`load: options.variant: expected ${variants}, got ${describe(variant)}`);
   }

@@ -89,11 +89,14 @@ describe('gridsample/core in Node', () => {
     }
   });
 
-  test('one thread and its builds: numThreads > 1 and \'simd-threads\' are RangeErrors that say so', async () => {
+  test('one thread and its builds: numThreads > 1, \'simd-threads\' and the browser\'s \'scalar\' are RangeErrors that say so', async () => {
     for (const options of [{ numThreads: 2 }, { variant: 'simd-threads' }]) {
-      await assert.rejects(core.load(options), { name: 'RangeError', message: /gridsample\/core has only its 'simd' and 'scalar' builds, on one thread; import 'gridsample' for the others/ });
+      await assert.rejects(core.load(options), { name: 'RangeError', message: /gridsample\/core has only its 'simd' and 'scalar' builds here, on one thread; import 'gridsample' for the others/ });
     }
     assert.equal((await loaded(core, { numThreads: 1 })).gs.threads, 1);
+    // The browser entry has the core module alone: no scalar fallback to bundle.
+    const browser = await import('../../js/core_browser.mjs');
+    await assert.rejects(browser.load({ variant: 'scalar' }), { name: 'RangeError', message: /^load: options\.variant: expected 'simd' or 'auto', got "scalar" \(gridsample\/core has only its 'simd' build here, on one thread; import 'gridsample' for the others\)$/ });
   });
 
   test('CommonJS (core.cjs): the same load(), simdSupported and DTYPE_NAMES', async () => {
