@@ -26,6 +26,8 @@ export NODE_PATH := /usr/share/nodejs
 # another generator: make clean (or remove that folder).
 export CMAKE_GENERATOR := Ninja
 WASM_VARIANTS := simd scalar simd-threads
+# The variants that also ship a core module (GridSample and AffineGrid only; gridsample/core).
+WASM_CORE_VARIANTS := simd
 
 .PHONY: setup native asan tsan arm wasm demo bench test test-js test-native test-asan test-tsan \
 	test-arm test-wasm fuzz test-fuzz check-format clean
@@ -54,7 +56,8 @@ arm:
 	cmake --build build/arm64 -j$(JOBS)
 
 # The wasm variants into js/dist (ready for npm pack). A variant's two glue files share one
-# .wasm; the threaded one also has a pthread worker script for each (the Node one as .cjs).
+# .wasm; the threaded one also has a pthread worker script for each (the Node one as .cjs). The
+# SIMD variant also links its core module (cmake/wasm.cmake): two links more, no compile.
 # The two are linked one after the other: the threaded build's two links at once gave
 # different .wasm files. A configured build folder is not configured again (4 s a variant;
 # cmake --build reconfigures by itself when a CMake file changed), so test-wasm and test-js
@@ -76,6 +79,13 @@ wasm:
 	    cp build/wasm-$$v/gridsample-$$v.worker.js js/dist/; \
 	    cp build/wasm-$$v/gridsample-$$v-node.worker.js js/dist/gridsample-$$v.worker.cjs; \
 	  fi; \
+	  for m in $(WASM_CORE_VARIANTS); do [ $$m = $$v ] || continue; \
+	    cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_core_wasm_web; \
+	    cmake --build build/wasm-$$v -j$(JOBS) --target gridsample_core_wasm_node; \
+	    cmp build/wasm-$$v/gridsample-core-$$v.wasm build/wasm-$$v/gridsample-core-$$v-node.wasm; \
+	    cp build/wasm-$$v/gridsample-core-$$v.wasm build/wasm-$$v/gridsample-core-$$v.mjs js/dist/; \
+	    cp build/wasm-$$v/gridsample-core-$$v-node.cjs js/dist/gridsample-core-$$v.cjs; \
+	  done; \
 	done
 	scripts/gen_onnx_schema.sh
 	ls -l js/dist

@@ -72,6 +72,7 @@ import {
   MODEL_TIMING, NATIVE_MIN_TIME, NATIVE_REF_REPS, NATIVE_ROUND_REPS, NATIVE_ROUNDS, ORT_NODE_SHARE, ORT_WEB_T2_MAX_REPS, THREADS, TIMING, args, log,
 } from './settings.mjs';
 import { measureTransformersPipeline, renderTransformersPipeline } from './transformers_pipeline.mjs';
+import { measureWasmSizes, renderWasmSizes } from './wasm_size.mjs';
 import { measureDetrPipeline, renderDetrPipeline } from './detr_pipeline.mjs';
 import { baselineWorkload, makeWorkloads } from './workloads.mjs';
 
@@ -229,6 +230,8 @@ async function main() {
     extra += `\n${renderFirstCallsChromium(await measureFirstCallsChromium(log))}`;
     log('\n== instructions per output element (valgrind)');
     extra += `\n${renderInstructionCounts(await measureInstructionCounts(log))}`;
+    log('\n== .wasm bytes per feature (links the size modules)');
+    extra += `\n${renderWasmSizes(measureWasmSizes({ log }))}`;
   }
 
   env.loadEnd = os.loadavg()[0].toFixed(2);

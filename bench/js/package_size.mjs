@@ -1,4 +1,4 @@
-// What a user of the npm package gets (issue 27): the tarball, what `npm install` of it brings (size, packages, time), and the bytes a Vite build ships for a page using the core API, the pool, or gridsample/onnx; standalone, not part of make bench.
+// What a user of the npm package gets (issue 27): the tarball, what `npm install` of it brings (size, packages, time), and the bytes a Vite build ships for a page using the core API, gridsample/core, the pool, or gridsample/onnx; standalone, not part of make bench.
 //
 //   node bench/js/package_size.mjs [PACKAGE_DIR] [--json FILE]
 //
@@ -59,6 +59,8 @@ try {
 
   const PAGES = {
     core: `import { load } from 'gridsample';
+load().then((gs) => { document.body.textContent = typeof gs.gridSample; });`,
+    'gridsample-core': `import { load } from 'gridsample/core';
 load().then((gs) => { document.body.textContent = typeof gs.gridSample; });`,
     pool: `import { createPool } from 'gridsample';
 createPool({ workers: 2 }).then((pool) => { document.body.textContent = typeof pool.warpAffine; });`,

@@ -1,4 +1,4 @@
-// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors; core/load_wasm.mjs loads the module.
+// The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors, each where the module has it; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
@@ -12,6 +12,10 @@ import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
 import { blockCalls, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
+// The bindings that say a module has channels-last GridSample and the NCHW flow warp (their calls
+// go through the call block, core/prepared.mjs).
+const CHANNELS_LAST = 'gridSampleChannelsLastOutputShape';
+const FLOW = 'warpFlowOutputShape';
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
 // The library's rules for the API objects made here, which gridsample/onnx (output shapes, to
@@ -60,6 +64,12 @@ export function threadControl(api) {
   return THREAD_CONTROL.get(api) ?? null;
 }
 
+// The error of a rule asked of an API object without the feature (gridsample/core's): gridsample/onnx
+// and gridsample/webgpu given such an object say so instead of calling what is not there.
+function absent(what) {
+  return new TypeError(`${what}: this gridsample module has GridSample and AffineGrid alone (gridsample/core); load one from 'gridsample' for the other operators`);
+}
+
 // The build a module is, from its Highway target: the SIMD128 build dispatches to WASM (or
 // WASM_EMU256), the scalar one to EMU128 / SCALAR.
 function variantOfTarget(target) {
@@ -89,13 +99,15 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
 }
 
 /**
- * The public object `load()` resolves to, over an Emscripten module built from
- * src/bindings/bindings.cc. `variant` is 'simd', 'scalar' or 'simd-threads', the build that
- * was asked for; `explicit` says the caller named it, `what` where the wasm came from, and
- * `threads` how many threads its calls may use (the threaded build only); `checks` makes the
- * check-only twin (see checkOnly); `newBuffer` allocates results' buffers (see WasmHeap).
+ * The public object `load()` resolves to, over an Emscripten module built from src/bindings/
+ * (cmake/wasm.cmake). `variant` is 'simd', 'scalar' or 'simd-threads', the build that was asked
+ * for; `explicit` says the caller named it, `what` where the wasm came from, and `threads` how
+ * many threads its calls may use (the threaded build only); `checks` makes the check-only twin
+ * (see checkOnly); `newBuffer` allocates results' buffers (see WasmHeap). The object has the
+ * functions whose bindings the module has (the core module: GridSample and AffineGrid alone),
+ * and with `core` (gridsample/core) no more than the core's, whichever module it is.
  */
-export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1, checks = false, newBuffer } = {}) {
+export function createApi(Module, variant, { explicit = false, what = 'the wasm', threads = 1, checks = false, newBuffer, core = false } = {}) {
   // The glues of the simd and scalar builds are interchangeable, so the wasm decides what runs.
   // A build other than the one named is an error; with variant 'auto' we report what was
   // loaded. (The threaded build's glue takes only its own wasm: instantiate() says so.)
@@ -108,6 +120,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   }
   const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
   const code = heap.dtypeCodes;
+  // A feature beyond the core is offered where its binding (named here) is in the module.
+  const offers = (binding) => !core && typeof Module[binding] === 'function';
 
   const blockCall = blockCalls(heap);
 
@@ -251,15 +265,15 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     dtypes: DTYPE_NAMES,
     gridSample,
     affineGrid,
-    warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options),
-    warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options),
-    remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options),
-    rotationMatrix,
-    perspectiveTransform,
-    gridSampleChannelsLast,
-    warpFlow,
-    multiScaleDeformableAttention,
-    ...preparedCalls(heap),
+    ...offers('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
+    ...offers('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
+    ...offers('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
+    ...offers('warpAffine') && { rotationMatrix },
+    ...offers('warpPerspective') && { perspectiveTransform },
+    ...offers(CHANNELS_LAST) && { gridSampleChannelsLast },
+    ...offers(FLOW) && { warpFlow },
+    ...offers('multiScaleDeformableAttention') && { multiScaleDeformableAttention },
+    ...preparedCalls(heap, { channelsLast: offers(CHANNELS_LAST), warpFlow: offers(FLOW) }),
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),
@@ -274,6 +288,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     affineGrid: (size) => affineGridOutputShape(heap, 'affineGrid', readDims('affineGrid', 'size', size)),
     multiScaleDeformableAttention: (valueDims, spatialShapes, levelStartIndex, locationsDims, weightsDims, options) => {
       const fn = 'multiScaleDeformableAttention';
+      if (!api.multiScaleDeformableAttention) throw absent(fn);
       const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, options?.pointsPerLevel);
       const float32 = (what, dims) => ({ dtype: 'float32', dims: readDims(fn, `${what}.dims`, dims) });
       const [V, S, W] = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
@@ -286,7 +301,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       heap.ensureHeadroom('gridSample');
       return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
     },
-    imageFoldsTaps: (height, width, channels, dtype, mode) => Module.channelsLastFoldsTaps(height, width, channels, code[dtype], mode),
+    imageFoldsTaps: (height, width, channels, dtype, mode) => {
+      if (!offers('channelsLastFoldsTaps')) throw absent('the image warps');
+      return Module.channelsLastFoldsTaps(height, width, channels, code[dtype], mode);
+    },
   });
   return api;
 }

@@ -1,5 +1,6 @@
 // load() for browsers and Web Workers: fetches the .wasm next to this file (bundlers follow the URLs); browser.mjs exports it, and the pool's worker imports it alone.
 import { loadWith } from './load_wasm.mjs';
+import { cores, wasmSource } from './resource_browser.mjs';
 import createSimd from '../dist/gridsample-simd.mjs';
 import createScalar from '../dist/gridsample-scalar.mjs';
 
@@ -20,7 +21,7 @@ const VARIANTS = {
   },
 };
 
-export const cores = () => globalThis.navigator?.hardwareConcurrency ?? 1;
+export { cores };
 
 /**
  * Loads gridsample and resolves to the API object (see api.d.cts).
@@ -31,6 +32,6 @@ export function load(options) {
     glue: (v) => (v === 'simd-threads' ? VARIANTS[v].factory() : VARIANTS[v].factory),
     wasmUrl: (v) => VARIANTS[v].url(),
     cores,
-    sourceOf: (url) => ({ url: String(url), fetch: (u) => fetch(u, { credentials: 'same-origin' }) }),
+    sourceOf: wasmSource,
   });
 }

@@ -45,11 +45,19 @@ export function defaultThreads(cores) {
   return Math.min(4, Math.ceil(n / 2));
 }
 
+const VARIANTS = ['simd', 'scalar', 'simd-threads'];
+
+// 'a', 'b' or 'c' (`word` 'and': 'a', 'b' and 'c'); 'a' alone.
+const listed = (names, word = 'or') => (names.length === 1 ? `'${names[0]}'`
+  : `${names.slice(0, -1).map((n) => `'${n}'`).join(', ')} ${word} '${names.at(-1)}'`);
+
 /**
- * Checks load() options and picks the variant; `cores` is the logical core count.
+ * Checks load() options and picks the variant; `cores` is the logical core count. `entry`: the
+ * builds the entry point has (`variants`) and whether it is gridsample/core (`core`: one thread,
+ * its SIMD build the core module, no threaded build; in a browser no scalar build either).
  * @returns {{variant: 'simd'|'scalar'|'simd-threads', threads: number, explicit: boolean, warmUpMs: number, wasmUrl?: string|URL|Function, wasmBinary?: any, wasmModule?: any}}
  */
-function readLoadOptions(options, cores) {
+function readLoadOptions(options, cores, { core = false, variants: builds = VARIANTS } = {}) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`load: options: expected an object, got ${describe(options)}`);
@@ -73,12 +81,17 @@ function readLoadOptions(options, cores) {
   if (typeof warm === 'number' && !(warm >= 0 && warm <= 10000)) {
     throw new RangeError(`load: options.warmUp: expected milliseconds from 0 to 10000, got ${describe(warm)}`);
   }
-  const variants = "'simd', 'scalar', 'simd-threads' or 'auto'";
+  const variants = listed([...builds, 'auto']);
+  // What gridsample/core lacks, said where it is asked for.
+  const coreHas = `gridsample/core has only its ${listed(builds, 'and')} build${builds.length > 1 ? 's' : ''} here, on one thread; import 'gridsample' for the others`;
   if (typeof variant !== 'string') {
     throw new TypeError(`load: options.variant: expected ${variants}, got ${describe(variant)}`);
   }
-  if (!['simd', 'scalar', 'simd-threads', 'auto'].includes(variant)) {
-    throw new RangeError(`load: options.variant: expected ${variants}, got ${describe(variant)}`);
+  if (![...builds, 'auto'].includes(variant)) {
+    throw new RangeError(`load: options.variant: expected ${variants}, got ${describe(variant)}${core ? ` (${coreHas})` : ''}`);
+  }
+  if (core && numThreads > 1) {
+    throw new RangeError(`load: options.numThreads: ${numThreads} threads asked for, but ${coreHas}`);
   }
   const given = [wasmUrl, wasmBinary, wasmModule].filter((v) => v !== undefined).length;
   if (given > 1) {
@@ -111,11 +124,14 @@ function readLoadOptions(options, cores) {
   }
   // 'auto' takes threads where the engine gives them, more than one is wanted, and the .wasm is
   // looked up by variant (a fixed URL, bytes or module are of one build, which we cannot tell).
-  const threads = numThreads ?? defaultThreads(cores);
+  const threads = core ? 1 : numThreads ?? defaultThreads(cores);
   const lookedUp = wasmBinary === undefined && wasmModule === undefined &&
     (wasmUrl === undefined || typeof wasmUrl === 'function');
   const chosen = variant !== 'auto' ? variant
     : simd && threadsOk && threads > 1 && lookedUp ? 'simd-threads' : simd ? 'simd' : 'scalar';
+  if (!builds.includes(chosen)) {
+    throw new RangeError(`load: this engine has no wasm SIMD128, and ${coreHas}`);
+  }
   return {
     variant: chosen,
     threads: chosen === 'simd-threads' ? threads : 1,
@@ -212,7 +228,7 @@ async function instantiate(factory, source, what, moduleArgs) {
   const stopWatching = watchPthreadWorkers(moduleObject, fail);
   try {
     const Module = await Promise.race([ready, failed]);
-    if (typeof Module.gridSample !== 'function' || typeof Module.allocate !== 'function' ||
+    if (typeof Module.prepare !== 'function' || typeof Module._gridsample_call !== 'function' || typeof Module.allocate !== 'function' ||
         typeof Module.takeLastError !== 'function' || typeof Module.gridSampleOutputShape !== 'function') {
       throw new TypeError('it is not the gridsample wasm this glue was built with (its functions are missing)');
     }
@@ -244,11 +260,14 @@ function releaseWorkers(Module) {
  * `wasmUrl(variant)` the default URL of the .wasm, `sourceOf(url)` turns a URL into an
  * instantiate() source, `cores()` counts logical cores, and `threadArgs()` gives the threaded
  * glue's extra module arguments (where its worker script is); `newBuffer(bytes)`, where given,
- * allocates the ArrayBuffers of results, which are overwritten whole (see WasmHeap).
+ * allocates the ArrayBuffers of results, which are overwritten whole (see WasmHeap). `core`: the
+ * core entry (gridsample/core), whose 'simd' variant is the core module and whose API object
+ * has the core's functions alone, whichever module it loads (its 'scalar' one is the full
+ * build); `variants`, the builds the entry has (default all three).
  */
 export async function loadWith(options, platform) {
-  const { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs = () => ({}), newBuffer } = platform;
-  const { variant, threads, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options, cores());
+  const { glue, wasmUrl: defaultUrl, sourceOf, cores, threadArgs = () => ({}), newBuffer, core = false, variants } = platform;
+  const { variant, threads, explicit, warmUpMs, wasmUrl, wasmBinary, wasmModule } = readLoadOptions(options, cores(), { core, variants });
   let source;
   let what;
   if (wasmModule) {
@@ -273,7 +292,7 @@ export async function loadWith(options, platform) {
     return loadWith({ ...options, numThreads: 1 }, platform);
   }
   if (threaded) releaseWorkers(Module);
-  const api = createApi(Module, variant, { explicit, what, threads, newBuffer });
+  const api = createApi(Module, variant, { explicit, what, threads, newBuffer, core });
   warmUp(api, warmUpMs);
   return api;
 }

@@ -115,11 +115,12 @@ export function blockCalls(heap) {
 }
 
 /**
- * The prepare functions of one module's API (core/api.mjs): prepareGridSample(x, grid, options),
- * prepareGridSampleChannelsLast(x, grid, options), prepareWarpFlow(x, flow, options) and
- * prepareAffineGrid(theta, size, options), each a PreparedCall.
+ * The prepare functions of one module's API (core/api.mjs): prepareGridSample(x, grid, options)
+ * and prepareAffineGrid(theta, size, options), and where the module has them (`has`:
+ * {channelsLast, warpFlow}) prepareGridSampleChannelsLast(x, grid, options) and
+ * prepareWarpFlow(x, flow, options); each returns a PreparedCall.
  */
-export function preparedCalls(heap) {
+export function preparedCalls(heap, has) {
   const prepare = (op, fn, specs, sampling, size) => {
     const { handle, outDims } = prepareSampler(heap, fn, op, specs, sampling, size);
     return new PreparedCall(heap, op, handle, specs, outDims);
@@ -133,8 +134,8 @@ export function preparedCalls(heap) {
   };
   return {
     prepareGridSample: sampler('gridSample'),
-    prepareGridSampleChannelsLast: sampler('gridSampleChannelsLast'),
-    prepareWarpFlow: sampler('warpFlow'),
+    ...has.channelsLast && { prepareGridSampleChannelsLast: sampler('gridSampleChannelsLast') },
+    ...has.warpFlow && { prepareWarpFlow: sampler('warpFlow') },
     prepareAffineGrid(theta, size, options) {
       const fn = 'prepareAffineGrid';
       const opts = readOptions(fn, options, ['alignCorners', 'align_corners']);

@@ -1,4 +1,4 @@
-// Reads a resource the Node.js entry points are given (a path, a file: URL, an http(s) or data: URL) as bytes: the wasm, ONNX models.
+// Reads a resource the Node.js entry points are given (a path, a file: URL, an http(s) or data: URL) as bytes: the wasm, ONNX models; and the buffers of their results.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -20,3 +20,17 @@ export async function readBytes(url) {
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
   return new Uint8Array(await response.arrayBuffer());
 }
+
+/** The instantiate() source of the wasm at `url` (core/load_wasm.mjs), or an error that says which file could not be read. */
+export async function wasmSource(url) {
+  try {
+    return await sourceFromUrl(url);
+  } catch (e) {
+    const error = new Error(`load: could not read the gridsample wasm at ${url}: ${e.message}`);
+    error.cause = e;
+    throw error;
+  }
+}
+
+/** An ArrayBuffer for a result that is copied over whole: no zero-filling first (0.07 ms of a 2 MiB result). */
+export const newResultBuffer = (bytes) => Buffer.allocUnsafeSlow(bytes).buffer;

@@ -8,8 +8,9 @@ const THETA = [0.9, -0.3, 0.05, 0.3, 0.9, -0.02]; // a rotation and scale: some 
 
 /**
  * Runs `api`'s kernels for about `budgetMs` milliseconds on small inputs: NCHW gridSample
- * (one wasm function holds every mode and rank), then the channels-last warps of uint8 RGBA,
- * RGB and float32 images, bilinear and bicubic, in turn. Leaves nothing allocated.
+ * (one wasm function holds every mode and rank), then, where `api` has them, the channels-last
+ * warps of uint8 RGBA, RGB and float32 images, bilinear and bicubic, in turn. Leaves nothing
+ * allocated.
  */
 export function warmUp(api, budgetMs) {
   if (!(budgetMs > 0)) return;
@@ -23,13 +24,16 @@ export function warmUp(api, budgetMs) {
     const rgba = { data: Uint8ClampedArray.from(ramp(4 * n, 256, 1, 0)), width: SIDE, height: SIDE };
     const rgb = { data: Uint8Array.from(ramp(3 * n, 256, 1, 0)), width: SIDE, height: SIDE, channels: 3 };
     const float = { data: ramp(3 * n, 9, 1 / 9, 0), width: SIDE, height: SIDE, channels: 3 };
+    // The core module (gridsample/core) has no warps: GridSample alone then.
     const calls = [
       () => api.gridSample(x, grid, { out: y }),
-      () => api.warpAffine(rgba, THETA),
-      () => api.warpAffine(rgb, THETA),
-      () => api.warpAffine(float, THETA),
-      () => api.warpAffine(rgba, THETA, { mode: 'bicubic' }),
-      () => api.warpAffine(float, THETA, { mode: 'bicubic' }),
+      ...api.warpAffine ? [
+        () => api.warpAffine(rgba, THETA),
+        () => api.warpAffine(rgb, THETA),
+        () => api.warpAffine(float, THETA),
+        () => api.warpAffine(rgba, THETA, { mode: 'bicubic' }),
+        () => api.warpAffine(float, THETA, { mode: 'bicubic' }),
+      ] : [],
     ];
     const start = performance.now();
     for (let k = 0; performance.now() - start < budgetMs; ++k) calls[k % calls.length]();

@@ -1,10 +1,12 @@
-// What the wasm module's embind files share: the last failed call's message, the module's threads.
+// What the wasm modules' embind files share: the last error, threads, sampling options, shape
+// queries.
 #ifndef GRIDSAMPLE_BINDINGS_MODULE_STATE_H_
 #define GRIDSAMPLE_BINDINGS_MODULE_STATE_H_
 
 #include <cstdint>
 #include <string>
 
+#include "gridsample/grid_sample.h"
 #include "gridsample/threads.h"
 #include "gridsample/types.h"
 
@@ -32,9 +34,32 @@ inline Threads& ModuleThreads() {
   return threads;
 }
 
+// A sampling call's options as the JS layer passes them (enum codes the library checks), with the
+// module's threads.
+inline GridSampleOptions SamplingOptions(int mode, int padding, bool align_corners) {
+  GridSampleOptions options;
+  options.threads = ModuleThreads();
+  options.mode = static_cast<Mode>(mode);
+  options.padding = static_cast<Padding>(padding);
+  options.align_corners = align_corners;
+  return options;
+}
+
 // Every pointer the JS layer passes is a byte offset into the wasm heap; shapes are int64
 // arrays there.
 inline const int64_t* Shape(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
+
+// An output-shape query of X and its coordinates (a flow, a grid) of the ranks and dtypes given
+// (data is checked by the call itself): Y's rank 4 shape written at y_shape, or the error.
+template <Status (*kQuery)(const TensorView&, const TensorView&, int64_t*)>
+int ShapeQuery(uintptr_t x_shape, int x_rank, int x_dtype, uintptr_t coords_shape, int coords_rank,
+               int coords_dtype, uintptr_t y_shape) {
+  return ToCallStatus(
+      kQuery({nullptr, static_cast<DType>(x_dtype), Shape(x_shape), static_cast<size_t>(x_rank)},
+             {nullptr, static_cast<DType>(coords_dtype), Shape(coords_shape),
+              static_cast<size_t>(coords_rank)},
+             reinterpret_cast<int64_t*>(y_shape)));
+}
 
 }  // namespace gridsample::bindings
 

@@ -1,4 +1,4 @@
-// Packaging for Node: npm pack ships exactly the package files; the installed tarball used from Node (ESM, CJS, the README's example, gridsample/onnx and gridsample/webgpu) and from strict TypeScript consumers (ESM and CommonJS, with and without the DOM lib).
+// Packaging for Node: npm pack ships exactly the package files; the installed tarball used from Node (ESM, CJS, the README's example, gridsample/core, gridsample/onnx and gridsample/webgpu) and from strict TypeScript consumers (ESM and CommonJS, with and without the DOM lib).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ const BIN = join(HERE, 'node_modules', '.bin');
 
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
-  'LICENSE', 'README.md', 'api.d.cts', 'tensor_api.d.cts', 'image_api.d.cts', 'load_api.d.cts', 'pool_api.d.cts', 'prepared_api.d.cts', 'core/prepared.mjs', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'core/deformable_levels.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
+  'LICENSE', 'README.md', 'api.d.cts', 'core_node.mjs', 'core_browser.mjs', 'core.cjs', 'core.d.ts', 'core.d.cts', 'core_api.d.cts', 'tensor_api.d.cts', 'image_api.d.cts', 'load_api.d.cts', 'pool_api.d.cts', 'prepared_api.d.cts', 'core/prepared.mjs', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'core/deformable_levels.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
   'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/png_codec.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
   'images/flows.mjs', 'images/pixel_space.mjs', 'images/axis_line.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',
@@ -25,6 +25,7 @@ const SHIPPED = [
   'dist/gridsample-simd.cjs', 'dist/gridsample-simd.mjs', 'dist/gridsample-simd.wasm',
   'dist/gridsample-simd-threads.cjs', 'dist/gridsample-simd-threads.mjs', 'dist/gridsample-simd-threads.wasm',
   'dist/gridsample-simd-threads.worker.cjs', 'dist/gridsample-simd-threads.worker.js', 'dist/onnx_pb.mjs',
+  'dist/gridsample-core-simd.cjs', 'dist/gridsample-core-simd.mjs', 'dist/gridsample-core-simd.wasm',
 ];
 
 let work;
@@ -90,6 +91,28 @@ console.log(JSON.stringify(out));`;
       assertExampleRow(r[variant], `wasm subpath ${variant}`);
     }
   });
+
+  for (const [format, file, script] of [
+    ['ESM', 'core-esm.mjs', `import { load } from 'gridsample/core';
+import { example } from './example.js';
+const gs = await load();
+console.log(JSON.stringify({ resolved: import.meta.resolve('gridsample/core'), warps: 'warpAffine' in gs, ...example(gs) }));`],
+    ['CommonJS', 'core-cjs.cjs', `const { load } = require('gridsample/core');
+import('./example.js').then(async ({ example }) => {
+  const gs = await load();
+  console.log(JSON.stringify({ resolved: require.resolve('gridsample/core'), warps: 'warpAffine' in gs, ...example(gs) }));
+});`],
+  ]) {
+    test(`gridsample/core (${format}) resolves its entry, computes the ONNX example and has no warps`, async () => {
+      writeFileSync(join(app, file), script);
+      const { stdout } = await sh(process.execPath, [file], { cwd: app });
+      const r = JSON.parse(stdout);
+      assert.match(r.resolved, format === 'ESM' ? /node_modules\/gridsample\/core_node\.mjs$/ : /node_modules\/gridsample\/core\.cjs$/);
+      assert.equal(r.backend, 'wasm-simd128');
+      assert.equal(r.warps, false);
+      assertExampleRow(r, `gridsample/core ${format}`);
+    });
+  }
 
   test("the README's Node.js example runs as written", async () => {
     const readme = readFileSync(join(app, 'node_modules', 'gridsample', 'README.md'), 'utf8');
@@ -215,16 +238,20 @@ describe('TypeScript consumer (strict, no skipLibCheck): exact result types', { 
     writeFileSync(join(dir, 'no_dom_esm.mts'), noDomSource);
     writeFileSync(join(dir, 'no_dom_cjs.cts'), noDomSource);
     writeFileSync(join(dir, 'node_esm.mts'), readFileSync(join(HERE, 'typescript', 'node_consumer.ts'), 'utf8'));
+    // gridsample/core: the same source as ESM and CommonJS.
+    const coreSource = readFileSync(join(HERE, 'typescript', 'core_consumer.ts'), 'utf8');
+    writeFileSync(join(dir, 'core_esm.mts'), coreSource);
+    writeFileSync(join(dir, 'core_cjs.cts'), coreSource);
   });
 
   for (const [name, modules] of Object.entries(TS_MODULES)) {
-    test(`${name}: ESM (index.d.ts, onnx.d.ts, ort.d.ts, transformers.d.ts) and CommonJS (index.d.cts, onnx.d.cts) consumers`, async () => {
+    test(`${name}: ESM (index.d.ts, core.d.ts, onnx.d.ts, ort.d.ts, transformers.d.ts) and CommonJS (index.d.cts, core.d.cts, onnx.d.cts) consumers`, async () => {
       const config = `tsconfig.${name}.json`;
       writeFileSync(join(dir, config), JSON.stringify({
         compilerOptions: {
           ...modules, strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
         },
-        files: ['esm.mts', 'cjs.cts', 'onnx_esm.mts', 'onnx_cjs.cts', 'ort_esm.mts'],
+        files: ['esm.mts', 'cjs.cts', 'core_esm.mts', 'core_cjs.cts', 'onnx_esm.mts', 'onnx_cjs.cts', 'ort_esm.mts'],
       }, null, 2));
       try {
         await run(join(BIN, 'tsc'), ['-p', config], { cwd: dir, encoding: 'utf8' });

@@ -108,6 +108,7 @@ const attentionWeights = { data: new Float32Array(300 * 8 * 3 * 4), shape: [1, 3
     notRun: 'fetches the .wasm from cdn.example.com (a placeholder host)',
   },
   { readme: 'js/README.md', starts: '// Node.js: the bytes of one build', prelude: "import { load } from 'gridsample';", run: true },
+  { readme: 'js/README.md', starts: "import { load } from 'gridsample/core';", run: true },
   {
     readme: 'js/README.md', starts: '// canvas, ctx: ',
     prelude: `${LOADED}
@@ -208,7 +209,7 @@ const result = new Float32Array(3 * 112 * 112);`,
   },
 ];
 // How many snippets run, and how many are only type-checked: a new snippet is counted here.
-const RUN = 15;
+const RUN = 16;
 const CHECKED_ONLY = 15;
 
 // The fenced snippets of one README: { readme, line (of the opening fence), language, text }.

@@ -94,7 +94,7 @@ Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid
   // and the reference give +0), and blends vectors whose taps all fall outside (0 * inf with a
   // non-finite X), which this one skips.
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-    Run(PixelsProblem{p.pixels, in[0], GridAt{in[1]}, y, p.options});
+    RunFrom<GridAt>(PixelsProblem{p.pixels, in[0], GridAt{in[1]}, y, p.options});
   };
   return Status::Ok();
 }

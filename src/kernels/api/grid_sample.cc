@@ -165,7 +165,7 @@ Status PrepareGridSample(const TensorView& x, const TensorView& grid,
   plan->output.count = plan->planes.n * plan->planes.c * plan->planes.out_spatial;
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-    Run(PlanesProblem{p.planes, in[0], GridAt{in[1]}, y, p.options});
+    RunFrom<GridAt>(PlanesProblem{p.planes, in[0], GridAt{in[1]}, y, p.options});
   };
   return Status::Ok();
 }

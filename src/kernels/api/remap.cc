@@ -59,9 +59,9 @@ namespace {
 template <class Pairs, class Planes>
 void ExecuteMaps(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
   if (p.input_count == 2) {
-    Run(PixelsProblem{p.pixels, in[0], Pairs{in[1]}, y, p.options, p.fill});
+    RunFrom<Pairs>(PixelsProblem{p.pixels, in[0], Pairs{in[1]}, y, p.options, p.fill});
   } else {
-    Run(PixelsProblem{p.pixels, in[0], Planes{in[1], in[2]}, y, p.options, p.fill});
+    RunFrom<Planes>(PixelsProblem{p.pixels, in[0], Planes{in[1], in[2]}, y, p.options, p.fill});
   }
 }
 

@@ -89,11 +89,11 @@ struct WarpKind {
 };
 constexpr WarpKind kAffine = {
     "theta", 2, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-      Run(PixelsProblem{p.pixels, in[0], AffineAt{in[1]}, y, p.options, p.fill});
+      RunFrom<AffineAt>(PixelsProblem{p.pixels, in[0], AffineAt{in[1]}, y, p.options, p.fill});
     }};
 constexpr WarpKind kPerspective = {
     "H", 3, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-      Run(PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
+      RunFrom<PerspectiveAt>(PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
     }};
 
 // A warp's rule up to its data: options, X, the matrix, Y's shape, the band, the fill.

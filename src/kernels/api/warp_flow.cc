@@ -89,7 +89,7 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
   plan->output = PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.c * geo.out_spatial);
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-    Run(PlanesProblem{p.planes, in[0], FlowAt{in[1]}, y, p.options});
+    RunFrom<FlowAt>(PlanesProblem{p.planes, in[0], FlowAt{in[1]}, y, p.options});
   };
   return Status::Ok();
 }

@@ -44,6 +44,19 @@ bool TargetHasChannelsLast();
 // having written nothing, and the caller runs the reference (api/run.h).
 bool Try(const PlanesProblem& problem);
 bool Try(const PixelsProblem& problem);
+// The same for a problem whose source the caller built, one overload per source type: only that
+// source's kernels are reached, so a program calling GridSample alone links no flow kernels,
+// WarpAffine alone no perspective or map kernels (the wasm core module and the size table's
+// modules; api/run.h's RunFrom).
+bool Try(const PlanesProblem& problem, const GridAt& source);
+bool Try(const PlanesProblem& problem, const FlowAt& source);
+bool Try(const PixelsProblem& problem, const GridAt& source);
+bool Try(const PixelsProblem& problem, const AffineAt& source);
+bool Try(const PixelsProblem& problem, const PerspectiveAt& source);
+bool Try(const PixelsProblem& problem, const MapPairsAt& source);
+bool Try(const PixelsProblem& problem, const MapPlanesAt& source);
+bool Try(const PixelsProblem& problem, const FlowPairsAt& source);
+bool Try(const PixelsProblem& problem, const FlowPlanesAt& source);
 bool Try(const DeformableAttentionProblem& problem);
 
 // float32 and float64 theta, equal to the reference bit for bit.

@@ -350,6 +350,15 @@ PixelMaps PlanesOf(const PixelsProblem& p, const TensorView& x, const TensorView
   return PixelMaps::Planes(Floats(x), Floats(y), p.geometry.out_h * p.geometry.out_w);
 }
 
+// The problem in the kernels' terms run by `kernel` (one source's entry, on the dispatched
+// target) with `args` after it, where a kernel covers the problem.
+template <class Kernel, class... Args>
+bool TryPixels(const PixelsProblem& p, Kernel* kernel, const Args&... args) {
+  InterleavedProblem pb;
+  if (!MakeProblem(p, &pb)) return false;
+  return p.geometry.Empty() || kernel(pb, args...);
+}
+
 }  // namespace
 
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
@@ -359,32 +368,31 @@ bool Covers(const PixelsProblem& p) {
   return MakeProblem(p, &pb);
 }
 
+// Each source's entry (fast.h says why one per source).
+bool Try(const PixelsProblem& p, const GridAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedGrid), Floats(s.grid));
+}
+bool Try(const PixelsProblem& p, const AffineAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedAffine), s.theta.data, s.theta.dtype);
+}
+bool Try(const PixelsProblem& p, const PerspectiveAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedPerspective), s.h.data, s.h.dtype);
+}
+bool Try(const PixelsProblem& p, const MapPairsAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedRemapPairs), PairsOf(p, s.map));
+}
+bool Try(const PixelsProblem& p, const MapPlanesAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes), PlanesOf(p, s.map_x, s.map_y));
+}
+bool Try(const PixelsProblem& p, const FlowPairsAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedFlowPairs), PairsOf(p, s.flow));
+}
+bool Try(const PixelsProblem& p, const FlowPlanesAt& s) {
+  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes), PlanesOf(p, s.flow_x, s.flow_y));
+}
+
 bool Try(const PixelsProblem& p) {
-  InterleavedProblem pb;
-  if (!MakeProblem(p, &pb)) return false;
-  if (p.geometry.Empty()) return true;
-  return Visit(
-      p.source,
-      Overloaded{
-          [&](const GridAt& s) { return GRIDSAMPLE_DISPATCH(InterleavedGrid)(pb, Floats(s.grid)); },
-          [&](const AffineAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedAffine)(pb, s.theta.data, s.theta.dtype);
-          },
-          [&](const PerspectiveAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedPerspective)(pb, s.h.data, s.h.dtype);
-          },
-          [&](const MapPairsAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedRemapPairs)(pb, PairsOf(p, s.map));
-          },
-          [&](const MapPlanesAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes)(pb, PlanesOf(p, s.map_x, s.map_y));
-          },
-          [&](const FlowPairsAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedFlowPairs)(pb, PairsOf(p, s.flow));
-          },
-          [&](const FlowPlanesAt& s) {
-            return GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes)(pb, PlanesOf(p, s.flow_x, s.flow_y));
-          }});
+  return Visit(p.source, [&](const auto& s) { return Try(p, s); });
 }
 
 }  // namespace fast

@@ -330,17 +330,21 @@ bool Covers(const PlanesProblem& p) {
   return ShapeOf(p, &shape);
 }
 
-bool Try(const PlanesProblem& p) {
+bool Try(const PlanesProblem& p, const GridAt& s) {
   PlanarShape shape;
   if (!ShapeOf(p, &shape)) return false;
-  if (p.geometry.Empty()) return true;
-  return Visit(
-      p.source,
-      Overloaded{[&](const GridAt& s) { return RunConverted(GridKernel{}, shape, p, s.grid); },
-                 [&](const FlowAt& s) {
-                   const FlowKernel kernel{static_cast<int32_t>(p.geometry.out[1])};
-                   return RunConverted(kernel, shape, p, s.flow);
-                 }});
+  return p.geometry.Empty() || RunConverted(GridKernel{}, shape, p, s.grid);
+}
+
+bool Try(const PlanesProblem& p, const FlowAt& s) {
+  PlanarShape shape;
+  if (!ShapeOf(p, &shape)) return false;
+  const FlowKernel kernel{static_cast<int32_t>(p.geometry.out[1])};
+  return p.geometry.Empty() || RunConverted(kernel, shape, p, s.flow);
+}
+
+bool Try(const PlanesProblem& p) {
+  return Visit(p.source, [&](const auto& s) { return Try(p, s); });
 }
 
 const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }

@@ -1,0 +1,38 @@
+// embind registration of channels-last GridSample (the grid source of the image warps' driver).
+#include <emscripten/bind.h>
+
+#include <cstdint>
+
+#include "api/validation.h"
+#include "call_block.h"
+#include "gridsample/warp_affine.h"
+#include "module_state.h"
+
+namespace gridsample {
+namespace {
+
+using bindings::ShapeQuery;
+
+// Channels-last GridSample from a call block (prepared_bindings.cc runs it).
+const bindings::RegisterPreparer kPreparer(
+    bindings::BlockOp::kGridSampleChannelsLast,
+    [](const bindings::CallBlock& b, SamplerPlan* plan) {
+      return PrepareGridSampleChannelsLast(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
+                                           bindings::BlockOptions(b), plan);
+    });
+
+// Whether the channels-last planner folds taps (gridsample/webgpu does too).
+bool ChannelsLastFoldsTapsAdapter(double height, double width, int channels, int dtype, int mode) {
+  return ChannelsLastFoldsTaps(static_cast<int64_t>(height), static_cast<int64_t>(width), channels,
+                               static_cast<DType>(dtype), static_cast<Mode>(mode));
+}
+
+}  // namespace
+}  // namespace gridsample
+
+EMSCRIPTEN_BINDINGS(gridsample_channels_last) {
+  using namespace emscripten;
+  using namespace gridsample;
+  function("gridSampleChannelsLastOutputShape", &ShapeQuery<&GridSampleChannelsLastOutputShape>);
+  function("channelsLastFoldsTaps", &ChannelsLastFoldsTapsAdapter);
+}

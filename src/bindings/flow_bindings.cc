@@ -1,0 +1,37 @@
+// embind registration of the flow source: WarpFlow (NCHW: its call block and output shape) and
+// image flows.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+
+#include "api/validation.h"
+#include "gridsample/warp_affine.h"
+#include "call_block.h"
+#include "gridsample/warp_flow.h"
+#include "image_calls.h"
+#include "module_state.h"
+
+namespace gridsample {
+namespace {
+
+// The NCHW WarpFlow from a call block (prepared_bindings.cc runs it).
+const bindings::RegisterPreparer kPreparer(
+    bindings::BlockOp::kWarpFlow, [](const bindings::CallBlock& b, SamplerPlan* plan) {
+      return PrepareWarpFlow(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
+                             bindings::BlockOptions(b), plan);
+    });
+
+}  // namespace
+}  // namespace gridsample
+
+EMSCRIPTEN_BINDINGS(gridsample_warp_flow) {
+  using namespace emscripten;
+  using namespace gridsample;
+  using namespace gridsample::bindings;
+  function("warpFlowOutputShape", &ShapeQuery<&WarpFlowOutputShape>);
+  // Channels-last images (images/flows.mjs): one interleaved flow, or dx and dy planes.
+  function("warpFlowImage",
+           &Bind<&RunMapWarp, static_cast<MatrixWarp>(&WarpFlowChannelsLast)>::Call);
+  function("warpFlowImagePlanes",
+           &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&WarpFlowChannelsLast)>::Call);
+}
