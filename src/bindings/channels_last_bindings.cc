@@ -14,12 +14,13 @@ namespace {
 using bindings::ShapeQuery;
 
 // Channels-last GridSample from a call block (prepared_bindings.cc runs it).
-const bindings::RegisterPreparer kPreparer(
-    bindings::BlockOp::kGridSampleChannelsLast,
-    [](const bindings::CallBlock& b, SamplerPlan* plan) {
-      return PrepareGridSampleChannelsLast(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
-                                           bindings::BlockOptions(b), plan);
-    });
+const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kGridSampleChannelsLast,
+                                           [](const bindings::CallBlock& b, SamplerPlan* plan) {
+                                             return PrepareGridSampleChannelsLast(
+                                                 bindings::BlockSpec(b, 0),
+                                                 bindings::BlockSpec(b, 1),
+                                                 bindings::BlockOptions(b), plan);
+                                           });
 
 // Whether the channels-last planner folds taps (gridsample/webgpu does too).
 bool ChannelsLastFoldsTapsAdapter(double height, double width, int channels, int dtype, int mode) {

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "api/validation.h"
-#include "gridsample/warp_affine.h"
 #include "call_block.h"
+#include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "image_calls.h"
 #include "module_state.h"
@@ -15,11 +15,13 @@ namespace gridsample {
 namespace {
 
 // The NCHW WarpFlow from a call block (prepared_bindings.cc runs it).
-const bindings::RegisterPreparer kPreparer(
-    bindings::BlockOp::kWarpFlow, [](const bindings::CallBlock& b, SamplerPlan* plan) {
-      return PrepareWarpFlow(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
-                             bindings::BlockOptions(b), plan);
-    });
+const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kWarpFlow,
+                                           [](const bindings::CallBlock& b, SamplerPlan* plan) {
+                                             return PrepareWarpFlow(bindings::BlockSpec(b, 0),
+                                                                    bindings::BlockSpec(b, 1),
+                                                                    bindings::BlockOptions(b),
+                                                                    plan);
+                                           });
 
 }  // namespace
 }  // namespace gridsample

@@ -14,11 +14,13 @@ using bindings::Shape;
 using bindings::ToCallStatus;
 
 // GridSample from a call block (prepared_bindings.cc runs it).
-const bindings::RegisterPreparer kPreparer(
-    bindings::BlockOp::kGridSample, [](const bindings::CallBlock& b, SamplerPlan* plan) {
-      return PrepareGridSample(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
-                               bindings::BlockOptions(b), plan);
-    });
+const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kGridSample,
+                                           [](const bindings::CallBlock& b, SamplerPlan* plan) {
+                                             return PrepareGridSample(bindings::BlockSpec(b, 0),
+                                                                      bindings::BlockSpec(b, 1),
+                                                                      bindings::BlockOptions(b),
+                                                                      plan);
+                                           });
 
 // Y's shape for X's and the grid's shapes (data is checked by the call itself).
 int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_shape, int grid_rank,

@@ -72,13 +72,13 @@ void ReleasePrepared(uintptr_t plan) { delete reinterpret_cast<SamplerPlan*>(pla
 // gridsample_run runs a prepared call; gridsample_call prepares the call its block describes on
 // the stack and runs it (the unprepared calls: nothing kept, nothing allocated).
 extern "C" EMSCRIPTEN_KEEPALIVE int gridsample_run(uintptr_t plan, uintptr_t x,
-                                                  uintptr_t coordinates, uintptr_t y) {
+                                                   uintptr_t coordinates, uintptr_t y) {
   return gridsample::RunOn(*reinterpret_cast<const gridsample::SamplerPlan*>(plan), x, coordinates,
                            y);
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE int gridsample_call(uintptr_t block, uintptr_t x,
-                                                   uintptr_t coordinates, uintptr_t y) {
+                                                    uintptr_t coordinates, uintptr_t y) {
   gridsample::SamplerPlan plan;
   const gridsample::Status s = gridsample::PrepareFromBlock(
       *reinterpret_cast<const gridsample::bindings::CallBlock*>(block), &plan);

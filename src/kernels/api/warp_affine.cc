@@ -93,7 +93,8 @@ constexpr WarpKind kAffine = {
     }};
 constexpr WarpKind kPerspective = {
     "H", 3, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-      RunFrom<PerspectiveAt>(PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
+      RunFrom<PerspectiveAt>(
+          PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
     }};
 
 // A warp's rule up to its data: options, X, the matrix, Y's shape, the band, the fill.
