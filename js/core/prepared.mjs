@@ -196,15 +196,7 @@ export class PreparedCall {
     const out = opts.out === undefined ? {} : readOut(heap, fn, opts.out, this.dtype, this.outputShape, this.#outBytes / elementSize(this.dtype), inputs);
     const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
     const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
-    for (const [name, t] of inputs) heap.checkAlive(fn, name, t);
-    if (out.ptr) heap.checkAlive(fn, 'options.out', out);
-    const bytes = heap.Module.HEAPU8;
-    inputs.forEach(([name, t], i) => {
-      if (t.ptr) return;
-      heap.checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
-      bytes.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
-    });
-    heap.ensureHeadroom(fn);
+    heap.copyIn(fn, inputs, addresses, out);
     if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }

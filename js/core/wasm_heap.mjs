@@ -134,11 +134,9 @@ export class WasmHeap {
     throw new TypeError(`${fn}: ${what}: expected ${bytes} bytes as when the call began, got ${data.byteLength} (its resizable ArrayBuffer was resized during the call)`);
   }
 
-  /**
-   * A heap tensor resolved at the start of the call must still be alive (a getter of a later
-   * argument may have disposed it).
-   */
-  checkAlive(fn, what, t) {
+  // A heap tensor resolved at the start of the call must still be alive (a getter of a later
+  // argument may have disposed it).
+  #checkAlive(fn, what, t) {
     if (t.heap && HeapTensor.addressIn(t.heap, this, fn, what) !== t.ptr) {
       throw disposedError(fn, what, t.heap, ' during the call');
     }
@@ -164,20 +162,28 @@ export class WasmHeap {
       let next = 0;
       const addresses = inputs.map(([, t]) => t.ptr || places[next++]);
       const y = ownOutput ? places[next] : out.ptr;
-      for (const [name, t] of inputs) this.checkAlive(fn, name, t);
-      if (out) this.checkAlive(fn, 'options.out', out);
-      // Copy only after every allocation: a growing memory detaches earlier views.
-      const heap = this.Module.HEAPU8;
-      inputs.forEach(([name, t], i) => {
-        if (t.ptr) return;
-        this.checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
-        heap.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
-      });
-      this.ensureHeadroom(fn);
+      this.copyIn(fn, inputs, addresses, out);
       return body(addresses, y);
     } finally {
       for (const p of owned) this.Module.release(p);
     }
+  }
+
+  /**
+   * The last steps before a binding call, once every allocation is made (a growing memory
+   * detaches earlier views): the heap tensors among `inputs` (and `out`) still alive, the arrays
+   * unchanged and copied to their `addresses`, room for the call's own allocations.
+   */
+  copyIn(fn, inputs, addresses, out) {
+    for (const [name, t] of inputs) this.#checkAlive(fn, name, t);
+    if (out && out.ptr) this.#checkAlive(fn, 'options.out', out);
+    const heap = this.Module.HEAPU8;
+    inputs.forEach(([name, t], i) => {
+      if (t.ptr) return;
+      this.checkUnchanged(fn, `${name}.data`, t.data, t.bytes);
+      heap.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes), addresses[i]);
+    });
+    this.ensureHeadroom(fn);
   }
 
   // Heap addresses for `parts` ([what, bytes] pairs), the allocations pushed to `owned`: each

@@ -116,17 +116,16 @@ Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t si
 
 Status Sampler::AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                            const AffineGridOptions& options, Sampler* sampler) {
-  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
-  SamplerPlan plan;
-  const Status s = PrepareAffineGrid(theta, size, size_len, options, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler(kOp, sampler, [&](SamplerPlan* plan) {
+    return PrepareAffineGrid(theta, size, size_len, options, plan);
+  });
 }
 
 Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                   const MutableTensorView& grid, const AffineGridOptions& options) {
-  SamplerPlan plan;
-  const Status s = PrepareAffineGrid(theta, size, size_len, options, &plan);
-  return s.ok() ? RunPlan(plan, &theta.data, 1, grid) : s;
+  return PrepareAndRun(
+      [&](SamplerPlan* plan) { return PrepareAffineGrid(theta, size, size_len, options, plan); },
+      {theta.data}, grid);
 }
 
 }  // namespace gridsample

@@ -79,15 +79,9 @@ Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid
   if (s.ok()) s = ValidateGridSampleChannelsLastInputs(x, grid, &plan->pixels);
   if (!s.ok()) return s;
   const ChannelsLastGeometry& geo = plan->pixels;
-  plan->op = kOp;
-  plan->input_names[0] = "X";
-  plan->input_names[1] = "grid";
-  plan->input_count = 2;
-  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
-  plan->inputs[1] = PlannedTensor::Of(grid, ElementCount(grid));
   const int64_t y_shape[4] = {geo.n, geo.out_h, geo.out_w, geo.c};
-  plan->output =
-      PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.out_h * geo.out_w * geo.c);
+  PlanInputs(kOp, x, "grid", grid, plan);
+  PlanOutput(x.dtype, y_shape, 4, plan);
   plan->options = options;
   // Also at one channel, where X and Y have NCHW's bytes: NCHW's blend sums from the first
   // product, not from +0 (-0 where every weight is 0 and the window's pixels negative; this path
@@ -101,18 +95,16 @@ Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid
 
 Status Sampler::GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                                        const GridSampleOptions& options, Sampler* sampler) {
-  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
-  SamplerPlan plan;
-  const Status s = PrepareGridSampleChannelsLast(x, grid, options, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler(kOp, sampler, [&](SamplerPlan* plan) {
+    return PrepareGridSampleChannelsLast(x, grid, options, plan);
+  });
 }
 
 Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                               const MutableTensorView& y, const GridSampleOptions& options) {
-  SamplerPlan plan;
-  const Status s = PrepareGridSampleChannelsLast(x, grid, options, &plan);
-  const void* inputs[2] = {x.data, grid.data};
-  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
+  return PrepareAndRun(
+      [&](SamplerPlan* plan) { return PrepareGridSampleChannelsLast(x, grid, options, plan); },
+      {x.data, grid.data}, y);
 }
 
 }  // namespace gridsample

@@ -153,16 +153,10 @@ Status PrepareGridSample(const TensorView& x, const TensorView& grid,
   Status s = ValidateGridSampleOptions(options);
   if (s.ok()) s = ValidateGridSampleInputs<Given::kShapesAndDTypes>(x, grid, &plan->planes);
   if (!s.ok()) return s;
-  plan->op = kOp;
-  plan->input_names[0] = "X";
-  plan->input_names[1] = "grid";
-  plan->input_count = 2;
-  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
-  plan->inputs[1] = PlannedTensor::Of(grid, ElementCount(grid));
-  plan->output.dtype = x.dtype;
-  plan->output.rank = x.rank;
-  OutputShape(plan->planes, plan->output.shape);
-  plan->output.count = plan->planes.n * plan->planes.c * plan->planes.out_spatial;
+  int64_t y_shape[2 + kMaxSpatialRank];
+  OutputShape(plan->planes, y_shape);
+  PlanInputs(kOp, x, "grid", grid, plan);
+  PlanOutput(x.dtype, y_shape, x.rank, plan);
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
     RunFrom<GridAt>(PlanesProblem{p.planes, in[0], GridAt{in[1]}, y, p.options});
@@ -172,18 +166,14 @@ Status PrepareGridSample(const TensorView& x, const TensorView& grid,
 
 Status Sampler::GridSample(const TensorView& x, const TensorView& grid,
                            const GridSampleOptions& options, Sampler* sampler) {
-  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
-  SamplerPlan plan;
-  const Status s = PrepareGridSample(x, grid, options, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler(
+      kOp, sampler, [&](SamplerPlan* plan) { return PrepareGridSample(x, grid, options, plan); });
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                   const GridSampleOptions& options) {
-  SamplerPlan plan;
-  const Status s = PrepareGridSample(x, grid, options, &plan);
-  const void* inputs[2] = {x.data, grid.data};
-  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
+  return PrepareAndRun([&](SamplerPlan* plan) { return PrepareGridSample(x, grid, options, plan); },
+                       {x.data, grid.data}, y);
 }
 
 }  // namespace gridsample

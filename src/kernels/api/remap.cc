@@ -101,20 +101,20 @@ constexpr SamplerPlan::Execute kFlowExecute = ExecuteMaps<FlowPairsAt, FlowPlane
 Status SampleAtMaps(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
                     const TensorView* maps, int count, const MutableTensorView& y,
                     const GridSampleOptions& options, const double* fill) {
-  SamplerPlan plan;
-  const Status s = PrepareMaps(names, execute, x, maps, count, options, fill, &plan);
-  const void* inputs[3] = {x.data, maps[0].data, count == 2 ? maps[1].data : nullptr};
-  return s.ok() ? RunPlan(plan, inputs, plan.input_count, y) : s;
+  return PrepareAndRun(
+      [&](SamplerPlan* plan) {
+        return PrepareMaps(names, execute, x, maps, count, options, fill, plan);
+      },
+      {x.data, maps[0].data, count == 2 ? maps[1].data : nullptr}, y);
 }
 
 // A Sampler of them.
-Status PrepareSampler(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
-                      const TensorView* maps, int count, const GridSampleOptions& options,
-                      const double* fill, Sampler* sampler) {
-  if (sampler == nullptr) return Invalid(names.op, "the Sampler pointer is null");
-  SamplerPlan plan;
-  const Status s = PrepareMaps(names, execute, x, maps, count, options, fill, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+Status MapsSampler(const MapNames& names, SamplerPlan::Execute execute, const TensorView& x,
+                   const TensorView* maps, int count, const GridSampleOptions& options,
+                   const double* fill, Sampler* sampler) {
+  return PrepareSampler(names.op, sampler, [&](SamplerPlan* plan) {
+    return PrepareMaps(names, execute, x, maps, count, options, fill, plan);
+  });
 }
 
 }  // namespace
@@ -132,26 +132,26 @@ Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows,
 
 Status Sampler::Remap(const TensorView& x, const TensorView& map, const GridSampleOptions& options,
                       const double* fill, Sampler* sampler) {
-  return PrepareSampler(kRemapMaps, kRemapExecute, x, &map, 1, options, fill, sampler);
+  return MapsSampler(kRemapMaps, kRemapExecute, x, &map, 1, options, fill, sampler);
 }
 
 Status Sampler::Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
                       const GridSampleOptions& options, const double* fill, Sampler* sampler) {
   const TensorView maps[2] = {map_x, map_y};
-  return PrepareSampler(kRemapMaps, kRemapExecute, x, maps, 2, options, fill, sampler);
+  return MapsSampler(kRemapMaps, kRemapExecute, x, maps, 2, options, fill, sampler);
 }
 
 Status Sampler::WarpFlowChannelsLast(const TensorView& x, const TensorView& flow,
                                      const GridSampleOptions& options, const double* fill,
                                      Sampler* sampler) {
-  return PrepareSampler(kFlowMaps, kFlowExecute, x, &flow, 1, options, fill, sampler);
+  return MapsSampler(kFlowMaps, kFlowExecute, x, &flow, 1, options, fill, sampler);
 }
 
 Status Sampler::WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x,
                                      const TensorView& flow_y, const GridSampleOptions& options,
                                      const double* fill, Sampler* sampler) {
   const TensorView maps[2] = {flow_x, flow_y};
-  return PrepareSampler(kFlowMaps, kFlowExecute, x, maps, 2, options, fill, sampler);
+  return MapsSampler(kFlowMaps, kFlowExecute, x, maps, 2, options, fill, sampler);
 }
 
 Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,

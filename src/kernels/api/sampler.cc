@@ -21,6 +21,21 @@ PlannedTensor PlannedTensor::Of(const TensorView& view, int64_t count) {
   return t;
 }
 
+void PlanInputs(const char* op, const TensorView& x, const char* coordinates,
+                const TensorView& coords, SamplerPlan* plan) {
+  plan->op = op;
+  plan->input_names[0] = "X";
+  plan->input_names[1] = coordinates;
+  plan->input_count = 2;
+  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
+  plan->inputs[1] = PlannedTensor::Of(coords, ElementCount(coords));
+}
+
+void PlanOutput(DType dtype, const int64_t* shape, size_t rank, SamplerPlan* plan) {
+  const TensorView view = {nullptr, dtype, shape, rank};
+  plan->output = PlannedTensor::Of(view, ElementCount(view));
+}
+
 Status RunPlan(const SamplerPlan& plan, const void* const* inputs, size_t count,
                const MutableTensorView& y) {
   if (count != plan.input_count || (count > 0 && inputs == nullptr)) {

@@ -5,12 +5,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/sampler.h"
 #include "gridsample/warp_affine.h"
+#include "problem/checks.h"
 #include "problem/geometry.h"
 
 namespace gridsample {
@@ -51,10 +53,36 @@ struct SamplerPlan {
   Execute execute = nullptr;
 };
 
+// Fills the plan's operator name and its inputs: X, and the coordinates named `coordinates`
+// (their element counts by their shapes, which the rule has checked).
+void PlanInputs(const char* op, const TensorView& x, const char* coordinates,
+                const TensorView& coords, SamplerPlan* plan);
+// Fills the plan's output: `dtype`, `rank` dims of `shape` (which the rule has checked).
+void PlanOutput(DType dtype, const int64_t* shape, size_t rank, SamplerPlan* plan);
+
 // The data checks of a run, in the free functions' order (each input's pointer, then Y's shape,
 // dtype, pointer and overlaps), then plan.execute.
 Status RunPlan(const SamplerPlan& plan, const void* const* inputs, size_t count,
                const MutableTensorView& y);
+
+// A Sampler factory's body: a plan filled by `prepare(SamplerPlan*)` (a Prepare function bound to
+// its arguments), which *sampler adopts.
+template <class Prepare>
+Status PrepareSampler(const char* op, Sampler* sampler, const Prepare& prepare) {
+  if (sampler == nullptr) return Invalid(op, "the Sampler pointer is null");
+  SamplerPlan plan;
+  const Status s = prepare(&plan);
+  return s.ok() ? AdoptPlan(plan, sampler) : s;
+}
+
+// A free function's body: the plan prepared on the stack, then run on the call's data.
+template <class Prepare>
+Status PrepareAndRun(const Prepare& prepare, std::initializer_list<const void*> inputs,
+                     const MutableTensorView& y) {
+  SamplerPlan plan;
+  const Status s = prepare(&plan);
+  return s.ok() ? RunPlan(plan, inputs.begin(), plan.input_count, y) : s;
+}
 
 // The preparing functions, each beside its operator's rule: options, then the inputs' shapes
 // and dtypes, filling *plan (left partly filled on error).

@@ -101,7 +101,7 @@ constexpr WarpKind kPerspective = {
 Status PrepareWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
                    const TensorView& y, const OutputRows* rows, const GridSampleOptions& options,
                    const double* fill, SamplerPlan* plan) {
-  int64_t x_count = 0;
+  int64_t x_count = 0;  // (PlanInputs counts them again, from the checked shapes)
   int64_t m_count = 0;
   ChannelsLastGeometry& geo = plan->pixels;
   Status s = ValidateGridSampleOptions(options, op);
@@ -109,15 +109,9 @@ Status PrepareWarp(const WarpKind& kind, const char* op, const TensorView& x, co
   if (s.ok() && rows != nullptr) s = ValidateOutputRows(op, *rows, &geo);
   if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
-  plan->op = op;
-  plan->input_names[0] = "X";
-  plan->input_names[1] = kind.name;
-  plan->input_count = 2;
-  plan->inputs[0] = PlannedTensor::Of(x, x_count);
-  plan->inputs[1] = PlannedTensor::Of(m, m_count);
   const int64_t y_shape[4] = {geo.n, y.shape[1], y.shape[2], geo.c};
-  plan->output =
-      PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.rows * geo.out_w * geo.c);
+  PlanInputs(op, x, kind.name, m, plan);
+  PlanOutput(x.dtype, y_shape, 4, plan);
   plan->options = options;
   plan->fill = fill;
   plan->execute = kind.execute;
@@ -128,11 +122,12 @@ Status PrepareWarp(const WarpKind& kind, const char* op, const TensorView& x, co
 Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
                const MutableTensorView& y, const OutputRows* rows, const GridSampleOptions& options,
                const double* fill) {
-  SamplerPlan plan;
-  const Status s =
-      PrepareWarp(kind, op, x, m, {y.data, y.dtype, y.shape, y.rank}, rows, options, fill, &plan);
-  const void* inputs[2] = {x.data, m.data};
-  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
+  const TensorView y_spec = {y.data, y.dtype, y.shape, y.rank};
+  return PrepareAndRun(
+      [&](SamplerPlan* plan) {
+        return PrepareWarp(kind, op, x, m, y_spec, rows, options, fill, plan);
+      },
+      {x.data, m.data}, y);
 }
 
 }  // namespace
@@ -152,21 +147,17 @@ Status PrepareWarpPerspective(const char* op, const TensorView& x, const TensorV
 
 Status Sampler::WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
                            const GridSampleOptions& options, const double* fill, Sampler* sampler) {
-  SamplerPlan plan;
-  const Status s = sampler == nullptr ? Invalid("WarpAffine", "the Sampler pointer is null")
-                                      : PrepareWarp(kAffine, "WarpAffine", x, theta, y, nullptr,
-                                                    options, fill, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler("WarpAffine", sampler, [&](SamplerPlan* plan) {
+    return PrepareWarp(kAffine, "WarpAffine", x, theta, y, nullptr, options, fill, plan);
+  });
 }
 
 Status Sampler::WarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
                                 const GridSampleOptions& options, const double* fill,
                                 Sampler* sampler) {
-  SamplerPlan plan;
-  const Status s = sampler == nullptr ? Invalid("WarpPerspective", "the Sampler pointer is null")
-                                      : PrepareWarp(kPerspective, "WarpPerspective", x, h, y,
-                                                    nullptr, options, fill, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler("WarpPerspective", sampler, [&](SamplerPlan* plan) {
+    return PrepareWarp(kPerspective, "WarpPerspective", x, h, y, nullptr, options, fill, plan);
+  });
 }
 
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,

@@ -79,14 +79,9 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
   if (s.ok()) s = ValidateWarpFlowInputs(x, flow, &plan->planes);
   if (!s.ok()) return s;
   const GridSampleGeometry& geo = plan->planes;
-  plan->op = kOp;
-  plan->input_names[0] = "X";
-  plan->input_names[1] = "flow";
-  plan->input_count = 2;
-  plan->inputs[0] = PlannedTensor::Of(x, ElementCount(x));
-  plan->inputs[1] = PlannedTensor::Of(flow, ElementCount(flow));
   const int64_t y_shape[4] = {geo.n, geo.c, geo.out[0], geo.out[1]};
-  plan->output = PlannedTensor::Of({nullptr, x.dtype, y_shape, 4}, geo.n * geo.c * geo.out_spatial);
+  PlanInputs(kOp, x, "flow", flow, plan);
+  PlanOutput(x.dtype, y_shape, 4, plan);
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
     RunFrom<FlowAt>(PlanesProblem{p.planes, in[0], FlowAt{in[1]}, y, p.options});
@@ -96,18 +91,14 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
 
 Status Sampler::WarpFlow(const TensorView& x, const TensorView& flow,
                          const GridSampleOptions& options, Sampler* sampler) {
-  if (sampler == nullptr) return Invalid(kOp, "the Sampler pointer is null");
-  SamplerPlan plan;
-  const Status s = PrepareWarpFlow(x, flow, options, &plan);
-  return s.ok() ? AdoptPlan(plan, sampler) : s;
+  return PrepareSampler(kOp, sampler,
+                        [&](SamplerPlan* plan) { return PrepareWarpFlow(x, flow, options, plan); });
 }
 
 Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
                 const GridSampleOptions& options) {
-  SamplerPlan plan;
-  const Status s = PrepareWarpFlow(x, flow, options, &plan);
-  const void* inputs[2] = {x.data, flow.data};
-  return s.ok() ? RunPlan(plan, inputs, 2, y) : s;
+  return PrepareAndRun([&](SamplerPlan* plan) { return PrepareWarpFlow(x, flow, options, plan); },
+                       {x.data, flow.data}, y);
 }
 
 }  // namespace gridsample
