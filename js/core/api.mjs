@@ -129,9 +129,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   // core/prepared.mjs): `check` is the call's own argument checks, returning its output's
   // dimensions, run for a call not seen lately; `output` names its output in messages.
   function runSampler(fn, op, inputs, opts, sampling, check, { size, output = 'the output' } = {}) {
-    const yDims = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
-    return run(heap, fn, inputs, [inputs[0][1].dtype, yDims, output], opts, ([a, b], y) =>
-      Module._gridsample_call(heap.block, a, b ?? 0, y));
+    const { outDims, block } = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
+    return run(heap, fn, inputs, [inputs[0][1].dtype, outDims, output], opts, ([a, b], y) =>
+      Module._gridsample_call(block, a, b ?? 0, y));
   }
 
   function gridSample(x, grid, options) {

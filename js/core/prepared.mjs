@@ -44,32 +44,43 @@ function readSpec(heap, fn, what, t) {
 }
 
 /**
- * Writes the call `op` of `specs` ({dtype, dims} of each input), `sampling` codes ({mode,
- * padding, align}) and AffineGrid's `size` into the module's call block (CALL_BLOCK), unless
- * the block holds that call already; returns the call's key.
+ * A call as the block holds it: `op`, its inputs' {dtype, dims}, `sampling` codes ({mode,
+ * padding, align}) and AffineGrid's `size`, copied (the caller's arrays may change).
  */
-function writeBlock(heap, op, specs, sampling, size) {
-  let key = `${op} ${sampling.mode} ${sampling.padding} ${sampling.align ? 1 : 0} ${size ?? ''}`;
-  for (const { dtype, dims } of specs) key += `|${dtype} ${dims}`;
-  if (heap.blockKey === key) return key;
-  const { Module, block } = heap;
+function callOf(op, specs, sampling, size) {
+  return {
+    op, mode: sampling.mode, padding: sampling.padding, align: sampling.align ? 1 : 0,
+    size: size ? size.slice() : null, specs: specs.map(({ dtype, dims }) => ({ dtype, dims: dims.slice() })),
+  };
+}
+
+const sameDims = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
+
+// Whether `call` (callOf's) is the call of these arguments.
+function isCall(call, op, specs, sampling, size) {
+  return call.op === op && call.mode === sampling.mode && call.padding === sampling.padding &&
+    call.align === (sampling.align ? 1 : 0) && (size ? call.size !== null && sameDims(call.size, size) : call.size === null) &&
+    call.specs.length === specs.length && specs.every((t, i) => t.dtype === call.specs[i].dtype && sameDims(t.dims, call.specs[i].dims));
+}
+
+// Writes `call` (callOf's) into the call block at heap address `block` (CALL_BLOCK's layout).
+function writeBlock(heap, block, call) {
+  const { Module } = heap;
   Module.HEAPU8.fill(0, block, block + CALL_BLOCK.bytes);
   const view = new DataView(Module.HEAPU8.buffer, block, CALL_BLOCK.bytes);
-  view.setInt32(CALL_BLOCK.op, OPS[op].code, true);
-  view.setInt32(CALL_BLOCK.mode, sampling.mode, true);
-  view.setInt32(CALL_BLOCK.padding, sampling.padding, true);
-  view.setInt32(CALL_BLOCK.align, sampling.align ? 1 : 0, true);
-  specs.forEach(({ dtype, dims }, i) => {
+  view.setInt32(CALL_BLOCK.op, OPS[call.op].code, true);
+  view.setInt32(CALL_BLOCK.mode, call.mode, true);
+  view.setInt32(CALL_BLOCK.padding, call.padding, true);
+  view.setInt32(CALL_BLOCK.align, call.align, true);
+  call.specs.forEach(({ dtype, dims }, i) => {
     view.setInt32(CALL_BLOCK.dtype + 4 * i, heap.dtypeCodes[dtype], true);
     view.setInt32(CALL_BLOCK.rank + 4 * i, dims.length, true);
     dims.forEach((d, k) => view.setBigInt64(CALL_BLOCK.shape + 8 * (MAX_DIMS * i + k), BigInt(d), true));
   });
-  if (size) {
-    view.setInt32(CALL_BLOCK.sizeLen, size.length, true);
-    size.slice(0, 5).forEach((d, k) => view.setBigInt64(CALL_BLOCK.size + 8 * k, BigInt(d), true));
+  if (call.size) {
+    view.setInt32(CALL_BLOCK.sizeLen, call.size.length, true);
+    call.size.slice(0, 5).forEach((d, k) => view.setBigInt64(CALL_BLOCK.size + 8 * k, BigInt(d), true));
   }
-  heap.blockKey = key;
-  return key;
 }
 
 // A new prepared plan in the module for the call writeBlock's arguments describe: {handle,
@@ -78,7 +89,7 @@ function writeBlock(heap, op, specs, sampling, size) {
 function prepareSampler(heap, fn, op, specs, sampling, size) {
   const { Module, block } = heap;
   heap.ensureHeadroom(fn);
-  writeBlock(heap, op, specs, sampling, size);
+  writeBlock(heap, block, callOf(op, specs, sampling, size));
   const handle = Module.prepare(block);
   if (!handle) throw shapeQueryError(heap, fn);
   const view = new DataView(Module.HEAPU8.buffer, block, CALL_BLOCK.bytes);
@@ -91,17 +102,29 @@ function prepareSampler(heap, fn, op, specs, sampling, size) {
 const KEPT_SHAPES = 64;
 
 /**
- * The unprepared calls of one module (core/api.mjs), run through the call block: call(fn, op,
- * records, sampling, size, check) writes the call into the block and returns its output
- * dimensions, which check() (the call's own argument checks, whose errors and order the calls
- * keep, returning the output dimensions the library's shape query gave) computes for a call not
- * seen lately; then Module._gridsample_call(heap.block, ...) validates and runs it in one
- * crossing. Nothing is kept in the wasm heap.
+ * The unprepared calls of one module (core/api.mjs), run through call blocks: call(op, records,
+ * sampling, size, check) returns {outDims, block}, the call's output dimensions and the heap
+ * address of a block that holds it, for Module._gridsample_call(block, ...) to validate and run
+ * in one crossing. The last calls (as many as the module has blocks: a spatial transformer's
+ * AffineGrid and GridSample, say) keep their blocks and are recognised by their arguments;
+ * another is written into the least recently used block, its output dimensions remembered by
+ * key (the last KEPT_SHAPES) or computed by check() (the call's own argument checks, whose errors
+ * and order the calls keep, returning the output dimensions the library's shape query gave).
+ * Nothing is allocated in the wasm heap.
  */
 export function blockCalls(heap) {
   const shapes = new Map();
+  const recent = heap.blocks.map((block) => ({ block, call: null, outDims: null }));
   return (op, records, sampling, size, check) => {
-    const key = writeBlock(heap, op, records, sampling, size);
+    for (let i = 0; i < recent.length; ++i) {
+      const entry = recent[i];
+      if (entry.call && isCall(entry.call, op, records, sampling, size)) {
+        if (i > 0) recent.unshift(...recent.splice(i, 1));
+        return entry;
+      }
+    }
+    let key = `${op} ${sampling.mode} ${sampling.padding} ${sampling.align ? 1 : 0} ${size ?? ''}`;
+    for (const { dtype, dims } of records) key += `|${dtype} ${dims}`;
     let outDims = shapes.get(key);
     if (outDims) {
       shapes.delete(key);
@@ -110,7 +133,12 @@ export function blockCalls(heap) {
       if (shapes.size >= KEPT_SHAPES) shapes.delete(shapes.keys().next().value);
     }
     shapes.set(key, outDims);
-    return outDims;
+    const entry = recent.pop();
+    entry.call = callOf(op, records, sampling, size);
+    entry.outDims = outDims;
+    writeBlock(heap, entry.block, entry.call);
+    recent.unshift(entry);
+    return entry;
   };
 }
 

@@ -16,6 +16,8 @@ export const OUTPUT_SLOT = 3;
  * The call block src/bindings/prepared_bindings.cc reads (PrepareBlock): byte offsets of its
  * fields (core/prepared.mjs writes it).
  */
+// Call blocks kept for the last distinct unprepared calls (core/prepared.mjs's blockCalls).
+const CALL_BLOCKS = 4;
 export const CALL_BLOCK = { bytes: 672, op: 0, mode: 4, padding: 8, align: 12, dtype: 16, rank: 24, shape: 32, sizeLen: 544, outRank: 548, size: 552, outShape: 592 };
 
 /**
@@ -47,10 +49,10 @@ export class WasmHeap {
     this.checkOnly = checkOnly;
     this.newBuffer = newBuffer;
     this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
-    this.block = Module.allocate(CALL_BLOCK.bytes);
+    // Call blocks (core/prepared.mjs): one for preparing, CALL_BLOCKS for the last calls.
+    this.block = Module.allocate((1 + CALL_BLOCKS) * CALL_BLOCK.bytes);
     if (!this.scratch || !this.block) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
-    // What the call block holds (core/prepared.mjs), so that a repeated call is not written again.
-    this.blockKey = null;
+    this.blocks = Array.from({ length: CALL_BLOCKS }, (_, i) => this.block + (1 + i) * CALL_BLOCK.bytes);
     // gridsample::DType codes by name, from the library's own ParseDType.
     this.dtypeCodes = {};
     for (const name of DTYPE_NAMES) {
