@@ -11,7 +11,6 @@
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/sampler.h"
-#include "gridsample/warp_affine.h"
 #include "problem/checks.h"
 #include "problem/geometry.h"
 
@@ -94,21 +93,8 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
                        const GridSampleOptions& options, SamplerPlan* plan);
 Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                          const AffineGridOptions& options, SamplerPlan* plan);
-// WarpAffine and WarpPerspective into y's shape (its Ho and Wo), or the band `rows` of it
-// (null: the whole output).
-Status PrepareWarpAffine(const char* op, const TensorView& x, const TensorView& theta,
-                         const TensorView& y, const OutputRows* rows,
-                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
-Status PrepareWarpPerspective(const char* op, const TensorView& x, const TensorView& h,
-                              const TensorView& y, const OutputRows* rows,
-                              const GridSampleOptions& options, const double* fill,
-                              SamplerPlan* plan);
-// Remap and WarpFlowChannelsLast: `count` maps (1: pairs, 2: planes).
-Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
-                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
-Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows, int count,
-                                   const GridSampleOptions& options, const double* fill,
-                                   SamplerPlan* plan);
+// (The image warps' and the pixel maps' preparing functions are in api/warp_affine.cc and
+// api/remap.cc, beside their rules; the Sampler factories and free functions call them there.)
 
 }  // namespace gridsample
 

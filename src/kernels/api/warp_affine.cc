@@ -132,19 +132,6 @@ Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const 
 
 }  // namespace
 
-Status PrepareWarpAffine(const char* op, const TensorView& x, const TensorView& theta,
-                         const TensorView& y, const OutputRows* rows,
-                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
-  return PrepareWarp(kAffine, op, x, theta, y, rows, options, fill, plan);
-}
-
-Status PrepareWarpPerspective(const char* op, const TensorView& x, const TensorView& h,
-                              const TensorView& y, const OutputRows* rows,
-                              const GridSampleOptions& options, const double* fill,
-                              SamplerPlan* plan) {
-  return PrepareWarp(kPerspective, op, x, h, y, rows, options, fill, plan);
-}
-
 Status Sampler::WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
                            const GridSampleOptions& options, const double* fill, Sampler* sampler) {
   return PrepareSampler("WarpAffine", sampler, [&](SamplerPlan* plan) {
