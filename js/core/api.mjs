@@ -87,14 +87,7 @@ function run(heap, fn, inputs, [dtype, yDims, output], opts, call) {
   const bytes = ySize * elementSize(dtype);
   return heap.withHeap(fn, inputs, bytes, out, (addresses, y) => {
     heap.check(fn, call(addresses, y));
-    if (out.ptr) return out.result;
-    if (out.target) {
-      heap.copyOut(fn, 'options.out', y, bytes, out.target);
-      return out.result;
-    }
-    // uint8 results keep the input's class (Uint8ClampedArray for ImageData), float16 too.
-    const like = inputs[0][1].data;
-    return { data: heap.copyOut(fn, null, y, bytes, null, dtype, like && like.constructor), shape: yDims.slice(), dtype };
+    return heap.result(fn, out, y, [dtype, yDims, bytes], inputs[0][1]);
   });
 }
 

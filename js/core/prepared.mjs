@@ -54,13 +54,11 @@ function callOf(op, specs, sampling, size) {
   };
 }
 
-const sameDims = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
-
 // Whether `call` (callOf's) is the call of these arguments.
 function isCall(call, op, specs, sampling, size) {
   return call.op === op && call.mode === sampling.mode && call.padding === sampling.padding &&
-    call.align === (sampling.align ? 1 : 0) && (size ? call.size !== null && sameDims(call.size, size) : call.size === null) &&
-    call.specs.length === specs.length && specs.every((t, i) => t.dtype === call.specs[i].dtype && sameDims(t.dims, call.specs[i].dims));
+    call.align === (sampling.align ? 1 : 0) && (size ? call.size !== null && sameShape(call.size, size) : call.size === null) &&
+    call.specs.length === specs.length && specs.every((t, i) => t.dtype === call.specs[i].dtype && sameShape(t.dims, call.specs[i].dims));
 }
 
 // Writes `call` (callOf's) into the call block at heap address `block` (CALL_BLOCK's layout).
@@ -228,13 +226,7 @@ export class PreparedCall {
     if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
-    if (out.ptr) return out.result;
-    if (out.target) {
-      heap.copyOut(fn, 'options.out', y, this.#outBytes, out.target);
-      return out.result;
-    }
-    const like = inputs[0][1].data;
-    return { data: heap.copyOut(fn, null, y, this.#outBytes, null, this.dtype, like && like.constructor), shape: this.outputShape.slice(), dtype: this.dtype };
+    return heap.result(fn, out, y, [this.dtype, this.outputShape, this.#outBytes], inputs[0][1]);
   }
 
   // Input `name` read as a tensor and held to the prepared dtype and shape.

@@ -207,6 +207,22 @@ export class WasmHeap {
   }
 
   /**
+   * What a tensor call returns once its output is at heap address `y` ([dtype, dims, bytes]):
+   * `out` (readOut's) itself for a heap tensor, else the bytes copied into its target, or into
+   * a new {data, shape, dtype}; uint8 and float16 results keep the class of `first`'s data (the
+   * first input: a Uint8ClampedArray of ImageData gives one).
+   */
+  result(fn, out, y, [dtype, dims, bytes], first) {
+    if (out.ptr) return out.result;
+    if (out.target) {
+      this.copyOut(fn, 'options.out', y, bytes, out.target);
+      return out.result;
+    }
+    const like = first.data;
+    return { data: this.copyOut(fn, null, y, bytes, null, dtype, like && like.constructor), shape: dims.slice(), dtype };
+  }
+
+  /**
    * The `bytes` at heap address `y` out of the heap: into `target` (checked as `what`, it was
    * read before the call) or into a new typed array of `dtype`, of `like`'s class when that is
    * one of the dtype's (uint8 results of ImageData pixels stay Uint8ClampedArray).
