@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
 import { load } from './node.mjs';
-import { parseArgs, parseOrReport } from './cli/args.mjs';
+import { checkMatrices, hasMatrixToCheck, parseArgs, parseOrReport } from './cli/args.mjs';
 import { encodeImage, FileError, fileName, formatOfName, FORMATS, loadCodecs, readImage, STDIO, writeOutputFile } from './cli/files.mjs';
 import { readFlowFile } from './cli/flow_file.mjs';
 import { startProgress } from './cli/progress.mjs';
@@ -200,7 +200,13 @@ async function main(argv) {
   }
   const progress = startProgress();
   try {
-    return await warpCommand(args, progress);
+    // Pixel-space matrices are the library's to check, before any file is read (bad usage).
+    let gs = null;
+    if (hasMatrixToCheck(args.options)) {
+      gs = await loadModule(args.options);
+      if (!parseOrReport((options) => checkMatrices(gs, options), args.options, 'gridsample --help')) return 2;
+    }
+    return await warpCommand(args, progress, gs);
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
     progress.stop();
@@ -213,8 +219,17 @@ async function main(argv) {
   }
 }
 
+// The wasm module for the warp's options (--threads), or a FileError that says why not.
+async function loadModule(o) {
+  try {
+    return await load(o.threads ? { numThreads: o.threads } : {});
+  } catch (e) {
+    throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
+  }
+}
+
 // `gridsample warp`: reads, warps and writes, timing each step, and prints the summary.
-async function warpCommand(args, progress) {
+async function warpCommand(args, progress, loaded) {
   const o = args.options;
   // The input's codec (any, for a name without an extension) and the output's.
   const inputFormat = formatOfName(args.input);
@@ -227,12 +242,7 @@ async function warpCommand(args, progress) {
   });
   const outputSize = o.flowFile ? flowSize(o.flowFile.flow) : o.size ?? [image.width, image.height];
   progress.step('loading the wasm module');
-  let gs;
-  try {
-    gs = await load(o.threads ? { numThreads: o.threads } : {});
-  } catch (e) {
-    throw new FileError(`cannot load the wasm module: ${e && e.message ? e.message : e}`);
-  }
+  const gs = loaded ?? await loadModule(o);
   progress.step(`warping ${image.width}x${image.height} to ${outputSize.join('x')}`);
   const [result, warpMs] = timed(() => {
     try {

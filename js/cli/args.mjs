@@ -5,11 +5,42 @@ import process from 'node:process';
 import { FORMAT_LIST, FORMATS, fileName, formatOfName } from './files.mjs';
 import { FLOW_FILE_KINDS, flowFileKind } from './flow_file.mjs';
 import { FLOW_NAMES } from '../images/flows.mjs';
-import { invertOrThrow, perspectiveTransform } from '../images/matrices.mjs';
+import { libraryRules } from '../core/api.mjs';
 import { MODE_NAMES, PADDING_NAMES } from '../core/modes.mjs';
 
 /** Bad usage: reported with a pointer to --help and exit status 2. */
 export class UsageError extends Error {}
+
+/**
+ * Whether parsed `options` hold a pixel-space matrix for checkMatrices: --matrix without
+ * --inverse (inverted), or --perspective (a quad).
+ */
+export function hasMatrixToCheck(options) {
+  return (options.matrix && !options.inverse) || !!options.perspective;
+}
+
+/**
+ * `options` once the library of the loaded module `gs` has checked their pixel-space matrices (a
+ * UsageError naming the option): --matrix invertible unless --inverse, --perspective a quad
+ * with no three corners on a line.
+ */
+export function checkMatrices(gs, options) {
+  if (options.matrix && !options.inverse) {
+    try {
+      libraryRules(gs).pixelHomography('gridsample', '--matrix', [...options.matrix, 0, 0, 1], 'pixel', false, [1, 1], [1, 1], false, '--inverse');
+    } catch (e) {
+      throw new UsageError(e.message.replace(/^gridsample: /, ''));
+    }
+  }
+  if (options.perspective) {
+    try {
+      gs.perspectiveTransform(options.perspective, [[0, 0], [1, 0], [1, 1], [0, 1]]);
+    } catch (e) {
+      throw new UsageError(`--perspective: ${e.message.replace(/^perspectiveTransform: src: /, '')}`);
+    }
+  }
+  return options;
+}
 
 /** `parse(argv)`, or null after reporting its UsageError with a pointer to `help` (the caller exits with status 2). */
 export function parseOrReport(parse, argv, help) {
@@ -115,23 +146,10 @@ export function parseArgs(argv) {
   if (whole === 'theta') {
     options.theta = numbers('theta', values.theta, [6], 'six numbers A,B,C,D,E,F');
   } else if (whole === 'matrix') {
-    const m = numbers('matrix', values.matrix, [6], 'six numbers A,B,C,D,E,F');
-    if (!options.inverse) {
-      try {
-        invertOrThrow('gridsample', '--matrix', [...m, 0, 0, 1], '--inverse');
-      } catch (e) {
-        throw new UsageError(e.message.replace(/^gridsample: /, ''));
-      }
-    }
-    options.matrix = m;
+    options.matrix = numbers('matrix', values.matrix, [6], 'six numbers A,B,C,D,E,F');
   } else if (whole === 'perspective') {
     const v = numbers('perspective', values.perspective, [8], 'eight numbers X1,Y1,...,X4,Y4 (four corners)');
     options.perspective = [[v[0], v[1]], [v[2], v[3]], [v[4], v[5]], [v[6], v[7]]];
-    try {
-      perspectiveTransform(options.perspective, [[0, 0], [1, 0], [1, 1], [0, 1]]);
-    } catch (e) {
-      throw new UsageError(`--perspective: ${e.message.replace(/^perspectiveTransform: src: /, '')}`);
-    }
   } else {
     const [scaleX, scaleY = scaleX] = 'scale' in values ? numbers('scale', values.scale, [1, 2], 'S or SX,SY') : [1];
     const [tx, ty] = 'translate' in values ? numbers('translate', values.translate, [2], 'TX,TY') : [0, 0];

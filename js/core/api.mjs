@@ -4,7 +4,7 @@ import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
 import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
-import { perspectiveTransform, rotationMatrix } from '../images/matrices.mjs';
+import { matrixCalls } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
@@ -37,7 +37,10 @@ const THREAD_CONTROL = new WeakMap();
  * - modeName(code), paddingName(code): the canonical names;
  * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
  * - imageFoldsTaps(height, width, channels, dtype, mode): whether the image warps' planner does
- *   (ChannelsLastFoldsTaps).
+ *   (ChannelsLastFoldsTaps);
+ * - pixelHomography(fn, name, h, space, inverse, inSize, outSize, align, inverseOption): the
+ *   homography from output pixels to input pixels the warps sample h (six or nine numbers) by
+ *   (images/matrices.mjs).
  */
 export function libraryRules(api) {
   return LIBRARY_RULES.get(api) ?? null;
@@ -250,6 +253,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     return t;
   }
 
+  const matrices = matrixCalls(heap);
   const api = Object.freeze({
     backend: { simd: 'wasm-simd128', scalar: 'wasm-scalar', 'simd-threads': 'wasm-simd128-threads' }[variant],
     variant,
@@ -261,8 +265,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     ...offers('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
     ...offers('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
     ...offers('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
-    ...offers('warpAffine') && { rotationMatrix },
-    ...offers('warpPerspective') && { perspectiveTransform },
+    ...offers('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
+    ...offers('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
     ...offers(CHANNELS_LAST) && { gridSampleChannelsLast },
     ...offers(FLOW) && { warpFlow },
     ...offers('multiScaleDeformableAttention') && { multiScaleDeformableAttention },
@@ -293,6 +297,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     foldsTaps: (xDims, dtype, mode) => {
       heap.ensureHeadroom('gridSample');
       return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
+    },
+    pixelHomography: (...args) => {
+      if (!offers('pixelHomography')) throw absent('the image warps');
+      return matrices.pixelHomography(...args);
     },
     imageFoldsTaps: (height, width, channels, dtype, mode) => {
       if (!offers('channelsLastFoldsTaps')) throw absent('the image warps');

@@ -77,6 +77,18 @@ export class WasmHeap {
     return Array.from(new BigInt64Array(this.Module.HEAPU8.buffer, this.scratch + slot * MAX_DIMS * 8, count), Number);
   }
 
+  /** `values` as doubles in scratch slot `slot` (0 to 3, MAX_DIMS values); returns their heap address. */
+  writeFloat64s(slot, values) {
+    const address = this.scratch + slot * MAX_DIMS * 8;
+    new Float64Array(this.Module.HEAPU8.buffer, address, values.length).set(values);
+    return address;
+  }
+
+  /** `count` doubles of scratch slot `slot`. */
+  readFloat64s(slot, count) {
+    return Array.from(new Float64Array(this.Module.HEAPU8.buffer, this.scratch + slot * MAX_DIMS * 8, count));
+  }
+
   /** A C++ status code: 0, or an error whose message the module hands over once. */
   check(fn, code) {
     if (code !== 0) throw libraryError(fn, this.Module.takeLastError());

@@ -3,7 +3,7 @@ import { checkArrayClass, elementSize } from '../core/dtypes.mjs';
 import { HeapTensor, disposedError } from '../core/heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from '../core/messages.mjs';
 import { readSampling } from '../core/library_rules.mjs';
-import { perspectivePixelMap, SPACES } from './matrices.mjs';
+import { matrixError, spaceCode, SPACES } from './matrices.mjs';
 import { countElements, readChannels, readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { overlaps, readTensor } from '../core/tensor_args.mjs';
 
@@ -110,11 +110,17 @@ export function readFill(fn, fill, channels) {
   return [channels, ...values, ...new Array(4 - channels).fill(0)];
 }
 
-// The two fused warps: the name of their matrix argument in each space, its entries, and
-// the binding.
+// The two fused warps: the name of their matrix argument in each space, its entries and rows,
+// and their bindings (the whole output, a band of rows).
 export const WARPS = {
-  warpAffine: { count: 6, name: { normalized: 'theta', pixel: 'matrix' }, binding: 'warpAffine', rows: 2 },
-  warpPerspective: { count: 9, name: { normalized: 'h', pixel: 'h' }, binding: 'warpPerspective', rows: 3 },
+  warpAffine: {
+    count: 6, name: { normalized: 'theta', pixel: 'matrix' }, rows: 2,
+    bind: (Module) => Module.warpAffine, bindRows: (Module) => Module.warpAffineRows,
+  },
+  warpPerspective: {
+    count: 9, name: { normalized: 'h', pixel: 'h' }, rows: 3,
+    bind: (Module) => Module.warpPerspective, bindRows: (Module) => Module.warpPerspectiveRows,
+  },
 };
 
 // options.space and options.inverse: the space ('normalized' unless given) and whether a
@@ -161,27 +167,18 @@ export function warpImage(heap, fn, image, matrix, options) {
   const wholeHeight = size.height ?? I.height;
   const band = opts.rows === undefined ? null : readRows(fn, opts.rows, wholeHeight);
   const { O, width, height, yDims, yBytes } = readOutput(heap, fn, opts, I, band ? { ...size, height: band[1] - band[0] } : size);
-  // What the kernel takes, for the whole output: theta (normalised warpAffine: AffineGrid's
-  // values), else H from output pixels to input pixels, float64 (a pixel-space affine matrix is
-  // H with bottom row 0, 0, 1), whose positions the kernel samples as they are.
-  const sizes = [[I.width, I.height], [width, band ? wholeHeight : height]];
-  let kernel = { binding: warp.binding, rows: warp.rows, matrix: M };
-  if (space === 'pixel' || fn === 'warpPerspective') {
-    const h = fn === 'warpAffine' ? [...M.data, 0, 0, 1] : M.data;
-    const matrix = float64Matrix(perspectivePixelMap(fn, warp.name[space], h, space, inverse, ...sizes, align));
-    kernel = { binding: WARPS.warpPerspective.binding, rows: 3, matrix };
-  }
-  const inputs = [['image', I], [warp.name[space], kernel.matrix]];
-  // Pixel space fixes the points; align_corners then only picks reflection's lines: the pixel
-  // edges, as OpenCV's BORDER_REFLECT.
+  // The library takes the matrix in its space (gridsample/matrices.h): it inverts a pixel-space
+  // matrix and conjugates a normalised homography into pixels. Pixel space fixes the points;
+  // align_corners then only picks reflection's lines: the pixel edges, as OpenCV's BORDER_REFLECT.
   const kernelAlign = space === 'pixel' ? false : align;
-  return heap.withHeap(fn, inputs, yBytes, O, ([ip, mp], yp) => {
+  return heap.withHeap(fn, [['image', I], [warp.name[space], M]], yBytes, O, ([ip, mp], yp) => {
     const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ms = heap.writeInt64s(1, [1, kernel.rows, 3]);
+    const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
     const ys = heap.writeInt64s(2, yDims);
-    const args = [ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[kernel.matrix.dtype], ms, yp, ys, mode, padding, kernelAlign];
-    // A band of rows goes to the binding's ...Rows twin, with the whole output's height and the band's first row.
-    heap.check(fn, band ? heap.Module[`${kernel.binding}Rows`](...args, wholeHeight, band[0], ...fill) : heap.Module[kernel.binding](...args, ...fill));
+    const args = [ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[M.dtype], ms, spaceCode(space, inverse), yp, ys, mode, padding, kernelAlign];
+    // A band of rows goes to the ...Rows binding, with the whole output's height and the band's first row.
+    const code = band ? warp.bindRows(heap.Module)(...args, wholeHeight, band[0], ...fill) : warp.bind(heap.Module)(...args, ...fill);
+    if (code !== 0) throw matrixError(fn, warp.name[space], heap.Module.takeLastError());
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }
@@ -314,14 +311,10 @@ function sampleAtMaps(heap, fn, I, opts, maps, pointers = (addresses) => address
     const ms = heap.writeInt64s(1, maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2]);
     const ys = heap.writeInt64s(2, yDims);
     // The binding for positions or offsets (maps.flow), in one interleaved map or two planes.
-    const binding = `${maps.flow ? 'warpFlowImage' : 'remap'}${maps.planes ? 'Planes' : ''}`;
-    heap.check(fn, heap.Module[binding](ip, heap.dtypeCodes[I.dtype], xs, ...pointers(mapPointers), ms, yp, ys, mode, padding, false, ...fill));
+    const { Module } = heap;
+    const binding = maps.flow ? (maps.planes ? Module.warpFlowImagePlanes : Module.warpFlowImage)
+      : maps.planes ? Module.remapPlanes : Module.remap;
+    heap.check(fn, binding(ip, heap.dtypeCodes[I.dtype], xs, ...pointers(mapPointers), ms, yp, ys, mode, padding, false, ...fill));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
-}
-
-// A matrix computed here, as readMatrix describes one.
-function float64Matrix(values) {
-  const data = Float64Array.from(values);
-  return { dtype: 'float64', data, bytes: data.byteLength };
 }

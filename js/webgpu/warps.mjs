@@ -1,7 +1,6 @@
 // gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images/warps.mjs, DESIGN.md section 9); what the shader samples at is computed here in float64 as the reference computes it.
 import { readFill, readSpace, WARPS } from '../images/warps.mjs';
 import { affineBaseCoordinate } from '../images/axis_line.mjs';
-import { ldexp, perspectivePixelMap } from '../images/matrices.mjs';
 import { readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { readGpuImage } from './gpu_images.mjs';
 import { readGpuOut } from './tensors.mjs';
@@ -71,6 +70,15 @@ const pairsInexact = (t) => [0, 3].some((r) => Math.abs(t[r]) + Math.abs(t[r + 1
 
 // perspective_rule.h's PerspectiveTerm: the float32 of a value within the term limit.
 const perspectiveTerm = (v) => Math.fround(withinTermLimit(v));
+
+// x * 2 ** e for any integer e (2 ** e alone leaves double's range beyond ±1023).
+function ldexp(x, e) {
+  let y = x;
+  let k = e;
+  for (; k > 1000; k -= 1000) y *= 2 ** 1000;
+  for (; k < -1000; k += 1000) y *= 2 ** -1000;
+  return y * 2 ** k;
+}
 
 /**
  * The perspective source's storage for H (output pixel -> input pixel, nine float64s): H scaled
@@ -200,7 +208,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
         coords = { terms, source, key: { ...key, source: 'affine', reduceFirst: M.dtype === 'float64' } };
       } else {
         const h = fn === 'warpAffine' ? [...M.data, 0, 0, 1] : [...M.data];
-        const H = perspectivePixelMap(fn, spec.name[space], h, space, inverse, [I.width, I.height], [width, height], sampling.align);
+        const H = rules.pixelHomography(fn, spec.name[space], h, space, inverse, [I.width, I.height], [width, height], sampling.align);
         const { terms, source } = perspectiveTerms(H, height);
         // Pixel space fixes the points; alignCorners then only picks reflection's lines.
         coords = { terms, source, key: { ...key, source: 'perspective', align: space === 'pixel' ? false : sampling.align } };

@@ -32,8 +32,7 @@ EMSCRIPTEN_BINDINGS(gridsample_warp_flow) {
   using namespace gridsample::bindings;
   function("warpFlowOutputShape", &ShapeQuery<&WarpFlowOutputShape>);
   // Channels-last images (images/flows.mjs): one interleaved flow, or dx and dy planes.
-  function("warpFlowImage",
-           &Bind<&RunMapWarp, static_cast<MatrixWarp>(&WarpFlowChannelsLast)>::Call);
+  function("warpFlowImage", &Bind<&RunMapWarp, static_cast<MapWarp>(&WarpFlowChannelsLast)>::Call);
   function("warpFlowImagePlanes",
            &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&WarpFlowChannelsLast)>::Call);
 }

@@ -46,43 +46,49 @@ inline TensorView MapView(uintptr_t map, uintptr_t map_shape, size_t rank) {
   return {reinterpret_cast<const void*>(map), DType::kFloat32, Shape(map_shape), rank};
 }
 
+using MapWarp = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
+                           const GridSampleOptions&, const double*);
 using MatrixWarp = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
-                              const GridSampleOptions&, const double*);
+                              const GridSampleOptions&, const double*, MatrixSpace);
 using MatrixWarpRows = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
-                                  const OutputRows&, const GridSampleOptions&, const double*);
+                                  const OutputRows&, const GridSampleOptions&, const double*,
+                                  MatrixSpace);
 using PlanesWarp = Status (*)(const TensorView&, const TensorView&, const TensorView&,
                               const MutableTensorView&, const GridSampleOptions&, const double*);
 
-// A warp by a matrix (WarpAffine, WarpPerspective) of the whole output. The bodies take the
-// warp as a pointer and the templates below only name it: one body per kind in the download
-// (inline: one copy however many embind files use it).
+// A warp by a matrix (WarpAffine, WarpPerspective) in `space` (MatrixSpace's code) of the whole
+// output. The bodies take the warp as a pointer and the templates below only name it: one body
+// per kind in the download (inline: one copy however many embind files use it).
 [[gnu::noinline]] inline int RunWarp(MatrixWarp warp, uintptr_t x, int x_dtype, uintptr_t x_shape,
-                                     uintptr_t m, int m_dtype, uintptr_t m_shape, uintptr_t y,
-                                     uintptr_t y_shape, int mode, int padding, bool align_corners,
-                                     int fill_count, double f0, double f1, double f2, double f3) {
+                                     uintptr_t m, int m_dtype, uintptr_t m_shape, int space,
+                                     uintptr_t y, uintptr_t y_shape, int mode, int padding,
+                                     bool align_corners, int fill_count, double f0, double f1,
+                                     double f2, double f3) {
   const ImageCall c = MakeImageCall(x, x_dtype, x_shape, y, y_shape, mode, padding, align_corners,
                                     fill_count, f0, f1, f2, f3);
-  return ToCallStatus(warp(c.x, MatrixView(m, m_dtype, m_shape), c.y, c.options, c.fill.get()));
+  return ToCallStatus(warp(c.x, MatrixView(m, m_dtype, m_shape), c.y, c.options, c.fill.get(),
+                           static_cast<MatrixSpace>(space)));
 }
 
 // The same for y, the band of rows from rows_begin of an output rows_height high.
 [[gnu::noinline]] inline int RunWarpRows(MatrixWarpRows warp, uintptr_t x, int x_dtype,
                                          uintptr_t x_shape, uintptr_t m, int m_dtype,
-                                         uintptr_t m_shape, uintptr_t y, uintptr_t y_shape,
-                                         int mode, int padding, bool align_corners,
-                                         double rows_height, double rows_begin, int fill_count,
-                                         double f0, double f1, double f2, double f3) {
+                                         uintptr_t m_shape, int space, uintptr_t y,
+                                         uintptr_t y_shape, int mode, int padding,
+                                         bool align_corners, double rows_height, double rows_begin,
+                                         int fill_count, double f0, double f1, double f2,
+                                         double f3) {
   const ImageCall c = MakeImageCall(x, x_dtype, x_shape, y, y_shape, mode, padding, align_corners,
                                     fill_count, f0, f1, f2, f3);
   const OutputRows rows{static_cast<int64_t>(rows_height), static_cast<int64_t>(rows_begin)};
-  return ToCallStatus(
-      warp(c.x, MatrixView(m, m_dtype, m_shape), c.y, rows, c.options, c.fill.get()));
+  return ToCallStatus(warp(c.x, MatrixView(m, m_dtype, m_shape), c.y, rows, c.options, c.fill.get(),
+                           static_cast<MatrixSpace>(space)));
 }
 
 // A warp by one interleaved map (Remap) or flow (WarpFlowChannelsLast), (N, Ho, Wo, 2).
-[[gnu::noinline]] inline int RunMapWarp(MatrixWarp warp, uintptr_t x, int x_dtype,
-                                        uintptr_t x_shape, uintptr_t map, uintptr_t map_shape,
-                                        uintptr_t y, uintptr_t y_shape, int mode, int padding,
+[[gnu::noinline]] inline int RunMapWarp(MapWarp warp, uintptr_t x, int x_dtype, uintptr_t x_shape,
+                                        uintptr_t map, uintptr_t map_shape, uintptr_t y,
+                                        uintptr_t y_shape, int mode, int padding,
                                         bool align_corners, int fill_count, double f0, double f1,
                                         double f2, double f3) {
   const ImageCall c = MakeImageCall(x, x_dtype, x_shape, y, y_shape, mode, padding, align_corners,

@@ -10,6 +10,6 @@ EMSCRIPTEN_BINDINGS(gridsample_remap) {
   using namespace emscripten;
   using namespace gridsample;
   using namespace gridsample::bindings;
-  function("remap", &Bind<&RunMapWarp, static_cast<MatrixWarp>(&Remap)>::Call);
+  function("remap", &Bind<&RunMapWarp, static_cast<MapWarp>(&Remap)>::Call);
   function("remapPlanes", &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&Remap)>::Call);
 }

@@ -1,8 +1,10 @@
 // An application of the installed gridsample (README's example): ONNX's GridSample example
-// 'test_gridsample_nearest', the same prepared once and run on two frames, and an identity
-// AffineGrid, checked against the published values.
+// 'test_gridsample_nearest', the same prepared once and run on two frames, an identity
+// AffineGrid, checked against the published values, and OpenCV's quarter-turn rotation matrix
+// in pixel space, whose warp is a permutation of the pixels.
 #include <gridsample/gridsample.h>
 
+#include <cstdint>
 #include <cstdio>
 
 int main() {
@@ -58,6 +60,24 @@ int main() {
       }
     }
   }
-  std::printf("app: GridSample, AffineGrid and a prepared call OK (target %s)\n", ActiveTarget());
+  // cv.getRotationMatrix2D((1, 1), 90, 1) and cv.warpAffine on a 3x3 image: the picture turns a
+  // quarter counter-clockwise, out(row i, column j) = in(row j, column 2 - i).
+  const uint8_t image[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  uint8_t turned[9];
+  double m[6];
+  const int64_t image_shape[4] = {1, 3, 3, 1}, m_shape[3] = {1, 2, 3};
+  s = RotationMatrix(1, 1, 90, 1, m);
+  if (s.ok())
+    s = WarpAffine({image, DType::kUint8, image_shape, 4}, {m, DType::kFloat64, m_shape, 3},
+                   {turned, DType::kUint8, image_shape, 4}, options, nullptr, MatrixSpace::kPixel);
+  for (int i = 0; i < 9; ++i) {
+    if (!s.ok() || turned[i] != image[(i % 3) * 3 + 2 - i / 3]) {
+      std::fprintf(stderr, "WarpAffine: %s out[%d] = %d\n", s.message().c_str(), i, turned[i]);
+      return 1;
+    }
+  }
+  std::printf(
+      "app: GridSample, AffineGrid, a prepared call and a pixel-space warp OK (target %s)\n",
+      ActiveTarget());
   return 0;
 }

@@ -1,9 +1,14 @@
-// js/images/matrices.mjs under huge, tiny and far-off but valid input: perspectiveTransform where h8 = 0 (OpenCV's issue 26916) and at any scale, rotationMatrix and the inversion of pixel-space matrices without overflow, each against exact math.
+// The library's matrices (gridsample/matrices.h, through js/images/matrices.mjs) under huge, tiny and far-off but valid input: perspectiveTransform where h8 = 0 (OpenCV's issue 26916) and at any scale, rotationMatrix and the inversion of pixel-space matrices without overflow, each against exact math.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { load } from '../../js/node.mjs';
-import { invertOrThrow, perspectiveTransform, rotationMatrix } from '../../js/images/matrices.mjs';
+import { libraryRules } from '../../js/core/api.mjs';
+
+const gs = await load();
+const { perspectiveTransform, rotationMatrix } = gs;
+// The inverse of a pixel-space 3x3 matrix as the warps take it (errors name it `name` in `fn`).
+const invertOrThrow = (fn, name, m) => libraryRules(gs).pixelHomography(fn, name, m, 'pixel', false, [1, 1], [1, 1], false);
 
 const SQUARE = [[0, 0], [1, 0], [1, 1], [0, 1]];
 const scaled = (quad, k, [ox, oy] = [0, 0]) => quad.map(([x, y]) => [ox + k * x, oy + k * y]);
@@ -105,7 +110,7 @@ describe('rotationMatrix and inversion without overflow', () => {
     });
   });
 
-  test('invertOrThrow: determinants of 1e-400 and 1e400 and adjugates past 1e308 where the inverse is within range', () => {
+  test('pixel-space inversion: determinants of 1e-400 and 1e400 and adjugates past 1e308 where the inverse is within range', () => {
     assertClose(invertOrThrow('f', 'm', [1e-200, 0, 0, 0, 1e-200, 0, 0, 0, 1]), [1e200, 0, 0, 0, 1e200, 0, 0, 0, 1], [1e200, 1, 1, 1, 1e200, 1, 1, 1, 1], '1e-200 I');
     assertClose(invertOrThrow('f', 'm', [1e200, 0, 0, 0, 1e200, 0, 0, 0, 1]), [1e-200, 0, 0, 0, 1e-200, 0, 0, 0, 1], [1e-200, 1, 1, 1, 1e-200, 1, 1, 1, 1], '1e200 I');
     // 2 R about c = (1e308, 1e308) inverts to R^T / 2 about c: x = R^T y / 2 + c - R^T c / 2.
@@ -116,8 +121,7 @@ describe('rotationMatrix and inversion without overflow', () => {
     });
   });
 
-  test('warpAffine in pixel space: rotationMatrix([1e308, 1e308], 30, 2) and 1e200 I invert and sample where they say', async () => {
-    const gs = await load();
+  test('warpAffine in pixel space: rotationMatrix([1e308, 1e308], 30, 2) and 1e200 I invert and sample where they say', () => {
     const image = { data: Float32Array.from({ length: 12 }, (_, i) => i + 1), width: 4, height: 3, channels: 1 };
     // Every output pixel samples about (0.3e308, 0.8e308): border padding gives the last pixel.
     const far = gs.warpAffine(image, rotationMatrix([1e308, 1e308], 30, 2), { space: 'pixel', paddingMode: 'border' });

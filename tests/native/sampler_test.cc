@@ -23,6 +23,7 @@ namespace {
 
 using gridsample::AffineGridOptions;
 using gridsample::GridSampleOptions;
+using gridsample::MatrixSpace;
 using gridsample::Mode;
 using gridsample::Padding;
 using gridsample::Sampler;
@@ -147,8 +148,12 @@ TEST(Sampler, WarpsAndMapsRunAsTheirFreeFunctions) {
   const double kept[3] = {10, 200, 30};
   const TensorView y_spec = {nullptr, DType::kUint8, want.shape().data(), 4};
   Sampler affine, perspective;
-  ASSERT_TRUE(Sampler::WarpAffine(x.View(), theta.View(), y_spec, o, fill, &affine).ok());
-  ASSERT_TRUE(Sampler::WarpPerspective(x.View(), h.View(), y_spec, o, fill, &perspective).ok());
+  ASSERT_TRUE(Sampler::WarpAffine(x.View(), theta.View(), y_spec, o, fill, MatrixSpace::kNormalized,
+                                  &affine)
+                  .ok());
+  ASSERT_TRUE(Sampler::WarpPerspective(x.View(), h.View(), y_spec, o, fill,
+                                       MatrixSpace::kPixelInverse, &perspective)
+                  .ok());
   fill[0] = fill[1] = fill[2] = 0;
   ASSERT_TRUE(gridsample::WarpAffine(x.View(), theta.View(), want.MutableView(), o, kept).ok());
   ASSERT_TRUE(affine.Run(x.data(), theta.data(), got.data()).ok());

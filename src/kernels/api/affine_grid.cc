@@ -110,6 +110,7 @@ Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t si
     o.threads = p.options.threads;
     if (!fast::TryAffineGrid(p.affine, in[0], y, o))
       reference::RunAffineGrid(p.affine, in[0], y, o);
+    return Status::Ok();
   };
   return Status::Ok();
 }

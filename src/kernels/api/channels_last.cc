@@ -89,6 +89,7 @@ Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid
   // non-finite X), which this one skips.
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
     RunFrom<GridAt>(PixelsProblem{p.pixels, in[0], GridAt{in[1]}, y, p.options});
+    return Status::Ok();
   };
   return Status::Ok();
 }

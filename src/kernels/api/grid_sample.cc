@@ -160,6 +160,7 @@ Status PrepareGridSample(const TensorView& x, const TensorView& grid,
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
     RunFrom<GridAt>(PlanesProblem{p.planes, in[0], GridAt{in[1]}, y, p.options});
+    return Status::Ok();
   };
   return Status::Ok();
 }

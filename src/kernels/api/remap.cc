@@ -57,12 +57,13 @@ namespace {
 
 // How a validated call samples at each layout of its maps.
 template <class Pairs, class Planes>
-void ExecuteMaps(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+Status ExecuteMaps(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
   if (p.input_count == 2) {
     RunFrom<Pairs>(PixelsProblem{p.pixels, in[0], Pairs{in[1]}, y, p.options, p.fill});
   } else {
     RunFrom<Planes>(PixelsProblem{p.pixels, in[0], Planes{in[1], in[2]}, y, p.options, p.fill});
   }
+  return Status::Ok();
 }
 
 // Every Remap and WarpFlowChannelsLast: `count` maps named as `names` says, run by `execute`; the

@@ -60,8 +60,7 @@ Status RunPlan(const SamplerPlan& plan, const void* const* inputs, size_t count,
                    : CheckOutput(plan.op, plan.output_name, y, out.dtype, out.shape, out.rank,
                                  {first, second, {views[2], plan.inputs[2].count}});
   if (!s.ok()) return s;
-  plan.execute(plan, views, y);
-  return Status::Ok();
+  return plan.execute(plan, views, y);
 }
 
 Sampler::Sampler() = default;

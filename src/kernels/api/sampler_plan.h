@@ -10,6 +10,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/matrices.h"
 #include "gridsample/sampler.h"
 #include "problem/checks.h"
 #include "problem/geometry.h"
@@ -30,9 +31,10 @@ struct PlannedTensor {
 
 struct SamplerPlan {
   static constexpr size_t kMaxInputs = 3;
-  // Runs the validated call on `inputs` (input_count views) into y.
-  using Execute = void (*)(const SamplerPlan& plan, const TensorView* inputs,
-                           const MutableTensorView& y);
+  // Runs the validated call on `inputs` (input_count views) into y: Ok, or an error that data
+  // alone can give (a pixel-space matrix that cannot be inverted), with nothing written.
+  using Execute = Status (*)(const SamplerPlan& plan, const TensorView* inputs,
+                             const MutableTensorView& y);
 
   const char* op = "";  // the operator's name, which every message starts with
   const char* input_names[kMaxInputs] = {};
@@ -40,7 +42,8 @@ struct SamplerPlan {
   size_t input_count = 0;
   PlannedTensor inputs[kMaxInputs];
   PlannedTensor output;
-  GridSampleOptions options;  // AffineGrid: align_corners and threads only
+  GridSampleOptions options;                     // AffineGrid: align_corners and threads only
+  MatrixSpace space = MatrixSpace::kNormalized;  // the image warps' matrix space
   // The image warps' fill colour (pixels.c values) or null: the caller's for a free function's
   // plan, fill_storage's in a Sampler's.
   const double* fill = nullptr;

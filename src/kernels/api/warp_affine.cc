@@ -1,10 +1,13 @@
 // The fused warps' public entry points (warp_affine.h): WarpAffine and WarpPerspective, of the
-// whole output or of a band of its rows, and their argument rule: validate once, then the fast
-// path, else the generic scalar path (reference/channels_last_ref.cc).
+// whole output or of a band of its rows, with the matrix in any space, and their argument rule:
+// validate once, then the fast path, else the generic scalar path (reference/channels_last_ref.cc).
 #include "gridsample/warp_affine.h"
 
+#include <memory>
+#include <new>
 #include <string>
 
+#include "api/matrices_internal.h"
 #include "api/run.h"
 #include "api/sampler_plan.h"
 #include "api/validation.h"
@@ -81,51 +84,97 @@ Status ValidateWarpPerspective(const TensorView& x, const TensorView& h, const M
 
 namespace {
 
-// One warp: its matrix's name and rows, and how a validated call of it runs.
+// One warp: its operator and matrix rows.
 struct WarpKind {
-  const char* name;
+  const char* op;
   int rows;
-  SamplerPlan::Execute execute;
 };
-constexpr WarpKind kAffine = {
-    "theta", 2, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-      RunFrom<AffineAt>(PixelsProblem{p.pixels, in[0], AffineAt{in[1]}, y, p.options, p.fill});
-    }};
-constexpr WarpKind kPerspective = {
-    "H", 3, [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
-      RunFrom<PerspectiveAt>(
-          PixelsProblem{p.pixels, in[0], PerspectiveAt{in[1]}, y, p.options, p.fill});
-    }};
+constexpr WarpKind kAffine = {"WarpAffine", 2};
+constexpr WarpKind kPerspective = {"WarpPerspective", 3};
+
+// How the matrix is named in messages: theta (normalised WarpAffine), M (OpenCV's pixel-space
+// 2x3), H (a homography).
+const char* MatrixName(int rows, MatrixSpace space) {
+  return rows == 3 ? "H" : space == MatrixSpace::kNormalized ? "theta" : "M";
+}
+
+// Normalised WarpAffine: the affine source, AffineGrid's values.
+Status ExecuteAffine(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+  RunFrom<AffineAt>(PixelsProblem{p.pixels, in[0], AffineAt{in[1]}, y, p.options, p.fill});
+  return Status::Ok();
+}
+
+// Every other warp: each item's matrix as the pixel homography from output to input
+// (PixelHomography; kPixelInverse homographies as they are), then the perspective source.
+Status ExecutePerspective(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
+  const TensorView& m = in[1];
+  if (p.space == MatrixSpace::kPixelInverse && m.shape[1] == 3) {
+    RunFrom<PerspectiveAt>(PixelsProblem{p.pixels, in[0], PerspectiveAt{m}, y, p.options, p.fill});
+    return Status::Ok();
+  }
+  const ChannelsLastGeometry& g = p.pixels;
+  const int rows = static_cast<int>(m.shape[1]);
+  const size_t count = static_cast<size_t>(g.n) * 9;
+  std::unique_ptr<double[]> h(new (std::nothrow) double[count > 0 ? count : 1]);
+  if (h == nullptr) {
+    return Status::OutOfRange(std::string(p.op) + ": could not allocate " + std::to_string(g.n) +
+                              " homographies");
+  }
+  const WarpSides sides{g.in_h, g.in_w, g.out_h, g.out_w};
+  for (int64_t n = 0; n < g.n; ++n) {
+    double given[9];
+    for (int k = 0; k < 3 * rows; ++k) {
+      const int64_t at = n * 3 * rows + k;
+      given[k] = m.dtype == DType::kFloat64 ? static_cast<const double*>(m.data)[at]
+                                            : static_cast<const float*>(m.data)[at];
+    }
+    const Status s = PixelHomographyOf(p.op, given, rows, p.space, sides, p.options.align_corners,
+                                       h.get() + n * 9, MatrixName(rows, p.space));
+    if (!s.ok()) return s;
+  }
+  const int64_t h_shape[3] = {g.n, 3, 3};
+  const TensorView hv{h.get(), DType::kFloat64, h_shape, 3};
+  RunFrom<PerspectiveAt>(PixelsProblem{p.pixels, in[0], PerspectiveAt{hv}, y, p.options, p.fill});
+  return Status::Ok();
+}
 
 // A warp's rule up to its data: options, X, the matrix, Y's shape, the band, the fill.
 Status PrepareWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
                    const TensorView& y, const OutputRows* rows, const GridSampleOptions& options,
-                   const double* fill, SamplerPlan* plan) {
+                   const double* fill, MatrixSpace space, SamplerPlan* plan) {
   int64_t x_count = 0;  // (PlanInputs counts them again, from the checked shapes)
   int64_t m_count = 0;
   ChannelsLastGeometry& geo = plan->pixels;
+  const char* name = MatrixName(kind.rows, space);
   Status s = ValidateGridSampleOptions(options, op);
-  if (s.ok()) s = ValidateWarpInputs(op, kind.name, kind.rows, x, m, y, &geo, &x_count, &m_count);
+  if (s.ok() && space != MatrixSpace::kNormalized && space != MatrixSpace::kPixel &&
+      space != MatrixSpace::kPixelInverse) {
+    s = Invalid(op, "space: expected kNormalized, kPixel or kPixelInverse, got " +
+                        std::to_string(static_cast<int>(space)));
+  }
+  if (s.ok()) s = ValidateWarpInputs(op, name, kind.rows, x, m, y, &geo, &x_count, &m_count);
   if (s.ok() && rows != nullptr) s = ValidateOutputRows(op, *rows, &geo);
   if (s.ok()) s = ValidateFill(options, fill, x.dtype, geo.c, op);
   if (!s.ok()) return s;
   const int64_t y_shape[4] = {geo.n, y.shape[1], y.shape[2], geo.c};
-  PlanInputs(op, x, kind.name, m, plan);
+  PlanInputs(op, x, name, m, plan);
   PlanOutput(x.dtype, y_shape, 4, plan);
   plan->options = options;
   plan->fill = fill;
-  plan->execute = kind.execute;
+  plan->space = space;
+  plan->execute =
+      kind.rows == 2 && space == MatrixSpace::kNormalized ? ExecuteAffine : ExecutePerspective;
   return Status::Ok();
 }
 
 // A free function: prepared on the stack, then run on the call's data.
 Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const TensorView& m,
                const MutableTensorView& y, const OutputRows* rows, const GridSampleOptions& options,
-               const double* fill) {
+               const double* fill, MatrixSpace space) {
   const TensorView y_spec = {y.data, y.dtype, y.shape, y.rank};
   return PrepareAndRun(
       [&](SamplerPlan* plan) {
-        return PrepareWarp(kind, op, x, m, y_spec, rows, options, fill, plan);
+        return PrepareWarp(kind, op, x, m, y_spec, rows, options, fill, space, plan);
       },
       {x.data, m.data}, y);
 }
@@ -133,40 +182,41 @@ Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const 
 }  // namespace
 
 Status Sampler::WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
-                           const GridSampleOptions& options, const double* fill, Sampler* sampler) {
-  return PrepareSampler("WarpAffine", sampler, [&](SamplerPlan* plan) {
-    return PrepareWarp(kAffine, "WarpAffine", x, theta, y, nullptr, options, fill, plan);
+                           const GridSampleOptions& options, const double* fill, MatrixSpace space,
+                           Sampler* sampler) {
+  return PrepareSampler(kAffine.op, sampler, [&](SamplerPlan* plan) {
+    return PrepareWarp(kAffine, kAffine.op, x, theta, y, nullptr, options, fill, space, plan);
   });
 }
 
 Status Sampler::WarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
                                 const GridSampleOptions& options, const double* fill,
-                                Sampler* sampler) {
-  return PrepareSampler("WarpPerspective", sampler, [&](SamplerPlan* plan) {
-    return PrepareWarp(kPerspective, "WarpPerspective", x, h, y, nullptr, options, fill, plan);
+                                MatrixSpace space, Sampler* sampler) {
+  return PrepareSampler(kPerspective.op, sampler, [&](SamplerPlan* plan) {
+    return PrepareWarp(kPerspective, kPerspective.op, x, h, y, nullptr, options, fill, space, plan);
   });
 }
 
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                  const GridSampleOptions& options, const double* fill) {
-  return RunWarp(kAffine, "WarpAffine", x, theta, y, nullptr, options, fill);
+                  const GridSampleOptions& options, const double* fill, MatrixSpace space) {
+  return RunWarp(kAffine, "WarpAffine", x, theta, y, nullptr, options, fill, space);
 }
 
 Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                      const OutputRows& rows, const GridSampleOptions& options,
-                      const double* fill) {
-  return RunWarp(kAffine, "WarpAffineRows", x, theta, y, &rows, options, fill);
+                      const OutputRows& rows, const GridSampleOptions& options, const double* fill,
+                      MatrixSpace space) {
+  return RunWarp(kAffine, "WarpAffineRows", x, theta, y, &rows, options, fill, space);
 }
 
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
-                       const GridSampleOptions& options, const double* fill) {
-  return RunWarp(kPerspective, "WarpPerspective", x, h, y, nullptr, options, fill);
+                       const GridSampleOptions& options, const double* fill, MatrixSpace space) {
+  return RunWarp(kPerspective, "WarpPerspective", x, h, y, nullptr, options, fill, space);
 }
 
 Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                            const OutputRows& rows, const GridSampleOptions& options,
-                           const double* fill) {
-  return RunWarp(kPerspective, "WarpPerspectiveRows", x, h, y, &rows, options, fill);
+                           const double* fill, MatrixSpace space) {
+  return RunWarp(kPerspective, "WarpPerspectiveRows", x, h, y, &rows, options, fill, space);
 }
 
 }  // namespace gridsample

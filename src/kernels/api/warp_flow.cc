@@ -85,6 +85,7 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
   plan->options = options;
   plan->execute = [](const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
     RunFrom<FlowAt>(PlanesProblem{p.planes, in[0], FlowAt{in[1]}, y, p.options});
+    return Status::Ok();
   };
   return Status::Ok();
 }

@@ -4,6 +4,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/matrices.h"
 #include "gridsample/multi_scale_deformable_attention.h"
 #include "gridsample/sampler.h"
 #include "gridsample/threads.h"

@@ -9,6 +9,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "gridsample/matrices.h"
 #include "gridsample/types.h"
 #include "gridsample/warp_affine.h"
 
@@ -52,14 +53,16 @@ class Sampler {
   // Prepares AffineGrid(theta, size) (affine_grid.h): input theta; `size` is copied.
   static Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                            const AffineGridOptions& options, Sampler* sampler);
-  // Prepares WarpAffine(x, theta) and WarpPerspective(x, h) (warp_affine.h) into Y of y's
-  // shape (its Ho and Wo; y's data is not read): inputs x, the matrix. `fill` (C values, or
-  // null) is copied.
+  // Prepares WarpAffine(x, m) and WarpPerspective(x, h) (warp_affine.h) with the matrix in
+  // `space` (matrices.h) into Y of y's shape (its Ho and Wo; y's data is not read): inputs x, the
+  // matrix. `fill` (C values, or null) is copied. A pixel-space matrix is inverted at each Run
+  // (whose error it is when it cannot be).
   static Status WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
-                           const GridSampleOptions& options, const double* fill, Sampler* sampler);
+                           const GridSampleOptions& options, const double* fill, MatrixSpace space,
+                           Sampler* sampler);
   static Status WarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
                                 const GridSampleOptions& options, const double* fill,
-                                Sampler* sampler);
+                                MatrixSpace space, Sampler* sampler);
   // Prepares Remap and WarpFlowChannelsLast (warp_affine.h): inputs x and the map (or x, then
   // the two planes). `fill` (C values, or null) is copied.
   static Status Remap(const TensorView& x, const TensorView& map, const GridSampleOptions& options,

@@ -4,6 +4,7 @@
 #define GRIDSAMPLE_WARP_AFFINE_H_
 
 #include "gridsample/grid_sample.h"
+#include "gridsample/matrices.h"
 #include "gridsample/types.h"
 
 namespace gridsample {
@@ -50,20 +51,29 @@ Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
 // is the one AffineGrid stores (computed in double and, for float32 theta, rounded once to
 // float32), so outputs are identical to the two-operator chain, bit for bit, except uint8
 // bilinear: its fixed-point blend (inside the image) may differ by 1 level.
-// Validates everything first; on error nothing is written.
+// With `space` kPixel or kPixelInverse the matrix (named M) is OpenCV's 2x3 matrix in pixel
+// space (cv.warpAffine, inverted first unless kPixelInverse): the warp is then WarpPerspective
+// by PixelHomography's H (matrices.h), its bottom row (0, 0, 1), and options.align_corners only
+// chooses reflection's lines, as there. Validates everything first; on error nothing is written.
 Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
-                  const GridSampleOptions& options = {}, const double* fill = nullptr);
+                  const GridSampleOptions& options = {}, const double* fill = nullptr,
+                  MatrixSpace space = MatrixSpace::kNormalized);
 
 // Y = X warped by the homography H on interleaved images, without materialising a grid:
 // output pixel (j, i) samples X at input pixel (X / W, Y / W), (X, Y, W) = H * [j, i, 1]
 // (pixel space, pixel centres at integer coordinates: OpenCV's warpPerspective with
-// WARP_INVERSE_MAP; invert a source-to-destination matrix first). A point with W <= 0 (behind
-// the camera), W infinite, or a non-finite coordinate samples 0 (or fill), in every mode and
-// padding. options.align_corners does not move any point; it only chooses reflection's lines: the
-// pixel edges (0, OpenCV's BORDER_REFLECT) or the outer pixels' centres (1, BORDER_REFLECT_101).
+// WARP_INVERSE_MAP). A point with W <= 0 (behind the camera), W infinite, or a non-finite
+// coordinate samples 0 (or fill), in every mode and padding. options.align_corners does not
+// move any point; it only chooses reflection's lines: the pixel edges (0, OpenCV's
+// BORDER_REFLECT) or the outer pixels' centres (1, BORDER_REFLECT_101).
 //   x: (N, H, W, C), any C >= 0; every dtype GridSample takes.
 //   h: (N, 3, 3), float32 or float64, row-major.
 //   y: (N, Ho, Wo, C), same dtype as x; its Ho and Wo are the output size.
+// `space` says how h is written (matrices.h): kPixelInverse (the default) as above; kPixel from
+// input to output pixels (cv.warpPerspective without WARP_INVERSE_MAP: inverted first, an error
+// where it cannot be); kNormalized between the normalised coordinates of output and input
+// (AffineGrid's, with options.align_corners, which then also chooses reflection's lines). Each
+// item's H is PixelHomography's.
 // Positions are computed in float32 (src/kernels/rules/perspective_rule.h), H first scaled by a
 // power of two (any scale of H works): each a quotient of two float sums, within a few float32 ulps
 // of the exact map's, and sampled as they are (no normalised coordinate), so an H with bottom row
@@ -71,7 +81,8 @@ Status WarpAffine(const TensorView& x, const TensorView& theta, const MutableTen
 // Results equal Remap at those positions, bit for bit. Validates everything first; on error
 // nothing is written.
 Status WarpPerspective(const TensorView& x, const TensorView& h, const MutableTensorView& y,
-                       const GridSampleOptions& options = {}, const double* fill = nullptr);
+                       const GridSampleOptions& options = {}, const double* fill = nullptr,
+                       MatrixSpace space = MatrixSpace::kPixelInverse);
 
 // A horizontal band of a warp's output, for callers that split one output among workers (the
 // JavaScript worker pool does): Y holds rows [begin, begin + Y's Ho) of an output `height` rows
@@ -85,10 +96,11 @@ struct OutputRows {
 // (N, Ho', Wo, C), Ho' the band's rows; rows.begin + Ho' must not pass rows.height.
 Status WarpAffineRows(const TensorView& x, const TensorView& theta, const MutableTensorView& y,
                       const OutputRows& rows, const GridSampleOptions& options = {},
-                      const double* fill = nullptr);
+                      const double* fill = nullptr, MatrixSpace space = MatrixSpace::kNormalized);
 Status WarpPerspectiveRows(const TensorView& x, const TensorView& h, const MutableTensorView& y,
                            const OutputRows& rows, const GridSampleOptions& options = {},
-                           const double* fill = nullptr);
+                           const double* fill = nullptr,
+                           MatrixSpace space = MatrixSpace::kPixelInverse);
 
 // Y = X sampled at pixel coordinates given per output pixel, as OpenCV's remap with float
 // maps: output pixel (i, j) samples X at (map_x(i, j), map_y(i, j)), pixel centres at integer
