@@ -9,7 +9,7 @@ import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
 import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
-import { blockCalls, preparedCalls } from './prepared.mjs';
+import { blockCalls, offersOp, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
 // The bindings that say a module has channels-last GridSample and the NCHW flow warp (their calls
@@ -116,8 +116,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   }
   const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
   const code = heap.dtypeCodes;
-  // A feature beyond the core is offered where its binding (named here) is in the module.
+  // A feature beyond the core is offered where its binding (named here), or for an image call its
+  // operator (an OPS name of core/prepared.mjs), is in the module.
   const offers = (binding) => !core && typeof Module[binding] === 'function';
+  const offersCall = (op) => !core && offersOp(Module, op);
 
   const blockCall = blockCalls(heap);
 
@@ -127,7 +129,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   function runSampler(fn, op, inputs, opts, sampling, check, { size, output = 'the output' } = {}) {
     const { outDims, block } = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
     return run(heap, fn, inputs, [inputs[0][1].dtype, outDims, output], opts, ([a, b], y) =>
-      Module._gridsample_call(block, a, b ?? 0, y));
+      Module._gridsample_call(block, a, b ?? 0, 0, y));
   }
 
   function gridSample(x, grid, options) {
@@ -262,11 +264,11 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     dtypes: DTYPE_NAMES,
     gridSample,
     affineGrid,
-    ...offers('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
-    ...offers('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
-    ...offers('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
-    ...offers('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
-    ...offers('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
+    ...offersCall('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
+    ...offersCall('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
+    ...offersCall('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
+    ...offersCall('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
+    ...offersCall('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
     ...offers(CHANNELS_LAST) && { gridSampleChannelsLast },
     ...offers(FLOW) && { warpFlow },
     ...offers('multiScaleDeformableAttention') && { multiScaleDeformableAttention },

@@ -13,7 +13,17 @@ const OPS = {
   gridSampleChannelsLast: { code: 1, inputs: ['x', 'grid'] },
   warpFlow: { code: 2, inputs: ['x', 'flow'] },
   affineGrid: { code: 3, inputs: ['theta'] },
+  // The image calls (images/warps.mjs), run by runImageCall.
+  warpAffine: { code: 4 },
+  warpPerspective: { code: 5 },
+  remap: { code: 6 },
+  warpFlowImage: { code: 7 },
 };
+
+/** Whether module `Module` links the operator `op` (an OPS name). */
+export function offersOp(Module, op) {
+  return typeof Module.offersOp === 'function' && Module.offersOp(OPS[op].code);
+}
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
 
 // A prepared call that was never disposed gives its Sampler and buffers back when collected.
@@ -79,6 +89,28 @@ function writeBlock(heap, block, call) {
     view.setInt32(CALL_BLOCK.sizeLen, call.size.length, true);
     call.size.slice(0, 5).forEach((d, k) => view.setBigInt64(CALL_BLOCK.size + 8 * k, BigInt(d), true));
   }
+  if (call.image) {
+    const { space, fill, rows } = call.image;
+    view.setInt32(CALL_BLOCK.space, space, true);
+    view.setInt32(CALL_BLOCK.fillCount, fill[0], true);
+    fill.slice(1).forEach((v, k) => view.setFloat64(CALL_BLOCK.fill + 8 * k, v, true));
+    view.setBigInt64(CALL_BLOCK.rowsHeight, BigInt(rows ? rows[0] : -1), true);
+    view.setBigInt64(CALL_BLOCK.rowsBegin, BigInt(rows ? rows[1] : 0), true);
+  }
+}
+
+/**
+ * An image call (images/warps.mjs) in one crossing: `op` (warpAffine, warpPerspective, remap,
+ * warpFlowImage) on inputs of `specs` ({dtype, dims}: X, then the matrix or map; two planes share
+ * one spec) with `sampling` codes into Y of `yDims`, `image` holding the matrix space code, the
+ * fill ([count, f0, f1, f2, f3]) and a band of rows ([height, begin] or null); `pointers` the
+ * inputs' heap addresses (X, the matrix or map, the second plane or 0), `yp` Y's. The library's
+ * error code, 0 when it ran.
+ */
+export function runImageCall(heap, op, specs, sampling, yDims, image, [x, m, more], yp) {
+  const call = { ...callOf(op, specs, sampling, yDims), image };
+  writeBlock(heap, heap.block, call);
+  return heap.Module._gridsample_call(heap.block, x, m, more, yp);
 }
 
 // A new prepared plan in the module for the call writeBlock's arguments describe: {handle,
@@ -223,7 +255,7 @@ export class PreparedCall {
     const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
     const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
     heap.copyIn(fn, inputs, addresses, out);
-    if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, y) !== 0) {
+    if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return heap.result(fn, out, y, [this.dtype, this.outputShape, this.#outBytes], inputs[0][1]);

@@ -18,7 +18,10 @@ export const OUTPUT_SLOT = 3;
  */
 // Call blocks kept for the last distinct unprepared calls (core/prepared.mjs's blockCalls).
 const CALL_BLOCKS = 4;
-export const CALL_BLOCK = { bytes: 672, op: 0, mode: 4, padding: 8, align: 12, dtype: 16, rank: 24, shape: 32, sizeLen: 544, outRank: 548, size: 552, outShape: 592 };
+export const CALL_BLOCK = {
+  bytes: 728, op: 0, mode: 4, padding: 8, align: 12, dtype: 16, rank: 24, shape: 32, sizeLen: 544, outRank: 548, size: 552, outShape: 592,
+  space: 672, fillCount: 676, fill: 680, rowsHeight: 712, rowsBegin: 720,
+};
 
 /**
  * A C++ status message as the JS function `fn` reports it: the library's messages start with
@@ -77,11 +80,16 @@ export class WasmHeap {
     return Array.from(new BigInt64Array(this.Module.HEAPU8.buffer, this.scratch + slot * MAX_DIMS * 8, count), Number);
   }
 
+  /** A typed array's bytes (at most MAX_DIMS * 8) in scratch slot `slot` (0 to 3); returns their heap address. */
+  stage(slot, data) {
+    const address = this.scratch + slot * MAX_DIMS * 8;
+    this.Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
+    return address;
+  }
+
   /** `values` as doubles in scratch slot `slot` (0 to 3, MAX_DIMS values); returns their heap address. */
   writeFloat64s(slot, values) {
-    const address = this.scratch + slot * MAX_DIMS * 8;
-    new Float64Array(this.Module.HEAPU8.buffer, address, values.length).set(values);
-    return address;
+    return this.stage(slot, Float64Array.from(values));
   }
 
   /** `count` doubles of scratch slot `slot`. */

@@ -4,6 +4,7 @@ import { HeapTensor, disposedError } from '../core/heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from '../core/messages.mjs';
 import { readSampling } from '../core/library_rules.mjs';
 import { matrixError, spaceCode, SPACES } from './matrices.mjs';
+import { runImageCall } from '../core/prepared.mjs';
 import { countElements, readChannels, readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { overlaps, readTensor } from '../core/tensor_args.mjs';
 
@@ -110,17 +111,10 @@ export function readFill(fn, fill, channels) {
   return [channels, ...values, ...new Array(4 - channels).fill(0)];
 }
 
-// The two fused warps: the name of their matrix argument in each space, its entries and rows,
-// and their bindings (the whole output, a band of rows).
+// The two fused warps: the name of their matrix argument in each space, its entries and rows.
 export const WARPS = {
-  warpAffine: {
-    count: 6, name: { normalized: 'theta', pixel: 'matrix' }, rows: 2,
-    bind: (Module) => Module.warpAffine, bindRows: (Module) => Module.warpAffineRows,
-  },
-  warpPerspective: {
-    count: 9, name: { normalized: 'h', pixel: 'h' }, rows: 3,
-    bind: (Module) => Module.warpPerspective, bindRows: (Module) => Module.warpPerspectiveRows,
-  },
+  warpAffine: { count: 6, name: { normalized: 'theta', pixel: 'matrix' }, rows: 2 },
+  warpPerspective: { count: 9, name: { normalized: 'h', pixel: 'h' }, rows: 3 },
 };
 
 // options.space and options.inverse: the space ('normalized' unless given) and whether a
@@ -171,13 +165,11 @@ export function warpImage(heap, fn, image, matrix, options) {
   // matrix and conjugates a normalised homography into pixels. Pixel space fixes the points;
   // align_corners then only picks reflection's lines: the pixel edges, as OpenCV's BORDER_REFLECT.
   const kernelAlign = space === 'pixel' ? false : align;
-  return heap.withHeap(fn, [['image', I], [warp.name[space], M]], yBytes, O, ([ip, mp], yp) => {
-    const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ms = heap.writeInt64s(1, [1, warp.rows, 3]);
-    const ys = heap.writeInt64s(2, yDims);
-    const args = [ip, heap.dtypeCodes[I.dtype], xs, mp, heap.dtypeCodes[M.dtype], ms, spaceCode(space, inverse), yp, ys, mode, padding, kernelAlign];
-    // A band of rows goes to the ...Rows binding, with the whole output's height and the band's first row.
-    const code = band ? warp.bindRows(heap.Module)(...args, wholeHeight, band[0], ...fill) : warp.bind(heap.Module)(...args, ...fill);
+  const specs = [{ dtype: I.dtype, dims: [1, I.height, I.width, I.channels] }, { dtype: M.dtype, dims: [1, warp.rows, 3] }];
+  const extras = { space: spaceCode(space, inverse), fill, rows: band ? [wholeHeight, band[0]] : null };
+  return heap.withHeap(fn, [['image', I]], yBytes, O, ([ip], yp) => {
+    const mp = heap.stage(0, M.data); // (at most nine numbers: no allocation of their own)
+    const code = runImageCall(heap, fn, specs, { mode, padding, align: kernelAlign }, yDims, extras, [ip, mp, 0], yp);
     if (code !== 0) throw matrixError(fn, warp.name[space], heap.Module.takeLastError());
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
@@ -306,15 +298,13 @@ function sampleAtMaps(heap, fn, I, opts, maps, pointers = (addresses) => address
   if (O && !O.target && (O.width !== maps.width || O.height !== maps.height)) {
     throw new RangeError(`${fn}: options.out: expected the ${maps.flow ? "flow's" : "maps'"} size ${maps.width}x${maps.height}, got ${O.width}x${O.height}`);
   }
+  const mapDims = maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2];
+  const specs = [{ dtype: I.dtype, dims: [1, I.height, I.width, I.channels] }, { dtype: 'float32', dims: mapDims }];
+  const image = { space: 0, fill, rows: null };
   return heap.withHeap(fn, [['image', I], ...maps.inputs], yBytes, O, ([ip, ...mapPointers], yp) => {
-    const xs = heap.writeInt64s(0, [1, I.height, I.width, I.channels]);
-    const ms = heap.writeInt64s(1, maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2]);
-    const ys = heap.writeInt64s(2, yDims);
-    // The binding for positions or offsets (maps.flow), in one interleaved map or two planes.
-    const { Module } = heap;
-    const binding = maps.flow ? (maps.planes ? Module.warpFlowImagePlanes : Module.warpFlowImage)
-      : maps.planes ? Module.remapPlanes : Module.remap;
-    heap.check(fn, binding(ip, heap.dtypeCodes[I.dtype], xs, ...pointers(mapPointers), ms, yp, ys, mode, padding, false, ...fill));
+    // Positions or offsets (maps.flow), in one interleaved map or two planes.
+    const [m, more = 0] = pointers(mapPointers);
+    heap.check(fn, runImageCall(heap, maps.flow ? 'warpFlowImage' : 'remap', specs, { mode, padding, align: false }, yDims, image, [ip, m, more], yp));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }

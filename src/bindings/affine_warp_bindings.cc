@@ -1,15 +1,18 @@
-// embind registration of WarpAffine (the affine source): the whole output or a band of its rows.
-#include <emscripten/bind.h>
+// WarpAffine (the affine source, and pixel-space matrices through the perspective source) from a
+// call block: the whole output or a band of its rows (prepared_bindings.cc runs it).
+#include "call_block.h"
 
-#include <cstdint>
+namespace gridsample {
+namespace {
 
-#include "gridsample/warp_affine.h"
-#include "image_calls.h"
+const bindings::RegisterPreparer kPreparer(
+    bindings::BlockOp::kWarpAffine, [](const bindings::CallBlock& b, SamplerPlan* plan) {
+      const OutputRows rows{b.rows_height, b.rows_begin};
+      return PrepareWarpAffine(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
+                               bindings::BlockOutput(b), b.rows_height >= 0 ? &rows : nullptr,
+                               bindings::BlockOptions(b), bindings::BlockFill(b),
+                               static_cast<MatrixSpace>(b.space), plan);
+    });
 
-EMSCRIPTEN_BINDINGS(gridsample_affine_warp) {
-  using namespace emscripten;
-  using namespace gridsample;
-  using namespace gridsample::bindings;
-  function("warpAffine", &Bind<&RunWarp, &WarpAffine>::Call);
-  function("warpAffineRows", &Bind<&RunWarpRows, &WarpAffineRows>::Call);
-}
+}  // namespace
+}  // namespace gridsample

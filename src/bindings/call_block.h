@@ -1,6 +1,7 @@
 // The call block the JS layer writes into the heap (js/core/prepared.mjs: a call's operator,
-// options, dtypes and shapes) and the operators that prepare from it, each registered by its own
-// embind file: a module prepares the operators it links, no others.
+// options, dtypes and shapes; an image call's output size, matrix space, fill and band of rows)
+// and the operators that prepare from it, each registered by its own embind file: a module
+// prepares the operators it links, no others.
 #ifndef GRIDSAMPLE_BINDINGS_CALL_BLOCK_H_
 #define GRIDSAMPLE_BINDINGS_CALL_BLOCK_H_
 
@@ -25,12 +26,20 @@ struct CallBlock {
   int32_t rank[2];
   int64_t shape[2][kBlockDims];
   int32_t size_len, out_rank;
-  int64_t size[5];  // AffineGrid's size: its first 5 values (a longer one is refused unread)
+  // AffineGrid's size: its first 5 values (a longer one is refused unread); an image call's Y
+  // shape (N, Ho, Wo, C).
+  int64_t size[5];
   int64_t out_shape[2 + kMaxSpatialRank];
+  // The image calls': the matrix space (MatrixSpace's code), the fill colour (fill_count 0 for
+  // none, else 1 to 4 values), a band of rows (rows_height < 0: the whole output).
+  int32_t space, fill_count;
+  double fill[4];
+  int64_t rows_height, rows_begin;
 };
-static_assert(sizeof(CallBlock) == 672 && offsetof(CallBlock, shape) == 32 &&
+static_assert(sizeof(CallBlock) == 728 && offsetof(CallBlock, shape) == 32 &&
                   offsetof(CallBlock, size_len) == 544 && offsetof(CallBlock, size) == 552 &&
-                  offsetof(CallBlock, out_shape) == 592,
+                  offsetof(CallBlock, out_shape) == 592 && offsetof(CallBlock, space) == 672 &&
+                  offsetof(CallBlock, fill) == 680 && offsetof(CallBlock, rows_height) == 712,
               "js/core/wasm_heap.mjs's CALL_BLOCK describes this layout");
 
 // The operators, by the codes js/core/prepared.mjs writes.
@@ -39,6 +48,10 @@ enum class BlockOp : int32_t {
   kGridSampleChannelsLast,
   kWarpFlow,
   kAffineGrid,
+  kWarpAffine,  // the image calls (inputs X and the matrix or map, or X and two planes)
+  kWarpPerspective,
+  kRemap,
+  kWarpFlowImage,
   kCount
 };
 
@@ -50,6 +63,20 @@ inline TensorView BlockSpec(const CallBlock& b, int i) {
 // The block's sampling options, with the module's threads.
 inline GridSampleOptions BlockOptions(const CallBlock& b) {
   return SamplingOptions(b.mode, b.padding, b.align_corners != 0);
+}
+
+// An image call's Y (N, Ho, Wo, C) as the block's size gives it (its data is not read).
+inline TensorView BlockOutput(const CallBlock& b) {
+  return {nullptr, static_cast<DType>(b.dtype[0]), b.size, 4};
+}
+
+// An image call's fill colour, or null.
+inline const double* BlockFill(const CallBlock& b) { return b.fill_count > 0 ? b.fill : nullptr; }
+
+// An image call's maps: input 1, and for two planes (rank 3) input 1's spec again.
+inline size_t BlockMaps(const CallBlock& b, TensorView* maps) {
+  maps[0] = maps[1] = BlockSpec(b, 1);
+  return b.rank[1] == 3 ? 2 : 1;
 }
 
 // How an operator prepares from a block; the table of the operators this module links.

@@ -1,5 +1,5 @@
 // embind registration of the flow source: WarpFlow (NCHW: its call block and output shape) and
-// image flows.
+// image flows (their call block).
 #include <emscripten/bind.h>
 
 #include <cstdint>
@@ -8,7 +8,6 @@
 #include "call_block.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
-#include "image_calls.h"
 #include "module_state.h"
 
 namespace gridsample {
@@ -23,6 +22,15 @@ const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kWarpFlow,
                                                                     plan);
                                            });
 
+// Channels-last images (images/flows.mjs): one interleaved flow, or dx and dy planes.
+const bindings::RegisterPreparer kImagePreparer(
+    bindings::BlockOp::kWarpFlowImage, [](const bindings::CallBlock& b, SamplerPlan* plan) {
+      TensorView flows[2];
+      const int count = static_cast<int>(bindings::BlockMaps(b, flows));
+      return PrepareWarpFlowChannelsLast(bindings::BlockSpec(b, 0), flows, count,
+                                         bindings::BlockOptions(b), bindings::BlockFill(b), plan);
+    });
+
 }  // namespace
 }  // namespace gridsample
 
@@ -31,8 +39,4 @@ EMSCRIPTEN_BINDINGS(gridsample_warp_flow) {
   using namespace gridsample;
   using namespace gridsample::bindings;
   function("warpFlowOutputShape", &ShapeQuery<&WarpFlowOutputShape>);
-  // Channels-last images (images/flows.mjs): one interleaved flow, or dx and dy planes.
-  function("warpFlowImage", &Bind<&RunMapWarp, static_cast<MapWarp>(&WarpFlowChannelsLast)>::Call);
-  function("warpFlowImagePlanes",
-           &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&WarpFlowChannelsLast)>::Call);
 }

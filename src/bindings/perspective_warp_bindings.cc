@@ -1,16 +1,18 @@
-// embind registration of WarpPerspective (the perspective source): the whole output or a band of
-// rows.
-#include <emscripten/bind.h>
+// WarpPerspective (the perspective source) from a call block: the whole output or a band of its
+// rows, the homography in any space (prepared_bindings.cc runs it).
+#include "call_block.h"
 
-#include <cstdint>
+namespace gridsample {
+namespace {
 
-#include "gridsample/warp_affine.h"
-#include "image_calls.h"
+const bindings::RegisterPreparer kPreparer(
+    bindings::BlockOp::kWarpPerspective, [](const bindings::CallBlock& b, SamplerPlan* plan) {
+      const OutputRows rows{b.rows_height, b.rows_begin};
+      return PrepareWarpPerspective(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
+                                    bindings::BlockOutput(b), b.rows_height >= 0 ? &rows : nullptr,
+                                    bindings::BlockOptions(b), bindings::BlockFill(b),
+                                    static_cast<MatrixSpace>(b.space), plan);
+    });
 
-EMSCRIPTEN_BINDINGS(gridsample_perspective_warp) {
-  using namespace emscripten;
-  using namespace gridsample;
-  using namespace gridsample::bindings;
-  function("warpPerspective", &Bind<&RunWarp, &WarpPerspective>::Call);
-  function("warpPerspectiveRows", &Bind<&RunWarpRows, &WarpPerspectiveRows>::Call);
-}
+}  // namespace
+}  // namespace gridsample

@@ -1,15 +1,19 @@
-// embind registration of Remap (the map sources): one map of (x, y) pairs, or two planes.
-#include <emscripten/bind.h>
+// Remap (the map sources) from a call block: one map of (x, y) pairs, or two planes
+// (prepared_bindings.cc runs it).
+#include "call_block.h"
 
-#include <cstdint>
+namespace gridsample {
+namespace {
 
-#include "gridsample/warp_affine.h"
-#include "image_calls.h"
+const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kRemap,
+                                           [](const bindings::CallBlock& b, SamplerPlan* plan) {
+                                             TensorView maps[2];
+                                             const int count =
+                                                 static_cast<int>(bindings::BlockMaps(b, maps));
+                                             return PrepareRemap(bindings::BlockSpec(b, 0), maps,
+                                                                 count, bindings::BlockOptions(b),
+                                                                 bindings::BlockFill(b), plan);
+                                           });
 
-EMSCRIPTEN_BINDINGS(gridsample_remap) {
-  using namespace emscripten;
-  using namespace gridsample;
-  using namespace gridsample::bindings;
-  function("remap", &Bind<&RunMapWarp, static_cast<MapWarp>(&Remap)>::Call);
-  function("remapPlanes", &Bind<&RunPlanesWarp, static_cast<PlanesWarp>(&Remap)>::Call);
-}
+}  // namespace
+}  // namespace gridsample

@@ -70,6 +70,32 @@ describe('crossings into the wasm per call', () => {
     assert.equal(crossings(() => grids.run(theta)), 1);
     for (const t of [hx, hg, hy, warp, grids]) t.dispose();
   });
+
+  test('an image call on heap tensors crosses once (its block holds shapes, space, fill and band), on arrays at most three times', async () => {
+    const { gs, crossings } = await countedModule();
+    const image = gs.tensorFrom({ data: Uint8Array.from(values(12 * 16 * 4, 4), (v) => Math.round(v * 100) & 255), shape: [12, 16, 4] });
+    const out = gs.tensor('uint8', [12, 16, 4]);
+    const map = gs.tensorFrom({ data: values(12 * 16 * 2, 5).map((v) => v * 10), shape: [12, 16, 2] });
+    const band = gs.tensor('uint8', [5, 16, 4]);
+    const [mx, my] = [gs.tensorFrom({ data: values(12 * 16, 6), shape: [12, 16, 1] }), gs.tensorFrom({ data: values(12 * 16, 7), shape: [12, 16, 1] })];
+    const calls = {
+      'normalised warpAffine': () => gs.warpAffine(image, [0.9, 0.1, 0, -0.1, 0.9, 0], { out, fill: 7 }),
+      'pixel-space warpAffine, a band': () => gs.warpAffine(image, [1, 0, 2, 0, 1, 3], { space: 'pixel', out: band, rows: [2, 7] }),
+      'normalised warpPerspective': () => gs.warpPerspective(image, [1, 0, 0, 0, 1, 0, 0.1, 0, 1], { out }),
+      remap: () => gs.remap(image, map, undefined, { out }),
+      'remap by planes': () => gs.remap(image, mx, my, { out }),
+      'warpFlow on an image': () => gs.warpFlow(image, map, { out }),
+      rotationMatrix: () => gs.rotationMatrix([3, 4], 30),
+    };
+    for (const [what, call] of Object.entries(calls)) {
+      call();
+      assert.equal(crossings(call), 1, what);
+    }
+    const plain = { data: new Uint8Array(12 * 16 * 4), width: 16, height: 12 };
+    gs.warpAffine(plain, [1, 0, 0, 0, 1, 0]);
+    assert.ok(crossings(() => gs.warpAffine(plain, [1, 0, 0, 0, 1, 0])) <= 3, 'allocate, call, release');
+    for (const t of [image, out, band, map, mx, my]) t.dispose();
+  });
 });
 
 for (const [, gs] of Object.entries(modules)) {

@@ -120,6 +120,17 @@ Status MapsSampler(const MapNames& names, SamplerPlan::Execute execute, const Te
 
 }  // namespace
 
+Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
+                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
+  return PrepareMaps(kRemapMaps, kRemapExecute, x, maps, count, options, fill, plan);
+}
+
+Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows, int count,
+                                   const GridSampleOptions& options, const double* fill,
+                                   SamplerPlan* plan) {
+  return PrepareMaps(kFlowMaps, kFlowExecute, x, flows, count, options, fill, plan);
+}
+
 Status Sampler::Remap(const TensorView& x, const TensorView& map, const GridSampleOptions& options,
                       const double* fill, Sampler* sampler) {
   return MapsSampler(kRemapMaps, kRemapExecute, x, &map, 1, options, fill, sampler);

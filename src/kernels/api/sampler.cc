@@ -63,6 +63,12 @@ Status RunPlan(const SamplerPlan& plan, const void* const* inputs, size_t count,
   return plan.execute(plan, views, y);
 }
 
+void KeepFill(SamplerPlan* plan) {
+  if (plan->fill == nullptr) return;
+  plan->fill_storage.assign(plan->fill, plan->fill + plan->pixels.c);
+  plan->fill = plan->fill_storage.data();
+}
+
 Sampler::Sampler() = default;
 Sampler::~Sampler() = default;
 Sampler::Sampler(Sampler&&) noexcept = default;
@@ -73,10 +79,7 @@ Status AdoptPlan(const SamplerPlan& plan, Sampler* sampler) {
   if (copy == nullptr) {
     return Status::OutOfRange(std::string(plan.op) + ": could not allocate a prepared call");
   }
-  if (plan.fill != nullptr) {  // the caller's colour, kept as the Sampler's own
-    copy->fill_storage.assign(plan.fill, plan.fill + plan.pixels.c);
-    copy->fill = copy->fill_storage.data();
-  }
+  KeepFill(copy);
   sampler->plan_.reset(copy);
   return Status::Ok();
 }

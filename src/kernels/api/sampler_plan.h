@@ -12,6 +12,7 @@
 #include "gridsample/grid_sample.h"
 #include "gridsample/matrices.h"
 #include "gridsample/sampler.h"
+#include "gridsample/warp_affine.h"
 #include "problem/checks.h"
 #include "problem/geometry.h"
 
@@ -96,8 +97,23 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
                        const GridSampleOptions& options, SamplerPlan* plan);
 Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                          const AffineGridOptions& options, SamplerPlan* plan);
-// (The image warps' and the pixel maps' preparing functions are in api/warp_affine.cc and
-// api/remap.cc, beside their rules; the Sampler factories and free functions call them there.)
+// The image warps (api/warp_affine.cc): Y's shape from y (its data not read), a band of `rows`
+// (null for the whole output), the matrix in `space`.
+Status PrepareWarpAffine(const TensorView& x, const TensorView& m, const TensorView& y,
+                         const OutputRows* rows, const GridSampleOptions& options,
+                         const double* fill, MatrixSpace space, SamplerPlan* plan);
+Status PrepareWarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
+                              const OutputRows* rows, const GridSampleOptions& options,
+                              const double* fill, MatrixSpace space, SamplerPlan* plan);
+// Remap and WarpFlowChannelsLast (api/remap.cc): `count` maps, one of pairs or two planes.
+Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
+                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
+Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows, int count,
+                                   const GridSampleOptions& options, const double* fill,
+                                   SamplerPlan* plan);
+
+// A kept plan's fill colour as its own copy (plan->fill pointed at the caller's).
+void KeepFill(SamplerPlan* plan);
 
 }  // namespace gridsample
 

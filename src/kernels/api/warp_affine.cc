@@ -181,6 +181,20 @@ Status RunWarp(const WarpKind& kind, const char* op, const TensorView& x, const 
 
 }  // namespace
 
+Status PrepareWarpAffine(const TensorView& x, const TensorView& m, const TensorView& y,
+                         const OutputRows* rows, const GridSampleOptions& options,
+                         const double* fill, MatrixSpace space, SamplerPlan* plan) {
+  return PrepareWarp(kAffine, rows ? "WarpAffineRows" : kAffine.op, x, m, y, rows, options, fill,
+                     space, plan);
+}
+
+Status PrepareWarpPerspective(const TensorView& x, const TensorView& h, const TensorView& y,
+                              const OutputRows* rows, const GridSampleOptions& options,
+                              const double* fill, MatrixSpace space, SamplerPlan* plan) {
+  return PrepareWarp(kPerspective, rows ? "WarpPerspectiveRows" : kPerspective.op, x, h, y, rows,
+                     options, fill, space, plan);
+}
+
 Status Sampler::WarpAffine(const TensorView& x, const TensorView& theta, const TensorView& y,
                            const GridSampleOptions& options, const double* fill, MatrixSpace space,
                            Sampler* sampler) {
