@@ -1,4 +1,4 @@
-// Tiny calls (issue 47 item 3): an 8x8 GridSample and a 28x28 spatial transformer (AffineGrid then GridSample), 1,000 calls a round, us per call, unprepared and prepared (gs.prepareGridSample, gs.prepareAffineGrid), typed arrays and heap tensors; with --baseline, another checkout's package timed alternately in the same run.
+// Tiny calls (issue 47 item 3): an 8x8 GridSample, a 28x28 spatial transformer (AffineGrid then GridSample) and 8x8 RGBA image warps, 1,000 calls a round, us per call, unprepared and prepared (gs.prepareGridSample, gs.prepareAffineGrid), typed arrays and heap tensors; with --baseline, another checkout's package timed alternately in the same run.
 //
 //   node bench/js/tiny_calls.mjs [--baseline DIR]   # DIR: another checkout's js/ with its dist/ (built by make wasm)
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,15 @@ function scenarios(gs) {
       grids.run(theta, { out: grid });
       sample.run(image, gridTensor, { out: y });
     };
+  }
+  // An 8x8 RGBA image warped (an icon, a sprite): heap tensors, so that only the call is timed.
+  if (gs.warpAffine) {
+    const rgba = gs.tensorFrom({ data: Uint8Array.from(ramp(8 * 8 * 4, 4), (v) => Math.round((v + 1.1) * 100)), shape: [8, 8, 4] });
+    const target = gs.tensor('uint8', [8, 8, 4]);
+    const map = gs.tensorFrom({ data: ramp(8 * 8 * 2, 5).map((v) => (v + 1.1) * 3.5), shape: [8, 8, 2] });
+    out['warpAffine 8x8 RGBA, heap tensors'] = () => gs.warpAffine(rgba, [0.9, -0.2, 0.05, 0.2, 0.9, -0.1], { out: target });
+    out['warpAffine 8x8 RGBA in pixel space, heap tensors'] = () => gs.warpAffine(rgba, [0.9, -0.2, 1, 0.2, 0.9, -1], { space: 'pixel', out: target });
+    out['remap 8x8 RGBA, heap tensors'] = () => gs.remap(rgba, map, undefined, { out: target });
   }
   return out;
 }

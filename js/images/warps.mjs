@@ -300,11 +300,11 @@ function sampleAtMaps(heap, fn, I, opts, maps, pointers = (addresses) => address
   }
   const mapDims = maps.planes ? [1, maps.height, maps.width] : [1, maps.height, maps.width, 2];
   const specs = [{ dtype: I.dtype, dims: [1, I.height, I.width, I.channels] }, { dtype: 'float32', dims: mapDims }];
-  const image = { space: 0, fill, rows: null };
+  const extras = { space: 0, fill, rows: null };
   return heap.withHeap(fn, [['image', I], ...maps.inputs], yBytes, O, ([ip, ...mapPointers], yp) => {
     // Positions or offsets (maps.flow), in one interleaved map or two planes.
     const [m, more = 0] = pointers(mapPointers);
-    heap.check(fn, runImageCall(heap, maps.flow ? 'warpFlowImage' : 'remap', specs, { mode, padding, align: false }, yDims, image, [ip, m, more], yp));
+    heap.check(fn, runImageCall(heap, maps.flow ? 'warpFlowImage' : 'remap', specs, { mode, padding, align: false }, yDims, extras, [ip, m, more], yp));
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }

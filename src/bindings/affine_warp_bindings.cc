@@ -5,14 +5,11 @@
 namespace gridsample {
 namespace {
 
-const bindings::RegisterPreparer kPreparer(
-    bindings::BlockOp::kWarpAffine, [](const bindings::CallBlock& b, SamplerPlan* plan) {
-      const OutputRows rows{b.rows_height, b.rows_begin};
-      return PrepareWarpAffine(bindings::BlockSpec(b, 0), bindings::BlockSpec(b, 1),
-                               bindings::BlockOutput(b), b.rows_height >= 0 ? &rows : nullptr,
-                               bindings::BlockOptions(b), bindings::BlockFill(b),
-                               static_cast<MatrixSpace>(b.space), plan);
-    });
+const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kWarpAffine,
+                                           [](const bindings::CallBlock& b, SamplerPlan* plan) {
+                                             return bindings::PrepareMatrixWarp(&PrepareWarpAffine,
+                                                                                b, plan);
+                                           });
 
 }  // namespace
 }  // namespace gridsample

@@ -79,6 +79,18 @@ inline size_t BlockMaps(const CallBlock& b, TensorView* maps) {
   return b.rank[1] == 3 ? 2 : 1;
 }
 
+// An image warp by a matrix (PrepareWarpAffine, PrepareWarpPerspective) prepared from the block:
+// X, the matrix, Y, the band of rows where rows_height >= 0, the options, fill and space.
+using MatrixWarpPreparer = Status (*)(const TensorView&, const TensorView&, const TensorView&,
+                                      const OutputRows*, const GridSampleOptions&, const double*,
+                                      MatrixSpace, SamplerPlan*);
+inline Status PrepareMatrixWarp(MatrixWarpPreparer prepare, const CallBlock& b, SamplerPlan* plan) {
+  const OutputRows rows{b.rows_height, b.rows_begin};
+  return prepare(BlockSpec(b, 0), BlockSpec(b, 1), BlockOutput(b),
+                 b.rows_height >= 0 ? &rows : nullptr, BlockOptions(b), BlockFill(b),
+                 static_cast<MatrixSpace>(b.space), plan);
+}
+
 // How an operator prepares from a block; the table of the operators this module links.
 using BlockPreparer = Status (*)(const CallBlock& block, SamplerPlan* plan);
 inline BlockPreparer& PreparerOf(BlockOp op) {
