@@ -34,10 +34,7 @@ const THREAD_CONTROL = new WeakMap();
  *   weightsDims, options): its output dimensions [N, Lq, M * D] for float32 tensors of those
  *   dimensions; options (optional) as the call's, of which pointsPerLevel is read;
  * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
- * - modeName(code), paddingName(code): the canonical names;
- * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
- * - imageFoldsTaps(height, width, channels, dtype, mode): whether the image warps' planner does
- *   (ChannelsLastFoldsTaps).
+ * - modeName(code), paddingName(code): the canonical names.
  */
 export function libraryRules(api) {
   return LIBRARY_RULES.get(api) ?? null;
@@ -290,14 +287,6 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),
     paddingName: (code) => Module.paddingName(code),
-    foldsTaps: (xDims, dtype, mode) => {
-      heap.ensureHeadroom('gridSample');
-      return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
-    },
-    imageFoldsTaps: (height, width, channels, dtype, mode) => {
-      if (!offers('channelsLastFoldsTaps')) throw absent('the image warps');
-      return Module.channelsLastFoldsTaps(height, width, channels, code[dtype], mode);
-    },
   });
   return api;
 }

@@ -16,15 +16,6 @@ namespace gridsample {
 // rounding of that per-tap sum (the fast paths add fill * (1 - the weights inside X)); integer
 // outputs within 1 level.
 
-// Whether the channels-last calls below sample an interleaved image of `height` x `width`
-// pixels of `channels` (its N aside) and `dtype` in `mode` with the fast planner: then taps
-// that padding maps onto one pixel add their weights before they multiply it, taps zeros
-// padding drops weigh 0 (reads inside the image only), and fill is added once with the weight
-// left outside X, 1 - the weights in order; otherwise the reference sums tap by tap, fill per
-// tap. Other implementations of the same sampling (the WebGPU shaders) ask, so as to round as
-// these calls do. False for a size the calls refuse.
-bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DType dtype, Mode mode);
-
 // Y = GridSample(X, grid) on interleaved images, e.g. RGBA pixels: the same semantics as
 // GridSample (DESIGN.md section 2) with the channel axis last.
 //   x:    (N, H, W, C), any C >= 0; every dtype GridSample takes.
