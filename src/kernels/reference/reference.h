@@ -13,16 +13,16 @@ namespace gridsample {
 namespace reference {
 
 // The kernels behind the reference's calls (api/reference_calls.h) and every other sampling
-// call, for a validated problem (problem/problem.h). With a fill, each tap outside X contributes
-// fill[c] with its weight.
+// call, for a validated problem (problem/problem.h). With a fill, fill[c] is added once with the
+// weight left outside X (1 minus the window's weights, in order), as the fast blends add it.
 void Run(const PlanesProblem& problem);
 void Run(const PixelsProblem& problem);
 void Run(const DeformableAttentionProblem& problem);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
-// The reference's building blocks, shared with the fast paths so that they pick the very same
-// taps, weights, coordinates and base coordinates.
+// The reference's building blocks, which the tests hold the planner to (plan_test.cc): the
+// same taps, weights and windows.
 
 // Taps along one axis: padded index (-1 when zeros padding drops the tap) and weight, and the
 // first tap's index before padding.

@@ -13,8 +13,8 @@ namespace gridsample {
 // contributes fill[c] with its weight, and a point that samples 0 without fill (non-finite, or
 // behind the camera) gives fill. Only with Padding::kZeros; every value finite (within
 // float32's range unless x is float64); it must not overlap y. The result is within float32
-// rounding of that per-tap sum (the fast paths add fill * (1 - the weights inside X)); integer
-// outputs within 1 level.
+// rounding of that per-tap sum (every path, fast or reference, adds fill * (1 - the weights
+// inside X, in order) once); integer outputs within 1 level.
 
 // Y = GridSample(X, grid) on interleaved images, e.g. RGBA pixels: the same semantics as
 // GridSample (DESIGN.md section 2) with the channel axis last.
