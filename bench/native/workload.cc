@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/gridsample.h"
-#include "reference/reference.h"
 #if GRIDSAMPLE_BENCH_WARP_AFFINE
 #include "api/validation.h"
 #include "gridsample/warp_affine.h"

@@ -35,9 +35,6 @@ const THREAD_CONTROL = new WeakMap();
  *   dimensions; options (optional) as the call's, of which pointsPerLevel is read;
  * - sampling(fn, opts): {mode, padding, align} codes of a sampling call's options (its errors);
  * - modeName(code), paddingName(code): the canonical names;
- * - foldsTaps(xDims, dtype, mode): whether GridSample's planner folds taps (GridSampleFoldsTaps);
- * - imageFoldsTaps(height, width, channels, dtype, mode): whether the image warps' planner does
- *   (ChannelsLastFoldsTaps);
  * - pixelHomography(fn, name, h, space, inverse, inSize, outSize, align, inverseOption): the
  *   homography from output pixels to input pixels the warps sample h (six or nine numbers) by
  *   (images/matrices.mjs).
@@ -296,17 +293,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),
     paddingName: (code) => Module.paddingName(code),
-    foldsTaps: (xDims, dtype, mode) => {
-      heap.ensureHeadroom('gridSample');
-      return Module.gridSampleFoldsTaps(heap.writeInt64s(0, xDims), xDims.length, code[dtype], mode);
-    },
     pixelHomography: (...args) => {
       if (!offers('pixelHomography')) throw absent('the image warps');
       return matrices.pixelHomography(...args);
-    },
-    imageFoldsTaps: (height, width, channels, dtype, mode) => {
-      if (!offers('channelsLastFoldsTaps')) throw absent('the image warps');
-      return Module.channelsLastFoldsTaps(height, width, channels, code[dtype], mode);
     },
   });
   return api;

@@ -1,4 +1,4 @@
-// The GridSample compute shader for one (rank, mode, padding, align, fold, dtypes), assembled from wgsl_rules.mjs: a plan per output point (taps and weights per axis, once), then a blend per channel summing the taps innermost axis fastest, in the CPU's order.
+// The GridSample compute shader for one (rank, mode, padding, align, dtypes), assembled from wgsl_rules.mjs: a plan per output point (each axis's taps folded into a window and their weights, once), then a blend per channel summing the taps innermost axis fastest, in the CPU's order.
 import { axisPlan, axisTaps, CUBIC, denormalise, FINITE, HALF, padTaps, reflectIndex, TAPS, tapWeights } from './wgsl_rules.mjs';
 
 /** Invocations per workgroup of every gridsample shader. */
@@ -70,8 +70,7 @@ ${Array.from({ length: rank }, (_, a) => `  var ok${a} = true;
 const PLAN_HEAD = `// Output point \`point\` of batch item n: its grid coordinates, all finite or the point samples
 // 0, then each axis's padded taps`;
 
-// Nearest: the one tap's offset, and whether it is read (inside X: the reference; weight not 0:
-// the fast planner's zeros padding).
+// Nearest: the one tap's offset, and whether it is read (weight not 0: zeros padding kept it).
 function nearestPlan(rank) {
   const axes = Array.from({ length: rank }, (_, a) => a);
   return {
@@ -81,7 +80,7 @@ fn plan(n: u32, point: u32) -> Plan {
   var p: Plan;
   ${loadCoordinates(rank)}
 ${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
-  p.finite = ${axes.map((a) => `a${a}.i0 >= 0`).join(' && ')} && ${axes.map((a) => `a${a}.w0 != 0.0`).join(' && ')};
+  p.finite = ${axes.map((a) => `a${a}.w0 != 0.0`).join(' && ')};
   p.o0 = ${axes.map((a) => `u32(a${a}.i0) * stride(${a}u)`).join(' + ')};
   return p;
 }`,
@@ -90,17 +89,15 @@ ${axes.map((a) => `  let a${a} = axis_plan(g${a}, size(${a}u));`).join('\n')}
 }
 
 /**
- * Plan and blend without an array, unrolled by the taps of the innermost axes (at most
- * STRAIGHT_TAPS): per such tap its weight (tapWeights: the product of those axes' weights, once
- * per point, not per channel) and its element offset; a tap the reference skips (an index of
- * -1 on some axis) has its bit in `outside` and offset 0, read and not added (a select: no
- * branch per tap, and every load inside X). The blend sums the taps in the CPU's order (axis 0 outermost, each
- * tap's weight times its value added to 0 in turn). Outer axes, where the window has more taps,
- * keep their padded taps in the plan (Axis structs) and the blend loops over them, picking a
- * tap's index and weight by selects, and continues each weight's product outwards as the CPU
- * does (((w_inner ...) w_a) ... w_0).
+ * Plan and blend without an array, unrolled by the window taps of the innermost axes (at most
+ * STRAIGHT_TAPS; the windows lie inside X, padTaps): per such tap its weight (tapWeights: the
+ * product of those axes' weights, once per point, not per channel) and its element offset. The
+ * blend sums the taps in the CPU's order (axis 0 outermost, each tap's weight times its value
+ * added to 0 in turn). Outer axes, where the window has more taps, keep their windows in the plan
+ * (Axis structs) and the blend loops over them, picking a tap's index and weight by selects, and
+ * continues each weight's product outwards as the CPU does (((w_inner ...) w_a) ... w_0).
  */
-function unrolledPlan(rank, k, fold) {
+function unrolledPlan(rank, k) {
   let inner = 1;
   while (inner < rank && k ** (inner + 1) <= STRAIGHT_TAPS) inner += 1;
   const outer = rank - inner;
@@ -108,14 +105,8 @@ function unrolledPlan(rank, k, fold) {
   const innerAxes = axes.slice(outer);
   const { lines, taps } = tapWeights(inner, k, (a, j) => `a${outer + a}.w${j}`);
   const offset = (d) => innerAxes.map((a) => `d${a}_${d[a - outer]}`).join(' + ');
-  // Every index of the tap not negative: their bits or'ed (each && of comparisons is a branch).
-  const inside = (d) => (inner === 1 ? `a${outer}.i${d[0]} >= 0` : `(${innerAxes.map((a) => `a${a}.i${d[a - outer]}`).join(' | ')}) >= 0`);
   const sets = taps.map(({ t, digits, weight }) => `  p.w${t} = ${weight};
-  p.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
-  if (!fold) {
-    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = ${inside(digits)};`));
-    sets.push(`  p.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
-  }
+  p.o${t} = ${offset(digits)};`);
   // The blend: loops over the outer axes (none where the window is unrolled whole), each
   // axis's offset added once, then the unrolled taps.
   const open = [];
@@ -124,7 +115,6 @@ function unrolledPlan(rank, k, fold) {
     const pad = '  '.repeat(a + 1);
     open.push(`${pad}for (var k${a} = 0; k${a} < ${k}; k${a}++) {`,
       `${pad}  let i${a} = tap_index(p.a${a}, k${a});`,
-      ...(fold ? [] : [`${pad}  if (i${a} < 0) { continue; }`]),
       `${pad}  let w${a} = tap_weight(p.a${a}, k${a});`,
       `${pad}  let o${a} = ${a === 0 ? 'base' : `o${a - 1}`} + u32(i${a}) * stride(${a}u);`);
     close.unshift(`${pad}}`);
@@ -133,7 +123,7 @@ function unrolledPlan(rank, k, fold) {
   const at = outer ? `o${outer - 1}` : 'base';
   const weight = (t) => [`p.w${t}`, ...axes.slice(0, outer).reverse().map((a) => `w${a}`)].join(' * ');
   const term = (t) => `acc + ${outer ? `(${weight(t)})` : weight(t)} * load_x(${at} + p.o${t})`;
-  const sum = (t) => (fold ? `acc = ${term(t)};` : `acc = select(${term(t)}, acc, (p.outside & ${2 ** t}u) != 0u);`);
+  const sum = (t) => `acc = ${term(t)};`;
   const pick = (type, field) => `fn tap_${field === 'i' ? 'index' : 'weight'}(a: Axis, k: i32) -> ${type} {
   return ${Array.from({ length: k - 1 }, () => 'select(').join('')}a.${field}0, ${Array.from({ length: k - 1 }, (_, j) => `a.${field}${j + 1}, k == ${j + 1})`).join(', ')};
 }`;
@@ -142,7 +132,7 @@ function unrolledPlan(rank, k, fold) {
   return {
     planCode: tidy(`struct Plan {
   finite: bool,
-  ${[...(fold ? [] : ['outside: u32,']), ...axes.slice(0, outer).map((a) => `a${a}: Axis,`), ...taps.map(({ t }) => `w${t}: f32, o${t}: u32,`)].join('\n  ')}
+  ${[...axes.slice(0, outer).map((a) => `a${a}: Axis,`), ...taps.map(({ t }) => `w${t}: f32, o${t}: u32,`)].join('\n  ')}
 }
 ${outer ? `// Tap k of a planned axis, without an array.
 ${pick('i32', 'i')}
@@ -167,11 +157,11 @@ ${close.join('\n')}
 }
 
 /**
- * WGSL for GridSample of spatial rank `rank`. `fold`: the CPU's fast planner's windows (see
- * padTaps). `xHalf` / `gridHalf`: float16 storage (packed u32 words), computed in float32 as the
+ * WGSL for GridSample of spatial rank `rank`, its taps folded into windows as the CPU folds them
+ * (padTaps). `xHalf` / `gridHalf`: float16 storage (packed u32 words), computed in float32 as the
  * CPU does. `layout`: how invocations share the output (gridSampleLayout).
  */
-export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHalf, layout }) {
+export function gridSampleWgsl({ rank, mode, padding, align, xHalf, gridHalf, layout }) {
   const k = TAPS[mode];
   const loadX = xHalf ? 'half_to_f32(half_bits(x[i >> 1u], i))' : 'x[i]';
   const loadG = gridHalf
@@ -181,7 +171,7 @@ export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHa
     : `let v = grid[i];
   *ok = finite_f32(bitcast<u32>(v));
   return v;`;
-  const { planCode, blendCode } = mode === 'nearest' ? nearestPlan(rank) : unrolledPlan(rank, k, fold);
+  const { planCode, blendCode } = mode === 'nearest' ? nearestPlan(rank) : unrolledPlan(rank, k);
   const stores = {
     words: `let word = gid;
   if (word >= params.invocations) { return; }
@@ -232,7 +222,7 @@ export function gridSampleWgsl({ rank, mode, padding, align, fold, xHalf, gridHa
   }`,
   };
   const store = stores[layout];
-  return /* wgsl */ `// gridsample GridSample: rank ${rank}, ${mode}, ${padding}, align_corners ${align ? 1 : 0}, ${fold ? 'folded windows (fast planner)' : 'tap by tap (reference)'}, X ${xHalf ? 'float16' : 'float32'}, grid ${gridHalf ? 'float16' : 'float32'}, ${layout}
+  return /* wgsl */ `// gridsample GridSample: rank ${rank}, ${mode}, ${padding}, align_corners ${align ? 1 : 0}, X ${xHalf ? 'float16' : 'float32'}, grid ${gridHalf ? 'float16' : 'float32'}, ${layout}
 struct Params {
   n: u32, c: u32, out_spatial: u32, in_spatial: u32,
   invocations: u32, width: u32, groups: u32, per_group: u32,
@@ -252,7 +242,7 @@ ${CUBIC}
 ${denormalise(align, padding === 'reflection')}
 ${reflectIndex(align)}
 ${axisTaps(mode)}
-${padTaps(mode, padding, fold)}
+${padTaps(mode, padding)}
 ${axisPlan('denormalise')}
 
 fn load_x(i: u32) -> f32 { return ${loadX}; }

@@ -123,7 +123,7 @@ function makeGpu(device, wasm, rules) {
   }
 
   // What the library's rules say of a GridSample's shapes, dtypes and sampling codes (output
-  // shape, whether taps fold, the shader's key): asked once per distinct call (64 kept).
+  // shape, the shader's key): asked once per distinct call (64 kept).
   const gridSamplePlans = new Map();
   function gridSamplePlan(X, G, sampling) {
     const signature = `${X.dtype} ${X.dims} ${G.dtype} ${G.dims} ${sampling.mode} ${sampling.padding} ${sampling.align}`;
@@ -141,7 +141,6 @@ function makeGpu(device, wasm, rules) {
         mode: rules.modeName(sampling.mode),
         padding: rules.paddingName(sampling.padding),
         align: sampling.align,
-        fold: rules.foldsTaps(X.dims, X.dtype, sampling.mode),
         xHalf: X.dtype === 'float16',
         gridHalf: G.dtype === 'float16',
         layout,

@@ -1,4 +1,4 @@
-// The image-warp compute shader (warpAffine, warpPerspective, remap on interleaved uint8 or float32 images of 1 to 4 channels) for one (source, mode, padding, align, fill, dtype), assembled from wgsl_rules.mjs as the CPU reference computes it (src/kernels/reference/channels_last_ref.cc): a position per output pixel from its coordinate source, the reference's taps on each axis, and per channel its sum in its order.
+// The image-warp compute shader (warpAffine, warpPerspective, remap on interleaved uint8 or float32 images of 1 to 4 channels) for one (source, mode, padding, align, fill, dtype), assembled from wgsl_rules.mjs as the CPU reference computes it (src/kernels/reference/channels_last_ref.cc): a position per output pixel from its coordinate source, each axis's taps folded into a window as the CPU folds them, and per channel its sum in its order.
 import { axisPlan, axisTaps, CUBIC, denormalise, DOUBLE_FLOAT, FINITE, padTaps, pixelPosition, reflectIndex, TAPS, tapWeights } from './wgsl_rules.mjs';
 import { WORKGROUP } from './grid_sample_wgsl.mjs';
 
@@ -102,28 +102,21 @@ const blendTypes = (rgba) => (rgba
   ? { type: 'vec4<f32>', zero: 'vec4<f32>(0.0)', fill: 'params.fill', load: 'load_px' }
   : { type: 'f32', zero: '0.0', fill: 'params.fill[c]', load: 'load_x' });
 
-// The plan of an output pixel as scalars, unrolled by the taps (rows outermost): per tap its
-// weight w_x w_y (tapWeights: multiplied once per pixel, not per channel) and its element offset
-// in X; a tap outside X (the reference's taps) has its bit in `outside` and offset 0, read and
-// then not added (with fill: the fill colour added in its place), by a select, not a branch;
-// folded (the fast planner's windows, inside X) with fill, `left`: 1 minus the weights in tap
-// order, the weight left outside X; folded nearest, `finite` also says that the pixel is read
-// (zeros padding did not drop it).
-function warpPlan(k, mode, fold, fill) {
+// The plan of an output pixel as scalars, unrolled by the window's taps (rows outermost; the
+// windows lie inside X, padTaps): per tap its weight w_x w_y (tapWeights: multiplied once per
+// pixel, not per channel) and its element offset in X; with fill, `left`: 1 minus the weights in
+// tap order, the weight left outside X; nearest, `finite` also says that the pixel is read (zeros
+// padding did not drop it).
+function warpPlan(k, mode, fill) {
   const { lines, taps } = tapWeights(2, k, (a, j) => `a${a}.w${j}`);
   const offset = (d) => `u32(a0.i${d[0]}) * params.in_row + u32(a1.i${d[1]}) * params.c`;
   const sets = taps.map(({ t, digits, weight }) => `  pl.w${t} = ${weight};
-  pl.o${t} = ${fold ? offset(digits) : `select(0u, ${offset(digits)}, in${t})`};`);
-  if (!fold) {
-    // Both indices not negative: their bits or'ed (an && of comparisons is a branch).
-    sets.unshift(...taps.map(({ t, digits }) => `  let in${t} = (a0.i${digits[0]} | a1.i${digits[1]}) >= 0;`));
-    sets.push(`  pl.outside = ${taps.map(({ t }) => `select(${2 ** t}u, 0u, in${t})`).join(' | ')};`);
-  }
-  const left = fold && fill && mode !== 'nearest';
+  pl.o${t} = ${offset(digits)};`);
+  const left = fill && mode !== 'nearest';
   if (left) sets.push(`  pl.left = ${'('.repeat(taps.length)}1.0 - ${taps.map(({ t }) => `pl.w${t}`).join(') - ')});`);
-  if (fold && mode === 'nearest') sets.push('  pl.finite = pl.w0 != 0.0;');
+  if (mode === 'nearest') sets.push('  pl.finite = pl.w0 != 0.0;');
   return /* wgsl */ `struct Plan {
-  finite: bool,${left ? ' left: f32,' : ''}${fold ? '' : ' outside: u32,'}
+  finite: bool,${left ? ' left: f32,' : ''}
   ${taps.map(({ t }) => `w${t}: f32, o${t}: u32,`).join('\n  ')}
 }
 
@@ -142,28 +135,21 @@ ${sets.join('\n')}
 }`;
 }
 
-// The blend of channel c at a planned pixel, the taps in the plan's order, each weight times its
-// value added to 0 in turn; a non-finite position gives 0 (or fill). The reference's: a tap outside
-// X skipped (or, with fill, its weight times the fill colour). The fast planner's
-// (src/kernels/blends/interleaved-inl.h): every slot summed and fill added once with the weight
-// left outside X; nearest copies its pixel (0 + v).
-function warpBlend(k, mode, fold, fill, rgba) {
+// The blend of channel c at a planned pixel, as the CPU's (src/kernels/blends/interleaved-inl.h
+// and the reference, which fold alike): every window slot's weight times its value added to 0 in
+// the plan's order, and fill added once with the weight left outside X; nearest copies its pixel
+// (0 + v); a non-finite position gives 0 (or fill).
+function warpBlend(k, mode, fill, rgba) {
   const t = blendTypes(rgba);
   const outside = fill ? t.fill : t.zero;
   const head = `fn blend(pl: Plan, c: u32) -> ${t.type} {
   if (!pl.finite) { return ${t.zero} + ${outside}; }`;
-  const sum = (j) => `acc = acc + pl.w${j} * ${t.load}(pl.o${j} + c);`;
-  const out = (j) => `(pl.outside & ${2 ** j}u) != 0u`;
-  if (fold && mode === 'nearest') return `${head}\n  return ${t.zero} + ${t.load}(pl.o0 + c);\n}`;
-  const taps = Array.from({ length: k * k }, (_, j) => {
-    if (fold) return sum(j);
-    if (fill) return `acc = acc + pl.w${j} * select(${t.load}(pl.o${j} + c), ${outside}, ${out(j)});`;
-    return `acc = select(acc + pl.w${j} * ${t.load}(pl.o${j} + c), acc, ${out(j)});`;
-  });
+  if (mode === 'nearest') return `${head}\n  return ${t.zero} + ${t.load}(pl.o0 + c);\n}`;
+  const taps = Array.from({ length: k * k }, (_, j) => `acc = acc + pl.w${j} * ${t.load}(pl.o${j} + c);`);
   return /* wgsl */ `${head}
   var acc = ${t.zero};
   ${taps.join('\n  ')}
-  return ${fold && fill ? `acc + pl.left * ${t.fill}` : 'acc'};
+  return ${fill ? `acc + pl.left * ${t.fill}` : 'acc'};
 }`;
 }
 
@@ -171,13 +157,13 @@ function warpBlend(k, mode, fold, fill, rgba) {
  * WGSL for one warp. `source`: one of SOURCES (affine and points positions are normalised, the others
  * pixel positions; `reduceFirst`: a float64 theta, whose values reflection reduces before they
  * are rounded to float32, as the reference does); `fill`: zeros padding reads options.fill's
- * colour outside the image; `fold`: the fast planner's windows and blend (ChannelsLastFoldsTaps), else the reference's;
+ * colour outside the image;
  * `u8`: uint8 image and output (packed 4 to a u32 word; one invocation per word of the output,
  * rounded half to even and saturated as the CPU stores), else float32 (one per output pixel);
  * `rgba`: uint8 of 4 channels whose rows are whole words (warps.mjs): one invocation per
  * pixel, blending its 4 channels from one load of each tap's word.
  */
-export function warpWgsl({ source, mode, padding, align, fill, fold, u8, rgba, reduceFirst }) {
+export function warpWgsl({ source, mode, padding, align, fill, u8, rgba, reduceFirst }) {
   const k = TAPS[mode];
   const reduce = padding === 'reflection';
   const normalised = source === 'affine' || source === 'points';
@@ -232,7 +218,7 @@ ${CUBIC}
 ${normalised ? denormalise(align, reduce) : pixelPosition(align, reduce)}
 ${reflectIndex(align)}
 ${axisTaps(mode)}
-${padTaps(mode, padding, fold)}
+${padTaps(mode, padding)}
 ${axisPlan(toPixel)}
 ${POSITION[source](reduce && reduceFirst)}
 
@@ -243,9 +229,9 @@ fn load_px(i: u32) -> vec4<f32> {
   return vec4<f32>(f32(w & 0xffu), f32((w >> 8u) & 0xffu), f32((w >> 16u) & 0xffu), f32(w >> 24u));
 }` : ''}
 
-${warpPlan(k, mode, fold, fill)}
+${warpPlan(k, mode, fill)}
 
-${warpBlend(k, mode, fold, fill, rgba)}
+${warpBlend(k, mode, fill, rgba)}
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

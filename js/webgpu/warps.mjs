@@ -135,7 +135,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
   // One warp: the shader for `key`, the result image (out's rows may be padded: bytesPerRow),
   // one invocation per output pixel (float32, and uint8 RGBA with rows of whole u32 words in
   // and unpadded out) or per 4 bytes of it (other uint8, which writes out's padding bytes 0).
-  async function run(fn, { I, inputs, key, sampling, source, fill, width, height, opts }) {
+  async function run(fn, { I, inputs, key, source, fill, width, height, opts }) {
     const out = readOut(fn, opts.out, I, width, height, inputs);
     const u8 = I.dtype === 'uint8';
     const outRow = out ? out.row : width * I.channels;
@@ -143,8 +143,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
     // An empty output writes nothing (not even the padding of out's rows).
     const empty = width * height * I.channels === 0;
     const bytes = empty ? 0 : out ? out.bytes : width * height * I.channels * (u8 ? 1 : 4);
-    const fold = rules.imageFoldsTaps(I.height, I.width, I.channels, I.dtype, sampling.mode);
-    const fullKey = { ...key, u8, rgba, fill: fill[0] > 0, fold };
+    const fullKey = { ...key, u8, rgba, fill: fill[0] > 0 };
     const y = await compute(fn, { key: `warp:${JSON.stringify(fullKey)}`, wgsl: () => warpWgsl(fullKey) }, {
       inputs, out, dtype: I.dtype, dims: [height, width, I.channels], bytes, encoder: opts.encoder,
       invocations: u8 && !rgba ? Math.ceil(bytes / 4) : width * height,

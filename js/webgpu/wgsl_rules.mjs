@@ -191,34 +191,32 @@ fn axis_taps(x: f32) -> Axis {
 }
 
 /**
- * One axis's taps after padding, as index and weight per tap (an index of -1: a tap the sum
- * skips). With `fold` (the CPU's fast planner: GridSampleFoldsTaps), the taps are a window of
- * consecutive pixels inside the axis whose slot weights add the weights of every tap padding
- * maps there in tap order (zeros padding: a dropped tap weighs 0 and its slot is still read), as
- * axis_plan-inl.h PlanPixels; without, each tap keeps its weight and padded index, as the
- * reference. Unrolled over the taps.
+ * One axis's taps after padding, folded into a window of consecutive pixels inside the axis
+ * whose slot weights add the weights of every tap padding maps there in tap order (zeros
+ * padding: a dropped tap weighs 0 and its slot is still read), as the CPU folds them
+ * (axis_plan-inl.h PlanPixels, grid_sample_ref.cc FoldTaps): an axis shorter than the window
+ * starts it at 0, its slots past the axis weighing 0 and reading the last pixel. Unrolled over
+ * the taps.
  */
-export function padTaps(mode, padding, fold) {
+export function padTaps(mode, padding) {
   const k = TAPS[mode];
   const pad = {
-    zeros: (j) => (fold ? `if (o.i${j} < 0 || o.i${j} >= s) { o.w${j} = 0.0; }` : `if (o.i${j} < 0 || o.i${j} >= s) { o.i${j} = -1; }`),
+    zeros: (j) => `if (o.i${j} < 0 || o.i${j} >= s) { o.w${j} = 0.0; }`,
     border: (j) => `o.i${j} = clamp(o.i${j}, 0, s - 1);`,
     reflection: (j) => `o.i${j} = reflect_index(o.i${j}, s);`,
   }[padding];
   let place;
-  if (!fold) {
-    place = 'return o;';
-  } else if (mode === 'nearest') {
+  if (mode === 'nearest') {
     place = 'o.i0 = clamp(o.i0, 0, s - 1);\n  return o;';
   } else {
     // Slot j's weight: 0 plus, tap by tap, the weight of each tap padded onto it.
     const sum = (j) => each(k, (t) => `select(0.0, o.w${t}, o.i${t} == start + ${j})`, ') + ');
     place = `let lo = ${'min('.repeat(k - 1)}o.i0, ${each(k - 1, (t) => `o.i${t + 1})`)};
-  let start = clamp(lo, 0, s - ${k});
+  let start = max(min(max(lo, 0), s - ${k}), 0);
   ${each(k, (j) => `let w${j} = ${'('.repeat(k)}0.0 + ${sum(j)});`, '\n  ')}
-  return Axis(${each(k, (j) => `start + ${j}`)}, ${each(k, (j) => `w${j}`)});`;
+  return Axis(${each(k, (j) => `min(start + ${j}, s - 1)`)}, ${each(k, (j) => `w${j}`)});`;
   }
-  const interior = fold && mode !== 'nearest' ? `if (t.i0 > -1 && t.i0 < s - ${k} + 1) { return t; }\n  ` : '';
+  const interior = mode !== 'nearest' ? `if (t.i0 > -1 && t.i0 < s - ${k} + 1) { return t; }\n  ` : '';
   return /* wgsl */ `
 fn pad_taps(t: Axis, s: i32) -> Axis {
   ${interior}var o = t;

@@ -22,12 +22,6 @@ const bindings::RegisterPreparer kPreparer(bindings::BlockOp::kGridSampleChannel
                                                  bindings::BlockOptions(b), plan);
                                            });
 
-// Whether the channels-last planner folds taps (gridsample/webgpu does too).
-bool ChannelsLastFoldsTapsAdapter(double height, double width, int channels, int dtype, int mode) {
-  return ChannelsLastFoldsTaps(static_cast<int64_t>(height), static_cast<int64_t>(width), channels,
-                               static_cast<DType>(dtype), static_cast<Mode>(mode));
-}
-
 }  // namespace
 }  // namespace gridsample
 
@@ -35,5 +29,4 @@ EMSCRIPTEN_BINDINGS(gridsample_channels_last) {
   using namespace emscripten;
   using namespace gridsample;
   function("gridSampleChannelsLastOutputShape", &ShapeQuery<&GridSampleChannelsLastOutputShape>);
-  function("channelsLastFoldsTaps", &ChannelsLastFoldsTapsAdapter);
 }

@@ -34,12 +34,6 @@ int GridSampleOutputShapeAdapter(uintptr_t x_shape, int x_rank, uintptr_t grid_s
   return ToCallStatus(GridSampleOutputShape(x, grid, reinterpret_cast<int64_t*>(y_shape)));
 }
 
-// Whether the planner folds X's taps for this shape, dtype and mode (gridsample/webgpu does too).
-bool GridSampleFoldsTapsAdapter(uintptr_t x_shape, int x_rank, int x_dtype, int mode) {
-  return GridSampleFoldsTaps(Shape(x_shape), static_cast<size_t>(x_rank),
-                             static_cast<DType>(x_dtype), static_cast<Mode>(mode));
-}
-
 }  // namespace
 }  // namespace gridsample
 
@@ -47,5 +41,4 @@ EMSCRIPTEN_BINDINGS(gridsample_grid_sample) {
   using namespace emscripten;
   using namespace gridsample;
   function("gridSampleOutputShape", &GridSampleOutputShapeAdapter);
-  function("gridSampleFoldsTaps", &GridSampleFoldsTapsAdapter);
 }

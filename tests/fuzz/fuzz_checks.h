@@ -73,26 +73,16 @@ inline double MaxFinite(DType t) {
 }
 
 // NCHW GridSample, public entry point (fast paths) against the reference, for an output whose
-// X plane has largest finite |value| `scale`:
-// - nearest reads one pixel: exact;
-// - integer X: 1 level (test_util.h: float rounding meets a .5 tie);
-// - zeros padding: exact (fast_paths_test.cc: the plan keeps the reference's weights and order);
-// - border, reflection: folded weights round differently; test_util.h's 1e-5 (linear) and
-//   2e-4 (cubic), relative to the plane's scale, plus one ulp of a 16-bit float result.
-// Non-finite X values are outside the contract (README: a weight-0 tap still multiplies its
-// pixel, and on the SIMD paths also next to a zeros border or under a non-finite coordinate);
-// so are sums overflowing the type: there only finite results on both sides are compared.
+// X plane has largest finite |value| `scale`: exact in every mode, padding and dtype (the
+// reference folds taps as the planner does: fast_paths_test.cc). Non-finite X values are outside
+// the contract (README: a weight-0 tap still multiplies its pixel, and under a non-finite
+// coordinate the SIMD paths may too); so are sums overflowing the type: there only finite
+// results on both sides are compared.
 inline Tolerance GridSampleTolerance(DType t, const GridSampleOptions& o, double scale,
-                                     bool x_nonfinite, double want) {
+                                     bool x_nonfinite, double /*want*/) {
   Tolerance tol;
   if (o.mode == Mode::kNearest) return tol;
   tol.nonfinite_ok = x_nonfinite || scale > MaxFinite(t) / 8;
-  if (IsInteger(t)) {
-    tol.abs = 1.0;
-  } else if (o.padding != Padding::kZeros) {
-    tol.abs = (o.mode == Mode::kLinear ? 1e-5 : 2e-4) * std::max(1.0, scale);
-    if (t == DType::kFloat16 || t == DType::kBFloat16) tol.abs += gridsample_test::Ulp(want, t);
-  }
   return tol;
 }
 
@@ -141,13 +131,14 @@ inline ChannelMagnitudes MagnitudesNhwc(const Tensor& x) {
 
 // Channels-last GridSample and WarpAffine against the NCHW reference: the same contract as
 // NCHW (one planner, README "Accuracy"), per output channel; uint8 bilinear's fixed-point
-// blend is within the integer types' 1 level.
+// blend is within 1 level.
 inline bool ChannelsLastAgree(const Tensor& got, const Tensor& want, int64_t i,
                               const GridSampleOptions& o, const ChannelMagnitudes& m) {
   const int64_t plane = (i / (got.size() / m.n)) * m.c + i % m.c;
-  return Agree(
-      got.Get(i), want.Get(i),
-      GridSampleTolerance(got.dtype(), o, m.scale[plane], m.nonfinite[plane] != 0, want.Get(i)));
+  Tolerance tol =
+      GridSampleTolerance(got.dtype(), o, m.scale[plane], m.nonfinite[plane] != 0, want.Get(i));
+  if (got.dtype() == DType::kUint8 && o.mode == Mode::kLinear) tol.abs = 1.0;
+  return Agree(got.Get(i), want.Get(i), tol);
 }
 
 // ---------------------------------------------------------------------------------------------

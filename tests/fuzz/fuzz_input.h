@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/gridsample.h"
-#include "reference/reference.h"
 #include "test_util.h"  // Tensor, dtype facts and names, the tolerances' helpers (tests/native)
 
 namespace gridsample_fuzz {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "case_files.h"
 #include "case_loader.h"
-#include "reference/reference.h"
 
 namespace gridsample {
 namespace conformance {

@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "channels_last_inputs.h"
 #include "gridsample/warp_affine.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "test_util.h"
 
 namespace gridsample_test {

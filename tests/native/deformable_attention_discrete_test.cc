@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "deformable_attention_util.h"
 #include "gridsample/multi_scale_deformable_attention.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 
 namespace gridsample_test {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "api/validation.h"
 #include "deformable_attention_util.h"
 #include "drivers/fast.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "threading_util.h"
 
 namespace gridsample_test {

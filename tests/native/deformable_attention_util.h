@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/multi_scale_deformable_attention.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "test_util.h"
 
 namespace gridsample_test {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/multi_scale_deformable_attention.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "validation_util.h"
 
 namespace gridsample_test {

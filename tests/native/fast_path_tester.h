@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "api/validation.h"
 #include "drivers/fast.h"
 #include "gridsample/warp_affine.h"
 #include "gridsample/warp_flow.h"
 #include "gtest/gtest.h"
 #include "oracles.h"
-#include "reference/reference.h"
 #include "test_util.h"
 
 namespace gridsample_test {

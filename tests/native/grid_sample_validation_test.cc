@@ -244,55 +244,6 @@ TEST(GridSampleValidation, OutputShape) {
   ExpectError(s, StatusCode::kInvalidArgument, {"x"}, {"-5"}, "negative x dim");
 }
 
-// Which calls the fast planner samples (its windows fold taps): 2-D and 3-D X of a type computed
-// in float, every axis at least the mode's window; the reference elsewhere, and no answer but
-// false for a shape that is not one.
-TEST(GridSampleValidation, FoldsTaps) {
-  using gridsample::GridSampleFoldsTaps;
-  const auto folds = [](std::vector<int64_t> shape, DType dtype, Mode mode) {
-    return GridSampleFoldsTaps(shape.data(), shape.size(), dtype, mode);
-  };
-  for (DType t :
-       {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kUint8, DType::kInt16}) {
-    EXPECT_TRUE(folds({1, 3, 4, 4}, t, Mode::kCubic)) << Name(t);
-    EXPECT_TRUE(folds({2, 1, 2, 5, 2}, t, Mode::kLinear)) << Name(t);
-    EXPECT_TRUE(folds({1, 1, 1, 1}, t, Mode::kNearest)) << Name(t);
-  }
-  for (DType t : {DType::kFloat64, DType::kInt32, DType::kUint32}) {  // computed in double
-    EXPECT_FALSE(folds({1, 3, 4, 4}, t, Mode::kLinear)) << Name(t);
-  }
-  EXPECT_FALSE(folds({1, 3, 8}, DType::kFloat32, Mode::kLinear));           // 1-D
-  EXPECT_FALSE(folds({1, 1, 4, 4, 4, 4}, DType::kFloat32, Mode::kLinear));  // 4-D
-  EXPECT_FALSE(folds({1, 3, 3, 4}, DType::kFloat32, Mode::kCubic));         // an axis below 4 taps
-  EXPECT_FALSE(folds({1, 3, 4, 1}, DType::kFloat32, Mode::kLinear));        // below 2
-  EXPECT_FALSE(folds({1, 3, -4, 4}, DType::kFloat32, Mode::kNearest));
-  EXPECT_FALSE(folds({1, 3, 0, 4}, DType::kFloat32, Mode::kNearest));
-  EXPECT_FALSE(folds({1, 3, int64_t{1} << 21, 4}, DType::kFloat32, Mode::kNearest));  // kMaxAxis
-  EXPECT_FALSE(GridSampleFoldsTaps(nullptr, 4, DType::kFloat32, Mode::kLinear));
-}
-
-// The image warps' planner: uint8 and float32 images of any channel count whose sides hold the
-// mode's window, as the channels-last fast path covers them.
-TEST(GridSampleValidation, ChannelsLastFoldsTaps) {
-  using gridsample::ChannelsLastFoldsTaps;
-  for (DType t : {DType::kUint8, DType::kFloat32}) {
-    for (int64_t c : {1, 2, 3, 4, 5, 32, 256}) {
-      EXPECT_TRUE(ChannelsLastFoldsTaps(4, 4, c, t, Mode::kCubic)) << Name(t) << " C " << c;
-      EXPECT_TRUE(ChannelsLastFoldsTaps(2, 2, c, t, Mode::kLinear)) << Name(t) << " C " << c;
-      EXPECT_TRUE(ChannelsLastFoldsTaps(1, 1, c, t, Mode::kNearest)) << Name(t) << " C " << c;
-    }
-    EXPECT_FALSE(ChannelsLastFoldsTaps(4, 4, 0, t, Mode::kLinear)) << Name(t);    // no channels
-    EXPECT_FALSE(ChannelsLastFoldsTaps(3, 4, 3, t, Mode::kCubic)) << Name(t);     // below 4 taps
-    EXPECT_FALSE(ChannelsLastFoldsTaps(4, 1, 3, t, Mode::kLinear)) << Name(t);    // below 2
-    EXPECT_FALSE(ChannelsLastFoldsTaps(0, 4, 3, t, Mode::kNearest)) << Name(t);   // empty
-    EXPECT_FALSE(ChannelsLastFoldsTaps(4, -4, 3, t, Mode::kNearest)) << Name(t);  // negative
-    EXPECT_FALSE(ChannelsLastFoldsTaps(int64_t{1} << 21, 4, 1, t, Mode::kNearest)) << Name(t);
-  }
-  for (DType t : {DType::kFloat16, DType::kFloat64, DType::kInt16}) {  // the reference's
-    EXPECT_FALSE(ChannelsLastFoldsTaps(4, 4, 4, t, Mode::kLinear)) << Name(t);
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Name parsers.
 

@@ -6,11 +6,11 @@
 #include <cstring>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "rules/perspective_rule.h"
 #include "test_tensor.h"
 

@@ -1,7 +1,7 @@
 // The fast paths' planner alone (src/kernels/planner/), on every compiled target,
-// against the reference's per-axis taps, for normalised coordinates and for pixel positions:
-// for every pixel of the axis, the weight the plan's window gives it equals the reference's
-// weights of the taps padded onto it, summed in tap order; the window lies inside the axis.
+// against the reference's per-axis windows (reference::ComputeWindow: its taps folded), for
+// normalised coordinates and for pixel positions: the same window start inside the axis and the
+// same weight for each of its pixels, bit for bit (sign included).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "drivers/fast.h"
 #include "gtest/gtest.h"
 #include "planner/limits.h"
 #include "probes/probes.h"
-#include "reference/reference.h"
 #include "test_util.h"
 
 namespace gridsample_test {
@@ -42,7 +42,7 @@ float PlanCoordinate(std::mt19937& rng, gridsample::CoordinateSpace space, int32
 class PlanTest : public PerTargetTest {};
 GRIDSAMPLE_INSTANTIATE_PER_TARGET(PlanTest);
 
-TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
+TEST_P(PlanTest, WindowsEqualTheReferenceWindows) {
   std::mt19937 rng(31);
   int64_t checked = 0;
   using gridsample::CoordinateSpace;
@@ -66,20 +66,16 @@ TEST_P(PlanTest, WindowWeightsEqualTheReferenceTapsFolded) {
                   (space == CoordinateSpace::kPixels ? " pixel " : " g ") + std::to_string(g[p]);
               ASSERT_GE(start[p], 0) << what;
               ASSERT_LE(start[p] + window, size) << what;
-              gridsample::reference::AxisTaps<float> taps;
-              gridsample::reference::ComputeTaps(space, g[p], size, o, &taps);
-              // Every tap the reference keeps lands in the window.
-              for (int k = 0; k < taps.count; ++k) {
-                if (taps.index[k] < 0) continue;
-                ASSERT_GE(taps.index[k], start[p]) << what << " tap " << k;
-                ASSERT_LT(taps.index[k], start[p] + window) << what << " tap " << k;
-              }
+              // The reference's window: the same start and the same slot weights, bit for bit.
+              gridsample::reference::AxisWindow<float> want;
+              gridsample::reference::ComputeWindow(space, g[p], size, o, &want);
+              ASSERT_EQ(want.count, window) << what;
+              ASSERT_EQ(start[p], want.index[0]) << what;
               for (int j = 0; j < window; ++j) {
-                float want = 0.0f;  // the reference's weights on this pixel, in tap order
-                for (int k = 0; k < taps.count; ++k) {
-                  if (taps.index[k] == start[p] + j) want += taps.weight[k];
-                }
-                ASSERT_EQ(weight[p * 4 + j], want)
+                ASSERT_EQ(want.index[j], start[p] + j) << what << ": slot " << j;
+                ASSERT_EQ(std::signbit(weight[p * 4 + j]), std::signbit(want.weight[j]))
+                    << what << ": slot " << j << " (pixel " << start[p] + j << ")";
+                ASSERT_EQ(weight[p * 4 + j], want.weight[j])
                     << what << ": slot " << j << " (pixel " << start[p] + j << ")";
                 ++checked;
               }

@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/gridsample.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "test_util.h"
 #include "threading_util.h"
 

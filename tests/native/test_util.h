@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "api/reference_calls.h"
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/types.h"
 #include "gtest/gtest.h"
-#include "reference/reference.h"
 #include "test_dtypes.h"
 #include "test_tensor.h"
 

@@ -59,20 +59,6 @@ Status GridSampleChannelsLastOutputShape(const TensorView& x, const TensorView& 
   return Status::Ok();
 }
 
-bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DType dtype,
-                           Mode mode) {
-  if (height <= 0 || width <= 0 || channels <= 0) return false;
-  ChannelsLastGeometry geo;
-  geo.n = 1;
-  geo.c = channels;
-  geo.in_h = height;
-  geo.in_w = width;
-  PixelsProblem problem{geo, {}, GridAt{}, {}, {}};  // a float32 grid (TensorView's default)
-  problem.x.dtype = dtype;
-  problem.options.mode = mode;
-  return fast::Covers(problem);
-}
-
 Status PrepareGridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                                      const GridSampleOptions& options, SamplerPlan* plan) {
   Status s = ValidateGridSampleOptions(options, kOp);

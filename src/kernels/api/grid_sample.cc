@@ -128,26 +128,6 @@ Status GridSampleOutputShape(const TensorView& x, const TensorView& grid, int64_
   return s;
 }
 
-bool GridSampleFoldsTaps(const int64_t* x_shape, size_t rank, DType dtype, Mode mode) {
-  if (x_shape == nullptr || rank < 3 || rank > 2 + kMaxSpatialRank) return false;
-  GridSampleGeometry geometry;
-  geometry.rank = static_cast<int>(rank) - 2;
-  geometry.n = x_shape[0];
-  geometry.c = x_shape[1];
-  geometry.in_spatial = 1;
-  for (int a = 0; a < geometry.rank; ++a) {
-    geometry.in[a] = x_shape[2 + a];
-    if (geometry.in[a] <= 0 || geometry.in_spatial > (int64_t{1} << 62) / geometry.in[a]) {
-      return false;
-    }
-    geometry.in_spatial *= geometry.in[a];
-  }
-  PlanesProblem problem{geometry, {}, GridAt{}, {}, {}};  // a float32 grid (TensorView's default)
-  problem.x.dtype = dtype;
-  problem.options.mode = mode;
-  return fast::Covers(problem);
-}
-
 Status PrepareGridSample(const TensorView& x, const TensorView& grid,
                          const GridSampleOptions& options, SamplerPlan* plan) {
   Status s = ValidateGridSampleOptions(options);

@@ -7,6 +7,7 @@
 
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
+#include "planner/image_axes.h"
 #include "problem/geometry.h"
 #include "problem/problem.h"
 #include "rules/pixel_rule.h"
@@ -63,13 +64,7 @@ bool Try(const DeformableAttentionProblem& problem);
 bool TryAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
-// A channels-last problem as the kernels see it (sizes checked to fit int32 offsets).
-struct ImageAxes {
-  int64_t out_h, out_w;
-  int32_t in_h, in_w;
-  bool align;
-  Padding padding;
-};
+// A channels-last problem as the kernels see it (its axes: planner/image_axes.h).
 struct InterleavedProblem {
   int64_t n;
   ImageAxes axes;
@@ -92,7 +87,7 @@ void FloatsToHalfs(const float* src, uint16_t* dst, int64_t n);
 void LoadFloats(DType dtype, const void* src, int64_t n, float* dst);
 void StoreFloats(DType dtype, const float* src, int64_t n, void* dst);
 // n grid coordinates of a float dtype as the float32 ones the reference takes from them
-// for `padding` (reference::CoordinateAsFloat).
+// for `padding` (rules/coordinate_rule.h's CoordinateAsFloat).
 void LoadCoordinates(DType dtype, const void* src, int64_t n, Padding padding, float* dst);
 
 // Name of the Highway target that dispatch picks now ("AVX2", "WASM", "NEON", ...).

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "drivers/fast.h"
-#include "reference/reference.h"
+#include "rules/coordinate_rule.h"
 #include "rules/dtype_traits.h"
 
 namespace gridsample {
@@ -46,8 +46,7 @@ void LoadCoordinates(DType dtype, const void* src, int64_t n, Padding padding, f
     using T = typename decltype(tag)::type;
     const T* s = static_cast<const T*>(src);
     for (int64_t i = 0; i < n; ++i) {
-      dst[i] =
-          reference::CoordinateAsFloat(static_cast<double>(DTypeTraits<T>::Load(s + i)), padding);
+      dst[i] = CoordinateAsFloat(static_cast<double>(DTypeTraits<T>::Load(s + i)), padding);
     }
   });
 }

@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "api/validation.h"
 #include "reference/reference.h"
 #include "rules/affine_base.h"
 #include "rules/dtype_traits.h"
@@ -57,14 +56,6 @@ void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
     Run<T>(geometry, static_cast<const T*>(theta.data), static_cast<T*>(grid.data),
            options.align_corners);
   });
-}
-
-Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
-                  const MutableTensorView& grid, const AffineGridOptions& options) {
-  AffineGridGeometry geometry;
-  Status s = ValidateAffineGrid(theta, size, size_len, grid, &geometry);
-  if (s.ok()) RunAffineGrid(geometry, theta, grid, options);
-  return s;
 }
 
 }  // namespace reference

@@ -1,9 +1,8 @@
 // Channels-last (NHWC) GridSample, the affine and perspective warps and remap for every dtype and
-// channel count, scalar: per output pixel the reference's per-axis taps and, per channel, the
-// reference's sum in its order. What the fast paths do not cover runs here.
+// channel count, scalar: per output pixel each axis's taps folded as the planner folds them and,
+// per channel, the blend's sum in its order. What the fast paths do not cover runs here.
 #include <cstdint>
 
-#include "api/validation.h"
 #include "reference/points.h"
 #include "reference/reference.h"
 #include "rules/dtype_traits.h"
@@ -15,11 +14,12 @@ namespace {
 // Output pixels per chunk whose coordinates are made at once (on the stack, y and x each).
 constexpr int64_t kChunk = 256;
 
-// Every dtype computed in Acc, any C: per output pixel the reference's taps on each axis and,
-// per channel, the reference's sum in its order (taps innermost axis fastest, weight
-// (1 * w_x) * w_y, from 0; a tap outside X reads the fill colour, 0 without one) and integer
-// store. A non-finite coordinate gives 0, or fill. Adding a zero colour's terms leaves the sum as
-// skipping them would: it starts at +0, so it is never -0, and adding +-0 to it changes nothing.
+// Every dtype computed in Acc, any C: per output pixel each axis's window (ComputeWindow: the
+// taps folded as the planner folds them) and, per channel, the interleaved blend's sum in its
+// order (blends/interleaved-inl.h: window slots row by row, weight (1 * w_x) * w_y, from 0), with
+// a fill colour plus fill times the weight left outside X (1 minus the slot weights in that
+// order), and integer store. Nearest takes 0 + the pixel, or the fill colour (0 without one)
+// where zeros padding drops it. A non-finite coordinate gives 0, or fill.
 template <typename Acc>
 void RunGeneric(const PixelsProblem& problem, const Points& points) {
   const ChannelsLastGeometry& geo = problem.geometry;
@@ -46,22 +46,27 @@ void RunGeneric(const PixelsProblem& problem, const Points& points) {
             }
             continue;
           }
-          AxisTaps<Acc> ty, tx;
-          ComputeTaps(space, gy, h, o, &ty);
-          ComputeTaps(space, gx, w, o, &tx);
+          AxisWindow<Acc> ty, tx;
+          ComputeWindow(space, gy, h, o, &ty);
+          ComputeWindow(space, gx, w, o, &tx);
           for (int64_t c = 0; c < c_count; ++c) {
-            Acc acc = 0;
+            if (o.mode == Mode::kNearest) {
+              const Acc weight = (Acc(1) * tx.weight[0]) * ty.weight[0];
+              const int64_t at = x_n + (ty.index[0] * w + tx.index[0]) * c_count + c;
+              StoreAs<Acc>(x.dtype, y.data, out + c,
+                           weight != 0 ? Acc(0) + LoadAs<Acc>(x.dtype, x.data, at) : outside(c));
+              continue;
+            }
+            Acc acc = 0, left = 1;
             for (int a = 0; a < ty.count; ++a) {
               for (int b = 0; b < tx.count; ++b) {
                 const Acc weight = (Acc(1) * tx.weight[b]) * ty.weight[a];
-                if (ty.index[a] < 0 || tx.index[b] < 0) {
-                  acc += weight * outside(c);
-                  continue;
-                }
                 const int64_t at = x_n + (ty.index[a] * w + tx.index[b]) * c_count + c;
                 acc += weight * LoadAs<Acc>(x.dtype, x.data, at);
+                left -= weight;
               }
             }
+            if (fill != nullptr) acc += left * outside(c);
             StoreAs<Acc>(x.dtype, y.data, out + c, acc);
           }
         }
@@ -83,23 +88,6 @@ void Run(const PixelsProblem& p) {
   } else {
     RunGeneric<float>(p, points);
   }
-}
-
-Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
-             const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geometry;
-  const Status s = ValidateRemapCall(kRemapMaps, x, &map, 1, y, options, fill, &geometry);
-  if (s.ok()) Run(PixelsProblem{geometry, x, MapPairsAt{map}, y, options, fill});
-  return s;
-}
-
-Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
-             const MutableTensorView& y, const GridSampleOptions& options, const double* fill) {
-  ChannelsLastGeometry geometry;
-  const TensorView maps[2] = {map_x, map_y};
-  const Status s = ValidateRemapCall(kRemapMaps, x, maps, 2, y, options, fill, &geometry);
-  if (s.ok()) Run(PixelsProblem{geometry, x, MapPlanesAt{map_x, map_y}, y, options, fill});
-  return s;
 }
 
 }  // namespace reference

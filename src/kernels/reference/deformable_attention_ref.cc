@@ -4,7 +4,6 @@
 // it is the oracle of the fast path.
 #include <cstdint>
 
-#include "api/validation.h"
 #include "reference/reference.h"
 #include "rules/axis_line.h"
 #include "rules/discrete_tap.h"
@@ -90,21 +89,6 @@ void Run(const DeformableAttentionProblem& p) {
       }
     }
   }
-}
-
-Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLevels& levels,
-                                     const TensorView& sampling_locations,
-                                     const TensorView& attention_weights,
-                                     const MutableTensorView& y,
-                                     const MultiScaleDeformableAttentionOptions& options) {
-  DeformableAttentionGeometry geometry;
-  Status s = ValidateDeformableAttentionCall(value, levels, sampling_locations, attention_weights,
-                                             y, options, &geometry);
-  if (s.ok()) {
-    Run(DeformableAttentionProblem{geometry, value, sampling_locations, attention_weights, y,
-                                   options.threads, options.sampling});
-  }
-  return s;
 }
 
 }  // namespace reference

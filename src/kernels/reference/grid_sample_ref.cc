@@ -1,15 +1,17 @@
 // Scalar reference GridSample for any rank, mode, padding and dtype, written line by
-// line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths. WarpFlow
-// runs the same sampler on its pixel positions (pixel_rule.h).
+// line from DESIGN.md section 2; slow on purpose, it is the oracle for the fast paths. Each axis's
+// taps are folded into a window as the planner folds them (FoldTaps), so that every path rounds
+// alike. WarpFlow runs the same sampler on its pixel positions (pixel_rule.h).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
-#include "api/validation.h"
 #include "reference/points.h"
 #include "reference/reference.h"
 #include "rules/axis_line.h"
 #include "rules/constants.h"
+#include "rules/coordinate_rule.h"
 #include "rules/dtype_traits.h"
 #include "rules/keys_cubic.h"
 #include "rules/non_finite.h"
@@ -57,18 +59,6 @@ Acc CubicFar(Acc t) {
   return GRIDSAMPLE_CUBIC_FAR(t, a, 5 * a, 8 * a, 4 * a);
 }
 
-// The finite coordinate g as Acc: reduced modulo 4 first when the padding reduces
-// (ReducesFarCoordinates) and |g| > 3, then kept inside Acc's range (a float coordinate beyond
-// float's range stays huge rather than becoming Inf).
-template <typename Acc>
-Acc CoordinateAs(double g, Padding padding) {
-  if (ReducesFarCoordinates(padding) && std::fabs(g) > kReflectReduceAbove) {
-    g = std::fmod(g, kReflectionPeriod);
-  }
-  constexpr double kMax = static_cast<double>(std::numeric_limits<Acc>::max());
-  return static_cast<Acc>(g > kMax ? kMax : (g < -kMax ? -kMax : g));
-}
-
 // Taps and weights along one axis of size s at the pixel coordinate x (finite).
 template <typename Acc>
 void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* taps) {
@@ -103,8 +93,32 @@ void TapsAtPixel(Acc x, int64_t s, const GridSampleOptions& o, AxisTaps<Acc>* ta
       break;
     }
   }
+  taps->first = taps->index[0];
   for (int k = 0; k < taps->count; ++k) {
     taps->index[k] = PadIndex(taps->index[k], s, o.padding, o.align_corners);
+  }
+}
+
+// The taps folded into the planner's window (AxisWindow, reference.h).
+template <typename Acc>
+void FoldTaps(const AxisTaps<Acc>& taps, int64_t s, Padding padding, AxisWindow<Acc>* window) {
+  const int count = taps.count;
+  int64_t lo = taps.first;  // zeros padding keeps the taps where they are
+  if (padding != Padding::kZeros) {
+    lo = taps.index[0];
+    for (int k = 1; k < count; ++k) lo = std::min(lo, taps.index[k]);
+  }
+  int64_t start = lo < 0 ? 0 : lo;
+  if (start > s - count) start = s - count;
+  if (start < 0) start = 0;  // an axis shorter than the window
+  window->count = count;
+  for (int j = 0; j < count; ++j) {
+    Acc sum = 0;
+    for (int k = 0; k < count; ++k) {
+      if (taps.index[k] == start + j) sum += taps.weight[k];
+    }
+    window->weight[j] = sum;
+    window->index[j] = start + j < s ? start + j : s - 1;
   }
 }
 
@@ -137,6 +151,15 @@ void TapsIn(CoordinateSpace space, double v, int64_t s, const GridSampleOptions&
   }
 }
 
+// An axis's window for a coordinate in `space` (finite).
+template <typename Acc>
+void WindowIn(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& o,
+              AxisWindow<Acc>* window) {
+  AxisTaps<Acc> taps;
+  TapsIn<Acc>(space, v, s, o, &taps);
+  FoldTaps<Acc>(taps, s, o.padding, window);
+}
+
 // Output points whose coordinates are made at once (on the stack, kMaxSpatialRank per point).
 constexpr int64_t kChunk = 64;
 
@@ -158,7 +181,7 @@ void Sample(const PlanesProblem& problem, const Points& points) {
       if (p % kChunk == 0) {
         points.Fill(n, p, geo.out_spatial - p < kChunk ? geo.out_spatial - p : kChunk, coords);
       }
-      AxisTaps<Acc> taps[kMaxSpatialRank];
+      AxisWindow<Acc> window[kMaxSpatialRank];
       bool finite = true;
       for (int a = 0; a < r; ++a) {
         const double coord = coords[p % kChunk * r + a];
@@ -166,7 +189,7 @@ void Sample(const PlanesProblem& problem, const Points& points) {
           finite = false;
           break;
         }
-        TapsIn<Acc>(points.space(), coord, geo.in[a], o, &taps[a]);
+        WindowIn<Acc>(points.space(), coord, geo.in[a], o, &window[a]);
       }
       for (int64_t c = 0; c < geo.c; ++c) {
         const int64_t out = (n * geo.c + c) * geo.out_spatial + p;
@@ -175,25 +198,31 @@ void Sample(const PlanesProblem& problem, const Points& points) {
           continue;
         }
         const int64_t plane = (n * geo.c + c) * geo.in_spatial;
-        // Odometer over the tensor product of taps, innermost axis fastest.
+        if (o.mode == Mode::kNearest) {  // 0 + the one pixel, or 0 where padding dropped it
+          int64_t offset = 0;
+          Acc w = 1;
+          for (int a = r - 1; a >= 0; --a) {
+            w *= window[a].weight[0];
+            offset += window[a].index[0] * stride[a];
+          }
+          StoreAs<Acc>(x.dtype, y.data, out,
+                       w != 0 ? Acc(0) + LoadAs<Acc>(x.dtype, x.data, plane + offset) : Acc(0));
+          continue;
+        }
+        // Odometer over the tensor product of window slots, innermost axis fastest, summed from
+        // +0 (the planes' blend starts at the first product: -0 where it is the whole sum).
         int k[kMaxSpatialRank] = {};
         Acc acc = 0;
         for (;;) {
           Acc w = 1;
           int64_t offset = 0;
-          bool inside = true;
           for (int a = r - 1; a >= 0; --a) {
-            const int64_t idx = taps[a].index[k[a]];
-            if (idx < 0) {
-              inside = false;
-              break;
-            }
-            w *= taps[a].weight[k[a]];
-            offset += idx * stride[a];
+            w *= window[a].weight[k[a]];
+            offset += window[a].index[k[a]] * stride[a];
           }
-          if (inside) acc += w * LoadAs<Acc>(x.dtype, x.data, plane + offset);
+          acc += w * LoadAs<Acc>(x.dtype, x.data, plane + offset);
           int a = r - 1;
-          while (a >= 0 && ++k[a] == taps[a].count) k[a--] = 0;
+          while (a >= 0 && ++k[a] == window[a].count) k[a--] = 0;
           if (a < 0) break;
         }
         StoreAs<Acc>(x.dtype, y.data, out, acc);
@@ -204,11 +233,6 @@ void Sample(const PlanesProblem& problem, const Points& points) {
 
 }  // namespace
 
-float CoordinateAsFloat(double g, Padding padding) {
-  if (SamplesNothing(g)) return std::numeric_limits<float>::quiet_NaN();  // kept non-finite
-  return CoordinateAs<float>(g, padding);
-}
-
 void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
                  AxisTaps<float>* taps) {
   TapsIn<float>(space, v, s, options, taps);
@@ -217,6 +241,16 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
 void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
                  AxisTaps<double>* taps) {
   TapsIn<double>(space, v, s, options, taps);
+}
+
+void ComputeWindow(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                   AxisWindow<float>* window) {
+  WindowIn<float>(space, v, s, options, window);
+}
+
+void ComputeWindow(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                   AxisWindow<double>* window) {
+  WindowIn<double>(space, v, s, options, window);
 }
 
 void Run(const PlanesProblem& p) {
@@ -230,24 +264,6 @@ void Run(const PlanesProblem& p) {
   } else {
     Sample<float>(p, points);
   }
-}
-
-Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
-                  const GridSampleOptions& options) {
-  GridSampleGeometry geometry;
-  Status s = ValidateGridSampleOptions(options);
-  if (s.ok()) s = ValidateGridSample(x, grid, y, &geometry);
-  if (s.ok()) Run(PlanesProblem{geometry, x, GridAt{grid}, y, options});
-  return s;
-}
-
-Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
-                const GridSampleOptions& options) {
-  GridSampleGeometry geometry;
-  Status s = ValidateGridSampleOptions(options, "WarpFlow");
-  if (s.ok()) s = ValidateWarpFlow(x, flow, y, &geometry);
-  if (s.ok()) Run(PlanesProblem{geometry, x, FlowAt{flow}, y, options});
-  return s;
 }
 
 }  // namespace reference

@@ -12,48 +12,24 @@
 namespace gridsample {
 namespace reference {
 
-// Same contract as gridsample::GridSample (validation included), always computed
-// by the plain scalar reference written from DESIGN.md section 2.
-Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
-                  const GridSampleOptions& options = {});
-
-// Same contract as gridsample::AffineGrid, always the scalar reference.
-Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
-                  const MutableTensorView& grid, const AffineGridOptions& options = {});
-
-// Same contracts as gridsample::WarpFlow and both gridsample::Remap, always the scalar
-// reference: the pixel-coordinate oracle.
-Status WarpFlow(const TensorView& x, const TensorView& flow, const MutableTensorView& y,
-                const GridSampleOptions& options = {});
-Status Remap(const TensorView& x, const TensorView& map, const MutableTensorView& y,
-             const GridSampleOptions& options = {}, const double* fill = nullptr);
-Status Remap(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
-             const MutableTensorView& y, const GridSampleOptions& options = {},
-             const double* fill = nullptr);
-
-// Same contract as gridsample::MultiScaleDeformableAttention, always the scalar reference
-// (reference/deformable_attention_ref.cc).
-Status MultiScaleDeformableAttention(const TensorView& value, const DeformableLevels& levels,
-                                     const TensorView& sampling_locations,
-                                     const TensorView& attention_weights,
-                                     const MutableTensorView& y,
-                                     const MultiScaleDeformableAttentionOptions& options = {});
-
-// The kernels behind those calls and every other sampling call, for a validated problem
-// (problem/problem.h). With a fill, each tap outside X contributes fill[c] with its weight.
+// The kernels behind the reference's calls (api/reference_calls.h) and every other sampling
+// call, for a validated problem (problem/problem.h). With a fill, fill[c] is added once with the
+// weight left outside X (1 minus the window's weights, in order), as the fast blends add it.
 void Run(const PlanesProblem& problem);
 void Run(const PixelsProblem& problem);
 void Run(const DeformableAttentionProblem& problem);
 void RunAffineGrid(const AffineGridGeometry& geometry, const TensorView& theta,
                    const MutableTensorView& grid, const AffineGridOptions& options);
 
-// The reference's building blocks, shared with the fast paths so that they pick the very same
-// taps, weights, coordinates and base coordinates.
+// The reference's building blocks, which the tests hold the planner to (plan_test.cc): the
+// same taps, weights and windows.
 
-// Taps along one axis: padded index (-1 when zeros padding drops the tap) and weight.
+// Taps along one axis: padded index (-1 when zeros padding drops the tap) and weight, and the
+// first tap's index before padding.
 template <typename Acc>
 struct AxisTaps {
   int count = 0;
+  int64_t first = 0;
   int64_t index[4];
   Acc weight[4];
 };
@@ -65,10 +41,24 @@ void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOpt
 void ComputeTaps(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
                  AxisTaps<double>* taps);
 
-// The float coordinate a float-compute GridSample takes from the grid value g: reduced
-// modulo 4 first for reflection (ReducesFarCoordinates) when |g| > 3, kept inside float's range,
-// NaN when g is not finite (a non-finite coordinate samples 0).
-float CoordinateAsFloat(double g, Padding padding);
+// An axis's taps folded into a window as the fast planner folds them (planner/axis_plan-inl.h,
+// PlanPixels), so that every path rounds alike: `count` consecutive pixels from start = the
+// smallest tap (before zeros padding; after border or reflection) clamped into [0, s - count], and
+// per window slot the weights of the taps padding maps onto that pixel, added in tap order from
+// +0 (a tap zeros padding drops adds nothing). An axis shorter than the window starts it at 0;
+// its slots past the axis weigh 0 and read the last pixel (no fast path takes such an axis; the
+// WebGPU shaders fold the same way).
+template <typename Acc>
+struct AxisWindow {
+  int count = 0;
+  int64_t index[4];  // the pixel each slot reads
+  Acc weight[4];
+};
+// ComputeTaps, folded.
+void ComputeWindow(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                   AxisWindow<float>* window);
+void ComputeWindow(CoordinateSpace space, double v, int64_t s, const GridSampleOptions& options,
+                   AxisWindow<double>* window);
 
 }  // namespace reference
 }  // namespace gridsample

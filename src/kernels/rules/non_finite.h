@@ -10,7 +10,7 @@
 // - every source keeps such a coordinate non-finite on its way there rather than clamping it to
 //   a number: ToPixels adds g - g (planner/axis_plan-inl.h), the homography's quotient
 //   (rules/perspective_rule.h), AffineGrid's values as floats (sources/affine_sums-inl.h,
-//   reference::CoordinateAsFloat).
+//   rules/coordinate_rule.h CoordinateAsFloat).
 #ifndef GRIDSAMPLE_RULES_NON_FINITE_H_
 #define GRIDSAMPLE_RULES_NON_FINITE_H_
 

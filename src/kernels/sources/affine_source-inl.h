@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "drivers/fast.h"
 #include "hwy/highway.h"
+#include "planner/image_axes.h"
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
 #include "rules/affine_base.h"

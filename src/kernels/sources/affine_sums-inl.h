@@ -28,7 +28,7 @@
 #include "hwy/highway.h"
 #include "planner/lanes-inl.h"
 #include "planner/limits.h"
-#include "reference/reference.h"
+#include "rules/coordinate_rule.h"
 #include "sources/affine_terms.h"
 #if HWY_TARGET == HWY_WASM
 #include <wasm_simd128.h>
@@ -55,7 +55,7 @@ constexpr int kAffineMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
 // The float value GridSample takes from a float64 grid value v (see CoordinateAsFloat).
 HWY_INLINE float Float64GridValue(double v, Padding padding) {
-  return reference::CoordinateAsFloat(v, padding);
+  return CoordinateAsFloat(v, padding);
 }
 
 #if GRIDSAMPLE_AFFINE_SIMD == 2

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "drivers/fast.h"
 #include "hwy/highway.h"
+#include "planner/image_axes.h"
 #include "planner/tile_plan-inl.h"
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"

@@ -19,14 +19,6 @@ struct GridSampleOptions {
 // both shapes; dtypes and data pointers are not looked at.
 Status GridSampleOutputShape(const TensorView& x, const TensorView& grid, int64_t* y_shape);
 
-// Whether GridSample's fast planner samples X of `dtype` and shape `x_shape` (N, C, D1..Dr) in
-// `mode`: then taps that padding maps onto one pixel add their weights before they multiply
-// it, and taps zeros padding drops weigh 0 in the sum (reads inside the image only); otherwise
-// the reference sums tap by tap and skips dropped taps. Other implementations of the same
-// sampling (the WebGPU shaders) ask, so as to round as GridSample does. False for a shape
-// GridSampleOutputShape refuses.
-bool GridSampleFoldsTaps(const int64_t* x_shape, size_t rank, DType dtype, Mode mode);
-
 // Y = GridSample(X, grid).
 //   x:    (N, C, D1..Dr), r >= 1; float32, float64, float16, bfloat16, int8, uint8,
 //         int16, uint16, int32 or uint32.

@@ -14,17 +14,8 @@ namespace gridsample {
 // contributes fill[c] with its weight, and a point that samples 0 without fill (non-finite, or
 // behind the camera) gives fill. Only with Padding::kZeros; every value finite (within
 // float32's range unless x is float64); it must not overlap y. The result is within float32
-// rounding of that per-tap sum (the fast paths add fill * (1 - the weights inside X)); integer
-// outputs within 1 level.
-
-// Whether the channels-last calls below sample an interleaved image of `height` x `width`
-// pixels of `channels` (its N aside) and `dtype` in `mode` with the fast planner: then taps
-// that padding maps onto one pixel add their weights before they multiply it, taps zeros
-// padding drops weigh 0 (reads inside the image only), and fill is added once with the weight
-// left outside X, 1 - the weights in order; otherwise the reference sums tap by tap, fill per
-// tap. Other implementations of the same sampling (the WebGPU shaders) ask, so as to round as
-// these calls do. False for a size the calls refuse.
-bool ChannelsLastFoldsTaps(int64_t height, int64_t width, int64_t channels, DType dtype, Mode mode);
+// rounding of that per-tap sum (every path, fast or reference, adds fill * (1 - the weights
+// inside X, in order) once); integer outputs within 1 level.
 
 // Y = GridSample(X, grid) on interleaved images, e.g. RGBA pixels: the same semantics as
 // GridSample (DESIGN.md section 2) with the channel axis last.
