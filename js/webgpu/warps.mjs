@@ -213,7 +213,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
         coords = { terms, source, key: { ...key, source: 'perspective', align: space === 'pixel' ? false : sampling.align } };
       }
       const T = { data: coords.terms, bytes: coords.terms.byteLength };
-      return run(fn, { I, inputs: [['image', I], ['the coordinates', T]], key: coords.key, sampling, source: coords.source, fill, width, height, opts });
+      return run(fn, { I, inputs: [['image', I], ['the coordinates', T]], key: coords.key, source: coords.source, fill, width, height, opts });
     };
   }
 
@@ -237,7 +237,7 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
       source: MY ? 'planes' : 'maps', mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: false,
     };
     const inputs = [['image', I], ['mapX', MX], ...(MY ? [['mapY', MY]] : [])];
-    return run(fn, { I, inputs, key, sampling, source: [0, 0, 0, 0], fill, width, height, opts });
+    return run(fn, { I, inputs, key, source: [0, 0, 0, 0], fill, width, height, opts });
   }
 
   return { warpAffine: warp('warpAffine'), warpPerspective: warp('warpPerspective'), remap };

@@ -55,12 +55,10 @@ function composed(gs, image, theta, options, width, height) {
   return toInterleaved(y.data, width, height, channels);
 }
 
-// What the package promises against the composition: uint8 identical except bilinear (at
-// most 1 level: the fixed-point blend); float32 within the NCHW fast path's own rounding
-// (the composition's gridSample folds border/reflection weights; warpAffine does not).
+// What the package promises against the composition: identical, but uint8 bilinear (at most 1
+// level: the fixed-point blend); both fold border/reflection weights as the reference does.
 function allowed(isFloat, mode) {
-  if (isFloat) return mode === 'nearest' ? 0 : 2e-5;
-  return mode === 'bilinear' ? 1 : 0;
+  return !isFloat && mode === 'bilinear' ? 1 : 0;
 }
 
 function assertWithin(got, want, atol, what) {
