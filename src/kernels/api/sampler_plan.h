@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
 #include "gridsample/affine_grid.h"
@@ -15,6 +16,8 @@
 #include "problem/geometry.h"
 
 namespace gridsample {
+
+struct FixedMaps;  // maps given at preparation, planned (api/fixed_maps.cc)
 
 // A tensor's shape and dtype as validated, and its element count.
 struct PlannedTensor {
@@ -50,6 +53,9 @@ struct SamplerPlan {
   ChannelsLastGeometry pixels;
   AffineGridGeometry affine;
   Execute execute = nullptr;
+  // Remap's and WarpFlowChannelsLast's maps when given at preparation (Sampler::RemapFixed),
+  // shared by the plan's copies.
+  std::shared_ptr<const FixedMaps> fixed_maps;
 };
 
 // Fills the plan's operator name and its inputs: X, and the coordinates named `coordinates`
@@ -93,6 +99,17 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
                        const GridSampleOptions& options, SamplerPlan* plan);
 Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                          const AffineGridOptions& options, SamplerPlan* plan);
+// A maps plan (api/remap.cc's) whose maps' data is checked made into one that takes X alone:
+// the maps (`count`: one of pairs, or two planes; `offsets`: a flow's) planned once, the fill
+// colour kept in fill_storage (api/fixed_maps.cc); OutOfRange when the plan's memory cannot be
+// allocated.
+Status PlanFixedMaps(const TensorView* maps, int count, bool offsets, SamplerPlan* plan);
+// Remap prepared with its maps' data (`count`: one map of pairs, or two planes), as
+// Sampler::RemapFixed prepares it (api/remap.cc); the wasm module's prepareRemap.
+Status PrepareRemapFixed(const TensorView& x, const TensorView* maps, int count,
+                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
+// The bytes a plan holds beyond its description (the fixed maps' plan).
+size_t PlanExtraBytes(const SamplerPlan& plan);
 // (The image warps' and the pixel maps' preparing functions are in api/warp_affine.cc and
 // api/remap.cc, beside their rules; the Sampler factories and free functions call them there.)
 
