@@ -16,12 +16,13 @@ const OPS = {
 };
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
 
-// A prepared call that was never disposed gives its Sampler and buffers back when collected.
-const registry = typeof FinalizationRegistry === 'function'
+// A prepared call that was never disposed gives its Sampler and buffers back when collected
+// (state: {Module, handle, buffers}; images/fixed_maps.mjs's prepared remaps too).
+export const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((state) => releaseState(state))
   : null;
 
-function releaseState(state) {
+export function releaseState(state) {
   for (const p of state.buffers) if (p) state.Module.release(p);
   state.buffers.fill(0);
   state.Module.releasePrepared(state.handle);
