@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
@@ -164,6 +165,14 @@ bool PlanWith(const MapRows& source, MapPlan* plan) {
   const int64_t rows = pb.n * pb.axes.out_h;
   const int64_t slots = rows * plan->padded_w;
   const int64_t segments = rows * plan->tiles;
+  // Byte counts a size_t holds (32 bits in wasm), else no memory: at most 13 bytes a slot (fixed
+  // plans and kinds) and a PlanBlock a segment before the float plans, which come a segment at a
+  // time.
+  const double fixed_part = 16.0 * static_cast<double>(slots);
+  const double blocks = static_cast<double>(sizeof(PlanBlock)) * static_cast<double>(segments);
+  if (fixed_part + blocks > static_cast<double>(std::numeric_limits<size_t>::max() / 2)) {
+    return false;
+  }
   plan->segment_plans.reset(new (std::nothrow) PlanBlock[static_cast<size_t>(segments)]);
   if (plan->segment_plans == nullptr) return false;
   plan->bytes += sizeof(PlanBlock) * segments;
