@@ -195,6 +195,42 @@ TEST_P(FixedMapsPerTarget, WideOutputsAndALensMap) {
   }
 }
 
+// GridSampleChannelsLast with the grid given at preparation (its coordinates walked as one line
+// per batch item, as the unprepared call walks them): the unprepared call's bytes for every
+// mode, padding, alignment, dtype and channel count, a narrow and a wide output, and grids of
+// other dtypes (kept).
+TEST_P(FixedMapsPerTarget, GridSampleChannelsLastRunsAsTheUnpreparedCall) {
+  std::mt19937 rng(51);
+  const std::vector<std::vector<int64_t>> outs = {{5, 1}, {7, 23}, {3, 700}};
+  for (DType dtype : {DType::kUint8, DType::kFloat32}) {
+    for (int64_t c : {1, 3, 4, 6}) {
+      for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
+        for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+          for (size_t k = 0; k < outs.size(); ++k) {
+            const GridSampleOptions o = Options(mode, padding, k == 1);
+            const DType grid_dtype = k == 0 && c == 3 ? DType::kFloat64 : DType::kFloat32;
+            const Tensor grid = RandomGrid(rng, grid_dtype, GridShape(2, outs[k]));
+            const Tensor spec(dtype, {2, 9, 12, c});
+            Sampler s;
+            ASSERT_TRUE(Sampler::GridSampleChannelsLastFixed(spec.View(), grid.View(), o, &s).ok());
+            ASSERT_EQ(s.input_count(), 1u);
+            const Tensor x = RandomTensor(rng, dtype, spec.shape());
+            Tensor want(dtype, {2, outs[k][0], outs[k][1], c}), got(dtype, want.shape());
+            ASSERT_TRUE(
+                gridsample::GridSampleChannelsLast(x.View(), grid.View(), want.MutableView(), o)
+                    .ok());
+            const void* in = x.data();
+            ASSERT_TRUE(s.Run(&in, 1, got.data()).ok());
+            ASSERT_EQ(FirstDifference(got, want), "")
+                << gridsample::DTypeName(dtype) << " C=" << c << " " << Describe(o) << " out "
+                << outs[k][0] << "x" << outs[k][1] << " grid " << gridsample::DTypeName(grid_dtype);
+          }
+        }
+      }
+    }
+  }
+}
+
 // A plan runs on the target that made it, even after SetTarget: its bytes stay those of the
 // unprepared call on that target.
 TEST(FixedMaps, RunOnTheTargetThatPlanned) {

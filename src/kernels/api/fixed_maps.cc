@@ -1,6 +1,8 @@
-// Maps given at preparation (Sampler::RemapFixed, WarpFlowChannelsLastFixed): planned once by
-// the fast path (drivers/map_plan.h) and replayed on each image, or, where no fast path covers
-// the call, copied and run as the unprepared call runs.
+// Coordinates given at preparation (Sampler::RemapFixed, WarpFlowChannelsLastFixed,
+// GridSampleChannelsLastFixed): planned once by the fast path (drivers/map_plan.h) and replayed
+// on each image, or, where no fast path covers the call, copied and run as the unprepared call
+// runs.
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -14,15 +16,15 @@ namespace gridsample {
 
 struct FixedMaps {
   std::unique_ptr<fast::MapPlan> plan;  // the fast path's plans, or null
-  // Else the maps, kept: their copies, and the source that reads them.
-  std::unique_ptr<float[]> copies[2];
+  // Else the coordinates, kept: their copies, and the source that reads them.
+  std::unique_ptr<uint8_t[]> copies[2];
   PixelsProblem::Source source;
   size_t bytes = 0;
 };
 
 namespace {
 
-// Runs a plan made by PlanFixedMaps on X alone.
+// Runs a plan made by PlanFixedCoordinates on X alone.
 void ExecuteFixedMaps(const SamplerPlan& p, const TensorView* in, const MutableTensorView& y) {
   const FixedMaps& f = *p.fixed_maps;
   if (f.plan) {
@@ -34,11 +36,14 @@ void ExecuteFixedMaps(const SamplerPlan& p, const TensorView* in, const MutableT
   if (std::get_if<MapPairsAt>(&f.source)) return RunFrom<MapPairsAt>(problem);
   if (std::get_if<MapPlanesAt>(&f.source)) return RunFrom<MapPlanesAt>(problem);
   if (std::get_if<FlowPairsAt>(&f.source)) return RunFrom<FlowPairsAt>(problem);
+  if (std::get_if<GridAt>(&f.source)) return RunFrom<GridAt>(problem);
   RunFrom<FlowPlanesAt>(problem);
 }
 
-// The maps as a source of the given kind, reading `views`.
-PixelsProblem::Source SourceOf(const TensorView* views, int count, bool offsets) {
+// The coordinates as a source of the given kind, reading `views`.
+PixelsProblem::Source SourceOf(const TensorView* views, int count, FixedCoordinates kind) {
+  const bool offsets = kind == FixedCoordinates::kOffsets;
+  if (kind == FixedCoordinates::kGrid) return GridAt{views[0]};
   if (count == 1) {
     return offsets ? PixelsProblem::Source(FlowPairsAt{views[0]})
                    : PixelsProblem::Source(MapPairsAt{views[0]});
@@ -54,32 +59,34 @@ Status NoMemory(const SamplerPlan& plan, size_t bytes) {
 
 }  // namespace
 
-Status PlanFixedMaps(const TensorView* maps, int count, bool offsets, SamplerPlan* plan) {
+Status PlanFixedCoordinates(const TensorView* maps, int count, FixedCoordinates kind,
+                            SamplerPlan* plan) {
   auto fixed = std::shared_ptr<FixedMaps>(new (std::nothrow) FixedMaps());
   if (fixed == nullptr) return NoMemory(*plan, sizeof(FixedMaps));
   fixed->bytes = sizeof(FixedMaps);
   const TensorView x = plan->inputs[0].View(nullptr);
   const PlannedTensor& out = plan->output;
   const MutableTensorView y{nullptr, out.dtype, out.shape, out.rank};
-  const PixelsProblem problem{plan->pixels,  x,         SourceOf(maps, count, offsets), y,
+  const PixelsProblem problem{plan->pixels,  x,         SourceOf(maps, count, kind), y,
                               plan->options, plan->fill};
   Status s;
   if (fast::PrepareMapPlan(problem, &fixed->plan, &s)) {
     if (!s.ok()) return Status::OutOfRange(std::string(plan->op) + ": " + s.message());
     fixed->bytes += fixed->plan->bytes;
   } else {
-    // No fast path: the maps kept as given.
+    // No fast path: the coordinates kept as given.
     TensorView views[2];
     for (int k = 0; k < count; ++k) {
-      const size_t values = static_cast<size_t>(plan->inputs[1 + k].count);
-      fixed->copies[k].reset(new (std::nothrow) float[values > 0 ? values : 1]);
-      if (fixed->copies[k] == nullptr) return NoMemory(*plan, sizeof(float) * values);
-      if (values > 0) std::memcpy(fixed->copies[k].get(), maps[k].data, sizeof(float) * values);
-      fixed->bytes += sizeof(float) * values;
+      const size_t bytes =
+          static_cast<size_t>(plan->inputs[1 + k].count) * DTypeSize(maps[k].dtype);
+      fixed->copies[k].reset(new (std::nothrow) uint8_t[bytes > 0 ? bytes : 1]);
+      if (fixed->copies[k] == nullptr) return NoMemory(*plan, bytes);
+      if (bytes > 0) std::memcpy(fixed->copies[k].get(), maps[k].data, bytes);
+      fixed->bytes += bytes;
       views[k] = maps[k];
       views[k].data = fixed->copies[k].get();
     }
-    fixed->source = SourceOf(views, count, offsets);
+    fixed->source = SourceOf(views, count, kind);
   }
   if (plan->fill != nullptr) {  // the caller's colour, kept (the plan may outlive it)
     plan->fill_storage.assign(plan->fill, plan->fill + plan->pixels.c);

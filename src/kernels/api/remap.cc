@@ -126,7 +126,8 @@ Status PrepareFixed(const MapNames& names, SamplerPlan::Execute execute, bool of
   for (int k = 0; s.ok() && k < count; ++k) {
     s = CheckData(names.op, plan->input_names[1 + k], maps[k]);
   }
-  return s.ok() ? PlanFixedMaps(maps, count, offsets, plan) : s;
+  const FixedCoordinates kind = offsets ? FixedCoordinates::kOffsets : FixedCoordinates::kPositions;
+  return s.ok() ? PlanFixedCoordinates(maps, count, kind, plan) : s;
 }
 
 // A Sampler of them.

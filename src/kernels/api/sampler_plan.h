@@ -99,11 +99,15 @@ Status PrepareWarpFlow(const TensorView& x, const TensorView& flow,
                        const GridSampleOptions& options, SamplerPlan* plan);
 Status PrepareAffineGrid(const TensorView& theta, const int64_t* size, size_t size_len,
                          const AffineGridOptions& options, SamplerPlan* plan);
-// A maps plan (api/remap.cc's) whose maps' data is checked made into one that takes X alone:
-// the maps (`count`: one of pairs, or two planes; `offsets`: a flow's) planned once, the fill
-// colour kept in fill_storage (api/fixed_maps.cc); OutOfRange when the plan's memory cannot be
-// allocated.
-Status PlanFixedMaps(const TensorView* maps, int count, bool offsets, SamplerPlan* plan);
+// What coordinates given at preparation hold: Remap's positions, WarpFlowChannelsLast's
+// offsets (one map of pairs, or two planes), GridSampleChannelsLast's grid.
+enum class FixedCoordinates { kPositions, kOffsets, kGrid };
+// A plan of one of those (api/remap.cc's, api/channels_last.cc's) whose coordinates' data is
+// checked made into one that takes X alone: `count` tensors (one, or two planes) planned once,
+// the fill colour kept in fill_storage (api/fixed_maps.cc); OutOfRange when the plan's memory
+// cannot be allocated.
+Status PlanFixedCoordinates(const TensorView* coords, int count, FixedCoordinates kind,
+                            SamplerPlan* plan);
 // Remap prepared with its maps' data (`count`: one map of pairs, or two planes), as
 // Sampler::RemapFixed prepares it (api/remap.cc); the wasm module's prepareRemap.
 Status PrepareRemapFixed(const TensorView& x, const TensorView* maps, int count,

@@ -1,6 +1,7 @@
-// A fixed pixel map planned once (Sampler::RemapFixed): every row segment's tap offsets and
-// weights, or uint8 bilinear's fixed-point plans, as the pixels driver makes them per call, kept
-// so that each run only blends. Internal interface of drivers/map_plan_driver.cc.
+// Fixed coordinates planned once (Sampler::RemapFixed, GridSampleChannelsLastFixed): every row
+// segment's tap offsets and weights, or uint8 bilinear's fixed-point plans, as the pixels driver
+// makes them per call, kept so that each run only blends. Internal interface of
+// drivers/map_plan_driver.cc.
 #ifndef GRIDSAMPLE_DRIVERS_MAP_PLAN_H_
 #define GRIDSAMPLE_DRIVERS_MAP_PLAN_H_
 
@@ -33,17 +34,20 @@ struct PlanBlock {
 
 // The plans of one call's maps for one Highway target (the one that made them runs them,
 // whatever the dispatch picks later: the results are that target's unprepared call's).
-// Row segments are the driver's: per batch item, row and column tile of `tile` pixels. Pixel
-// slots: row r = n * out_h + i of the output holds `padded_w` (out_w rounded up to whole vectors)
-// slots; segment (r, t) the slots from r * padded_w + t * tile.
+// Row segments are the driver's: per batch item, line and column tile of `tile` pixels (a line:
+// a row of the output, or for a grid, whose coordinates follow the pixels' order alone, a batch
+// item's whole output, as the pixels driver walks it). Pixel slots: line r = n * lines + i holds
+// `padded_w` (`width` rounded up to whole vectors) slots; segment (r, t) those from
+// r * padded_w + t * tile.
 struct MapPlan {
   using Replay = bool (*)(const MapPlan& plan, const void* x, void* y, const Threads& threads);
 
-  InterleavedProblem problem;  // x and y null: a run's
-  Replay replay = nullptr;     // the making target's replay
-  int lanes = 0;               // pixels per vector
-  int tile = 0;                // pixels per row segment (the last of a row may hold fewer)
-  int64_t tiles = 0;           // column tiles per row
+  InterleavedProblem problem;    // x and y null: a run's
+  Replay replay = nullptr;       // the making target's replay
+  int lanes = 0;                 // pixels per vector
+  int tile = 0;                  // pixels per row segment (the last of a row may hold fewer)
+  int64_t width = 0, lines = 0;  // pixels per line, lines per batch item
+  int64_t tiles = 0;             // column tiles per line
   int64_t padded_w = 0;
   bool fixed = false;  // uint8 bilinear of 1 to 4 channels: vectors may be kFixed
   int weights = 0;     // taps per pixel of the float plans
@@ -65,10 +69,10 @@ struct MapPlan {
   }
 };
 
-// Plans the problem's maps (a MapPairsAt, MapPlanesAt, FlowPairsAt or FlowPlanesAt source with
-// data) into *plan on the target dispatch picks now: true and OK when done; false when no fast
-// path covers the problem (Covers), the caller then keeps the maps; OutOfRange when the plan's
-// memory cannot be allocated.
+// Plans the problem's coordinates (a GridAt, MapPairsAt, MapPlanesAt, FlowPairsAt or
+// FlowPlanesAt source with data) into *plan on the target dispatch picks now: true and OK when
+// done; false when no fast path covers the problem (Covers), the caller then keeps the maps;
+// OutOfRange when the plan's memory cannot be allocated.
 bool PrepareMapPlan(const PixelsProblem& problem, std::unique_ptr<MapPlan>* plan, Status* status);
 
 }  // namespace fast

@@ -1,6 +1,7 @@
-// Fixed pixel maps planned once and replayed (drivers/map_plan.h): at preparation the maps'
-// positions go through the same planner and fixed-point plan as the pixels driver's row
-// segments (pixels_driver.cc), and the plans are kept; each run then blends them on new images.
+// Fixed coordinates (pixel maps, a grid) planned once and replayed (drivers/map_plan.h): at
+// preparation their positions go through the same planner and fixed-point plan as the pixels
+// driver's row segments (pixels_driver.cc), and the plans are kept; each run then blends them on
+// new images.
 // A vector's choice (fixed point, planned, outside) is the pixels driver's: made per vector of
 // Lanes pixels from a row's start, so its bytes are the unprepared call's on the same target.
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "blends/interleaved-inl.h"
+#include "sources/grid_source-inl.h"
 #include "sources/map_source-inl.h"
 #include "drivers/pixel_rows-inl.h"
 #include "drivers/map_replay-inl.h"
@@ -36,8 +38,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
 
-// Which maps a call has (map_source-inl.h's layouts and values).
-enum class MapKind { kRemapPairs, kRemapPlanes, kFlowPairs, kFlowPlanes };
+// Which coordinates a call has (map_source-inl.h's layouts and values; a float32 grid).
+enum class MapKind { kRemapPairs, kRemapPlanes, kFlowPairs, kFlowPlanes, kGrid };
 
 // The fixed-point plan of a vector, for X of c channels (FixedPlanVector checks C = 3 apart).
 HWY_INLINE bool FixedPlanOf(int c, const FixedConsts& k, VF px, VF py, FixedPlan* out) {
@@ -49,9 +51,12 @@ HWY_INLINE bool FixedPlanOf(int c, const FixedConsts& k, VF px, VF py, FixedPlan
   }
 }
 
-// Plans every segment of the maps into *plan (its sizes set): false when memory runs out.
-template <Mode M>
-HWY_NOINLINE bool PlanSegments(const MapRows& source, MapPlan* plan) {
+// Plans every segment of the source's coordinates into *plan (its sizes set): false when memory
+// runs out. The positions as the pixels driver takes them: pixel maps' as filled for the
+// fixed-point plan (converted where a vector falls back), a grid's once converted.
+template <Mode M, class Source>
+HWY_NOINLINE bool PlanSegments(const Source& source, MapPlan* plan) {
+  constexpr bool kConvertLater = Source::kSpace == CoordinateSpace::kPixels;
   const InterleavedProblem& pb = plan->problem;
   const int lanes = plan->lanes;
   const int32_t row = pb.axes.in_w * pb.c;
@@ -66,20 +71,22 @@ HWY_NOINLINE bool PlanSegments(const MapRows& source, MapPlan* plan) {
   TileCoords<2>* const coords = &coords_store;
   TilePlan<M, 2>* const tile = &tile_store;
   bool nonempty[kMaxTilePixels];
-  MapRows src = source;
+  const bool convert_later = plan->fixed && kConvertLater;
+  Source src = source;
   for (int64_t n = 0; n < pb.n; ++n) {
     src.Item(n);
     for (int64_t t = 0; t < plan->tiles; ++t) {
       const int count = seg.Count(t);
       src.Columns(t * plan->tile, count);
-      for (int64_t i = 0; i < pb.axes.out_h; ++i) {
-        const int64_t r = n * pb.axes.out_h + i;
+      for (int64_t i = 0; i < plan->lines; ++i) {
+        const int64_t r = n * plan->lines + i;
         const int64_t slot = seg.Slot(r, t);
         src.Row(i);
         src.Fill(0, count, coords);
+        if (!convert_later) TileToPixels<Source::kSpace>(axes, padding, 0, count, coords);
         int first = count, last = 0;  // the slots of the vectors planned
         const auto plan_vectors = [&](int a, int b) {
-          TileToPixels<CoordinateSpace::kPixels>(axes, padding, a, b, coords);
+          if (convert_later) TileToPixels<Source::kSpace>(axes, padding, a, b, coords);
           PlanTileFor<M, 2>(padding, axes, *coords, a, b, tile, nonempty);
           for (int v = a; v < b; v += lanes) {
             const bool some = nonempty[v / lanes];
@@ -91,7 +98,7 @@ HWY_NOINLINE bool PlanSegments(const MapRows& source, MapPlan* plan) {
           }
         };
         if (plan->fixed) {
-          const CoordPositions positions = CoordPositions::Of(*coords);
+          const CoordPositions positions = src.Positions(*coords);
           for (int v = 0; v < count; v += lanes) {
             VF px, py;
             positions.At(v, &px, &py);
@@ -132,9 +139,9 @@ HWY_NOINLINE bool PlanSegments(const MapRows& source, MapPlan* plan) {
 template <Mode M>
 bool ReplayMode(const MapPlan& plan, const void* x, void* y, const Threads& threads) {
   const InterleavedProblem& pb = plan.problem;
-  const RowUnits units{plan.tiles, pb.axes.out_h};
+  const RowUnits units{plan.tiles, plan.lines};
   const int64_t unit_cost =
-      std::min<int64_t>(plan.tile, pb.axes.out_w) * PixelCost(pb.c, kTaps<M> * kTaps<M>);
+      std::min<int64_t>(plan.tile, plan.width) * PixelCost(pb.c, kTaps<M> * kTaps<M>);
   ParallelUnits(threads, pb.n * units.PerItem(), unit_cost, [&](int64_t begin, int64_t end) {
     Replayer<M> replayer(plan, x, y);
     for (int64_t u = begin; u < end; ++u) replayer.Run(units, u);
@@ -152,17 +159,20 @@ bool ReplayMapPlan(const MapPlan& plan, const void* x, void* y, const Threads& t
   return false;
 }
 
-template <Mode M>
-bool PlanWith(const MapRows& source, MapPlan* plan) {
+template <Mode M, class Source>
+bool PlanWith(const Source& source, MapPlan* plan) {
   const InterleavedProblem& pb = plan->problem;
   plan->lanes = LanesNow();
   plan->tile = TilePlan<M, 2>::kPixels;  // any whole number of vectors gives the same bytes
   plan->weights = TilePlan<M, 2>::kWeights;
-  plan->tiles = (pb.axes.out_w + plan->tile - 1) / plan->tile;
-  plan->padded_w = (pb.axes.out_w + plan->lanes - 1) / plan->lanes * plan->lanes;
+  // The driver's lines (CallRows): a flat source's item is one line.
+  plan->width = Source::kFlatRows ? pb.axes.out_h * pb.axes.out_w : pb.axes.out_w;
+  plan->lines = Source::kFlatRows ? 1 : pb.axes.out_h;
+  plan->tiles = (plan->width + plan->tile - 1) / plan->tile;
+  plan->padded_w = (plan->width + plan->lanes - 1) / plan->lanes * plan->lanes;
   plan->fixed = M == Mode::kLinear && pb.dtype == DType::kUint8 && pb.c <= 4;
   plan->replay = &ReplayMapPlan;
-  const int64_t rows = pb.n * pb.axes.out_h;
+  const int64_t rows = pb.n * plan->lines;
   const int64_t slots = rows * plan->padded_w;
   const int64_t segments = rows * plan->tiles;
   // Byte counts a size_t holds (32 bits in wasm), else no memory: at most 13 bytes a slot (fixed
@@ -192,22 +202,30 @@ bool PlanWith(const MapRows& source, MapPlan* plan) {
   return PlanSegments<M>(source, plan);
 }
 
-// This target's planning of the maps: false when memory runs out.
-bool PlanMaps(const PixelMaps& maps, int kind, MapPlan* plan) {
-  const ImageAxes& axes = plan->problem.axes;
-  MapRows source = MapRows::Of<PairedMaps, PositionValues>(axes, maps);
-  switch (static_cast<MapKind>(kind)) {
-    case MapKind::kRemapPairs: break;
-    case MapKind::kRemapPlanes: source = MapRows::Of<PlanarMaps, PositionValues>(axes, maps); break;
-    case MapKind::kFlowPairs: source = MapRows::Of<PairedMaps, OffsetValues>(axes, maps); break;
-    case MapKind::kFlowPlanes: source = MapRows::Of<PlanarMaps, OffsetValues>(axes, maps); break;
-  }
+template <class Source>
+bool PlanModeOf(const Source& source, MapPlan* plan) {
   switch (plan->problem.mode) {
     case Mode::kLinear: return PlanWith<Mode::kLinear>(source, plan);
     case Mode::kNearest: return PlanWith<Mode::kNearest>(source, plan);
     case Mode::kCubic: return PlanWith<Mode::kCubic>(source, plan);
   }
   return false;
+}
+
+// This target's planning of the coordinates (kGrid: the float32 grid at maps.x): false when
+// memory runs out.
+bool PlanMaps(const PixelMaps& maps, int kind, MapPlan* plan) {
+  const ImageAxes& axes = plan->problem.axes;
+  if (static_cast<MapKind>(kind) == MapKind::kGrid) return PlanModeOf(GridRows(axes, maps.x), plan);
+  MapRows source = MapRows::Of<PairedMaps, PositionValues>(axes, maps);
+  switch (static_cast<MapKind>(kind)) {
+    case MapKind::kRemapPairs: break;
+    case MapKind::kRemapPlanes: source = MapRows::Of<PlanarMaps, PositionValues>(axes, maps); break;
+    case MapKind::kFlowPairs: source = MapRows::Of<PairedMaps, OffsetValues>(axes, maps); break;
+    case MapKind::kFlowPlanes: source = MapRows::Of<PlanarMaps, OffsetValues>(axes, maps); break;
+    case MapKind::kGrid: break;
+  }
+  return PlanModeOf(source, plan);
 }
 
 #else  // HWY_TARGET == HWY_SCALAR: Covers refuses, the caller keeps the maps
@@ -261,6 +279,9 @@ bool PrepareMapPlan(const PixelsProblem& p, std::unique_ptr<MapPlan>* out, Statu
   } else if (const auto* s = std::get_if<FlowPlanesAt>(&p.source)) {
     kind = 3;
     maps = PixelMaps::Planes(Floats(s->flow_x), Floats(s->flow_y), points);
+  } else if (const auto* s = std::get_if<GridAt>(&p.source)) {
+    kind = 4;  // (Covers has checked that it is float32)
+    maps = PixelMaps::Pairs(Floats(s->grid), points);
   } else {
     return false;
   }

@@ -30,12 +30,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 HWY_INLINE int LanesNow() { return static_cast<int>(hn::Lanes(DF())); }
 
-// The geometry every pass shares: segment s = row * tiles + t, its slots and count of pixels.
+// The geometry every pass shares: segment s = line * tiles + t, its slots and count of pixels.
 struct Segments {
   const MapPlan& plan;
-  int64_t Slot(int64_t row, int64_t t) const { return row * plan.padded_w + t * plan.tile; }
+  int64_t Slot(int64_t line, int64_t t) const { return line * plan.padded_w + t * plan.tile; }
   int Count(int64_t t) const {
-    return static_cast<int>(std::min<int64_t>(plan.tile, plan.problem.axes.out_w - t * plan.tile));
+    return static_cast<int>(std::min<int64_t>(plan.tile, plan.width - t * plan.tile));
   }
 };
 
@@ -72,7 +72,7 @@ HWY_INLINE int FixedRunOf(int c, const FixedSetup& s, const VectorKind* kinds,
   }
 }
 
-// One thread's share of a run, unit by unit (RowUnits: batch item, column tile, row).
+// One thread's share of a run, unit by unit (RowUnits: batch item, column tile, line).
 template <Mode M>
 class Replayer {
  public:
@@ -104,7 +104,7 @@ class Replayer {
     const Segments seg{plan_};
     const int lanes = plan_.lanes;
     const int count = seg.Count(t);
-    const int64_t r = n * pb_.axes.out_h + i;
+    const int64_t r = n * plan_.lines + i;
     const int64_t slot = seg.Slot(r, t);
     const auto* kinds = static_cast<const VectorKind*>(plan_.kinds.data) + slot / lanes;
     const PlanBlock& floats = plan_.segment_plans[r * plan_.tiles + t];
@@ -116,7 +116,7 @@ class Replayer {
         std::memcpy(tile_.weight[w] + b, in + (1 + w) * slots, sizeof(float) * slots);
       }
     }
-    uint8_t* out = y_n_ + (i * pb_.axes.out_w + t * plan_.tile) * pb_.c * elem_;
+    uint8_t* out = y_n_ + (i * plan_.width + t * plan_.tile) * pb_.c * elem_;
     for (int v = 0; v < count;) {
       const VectorKind kind = kinds[v / lanes];
       if (kind == VectorKind::kFixed) {

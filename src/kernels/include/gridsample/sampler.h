@@ -103,6 +103,11 @@ class Sampler {
                                           const TensorView& flow_y,
                                           const GridSampleOptions& options, const double* fill,
                                           Sampler* sampler);
+  // The same for GridSampleChannelsLast with the grid's data given now (a fixed spatial
+  // transformer, a video effect): as above, every dtype of grid (those the fast path does not
+  // take, anything but float32, kept as a copy).
+  static Status GridSampleChannelsLastFixed(const TensorView& x, const TensorView& grid,
+                                            const GridSampleOptions& options, Sampler* sampler);
   // Each returns the operator's own error for a rule its arguments break, or InvalidArgument
   // for a null `sampler`, and leaves *sampler unchanged then; OutOfRange when the few hundred
   // bytes of the prepared state cannot be allocated.
