@@ -11,6 +11,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/api/channels_last.cc
   src/kernels/api/warp_affine.cc
   src/kernels/api/remap.cc
+  src/kernels/api/fixed_maps.cc
   src/kernels/api/multi_scale_deformable_attention.cc
   src/kernels/api/names.cc
   src/kernels/api/targets.cc
@@ -35,6 +36,7 @@ add_library(gridsample
   # planner and blends are the -inl.h headers beside them
   src/kernels/drivers/planes_driver.cc
   src/kernels/drivers/pixels_driver.cc
+  src/kernels/drivers/map_plan_driver.cc
   src/kernels/drivers/coordinates_driver.cc
   src/kernels/drivers/attention_driver.cc
   src/kernels/drivers/half_convert.cc)

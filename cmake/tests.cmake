@@ -51,7 +51,7 @@ if(GRIDSAMPLE_SANITIZE STREQUAL "thread" OR GRIDSAMPLE_WASM_THREADS)
   # ThreadSanitizer runs the threading suites only (Makefile's test-tsan), and the wasm build
   # with threads needs no more (the same kernels as the SIMD build's, whose suite runs them all):
   # the files that hold them, not the 40 others (half of those steps' time was compiling them).
-  list(FILTER GRIDSAMPLE_TEST_SOURCES INCLUDE REGEX "/(threads|wake_choice|deformable_attention_fast|sampler)_test\\.cc$")
+  list(FILTER GRIDSAMPLE_TEST_SOURCES INCLUDE REGEX "/(threads|wake_choice|deformable_attention_fast|sampler|fixed_maps)_test\\.cc$")
 endif()
 # The planner and the blends on their own (tests/native/probes: the Probe* entry points of
 # plan_test and blend_test), compiled as the library's kernels are but kept out of the

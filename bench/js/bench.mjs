@@ -65,6 +65,7 @@ import { NODE_SESSION_OPTIONS, SESSION_OPTIONS, selectModels, timeModels } from 
 import { poolScaling, renderPoolScaling } from './pool_scaling.mjs';
 import { measureThreadPatterns, renderThreadPatterns } from './thread_patterns.mjs';
 import { measureTinyCalls, renderTinyCalls } from './tiny_calls.mjs';
+import { measureFixedMaps, renderFixedMaps } from './fixed_maps.mjs';
 import { startOrtWebThreads } from './ort_web_threads.mjs';
 import * as peers from './peers.mjs';
 import { renderReport } from './report.mjs';
@@ -224,6 +225,8 @@ async function main() {
     extra += `\n${renderLoops(measureLoops(simd, log))}`;
     log('\n== tiny calls, prepared and unprepared');
     extra += `\n${renderTinyCalls(await measureTinyCalls({ log }))}`;
+    log('\n== a fixed map: remap prepared once, 1280x720 RGBA frames');
+    extra += `\n${renderFixedMaps(await measureFixedMaps(simd, [['OpenCV.js 5', cv5.cv], ['OpenCV.js 4', cv4.cv]], log))}`;
     log('\n== first calls in fresh processes');
     extra += `\n${renderFirstCalls(measureFirstCalls(log))}`;
     log('\n== first calls in fresh Chromium pages');

@@ -2,6 +2,7 @@
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
+import { prepareRemap } from '../images/fixed_maps.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
 import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
 import { matrixCalls } from '../images/matrices.mjs';
@@ -264,6 +265,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     ...offersCall('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
     ...offersCall('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
     ...offersCall('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
+    ...offers('prepareRemapFixed') && { prepareRemap: (image, mapX, mapY, options) => prepareRemap(heap, image, mapX, mapY, options) },
     ...offersCall('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
     ...offersCall('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
     ...offers(CHANNELS_LAST) && { gridSampleChannelsLast },

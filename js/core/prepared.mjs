@@ -26,12 +26,13 @@ export function offersOp(Module, op) {
 }
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
 
-// A prepared call that was never disposed gives its Sampler and buffers back when collected.
-const registry = typeof FinalizationRegistry === 'function'
+// A prepared call that was never disposed gives its Sampler and buffers back when collected
+// (state: {Module, handle, buffers}; images/fixed_maps.mjs's prepared remaps too).
+export const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((state) => releaseState(state))
   : null;
 
-function releaseState(state) {
+export function releaseState(state) {
   for (const p of state.buffers) if (p) state.Module.release(p);
   state.buffers.fill(0);
   state.Module.releasePrepared(state.handle);
@@ -108,9 +109,13 @@ function writeBlock(heap, block, call) {
  * error code, 0 when it ran.
  */
 export function runImageCall(heap, op, specs, sampling, yDims, image, [x, m, more], yp) {
-  const call = { ...callOf(op, specs, sampling, yDims), image };
-  writeBlock(heap, heap.block, call);
-  return heap.Module._gridsample_call(heap.block, x, m, more, yp);
+  return heap.Module._gridsample_call(writeImageBlock(heap, op, specs, sampling, yDims, image), x, m, more, yp);
+}
+
+/** The call block of an image call, as runImageCall describes one; returns its heap address. */
+export function writeImageBlock(heap, op, specs, sampling, yDims, image) {
+  writeBlock(heap, heap.block, { ...callOf(op, specs, sampling, yDims), image });
+  return heap.block;
 }
 
 // A new prepared plan in the module for the call writeBlock's arguments describe: {handle,

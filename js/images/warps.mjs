@@ -190,7 +190,7 @@ function readRows(fn, rows, height) {
 // The output of an image call: options.out (read as readImageOut does) or a new image of
 // `size` (options.width and options.height, each undefined for `fallback`'s: [width, height],
 // by default the input's) with the input's channels and dtype, checked to fit.
-function readOutput(heap, fn, opts, I, size, fallback = [I.width, I.height]) {
+export function readOutput(heap, fn, opts, I, size, fallback = [I.width, I.height]) {
   const O = opts.out === undefined ? null : readImageOut(heap, fn, opts.out, I, size);
   const width = O && !O.target ? O.width : size.width ?? fallback[0];
   const height = O && !O.target ? O.height : size.height ?? fallback[1];
@@ -207,7 +207,7 @@ function readOutput(heap, fn, opts, I, size, fallback = [I.width, I.height]) {
 
 // What an image call returns once the kernel wrote the output at yp: the out image itself, an
 // image over a heap tensor's view or over `out`'s array, or a new image.
-function imageResult(heap, fn, I, O, yp, yBytes, width, height) {
+export function imageResult(heap, fn, I, O, yp, yBytes, width, height) {
   const result = (data) => ({ data, width, height, channels: I.channels });
   if (O && O.ptr) return result(O.heap.data);
   const target = O ? (O.target || O.data) : null;

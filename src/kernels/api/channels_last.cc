@@ -87,6 +87,15 @@ Status Sampler::GridSampleChannelsLast(const TensorView& x, const TensorView& gr
   });
 }
 
+Status Sampler::GridSampleChannelsLastFixed(const TensorView& x, const TensorView& grid,
+                                            const GridSampleOptions& options, Sampler* sampler) {
+  return PrepareSampler(kOp, sampler, [&](SamplerPlan* plan) {
+    Status s = PrepareGridSampleChannelsLast(x, grid, options, plan);
+    if (s.ok()) s = CheckData(kOp, "grid", grid);
+    return s.ok() ? PlanFixedCoordinates(&grid, 1, FixedCoordinates::kGrid, plan) : s;
+  });
+}
+
 Status GridSampleChannelsLast(const TensorView& x, const TensorView& grid,
                               const MutableTensorView& y, const GridSampleOptions& options) {
   return PrepareAndRun(

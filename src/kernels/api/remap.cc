@@ -118,6 +118,28 @@ Status MapsSampler(const MapNames& names, SamplerPlan::Execute execute, const Te
   });
 }
 
+// Their plan with the maps' data given now, read once and planned (api/fixed_maps.cc): the
+// maps' data checks after the rule's, then the plan.
+Status PrepareFixed(const MapNames& names, SamplerPlan::Execute execute, bool offsets,
+                    const TensorView& x, const TensorView* maps, int count,
+                    const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
+  Status s = PrepareMaps(names, execute, x, maps, count, options, fill, plan);
+  for (int k = 0; s.ok() && k < count; ++k) {
+    s = CheckData(names.op, plan->input_names[1 + k], maps[k]);
+  }
+  const FixedCoordinates kind = offsets ? FixedCoordinates::kOffsets : FixedCoordinates::kPositions;
+  return s.ok() ? PlanFixedCoordinates(maps, count, kind, plan) : s;
+}
+
+// A Sampler of them.
+Status FixedMapsSampler(const MapNames& names, SamplerPlan::Execute execute, bool offsets,
+                        const TensorView& x, const TensorView* maps, int count,
+                        const GridSampleOptions& options, const double* fill, Sampler* sampler) {
+  return PrepareSampler(names.op, sampler, [&](SamplerPlan* plan) {
+    return PrepareFixed(names, execute, offsets, x, maps, count, options, fill, plan);
+  });
+}
+
 }  // namespace
 
 Status PrepareRemap(const TensorView& x, const TensorView* maps, int count,
@@ -129,6 +151,36 @@ Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows,
                                    const GridSampleOptions& options, const double* fill,
                                    SamplerPlan* plan) {
   return PrepareMaps(kFlowMaps, kFlowExecute, x, flows, count, options, fill, plan);
+}
+
+Status PrepareRemapFixed(const TensorView& x, const TensorView* maps, int count,
+                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan) {
+  return PrepareFixed(kRemapMaps, kRemapExecute, false, x, maps, count, options, fill, plan);
+}
+
+Status Sampler::RemapFixed(const TensorView& x, const TensorView& map,
+                           const GridSampleOptions& options, const double* fill, Sampler* sampler) {
+  return FixedMapsSampler(kRemapMaps, kRemapExecute, false, x, &map, 1, options, fill, sampler);
+}
+
+Status Sampler::RemapFixed(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+                           const GridSampleOptions& options, const double* fill, Sampler* sampler) {
+  const TensorView maps[2] = {map_x, map_y};
+  return FixedMapsSampler(kRemapMaps, kRemapExecute, false, x, maps, 2, options, fill, sampler);
+}
+
+Status Sampler::WarpFlowChannelsLastFixed(const TensorView& x, const TensorView& flow,
+                                          const GridSampleOptions& options, const double* fill,
+                                          Sampler* sampler) {
+  return FixedMapsSampler(kFlowMaps, kFlowExecute, true, x, &flow, 1, options, fill, sampler);
+}
+
+Status Sampler::WarpFlowChannelsLastFixed(const TensorView& x, const TensorView& flow_x,
+                                          const TensorView& flow_y,
+                                          const GridSampleOptions& options, const double* fill,
+                                          Sampler* sampler) {
+  const TensorView maps[2] = {flow_x, flow_y};
+  return FixedMapsSampler(kFlowMaps, kFlowExecute, true, x, maps, 2, options, fill, sampler);
 }
 
 Status Sampler::Remap(const TensorView& x, const TensorView& map, const GridSampleOptions& options,

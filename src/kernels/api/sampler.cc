@@ -88,6 +88,7 @@ size_t Sampler::input_count() const { return plan_ ? plan_->input_count : 0; }
 DType Sampler::output_dtype() const { return plan_ ? plan_->output.dtype : DType::kFloat32; }
 size_t Sampler::output_rank() const { return plan_ ? plan_->output.rank : 0; }
 const int64_t* Sampler::output_shape() const { return plan_ ? plan_->output.shape : nullptr; }
+size_t Sampler::plan_bytes() const { return plan_ ? PlanExtraBytes(*plan_) : 0; }
 size_t Sampler::output_bytes() const {
   return plan_ ? static_cast<size_t>(plan_->output.count) * DTypeSize(plan_->output.dtype) : 0;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
 #include "gridsample/affine_grid.h"
@@ -17,6 +18,8 @@
 #include "problem/geometry.h"
 
 namespace gridsample {
+
+struct FixedMaps;  // maps given at preparation, planned (api/fixed_maps.cc)
 
 // A tensor's shape and dtype as validated, and its element count.
 struct PlannedTensor {
@@ -54,6 +57,9 @@ struct SamplerPlan {
   ChannelsLastGeometry pixels;
   AffineGridGeometry affine;
   Execute execute = nullptr;
+  // Remap's and WarpFlowChannelsLast's maps when given at preparation (Sampler::RemapFixed),
+  // shared by the plan's copies.
+  std::shared_ptr<const FixedMaps> fixed_maps;
 };
 
 // Fills the plan's operator name and its inputs: X, and the coordinates named `coordinates`
@@ -114,6 +120,21 @@ Status PrepareWarpFlowChannelsLast(const TensorView& x, const TensorView* flows,
 
 // A kept plan's fill colour as its own copy (plan->fill pointed at the caller's).
 void KeepFill(SamplerPlan* plan);
+// What coordinates given at preparation hold: Remap's positions, WarpFlowChannelsLast's
+// offsets (one map of pairs, or two planes), GridSampleChannelsLast's grid.
+enum class FixedCoordinates { kPositions, kOffsets, kGrid };
+// A plan of one of those (api/remap.cc's, api/channels_last.cc's) whose coordinates' data is
+// checked made into one that takes X alone: `count` tensors (one, or two planes) planned once,
+// the fill colour kept in fill_storage (api/fixed_maps.cc); OutOfRange when the plan's memory
+// cannot be allocated.
+Status PlanFixedCoordinates(const TensorView* coords, int count, FixedCoordinates kind,
+                            SamplerPlan* plan);
+// Remap prepared with its maps' data (`count`: one map of pairs, or two planes), as
+// Sampler::RemapFixed prepares it (api/remap.cc); the wasm module's prepareRemap.
+Status PrepareRemapFixed(const TensorView& x, const TensorView* maps, int count,
+                         const GridSampleOptions& options, const double* fill, SamplerPlan* plan);
+// The bytes a plan holds beyond its description (the fixed maps' plan).
+size_t PlanExtraBytes(const SamplerPlan& plan);
 
 }  // namespace gridsample
 

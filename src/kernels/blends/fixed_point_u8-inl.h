@@ -156,7 +156,8 @@ HWY_INLINE hn::Vec<hn::FixedTag<uint8_t, 8>> LoadPairBytes(const uint8_t* p) {
 // rows puts each channel's top and bottom tap side by side without a table (V8: punpcklbw):
 //   [t0 b0 t1 b1 .. t7 b7]: left pixel's channels in the low half, right pixel's in the high
 // and the weights come as single splat loads; four results leave in one 16-byte store.
-HWY_INLINE v128_t FixedPixelRgba(const FixedPlan& plan, int p, const uint8_t* x, int32_t row,
+template <class Plan>
+HWY_INLINE v128_t FixedPixelRgba(const Plan& plan, int p, const uint8_t* x, int32_t row,
                                  v128_t bias, v128_t unbias) {
   const uint8_t* src = x + plan.base[p];
   const v128_t tb = wasm_i8x16_shuffle(wasm_v128_load64_zero(src), wasm_v128_load64_zero(src + row),
@@ -169,8 +170,8 @@ HWY_INLINE v128_t FixedPixelRgba(const FixedPlan& plan, int p, const uint8_t* x,
   return wasm_i32x4_add(wasm_f32x4_add(wasm_f32x4_convert_i32x4(sum), bias), unbias);
 }
 
-HWY_INLINE void FixedBlend4Rgba(const FixedPlan& plan, const uint8_t* x, int32_t row,
-                                uint8_t* out) {
+template <class Plan>
+HWY_INLINE void FixedBlend4Rgba(const Plan& plan, const uint8_t* x, int32_t row, uint8_t* out) {
   const v128_t bias = wasm_f32x4_splat(137438953472.0f);  // 2^37, see FixedBlend
   const v128_t unbias = wasm_i32x4_splat(-0x52000000);
   const v128_t p0 = FixedPixelRgba(plan, 0, x, row, bias, unbias);
@@ -186,9 +187,10 @@ HWY_INLINE void FixedBlend4Rgba(const FixedPlan& plan, const uint8_t* x, int32_t
 // Pixels [0, valid) of a fixed-point plan: per pixel two int16 dot products (left, right
 // column) give each channel's sum in units of 2^-14, rounded half to even to a byte. With
 // `exact_last`, pixel valid - 1 (a segment's last) stores exactly C bytes (C = 3: the others
-// write a fourth byte that the next pixel overwrites).
-template <int C>
-HWY_INLINE void FixedBlend(const FixedPlan& plan, const uint8_t* x, int32_t row,
+// write a fourth byte that the next pixel overwrites). `plan`: a FixedPlan, or anything whose
+// base, left and right index alike (a plan kept by drivers/map_plan_driver.cc).
+template <int C, class Plan>
+HWY_INLINE void FixedBlend(const Plan& plan, const uint8_t* x, int32_t row,
                            hn::Vec<hn::Full128<uint8_t>> idx_left,
                            hn::Vec<hn::Full128<uint8_t>> idx_right, int valid, bool exact_last,
                            uint8_t* out) {

@@ -177,7 +177,7 @@ inline int64_t FillFloats(int channels) { return 2 * ((channels + 3) / 4 * 4); }
 // The fill colour as floats for the blend (`fill`, whole vectors of 4, zeros after C) and as a
 // pixel of Y's dtype, stored as the blend stores a value (uint8: rounded half to even and
 // saturated), in FillFloats(C) floats from `fill`; returns the pixel.
-HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill) {
+inline HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill) {
   const int padded = (pb.c + 3) / 4 * 4;
   uint8_t* pixel = reinterpret_cast<uint8_t*>(fill + padded);
   for (int c = 0; c < padded; ++c) fill[c] = c < pb.c ? static_cast<float>(pb.fill[c]) : 0.0f;

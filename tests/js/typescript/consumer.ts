@@ -109,6 +109,16 @@ gs.remap(image, mapX, mapX, { fill: 128 });
 gs.warpPerspective(image, homography, { fill: 'white' });
 // @ts-expect-error: remap's output size is the maps'
 gs.remap(image, mapX, mapX, { width: 4 });
+// prepareRemap: the maps planned once, then run per frame.
+const undistort: gridsample.PreparedRemap = gs.prepareRemap({ width: 4, height: 4, channels: 4, dtype: 'uint8' }, mapX, mapX, { fill: 0 });
+const frame = undistort.run(image);
+assert<Equal<typeof frame, gridsample.Image<Uint8ClampedArray<ArrayBuffer>>>>();
+const framed = undistort.run(image, { out: new ImageData(4, 4) });
+assert<Equal<typeof framed, ImageData>>();
+assert<Equal<typeof undistort.planBytes, number>>();
+undistort.dispose();
+// @ts-expect-error: the image's description names its dtype
+gs.prepareRemap({ width: 4, height: 4, channels: 4 }, mapX);
 // warpFlow: NCHW tensors and a float32 flow.
 const flowed = gs.warpFlow({ data: new Float32Array(16), shape: [1, 1, 4, 4] }, { data: new Float32Array(32), shape: [1, 2, 4, 4] }, { mode: 'bilinear', paddingMode: 'border' });
 assert<Equal<typeof flowed.data, Float32Array<ArrayBuffer>>>();

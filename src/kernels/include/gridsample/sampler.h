@@ -75,6 +75,42 @@ class Sampler {
   static Status WarpFlowChannelsLast(const TensorView& x, const TensorView& flow_x,
                                      const TensorView& flow_y, const GridSampleOptions& options,
                                      const double* fill, Sampler* sampler);
+  // Prepares Remap and WarpFlowChannelsLast with the maps' DATA given now, for a map that stays
+  // the same from frame to frame (lens undistortion, stabilisation, a fixed effect): as OpenCV's
+  // convertMaps once, then remap per frame. Every rule is checked as the functions above check
+  // it, and the maps' data as Remap checks it (not null); the maps are then read once and turned
+  // into a plan of their own (the caller's maps may change or go): per output pixel the offsets
+  // and weights of its taps, or for uint8 bilinear of 1 to 4 channels the fixed-point weights.
+  // Run takes X alone (input_count() is 1) and writes the bytes Remap writes on the same
+  // target, in every mode, padding, dtype, channel count and fill. Calls the fast path does not
+  // take (dtypes other than uint8 and float32, sides smaller than the mode's window, a CPU
+  // without SIMD) keep a copy of the maps and run as Remap does. The plan is made for the SIMD
+  // target in use when preparing and runs there even after SetTarget.
+  // Memory (plan_bytes()), per output pixel: 12 bytes for uint8 bilinear of 1 to 4 channels,
+  // plus 20 for each pixel whose taps leave X (a lens map's edges); otherwise at most 4 bytes
+  // plus 4 per tap (nearest 8, bilinear 20, bicubic 68), less where zeros padding leaves whole
+  // row segments outside X; a kept copy is the maps' size. OutOfRange when it cannot be
+  // allocated.
+  //
+  //   Sampler undistort;
+  //   Sampler::RemapFixed(frame_spec, map_x, map_y, options, nullptr, &undistort);  // once
+  //   for (each frame) undistort.Run(&frame, 1, out);                               // per frame
+  static Status RemapFixed(const TensorView& x, const TensorView& map,
+                           const GridSampleOptions& options, const double* fill, Sampler* sampler);
+  static Status RemapFixed(const TensorView& x, const TensorView& map_x, const TensorView& map_y,
+                           const GridSampleOptions& options, const double* fill, Sampler* sampler);
+  static Status WarpFlowChannelsLastFixed(const TensorView& x, const TensorView& flow,
+                                          const GridSampleOptions& options, const double* fill,
+                                          Sampler* sampler);
+  static Status WarpFlowChannelsLastFixed(const TensorView& x, const TensorView& flow_x,
+                                          const TensorView& flow_y,
+                                          const GridSampleOptions& options, const double* fill,
+                                          Sampler* sampler);
+  // The same for GridSampleChannelsLast with the grid's data given now (a fixed spatial
+  // transformer, a video effect): as above, every dtype of grid (those the fast path does not
+  // take, anything but float32, kept as a copy).
+  static Status GridSampleChannelsLastFixed(const TensorView& x, const TensorView& grid,
+                                            const GridSampleOptions& options, Sampler* sampler);
   // Each returns the operator's own error for a rule its arguments break, or InvalidArgument
   // for a null `sampler`, and leaves *sampler unchanged then; OutOfRange when the few hundred
   // bytes of the prepared state cannot be allocated.
@@ -88,6 +124,9 @@ class Sampler {
   size_t output_rank() const;
   const int64_t* output_shape() const;
   size_t output_bytes() const;
+  // Bytes the Sampler holds beyond its few hundred bytes of description: a fixed map's plan or
+  // copy (RemapFixed, WarpFlowChannelsLastFixed), else 0.
+  size_t plan_bytes() const;
 
   // Runs on `inputs` (input_count() data pointers, in order) into y, of output_shape().
   Status Run(const void* const* inputs, size_t count, void* y) const;
