@@ -61,7 +61,7 @@ function readSpec(heap, fn, what, t) {
 function callOf(op, specs, sampling, size) {
   return {
     op, mode: sampling.mode, padding: sampling.padding, align: sampling.align ? 1 : 0,
-    size: size ? size.slice() : null, specs: specs.map(({ dtype, dims }) => ({ dtype, dims: dims.slice() })),
+    size: size ? size.slice() : null, specs: specs.map(({ dtype, dims }) => ({ dtype, dims: dims.slice() })), image: null,
   };
 }
 
@@ -72,32 +72,38 @@ function isCall(call, op, specs, sampling, size) {
     call.specs.length === specs.length && specs.every((t, i) => t.dtype === call.specs[i].dtype && sameShape(t.dims, call.specs[i].dims));
 }
 
-// Writes `call` (callOf's) into the call block at heap address `block` (CALL_BLOCK's layout).
+// Writes `call` (callOf's) into the call block at heap address `block` (CALL_BLOCK's layout,
+// 8-byte aligned): every field the library reads for the call's operator (a second input's rank
+// 0 where it has one; no fill without an image). Through the heap's int32 and float64 views, an
+// int64 as two halves (|v| < 2^53): a DataView or a BigInt per value costs microseconds a call.
 function writeBlock(heap, block, call) {
-  const { Module } = heap;
-  Module.HEAPU8.fill(0, block, block + CALL_BLOCK.bytes);
-  const view = new DataView(Module.HEAPU8.buffer, block, CALL_BLOCK.bytes);
-  view.setInt32(CALL_BLOCK.op, OPS[call.op].code, true);
-  view.setInt32(CALL_BLOCK.mode, call.mode, true);
-  view.setInt32(CALL_BLOCK.padding, call.padding, true);
-  view.setInt32(CALL_BLOCK.align, call.align, true);
-  call.specs.forEach(({ dtype, dims }, i) => {
-    view.setInt32(CALL_BLOCK.dtype + 4 * i, heap.dtypeCodes[dtype], true);
-    view.setInt32(CALL_BLOCK.rank + 4 * i, dims.length, true);
-    dims.forEach((d, k) => view.setBigInt64(CALL_BLOCK.shape + 8 * (MAX_DIMS * i + k), BigInt(d), true));
-  });
-  if (call.size) {
-    view.setInt32(CALL_BLOCK.sizeLen, call.size.length, true);
-    call.size.slice(0, 5).forEach((d, k) => view.setBigInt64(CALL_BLOCK.size + 8 * k, BigInt(d), true));
+  const { HEAP32: i32, HEAPF64: f64 } = heap.Module;
+  const at = (offset) => (block + offset) >> 2;
+  const int64 = (offset, v) => {
+    i32[at(offset)] = v | 0;
+    i32[at(offset) + 1] = Math.floor(v / 4294967296);
+  };
+  i32[at(CALL_BLOCK.op)] = OPS[call.op].code;
+  i32[at(CALL_BLOCK.mode)] = call.mode;
+  i32[at(CALL_BLOCK.padding)] = call.padding;
+  i32[at(CALL_BLOCK.align)] = call.align;
+  i32[at(CALL_BLOCK.dtype) + 1] = 0;
+  i32[at(CALL_BLOCK.rank) + 1] = 0;
+  for (let i = 0; i < call.specs.length; ++i) {
+    const { dtype, dims } = call.specs[i];
+    i32[at(CALL_BLOCK.dtype) + i] = heap.dtypeCodes[dtype];
+    i32[at(CALL_BLOCK.rank) + i] = dims.length;
+    for (let k = 0; k < dims.length; ++k) int64(CALL_BLOCK.shape + 8 * (MAX_DIMS * i + k), dims[k]);
   }
-  if (call.image) {
-    const { space, fill, rows } = call.image;
-    view.setInt32(CALL_BLOCK.space, space, true);
-    view.setInt32(CALL_BLOCK.fillCount, fill[0], true);
-    fill.slice(1).forEach((v, k) => view.setFloat64(CALL_BLOCK.fill + 8 * k, v, true));
-    view.setBigInt64(CALL_BLOCK.rowsHeight, BigInt(rows ? rows[0] : -1), true);
-    view.setBigInt64(CALL_BLOCK.rowsBegin, BigInt(rows ? rows[1] : 0), true);
-  }
+  const size = call.size ?? [];
+  i32[at(CALL_BLOCK.sizeLen)] = size.length;
+  for (let k = 0; k < Math.min(size.length, 5); ++k) int64(CALL_BLOCK.size + 8 * k, size[k]);
+  const { space = 0, fill = [0], rows = null } = call.image ?? {};
+  i32[at(CALL_BLOCK.space)] = space;
+  i32[at(CALL_BLOCK.fillCount)] = fill[0];
+  for (let k = 1; k < fill.length; ++k) f64[((block + CALL_BLOCK.fill) >> 3) + k - 1] = fill[k];
+  int64(CALL_BLOCK.rowsHeight, rows ? rows[0] : -1);
+  int64(CALL_BLOCK.rowsBegin, rows ? rows[1] : 0);
 }
 
 /**
@@ -114,7 +120,9 @@ export function runImageCall(heap, op, specs, sampling, yDims, image, [x, m, mor
 
 /** The call block of an image call, as runImageCall describes one; returns its heap address. */
 export function writeImageBlock(heap, op, specs, sampling, yDims, image) {
-  writeBlock(heap, heap.block, { ...callOf(op, specs, sampling, yDims), image });
+  writeBlock(heap, heap.block, {
+    op, mode: sampling.mode, padding: sampling.padding, align: sampling.align ? 1 : 0, size: yDims, specs, image,
+  });
   return heap.block;
 }
 
