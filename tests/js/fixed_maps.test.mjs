@@ -1,12 +1,9 @@
 // gs.prepareRemap in both wasm variants: a remap prepared with its maps gives gs.remap's bytes on new images (modes, paddings, fill, channels, dtypes, one map or two planes, non-finite positions), with heap tensors and out arrays, one crossing per run; and its errors (image size, channels, dtype, disposed objects, the maps' own).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import { load } from '../../js/node.mjs';
 import { modules } from './lib/api_values.mjs';
-
-const DIST = new URL('../../js/dist/', import.meta.url);
+import { countedModule } from './lib/counted_module.mjs';
 
 // Deterministic values in [0, 1).
 function unit(n, seed) {
@@ -132,26 +129,7 @@ for (const [, gs] of Object.entries(modules)) {
 
 describe('crossings into the wasm per prepared remap', () => {
   test('a run crosses once, with arrays or heap tensors', async () => {
-    const original = WebAssembly.instantiate;
-    let count = 0;
-    const counted = (f) => (typeof f === 'function' ? (...args) => { count++; return f(...args); } : f);
-    WebAssembly.instantiate = async (source, imports) => {
-      const r = await original(source, imports);
-      const exports = {};
-      for (const [name, value] of Object.entries(r.instance.exports)) {
-        exports[name] = value instanceof WebAssembly.Table
-          ? new Proxy(value, { get: (t, p) => (p === 'get' ? (i) => counted(t.get(i)) : typeof t[p] === 'function' ? t[p].bind(t) : t[p]) })
-          : counted(value);
-      }
-      return { instance: { exports }, module: r.module };
-    };
-    let gs;
-    try {
-      gs = await load({ variant: 'simd', wasmBinary: readFileSync(new URL('gridsample-simd.wasm', DIST)), warmUp: false });
-    } finally {
-      WebAssembly.instantiate = original;
-    }
-    const crossings = (f) => { const before = count; f(); return count - before; };
+    const { gs, crossings } = await countedModule();
     const img = image(32, 24, 4, 'uint8', 9);
     const m = maps(32, 24, 32, 24, 10);
     const prepared = gs.prepareRemap(img, m.x, m.y);

@@ -1,13 +1,11 @@
 // Prepared calls (gs.prepareGridSample and its kin) in both wasm variants: the unprepared calls' results bit for bit on new data, heap tensors and out, their errors, what they keep in the heap; and the crossings into the wasm per call, counted on a module whose every wasm function is wrapped.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import { load } from '../../js/node.mjs';
 import { modules } from './lib/api_values.mjs';
+import { countedModule } from './lib/counted_module.mjs';
 import { BASIC } from './lib/onnx_examples.mjs';
 
-const DIST = new URL('../../js/dist/', import.meta.url);
 
 // Deterministic values in [-range, range).
 function values(n, seed, range = 1.2) {
@@ -18,33 +16,6 @@ function values(n, seed, range = 1.2) {
   });
 }
 const bytes = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-/**
- * A simd module loaded from bytes whose instance has every exported function, and every
- * function embind reaches through the table, wrapped to count calls: crossings(f) is how many
- * times f() entered the wasm.
- */
-async function countedModule() {
-  const original = WebAssembly.instantiate;
-  let count = 0;
-  const counted = (f) => (typeof f === 'function' ? (...args) => { count++; return f(...args); } : f);
-  WebAssembly.instantiate = async (source, imports) => {
-    const r = await original(source, imports);
-    const exports = {};
-    for (const [name, value] of Object.entries(r.instance.exports)) {
-      exports[name] = value instanceof WebAssembly.Table
-        ? new Proxy(value, { get: (t, p) => (p === 'get' ? (i) => counted(t.get(i)) : typeof t[p] === 'function' ? t[p].bind(t) : t[p]) })
-        : counted(value);
-    }
-    return { instance: { exports }, module: r.module };
-  };
-  try {
-    const gs = await load({ variant: 'simd', wasmBinary: readFileSync(new URL('gridsample-simd.wasm', DIST)), warmUp: false });
-    return { gs, crossings: (f) => { const before = count; f(); return count - before; } };
-  } finally {
-    WebAssembly.instantiate = original;
-  }
-}
 
 describe('crossings into the wasm per call', () => {
   test('a prepared run crosses once; an unprepared call of shapes seen before, three times (one if all its tensors are heap tensors)', async () => {
