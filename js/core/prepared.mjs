@@ -26,16 +26,52 @@ export function offersOp(Module, op) {
 }
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
 
-// A prepared call that was never disposed gives its Sampler and buffers back when collected
-// (state: {Module, handle, buffers}; images/fixed_maps.mjs's prepared remaps too).
-export const registry = typeof FinalizationRegistry === 'function'
+// A prepared object that was never disposed gives its plan and buffers back when collected.
+const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((state) => releaseState(state))
   : null;
 
-export function releaseState(state) {
+function releaseState(state) {
   for (const p of state.buffers) if (p) state.Module.release(p);
   state.buffers.fill(0);
   state.Module.releasePrepared(state.handle);
+}
+
+/**
+ * What a prepared object (a PreparedCall, images/fixed_maps.mjs's PreparedRemap) keeps in its
+ * module: the library's plan (`handle`, 0 once released) and `slots` heap buffers its runs copy
+ * arrays through, each allocated at its first use; released by release() or, when the owner is
+ * collected undisposed, by the registry.
+ */
+export class KeptPlan {
+  #heap;
+  #state;
+
+  constructor(heap, owner, handle, slots) {
+    this.#heap = heap;
+    this.#state = { Module: heap.Module, handle, buffers: new Array(slots).fill(0) };
+    if (registry) registry.register(owner, this.#state, owner);
+  }
+
+  get handle() { return this.#state.handle; }
+
+  /** Frees the plan and the buffers (idempotent); `owner` as given to the constructor. */
+  release(owner) {
+    if (this.#state.handle === 0) return;
+    if (registry) registry.unregister(owner);
+    releaseState(this.#state);
+    this.#state.handle = 0;
+  }
+
+  /** The heap buffer `slot` of `bytes` (named `what` in `fn`'s errors), allocated at its first use. */
+  buffer(fn, slot, what, bytes) {
+    const { buffers } = this.#state;
+    if (!buffers[slot]) {
+      this.#heap.checkBudget(fn, [[what, bytes]]);
+      buffers[slot] = this.#heap.allocate(fn, what, Math.max(bytes, 1));
+    }
+    return buffers[slot];
+  }
 }
 
 /**
@@ -227,7 +263,7 @@ export class PreparedCall {
   #op;
   #fn;
   #specs;
-  #state;
+  #kept;
   #outBytes;
 
   constructor(heap, op, handle, specs, outDims) {
@@ -235,30 +271,24 @@ export class PreparedCall {
     this.#op = op;
     this.#fn = `${op}.run`;
     this.#specs = specs;
-    this.#state = { Module: heap.Module, handle, buffers: [0, 0, 0] };
+    this.#kept = new KeptPlan(heap, this, handle, 3);
     /** The output's dtype (the first input's) and dimensions (frozen). */
     this.dtype = specs[0].dtype;
     this.outputShape = Object.freeze(outDims);
     this.#outBytes = countElements(this.#fn, 'the output', outDims, this.dtype) * elementSize(this.dtype);
-    if (registry) registry.register(this, this.#state, this);
     Object.freeze(this);
   }
 
   /** True after dispose(). */
-  get disposed() { return this.#state.handle === 0; }
+  get disposed() { return this.#kept.handle === 0; }
 
   /** Frees the prepared state and the buffers it keeps. Idempotent; run() throws afterwards. */
-  dispose() {
-    if (this.#state.handle === 0) return;
-    if (registry) registry.unregister(this);
-    releaseState(this.#state);
-    this.#state.handle = 0;
-  }
+  dispose() { this.#kept.release(this); }
 
   run(...args) {
     const fn = this.#fn;
     const heap = this.#heap;
-    if (this.#state.handle === 0) {
+    if (this.#kept.handle === 0) {
       throw new TypeError(`${fn}: this prepared ${this.#op} call was disposed`);
     }
     const names = OPS[this.#op].inputs;
@@ -268,7 +298,7 @@ export class PreparedCall {
     const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
     const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
     heap.copyIn(fn, inputs, addresses, out);
-    if (heap.Module._gridsample_run(this.#state.handle, addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
+    if (heap.Module._gridsample_run(this.#kept.handle, addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return heap.result(fn, out, y, [this.dtype, this.outputShape, this.#outBytes], inputs[0][1]);
@@ -288,12 +318,5 @@ export class PreparedCall {
   }
 
   // The kept heap buffer `slot` (0, 1: inputs; 2: the output), allocated at its first use.
-  #buffer(slot, what, bytes) {
-    const { buffers } = this.#state;
-    if (!buffers[slot]) {
-      this.#heap.checkBudget(this.#fn, [[what, bytes]]);
-      buffers[slot] = this.#heap.allocate(this.#fn, what, bytes);
-    }
-    return buffers[slot];
-  }
+  #buffer(slot, what, bytes) { return this.#kept.buffer(this.#fn, slot, what, bytes); }
 }

@@ -4,7 +4,7 @@ import { HeapTensor } from '../core/heap_tensor.mjs';
 import { describe } from '../core/messages.mjs';
 import { readSampling } from '../core/library_rules.mjs';
 import { countElements, readChannels, readOptions, readSide } from '../core/plain_args.mjs';
-import { registry, releaseState, writeImageBlock } from '../core/prepared.mjs';
+import { KeptPlan, writeImageBlock } from '../core/prepared.mjs';
 import { libraryError } from '../core/wasm_heap.mjs';
 import { imageResult, readFill, readImage, readMap, readOutput } from './warps.mjs';
 
@@ -83,14 +83,14 @@ export function prepareRemap(heap, image, mapX, mapY, options) {
  */
 export class PreparedRemap {
   #heap;
-  #state;
+  #kept;
   #spec;
   #outBytes;
 
   constructor(heap, handle, spec, width, height) {
     this.#heap = heap;
     this.#spec = spec;
-    this.#state = { Module: heap.Module, handle, buffers: [0, 0] };
+    this.#kept = new KeptPlan(heap, this, handle, 2);
     /** The output's size (the maps'), channels and dtype (the image's). */
     this.width = width;
     this.height = height;
@@ -99,25 +99,19 @@ export class PreparedRemap {
     /** Bytes the library keeps for the maps' plan. */
     this.planBytes = heap.Module.preparedPlanBytes(handle);
     this.#outBytes = countElements('remap.run', 'the output', [height, width, spec.channels], spec.dtype) * elementSize(spec.dtype);
-    if (registry) registry.register(this, this.#state, this);
     Object.freeze(this);
   }
 
   /** True after dispose(). */
-  get disposed() { return this.#state.handle === 0; }
+  get disposed() { return this.#kept.handle === 0; }
 
   /** Frees the plan and the buffers it keeps. Idempotent; run() throws afterwards. */
-  dispose() {
-    if (this.#state.handle === 0) return;
-    if (registry) registry.unregister(this);
-    releaseState(this.#state);
-    this.#state.handle = 0;
-  }
+  dispose() { this.#kept.release(this); }
 
   run(image, options) {
     const fn = 'remap.run';
     const heap = this.#heap;
-    if (this.#state.handle === 0) throw new TypeError(`${fn}: this prepared remap was disposed`);
+    if (this.#kept.handle === 0) throw new TypeError(`${fn}: this prepared remap was disposed`);
     const opts = readOptions(fn, options, ['out']);
     const I = readImage(heap, fn, 'image', image, null);
     const spec = this.#spec;
@@ -134,19 +128,12 @@ export class PreparedRemap {
     const x = I.ptr || this.#buffer(0, 'image', I.bytes);
     const y = (O && O.ptr) || this.#buffer(1, 'the output', this.#outBytes);
     heap.copyIn(fn, [['image', I]], [x], O);
-    if (heap.Module._gridsample_run(this.#state.handle, x, 0, 0, y) !== 0) {
+    if (heap.Module._gridsample_run(this.#kept.handle, x, 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return imageResult(heap, fn, I, O, y, this.#outBytes, width, height);
   }
 
   // The kept heap buffer `slot` (0: the image; 1: the output), allocated at its first use.
-  #buffer(slot, what, bytes) {
-    const { buffers } = this.#state;
-    if (!buffers[slot]) {
-      this.#heap.checkBudget('remap.run', [[what, bytes]]);
-      buffers[slot] = this.#heap.allocate('remap.run', what, Math.max(bytes, 1));
-    }
-    return buffers[slot];
-  }
+  #buffer(slot, what, bytes) { return this.#kept.buffer('remap.run', slot, what, bytes); }
 }
