@@ -26,12 +26,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR
 
 // The bilinear sums of pixels [p, p + Lanes(DB)) of a tile's plans (DB: the NCHW blend's vectors,
-// 8 lanes on AVX-512, as GatherPair assembles them), C = 1 to 3 (acc[c]: channel c).
-// Each row of the window comes from gathers at the plan's offsets: GatherPair, two taps of one
-// channel (C = 1: x[o], x[o + 1]) or the two channels of one tap (C = 2); C = 3, GatherQuad of
-// the row's 6 values x[o .. o + 6) as [o, o + 4) and [o + 2, o + 6), so never past the window
-// (BlendPixels reads 4 lanes from the last tap, hence its `tail`). Per lane and channel the sum
-// is BlendPixels': from 0, the taps row by row, weight (1 * w_x) * w_y, so the same bits.
+// 8 lanes on AVX-512, as GatherPair assembles them), C = 1 to kMaxVectorChannels (acc[c]:
+// channel c). A window row's 2C values x[o .. o + 2C) come as C pairs (GatherPair at o, o + 2,
+// ..), so never past the window (BlendPixels reads 4 lanes from the last tap, hence its
+// `tail`): q[c] is channel c of tap (j, 0), q[C + c] of tap (j, 1) (C = 1: the two taps of the
+// one channel). Per lane and channel the sum is BlendPixels': from 0, the taps row by row,
+// weight (1 * w_x) * w_y, so the same bits.
 template <int C>
 HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const float* x, int32_t row,
                                int p, VB* acc) {
@@ -41,27 +41,10 @@ HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const flo
   for (int j = 0; j < 2; ++j) {
     const VB w0 = hn::Load(d, plan.weight[2 * j] + p);
     const VB w1 = hn::Load(d, plan.weight[2 * j + 1] + p);
-    if constexpr (C == 3) {
-      // q = channels 0, 1, 2 of tap (j, 0), channel 0 of tap (j, 1); r[2], r[3] = channels 1, 2
-      // of tap (j, 1) (r[0], r[1] are q[2], q[3] again: unused, the compiler drops them).
-      VB q[4], r[4];
-      GatherQuad(d, x + j * row, o, q);
-      GatherQuad(d, x + j * row + 2, o, r);
-      acc[0] = hn::Add(hn::Add(acc[0], hn::Mul(w0, q[0])), hn::Mul(w1, q[3]));
-      acc[1] = hn::Add(hn::Add(acc[1], hn::Mul(w0, q[1])), hn::Mul(w1, r[2]));
-      acc[2] = hn::Add(hn::Add(acc[2], hn::Mul(w0, q[2])), hn::Mul(w1, r[3]));
-      continue;
-    }
-    VB a, b;
-    GatherPair(d, x + j * row, o, &a, &b);  // C = 1: taps (j, 0), (j, 1); C = 2: tap (j, 0)
-    if constexpr (C == 1) {
-      acc[0] = hn::Add(hn::Add(acc[0], hn::Mul(w0, a)), hn::Mul(w1, b));
-    } else {
-      acc[0] = hn::Add(acc[0], hn::Mul(w0, a));
-      acc[1] = hn::Add(acc[1], hn::Mul(w0, b));
-      GatherPair(d, x + j * row + C, o, &a, &b);  // tap (j, 1)
-      acc[0] = hn::Add(acc[0], hn::Mul(w1, a));
-      acc[1] = hn::Add(acc[1], hn::Mul(w1, b));
+    VB q[2 * C];
+    for (int k = 0; k < C; ++k) GatherPair(d, x + j * row + 2 * k, o, &q[2 * k], &q[2 * k + 1]);
+    for (int c = 0; c < C; ++c) {
+      acc[c] = hn::Add(hn::Add(acc[c], hn::Mul(w0, q[c])), hn::Mul(w1, q[C + c]));
     }
   }
 }
@@ -69,6 +52,7 @@ HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const flo
 // The C channel vectors as C * Lanes interleaved values at out:
 //   C = 2: acc0 = [p0.c0 p1.c0 p2.c0 p3.c0]  acc1 = [p0.c1 ..]  ->  [p0.c0 p0.c1 p1.c0 ..]
 //   C = 3: acc0, acc1, acc2  ->  [p0.c0 p0.c1 p0.c2 p1.c0 ..]
+//   C = 5: channels 0-3 interleaved in a buffer, then per pixel those 4 and channel 4.
 template <int C>
 HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
   const DB d;
@@ -76,13 +60,25 @@ HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
     hn::StoreU(acc[0], d, out);
   } else if constexpr (C == 2) {
     hn::StoreInterleaved2(acc[0], acc[1], d, out);
-  } else {
+  } else if constexpr (C == 3) {
     hn::StoreInterleaved3(acc[0], acc[1], acc[2], d, out);
+  } else {
+    static_assert(C == 5, "1, 2, 3 or 5 channels");
+    constexpr int kLanes = hn::MaxLanes(DB());
+    HWY_ALIGN float four[4 * kLanes], fifth[kLanes];
+    hn::StoreInterleaved4(acc[0], acc[1], acc[2], acc[3], d, four);
+    hn::Store(acc[4], d, fifth);
+    const hn::Full128<float> d4;
+    for (size_t i = 0; i < hn::Lanes(d); ++i) {
+      hn::StoreU(hn::Load(d4, four + 4 * i), d4, out + 5 * i);
+      out[5 * i + 4] = fifth[i];
+    }
   }
 }
 
 // Pixels [begin, end) of a tile's bilinear plans (begin a multiple of Lanes) into out (pixel p
-// at out + p * C), float32, C = 1 to 3, without a fill colour: a vector of pixels at a time. In
+// at out + p * C), float32, C = 1, 2, 3 or 5, without a fill colour: a vector of pixels at a
+// time (four channels blend fastest a pixel per vector, BlendPixels). In
 // wasm the loop of a vector per pixel (BlendPixels), which loads and splats every weight alone,
 // cost twice the NCHW blend of the same points at one and two channels; at three it took
 // GridSampleChannelsLast of 8x80x80x3 at 300x4 points from 1.18x NCHW's time to 0.90x natively
@@ -90,11 +86,20 @@ HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
 template <int C>
 HWY_NOINLINE void BlendPixelVectors(const TilePlan<Mode::kLinear, 2>& plan, const Image<float>& im,
                                     int begin, int end, float* HWY_RESTRICT out) {
-  static_assert(C >= 1 && C <= 3, "one to three channels");
   const int lanes = static_cast<int>(hn::Lanes(DB()));
   const float* const x = im.x;  // locals: the stores below may alias `im`
   const int32_t row = im.row;
-  for (int p = begin; p < end; p += lanes) {
+  int p = begin;
+  if constexpr (C == 1) {  // two vectors per iteration, as the NCHW blend of one channel
+    for (; p + 2 * lanes <= end; p += 2 * lanes) {
+      VB acc[2];
+      SumPixelVector<C>(plan, x, row, p, acc);
+      SumPixelVector<C>(plan, x, row, p + lanes, acc + 1);
+      StorePixelVector<C>(acc, out + p);
+      StorePixelVector<C>(acc + 1, out + p + lanes);
+    }
+  }
+  for (; p < end; p += lanes) {
     VB acc[C];
     SumPixelVector<C>(plan, x, row, p, acc);
     if (end - p >= lanes) {

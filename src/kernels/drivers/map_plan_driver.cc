@@ -87,7 +87,7 @@ HWY_NOINLINE bool PlanSegments(const Source& source, MapPlan* plan) {
         int first = count, last = 0;  // the slots of the vectors planned
         const auto plan_vectors = [&](int a, int b) {
           if (convert_later) TileToPixels<Source::kSpace>(axes, padding, a, b, coords);
-          PlanTileFor<M, 2>(padding, axes, *coords, a, b, tile, nonempty);
+          PlanTileFor<M, 2>(padding, axes, StoredPositions<2>{coords}, a, b, tile, nonempty);
           for (int v = a; v < b; v += lanes) {
             const bool some = nonempty[v / lanes];
             kinds[(slot + v) / lanes] = some ? VectorKind::kPlanned : VectorKind::kOutside;

@@ -1,6 +1,7 @@
 // What the pixels driver (pixels_driver.cc) does with one row segment once it is planned: the
 // interleaved blend for X's dtype and channel count, or uint8 bilinear's fixed-point loop where
-// windows lie inside X; and the fill colour as the blends take it.
+// windows lie inside X; the fill colour as the blends take it; and what every segment of one
+// call shares (CallRows).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_DRIVERS_PIXEL_ROWS_INL_H_
@@ -11,6 +12,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <type_traits>
 
 #include "blends/fixed_point_u8-inl.h"
@@ -19,6 +22,7 @@
 #include "blends/wide_pixels-inl.h"
 #include "drivers/fast.h"
 #include "hwy/highway.h"
+#include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
 #include "sources/common-inl.h"
 
@@ -52,8 +56,8 @@ HWY_INLINE Image<T> ImageOf(const ImageBytes& im) {
 
 // Pixels [begin, end) of the plans with the blend of X's dtype (uint8 or float32) and channel
 // count: one vector per pixel up to 4 channels, vectors of channels beyond; float32 bilinear of
-// 1 to 3 channels without a fill colour a vector of pixels at a time (not on EMU128, the scalar
-// wasm's target, whose gathers are loops of lanes).
+// 1, 2, 3 or 5 channels without a fill colour a vector of pixels at a time (not on EMU128, the
+// scalar wasm's target, whose gathers are loops of lanes).
 template <Mode M, typename T>
 HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
                                 int begin, int end, int exact_end, void* out) {
@@ -66,6 +70,8 @@ HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const 
       return BlendPixelVectors<2>(plan, image, begin, end, o);
     if (channels == 3 && im.fill == nullptr)
       return BlendPixelVectors<3>(plan, image, begin, end, o);
+    if (channels == 5 && im.fill == nullptr)
+      return BlendPixelVectors<5>(plan, image, begin, end, o);
   }
   switch (channels) {
     case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
@@ -188,6 +194,54 @@ inline HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill)
   }
   return pixel;
 }
+
+// What every row segment of one call shares: X's and Y's layout, the plans' axes, the
+// fixed-point blend's setup and the fill colour. A source whose coordinates follow the pixels'
+// order alone (kFlatRows: a grid) walks a batch item's rows as one line of pixels, so that
+// narrow outputs (a grid of points x 4 or x 1) still fill whole tiles.
+template <Mode M, class Source>
+struct CallRows {
+  static constexpr int kTile =
+      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
+
+  explicit CallRows(const InterleavedProblem& problem)
+      : pb(problem),
+        width(Source::kFlatRows ? pb.rows * pb.axes.out_w : pb.axes.out_w),
+        lines(Source::kFlatRows ? 1 : pb.rows),
+        elem(DTypeSize(pb.dtype)),
+        row(pb.axes.in_w * pb.c),
+        axes{{pb.axes.in_h, pb.axes.in_w}, {row, pb.c}, pb.axes.align},
+        in_count(static_cast<int64_t>(pb.axes.in_h) * row),
+        out_count(pb.rows * pb.axes.out_w * pb.c),
+        // uint8 bilinear of 1 to 4 channels; the affine warp's float32 stepped positions only for X
+        // sides up to kFixedMaxSide.
+        fixed(M == Mode::kLinear && pb.dtype == DType::kUint8 && pb.c <= 4 &&
+              (!Source::kKnowsInterior ||
+               (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide))),
+        fs(MakeFixedSetup(pb, row)) {
+    if (pb.fill == nullptr) return;
+    fill_store.reset(new (std::nothrow) float[static_cast<size_t>(FillFloats(pb.c))]);
+    if (fill_store) {
+      fill = fill_store.get();
+      fill_pixel = MakeFill(pb, fill_store.get());
+    }
+  }
+
+  // Whether the call can run: false when the fill colour found no memory.
+  bool Ready() const { return pb.fill == nullptr || fill != nullptr; }
+
+  const InterleavedProblem& pb;
+  const int64_t width, lines;  // pixels per line of output and lines per batch item
+  const size_t elem;           // bytes per value of X and Y
+  const int32_t row;           // values per row of X
+  const PlanAxes<2> axes;
+  const int64_t in_count, out_count;    // values per batch item of X and of Y
+  const bool fixed;                     // the fixed-point blend, where windows lie inside X
+  const FixedSetup fs;                  // (read in bilinear only)
+  std::unique_ptr<float[]> fill_store;  // MakeFill's two forms of the fill colour
+  const float* fill = nullptr;          // the fill colour as the blends add it, or null
+  const uint8_t* fill_pixel = nullptr;  // the fill colour as a pixel of Y's dtype, or null
+};
 
 #endif  // HWY_TARGET != HWY_SCALAR
 

@@ -5,11 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
-#include <new>
 #include <string_view>
-#include <type_traits>
-#include <utility>
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
@@ -37,54 +33,6 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
-// What every row segment of one call shares: X's and Y's layout, the plans' axes, the
-// fixed-point blend's setup and the fill colour. A source whose coordinates follow the pixels'
-// order alone (kFlatRows: a grid) walks a batch item's rows as one line of pixels, so that
-// narrow outputs (a grid of points x 4 or x 1) still fill whole tiles.
-template <Mode M, class Source>
-struct CallRows {
-  static constexpr int kTile =
-      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
-
-  explicit CallRows(const InterleavedProblem& problem)
-      : pb(problem),
-        width(Source::kFlatRows ? pb.rows * pb.axes.out_w : pb.axes.out_w),
-        lines(Source::kFlatRows ? 1 : pb.rows),
-        elem(DTypeSize(pb.dtype)),
-        row(pb.axes.in_w * pb.c),
-        axes{{pb.axes.in_h, pb.axes.in_w}, {row, pb.c}, pb.axes.align},
-        in_count(static_cast<int64_t>(pb.axes.in_h) * row),
-        out_count(pb.rows * pb.axes.out_w * pb.c),
-        // uint8 bilinear of 1 to 4 channels; the affine warp's float32 stepped positions only for X
-        // sides up to kFixedMaxSide.
-        fixed(M == Mode::kLinear && pb.dtype == DType::kUint8 && pb.c <= 4 &&
-              (!Source::kKnowsInterior ||
-               (pb.axes.in_w <= kFixedMaxSide && pb.axes.in_h <= kFixedMaxSide))),
-        fs(MakeFixedSetup(pb, row)) {
-    if (pb.fill == nullptr) return;
-    fill_store.reset(new (std::nothrow) float[static_cast<size_t>(FillFloats(pb.c))]);
-    if (fill_store) {
-      fill = fill_store.get();
-      fill_pixel = MakeFill(pb, fill_store.get());
-    }
-  }
-
-  // Whether the call can run: false when the fill colour found no memory.
-  bool Ready() const { return pb.fill == nullptr || fill != nullptr; }
-
-  const InterleavedProblem& pb;
-  const int64_t width, lines;  // pixels per line of output and lines per batch item
-  const size_t elem;           // bytes per value of X and Y
-  const int32_t row;           // values per row of X
-  const PlanAxes<2> axes;
-  const int64_t in_count, out_count;    // values per batch item of X and of Y
-  const bool fixed;                     // the fixed-point blend, where windows lie inside X
-  const FixedSetup fs;                  // (read in bilinear only)
-  std::unique_ptr<float[]> fill_store;  // MakeFill's two forms of the fill colour
-  const float* fill = nullptr;          // the fill colour as the blends add it, or null
-  const uint8_t* fill_pixel = nullptr;  // the fill colour as a pixel of Y's dtype, or null
-};
-
 // One thread's piece of the work, unit by unit (RowUnits: batch item, column tile, row): the
 // source's per-item, per-column and per-row state, and one row segment's coordinates and plans.
 template <Mode M, class Source>
@@ -124,8 +72,12 @@ class RowSegments {
     if constexpr (M == Mode::kLinear) {
       if (call_.fixed) return FixedSegment(out);
     }
-    FillPositions(0, count_);
-    PlanAndBlend(0, count_, out);
+    if constexpr (HasPlannerPositions<Source>::value) {
+      PlanAndBlend(src_.PlannerPositions(), 0, count_, out);
+    } else {
+      FillPositions(0, count_);
+      PlanAndBlend(StoredPositions<2>{&coords_}, 0, count_, out);
+    }
   }
 
  private:
@@ -139,12 +91,16 @@ class RowSegments {
   }
 
   // Plans pixels [a, b) from their positions and blends the runs of vectors with some weight;
-  // the others (zeros padding, every tap outside) are 0 or the fill colour. The segment's last
-  // pixel stores exactly its C elements: the pixel after it starts the next column tile, a work
-  // unit that another thread may write first.
-  HWY_INLINE void PlanAndBlend(int a, int b, uint8_t* out) {
+  // the others (zeros padding, every tap outside) are 0 or the fill colour, where the positions
+  // mark them. The segment's last pixel stores exactly its C elements: the pixel after it starts
+  // the next column tile, a work unit that another thread may write first.
+  template <class Positions>
+  HWY_INLINE void PlanAndBlend(const Positions& positions, int a, int b, uint8_t* out) {
     const int lanes = Lanes();
-    PlanTileFor<M, 2>(call_.pb.axes.padding, call_.axes, coords_, a, b, &plan_, nonempty_);
+    PlanTileFor<M, 2>(call_.pb.axes.padding, call_.axes, positions, a, b, &plan_, nonempty_);
+    if constexpr (!Positions::kMarksEmpty) {
+      return BlendSegment<M>(plan_, call_.pb.dtype, call_.pb.c, im_, a, b, count_ - 1, out);
+    }
     for (int v = a; v < b;) {
       const int first = v;
       const bool blend = nonempty_[v / lanes];
@@ -180,7 +136,7 @@ class RowSegments {
       } else if constexpr (!Source::kPositionsFromCoords) {
         FillPositions(v, end);
       }
-      PlanAndBlend(v, end, out);
+      PlanAndBlend(StoredPositions<2>{&coords_}, v, end, out);
     }
   }
 

@@ -128,39 +128,54 @@ HWY_NOINLINE void TileToPixels(const PlanAxes<kRank>& axes, Padding padding, int
   }
 }
 
+// A tile's pixel positions as TileToPixels left them, for PlanTile, which marks the vectors
+// whose taps all lie outside X (kMarksEmpty) for the driver to store without blending.
+template <int kRank>
+struct StoredPositions {
+  static constexpr bool kMarksEmpty = true;
+  const TileCoords<kRank>* coords;
+
+  template <Padding P>
+  HWY_INLINE void At(const PlanAxes<kRank>& /*axes*/, int p, int /*end*/, VF* x) const {
+    for (int a = 0; a < kRank; ++a) x[a] = hn::Load(DF(), coords->g[a] + p);
+  }
+};
+
 // Plans the pixels [begin, end) of a channels-last tile (begin a multiple of Lanes) from their
-// pixel positions (TileToPixels), and records per vector whether PlanVector found some weight
-// (`nonempty`, one per vector). One instance per mode, padding and rank, shared by every
+// pixel positions, vector p's from positions.At<P>(axes, p, end, x) (StoredPositions, or a
+// source's coordinates converted on the way, as the grid's GridPositions), and, where
+// Positions::kMarksEmpty, records per vector whether PlanVector found some weight (`nonempty`,
+// one per vector). One instance per mode, padding, rank and kind of positions, shared by every
 // channels-last source.
-template <Mode M, Padding P, int kRank>
-HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in,
-                           const TileCoords<kRank>* HWY_RESTRICT coords, int begin, int end,
-                           TilePlan<M, kRank>* HWY_RESTRICT plan, bool* HWY_RESTRICT nonempty) {
-  // A local copy, and restrict: otherwise the plan's stores could alias the axes and the
-  // coordinates, which the compiler would then reload for every vector.
+template <Mode M, Padding P, int kRank, class Positions>
+HWY_NOINLINE void PlanTile(const PlanAxes<kRank>& axes_in, const Positions& positions_in, int begin,
+                           int end, TilePlan<M, kRank>* HWY_RESTRICT plan,
+                           bool* HWY_RESTRICT nonempty) {
+  // Local copies: otherwise the plan's stores could alias the axes and the positions, which the
+  // compiler would then reload for every vector.
   const PlanAxes<kRank> axes = axes_in;
-  const DF d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
+  const Positions positions = positions_in;
+  const int lanes = static_cast<int>(hn::Lanes(DF()));
   for (int p = begin; p < end; p += lanes) {
     VF x[kRank];
-    for (int a = 0; a < kRank; ++a) x[a] = hn::Load(d, coords->g[a] + p);
+    positions.template At<P>(axes, p, end, x);
     const bool any = PlanVector<M, P, kRank, /*kInterleaved=*/true>(axes, x, p, plan);
-    nonempty[p / lanes] = any;
+    if constexpr (Positions::kMarksEmpty) nonempty[p / lanes] = any;
   }
 }
 
 // PlanTile with the padding chosen at run time (once per tile).
-template <Mode M, int kRank>
+template <Mode M, int kRank, class Positions>
 HWY_INLINE void PlanTileFor(Padding padding, const PlanAxes<kRank>& axes,
-                            const TileCoords<kRank>& coords, int begin, int end,
+                            const Positions& positions, int begin, int end,
                             TilePlan<M, kRank>* plan, bool* nonempty) {
   switch (padding) {
     case Padding::kZeros:
-      return PlanTile<M, Padding::kZeros, kRank>(axes, &coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kZeros, kRank>(axes, positions, begin, end, plan, nonempty);
     case Padding::kBorder:
-      return PlanTile<M, Padding::kBorder, kRank>(axes, &coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kBorder, kRank>(axes, positions, begin, end, plan, nonempty);
     case Padding::kReflection:
-      return PlanTile<M, Padding::kReflection, kRank>(axes, &coords, begin, end, plan, nonempty);
+      return PlanTile<M, Padding::kReflection, kRank>(axes, positions, begin, end, plan, nonempty);
   }
 }
 

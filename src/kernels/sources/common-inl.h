@@ -11,7 +11,9 @@
 // Positions(coords), the row's pixel coordinates that the uint8 fixed-point blend takes
 // (kPositionsFromCoords: from the filled coordinates). A source whose coordinates depend on a
 // pixel's index in the batch item alone (kFlatRows: a grid tensor) may be walked as one row of
-// all the item's pixels (Columns over the whole of it, Row(row0) once).
+// all the item's pixels (Columns over the whole of it, Row(row0) once). A source may instead
+// give the float planner its segment's positions itself (PlannerPositions(): GridRows), read and
+// converted vector by vector with no tile of coordinates in between.
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_SOURCES_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_SOURCES_COMMON_INL_H_
@@ -22,6 +24,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "planner/tile_plan-inl.h"
@@ -47,6 +50,13 @@ struct CoordPositions {
     *py = hn::Load(d, y + v);
   }
 };
+
+// Whether a source gives the float planner its positions itself (PlannerPositions()).
+template <class Source, class = void>
+struct HasPlannerPositions : std::false_type {};
+template <class Source>
+struct HasPlannerPositions<Source, std::void_t<decltype(&Source::PlannerPositions)>>
+    : std::true_type {};
 
 // A vector from each of two float planes at x and y; when `valid` < Lanes only the first
 // `valid` values are read, the other lanes 0.

@@ -61,6 +61,23 @@ struct GridSource {
   }
 };
 
+// A row segment's grid coordinates as pixel positions for PlanTile, read and converted vector by
+// vector: no tile of coordinates written and read back, and every vector blended, those whose
+// taps all lie outside X too (as the NCHW driver plans and blends: with finite X they come to
+// +0 all the same, and GridSample has no fill colour).
+struct GridPositions {
+  static constexpr bool kMarksEmpty = false;
+  GridSource<2> grid;  // at the segment's first pixel
+
+  template <Padding P>
+  HWY_INLINE void At(const PlanAxes<2>& axes, int p, int end, VF* x) const {
+    grid.Coords(p, end - p, x);
+    for (int a = 0; a < 2; ++a) {
+      x[a] = ToPixels<CoordinateSpace::kNormalised>(DF(), x[a], axes.size[a], axes.align, P);
+    }
+  }
+};
+
 // GridSampleChannelsLast's (N, Ho, Wo, 2) float32 grid, row by row.
 class GridRows {
  public:
@@ -80,6 +97,10 @@ class GridRows {
   }
   HWY_INLINE CoordPositions Positions(const TileCoords<2>& coords) const {
     return CoordPositions::Of(coords);
+  }
+  // The segment's positions for the float planner, straight from the grid.
+  HWY_INLINE GridPositions PlannerPositions() const {
+    return GridPositions{GridSource<2>{item_.grid + row_ * 2}};
   }
 
  private:
