@@ -10,7 +10,7 @@ import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
 import { planOf } from './plan.mjs';
 import { fusedArguments } from './fused_arguments.mjs';
-import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, typeOf } from './values.mjs';
+import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, splitProfile, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -185,16 +185,16 @@ export class InferenceSession {
     if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
     // Checked now, so that a mistake is reported against this call; the feeds are copied so
     // that a caller reusing the object for the next call does not change this run's.
-    const { profile = false, ...runOptions } = options ?? {};
+    const [runOptions, profile] = splitProfile(options);
     const error = (message) => this.#error(message);
     const request = { feeds: readFeeds(feeds, this.inputNames, this.#split.inputs, error), wanted: readFetches(fetches, this.outputNames, error), runOptions, profile };
-    // A run called while others are pending waits its turn; release() meanwhile cancels it.
+    // A run called while others are pending waits its turn (release() meanwhile cancels it).
     const waits = this.#pending++ > 0;
-    const turn = this.#queue.then(() => {
+    const go = () => {
       if (waits && this.#released) throw this.#error('run: the session was released before this run started');
-      if (this.#whole) return this.#runWhole(request);
-      return this.#placement?.pending ? this.#decide(request) : this.#run(request);
-    });
+      return this.#whole ? this.#runWhole(request) : this.#placement?.pending ? this.#decide(request) : this.#run(request);
+    };
+    const turn = waits ? this.#queue.then(go) : go();
     this.#queue = turn.then(ignore, ignore).then(() => void --this.#pending);
     return turn;
   }
@@ -238,13 +238,12 @@ export class InferenceSession {
           if (seen) seen.set(n.index, io(n, valueOf));
         }
       }
-      const timing = { part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0 };
-      if (profile && part.runsOn === 'gridsample') timing.io = part.nodes.map((n) => io(n, valueOf));
-      times.push(timing);
+      if (!profile) continue;
+      times.push({ part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0, io: part.runsOn === 'gridsample' ? part.nodes.map((n) => io(n, valueOf)) : undefined });
     }
     const result = {};
     for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);
-    const returned = new Set(Object.values(result));
+    const returned = owned.length ? new Set(Object.values(result)) : null;
     // Our batched GPU work, which may read onnxruntime's tensors, submitted before they go.
     try {
       if (owned.length) await this.#gpuNodes?.gpu.flush();
@@ -395,6 +394,8 @@ export class InferenceSession {
 
   // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
   #ortFeeds(values, names) {
-    return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
+    const feeds = {};
+    for (const n of names) feeds[n] = this.#asOrt(values.get(n));
+    return feeds;
   }
 }

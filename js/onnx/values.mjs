@@ -30,7 +30,8 @@ const isFloat16Array = (data) => typeof globalThis.Float16Array === 'function' &
  * later inside onnxruntime's Tensor constructor).
  */
 export function checkFeed(t, declared) {
-  const expected = `expected ${formatType(declared)}`;
+  // The words made only for a message: a feed that passes costs no string.
+  const expected = { toString: () => `expected ${formatType(declared)}` };
   if (t === null || typeof t !== 'object' || typeof t.type !== 'string' || !t.dims || typeof t.dims[Symbol.iterator] !== 'function') {
     return `${expected}, got ${describe(t)} (make it with new ort.Tensor(type, data, dims))`;
   }
@@ -148,6 +149,19 @@ export function readFeeds(feeds, inputNames, inputs, error) {
     checked.set(name, t);
   }
   return checked;
+}
+
+const NO_RUN_OPTIONS = Object.freeze({});
+
+/**
+ * run()'s options as [onnxruntime's run options, our `profile` flag]: the caller's object as it
+ * is where it has no `profile` (no copy per run), else a copy without it.
+ */
+export function splitProfile(options) {
+  if (options == null) return [NO_RUN_OPTIONS, false];
+  if (!Object.hasOwn(options, 'profile')) return [options, false];
+  const { profile, ...runOptions } = options;
+  return [runOptions, Boolean(profile)];
 }
 
 /** run()'s fetches (output names) as an array of their own, or undefined for every output. */
