@@ -17,6 +17,7 @@ set(GRIDSAMPLE_COLD_SOURCES
   src/kernels/api/targets.cc
   src/kernels/api/sampler.cc
   src/kernels/api/matrices.cc
+  src/kernels/api/warp_tables.cc
   src/kernels/api/reference_calls.cc
   # the checks those rules are made of
   src/kernels/problem/checks.cc

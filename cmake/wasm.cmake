@@ -30,6 +30,7 @@ set(GRIDSAMPLE_WASM_FEATURE_BINDINGS
   src/bindings/affine_warp_bindings.cc
   src/bindings/perspective_warp_bindings.cc
   src/bindings/matrices_bindings.cc  # pixel homographies, OpenCV matrix builders
+  src/bindings/warp_tables_bindings.cc  # gridsample/webgpu's warp coordinate tables
   src/bindings/remap_bindings.cc
   src/bindings/flow_bindings.cc  # WarpFlow, NCHW and channels-last
   src/bindings/deformable_attention_bindings.cc)

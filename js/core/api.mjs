@@ -4,7 +4,7 @@ import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { prepareRemap } from '../images/fixed_maps.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
-import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling } from './library_rules.mjs';
+import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
 import { matrixCalls } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
@@ -38,7 +38,9 @@ const THREAD_CONTROL = new WeakMap();
  * - modeName(code), paddingName(code): the canonical names;
  * - pixelHomography(fn, name, h, space, inverse, inSize, outSize, align, inverseOption): the
  *   homography from output pixels to input pixels the warps sample h (six or nine numbers) by
- *   (images/matrices.mjs).
+ *   (images/matrices.mjs);
+ * - warpTableLayout(theta, padding, width, height), warpTable(fn, kind, matrix, width, height,
+ *   align): the coordinate table a WebGPU warp's shader samples from (library_rules.mjs).
  */
 export function libraryRules(api) {
   return LIBRARY_RULES.get(api) ?? null;
@@ -299,6 +301,11 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       if (!offers('pixelHomography')) throw absent('the image warps');
       return matrices.pixelHomography(...args);
     },
+    warpTableLayout: (...args) => {
+      if (!offers('fillWarpTable')) throw absent('the image warps');
+      return warpTableLayout(heap, ...args);
+    },
+    warpTable: (...args) => warpTable(heap, ...args),
   });
   return api;
 }

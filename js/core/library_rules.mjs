@@ -1,4 +1,4 @@
-// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's and deformable attention's of src/kernels/api/validation.h).
+// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's and deformable attention's of src/kernels/api/validation.h) and the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h).
 import { describe, shapeString } from './messages.mjs';
 import { libraryError, OUTPUT_SLOT } from './wasm_heap.mjs';
 import { option, readAlign } from './plain_args.mjs';
@@ -92,4 +92,44 @@ export function affineGridOutputShape(heap, fn, size) {
   const code = heap.Module.affineGridOutputShape(heap.writeInt64s(0, size), size.length, heap.writeInt64s(2, []));
   if (code !== 0) throw libraryError(fn, `${heap.Module.takeLastError()}: ${shapeString(size)}`);
   return heap.readInt64s(2, size.length);
+}
+
+// The coordinate tables of gridsample/webgpu's warp shaders by the library's WarpTable codes
+// (src/kernels/api/warp_tables.h), named as js/webgpu/warp_wgsl.mjs names the shader's sources.
+const WARP_TABLES = ['affine', 'points', 'perspective'];
+
+/**
+ * Which coordinate table a matrix warp's shader samples from, and its bytes, for an output of
+ * `width` x `height`: for a normalised warpAffine by `theta` ({dtype, data} as readMatrix reads
+ * it) under padding code `padding`, 'affine' or 'points'; for every other matrix warp (theta
+ * null), 'perspective'. Allocates nothing.
+ */
+export function warpTableLayout(heap, theta, padding, width, height) {
+  const { Module } = heap;
+  const code = theta ? Module.affineWarpTable(heap.writeFloat64s(0, theta.data), heap.dtypeCodes[theta.dtype], padding)
+    : WARP_TABLES.indexOf('perspective');
+  return { kind: WARP_TABLES[code], bytes: 4 * Module.warpTableFloats(code, height, width) };
+}
+
+/**
+ * The table `kind` (warpTableLayout's) of `matrix` (theta, six numbers, or the pixel homography
+ * H, nine) for an output of `width` x `height` and alignCorners `align`: {terms, a Float32Array;
+ * source, the 4 floats of the shader's uniform block}, computed in the wasm heap.
+ */
+export function warpTable(heap, fn, kind, matrix, width, height, align) {
+  const { Module } = heap;
+  const code = WARP_TABLES.indexOf(kind);
+  const floats = Module.warpTableFloats(code, height, width);
+  heap.checkBudget(fn, [['the coordinate table', 4 * floats]]);
+  const p = floats > 0 ? heap.allocate(fn, 'the coordinate table', 4 * floats) : 0;
+  try {
+    const source = heap.stage(1, new Float32Array(4));
+    Module.fillWarpTable(code, heap.writeFloat64s(0, matrix), height, width, align, p, source);
+    return {
+      terms: new Float32Array(Module.HEAPU8.buffer, p, floats).slice(),
+      source: Array.from(new Float32Array(Module.HEAPU8.buffer, source, 4)),
+    };
+  } finally {
+    if (p) Module.release(p);
+  }
 }

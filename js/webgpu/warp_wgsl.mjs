@@ -5,13 +5,14 @@ import { WORKGROUP } from './grid_sample_wgsl.mjs';
 /**
  * Where output pixel (i, j)'s position comes from, and the storage each reads:
  * - affine: AffineGrid's value ((t0 x_j + t1 y_i) + t2, normalised): per column the products
- *   t_k0 x_j and per row t_k1 y_i as double-float pairs (computed in float64 on the CPU), then
+ *   t_k0 x_j and per row t_k1 y_i as double-float pairs (the library's float64 products), then
  *   summed with t_k2 in double-float and rounded once, as the reference rounds its double;
  * - perspective: the homography's terms (perspective_rule.h): per row the three row terms, the
  *   column terms in the uniform block, then the products, sums and quotient in float32;
  * - maps: pixel positions, interleaved (x, y) in one map, or planes (x's, then y's binding);
- * - points: AffineGrid's values per output pixel, interleaved (x, y), normalised (warps.mjs
+ * - points: AffineGrid's values per output pixel, interleaved (x, y), normalised (the library
  *   computes them where reflection reduces values the pairs cannot hold exactly).
+ * The tables are the library's (src/kernels/api/warp_tables.h).
  */
 export const SOURCES = ['affine', 'perspective', 'maps', 'planes', 'points'];
 

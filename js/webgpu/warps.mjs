@@ -1,105 +1,9 @@
-// gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images/warps.mjs, DESIGN.md section 9); what the shader samples at is computed here in float64 as the reference computes it.
+// gridsample/webgpu's image warps (warpAffine, warpPerspective, remap) on interleaved uint8 or float32 images in GPU buffers or on the CPU (uploaded), with the CPU API's arguments, options and messages (js/images/warps.mjs, DESIGN.md section 9); what the shader samples at is the library's coordinate table (src/kernels/api/warp_tables.h), made by the reference's own rules.
 import { readFill, readSpace, WARPS } from '../images/warps.mjs';
-import { affineBaseCoordinate } from '../images/axis_line.mjs';
 import { readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { readGpuImage } from './gpu_images.mjs';
 import { readGpuOut } from './tensors.mjs';
 import { warpParams, warpWgsl } from './warp_wgsl.mjs';
-
-const TERM_LIMIT = 2 ** 100; // perspective_rule.h kPerspectiveTermLimit
-
-// A finite value kept within +-2^100 (perspective_rule.h's PerspectiveTerm before its rounding):
-// a coordinate that far pads, and sums of such terms stay finite in float32.
-const withinTermLimit = (v) => (Number.isFinite(v) ? Math.min(Math.max(v, -TERM_LIMIT), TERM_LIMIT) : v);
-
-// A float64 value as a double-float pair [hi, lo] of float32s (about 48 bits), kept within the
-// term limit.
-function pair(v) {
-  const c = withinTermLimit(v);
-  const hi = Math.fround(c);
-  return [hi, Number.isFinite(hi) ? Math.fround(c - hi) : 0];
-}
-
-/**
- * The affine source's storage: per output column j the products t_k0 x_j, then per row i the
- * products t_k1 y_i (k = 0, 1: the x and y values), as pairs, and the constants t_k2 as pairs:
- * AffineGrid's base coordinates and products in float64, as the reference computes them.
- */
-function affineTerms(t, width, height, align) {
-  const terms = new Float32Array(4 * (width + height));
-  for (let j = 0; j < width; ++j) {
-    const x = affineBaseCoordinate(j, width, align);
-    for (let k = 0; k < 2; ++k) terms.set(pair(t[3 * k] * x), (2 * j + k) * 2);
-  }
-  for (let i = 0; i < height; ++i) {
-    const y = affineBaseCoordinate(i, height, align);
-    for (let k = 0; k < 2; ++k) terms.set(pair(t[3 * k + 1] * y), 4 * width + (2 * i + k) * 2);
-  }
-  return { terms, source: [...pair(t[2]), ...pair(t[5])] };
-}
-
-// Reflection reduces a float64 theta's AffineGrid values modulo 4 before rounding them, keeping
-// bits below the pairs' ~48: past this bound on |value| a pair's error (about 2^-48 |value|)
-// would change a rounded result once in 2^17 or more often (at 3e8, 1 pixel in 60 did; past
-// 2^54, most), so the values are computed per pixel instead (affinePoints).
-const PAIRS_EXACT_BELOW = 2 ** 8;
-
-/**
- * AffineGrid's values (x, y) of every output pixel, as the reference computes a float64
- * theta's (affine_source.h's AffinePoints: AffineValue's sum in float64; CoordinateAs: reduced
- * modulo 4 past 3, as fmod) before they are rounded to float32.
- */
-function affinePoints(t, width, height, align) {
-  const xs = Array.from({ length: width }, (_, j) => affineBaseCoordinate(j, width, align));
-  const points = new Float32Array(2 * width * height);
-  for (let i = 0; i < height; ++i) {
-    const y = affineBaseCoordinate(i, height, align);
-    for (let j = 0; j < width; ++j) {
-      for (let r = 0; r < 2; ++r) {
-        const v = 0 + t[3 * r] * xs[j] + t[3 * r + 1] * y + t[3 * r + 2];
-        points[2 * (i * width + j) + r] = Math.abs(v) > 3 ? v % 4 : v;
-      }
-    }
-  }
-  return points;
-}
-
-// Whether a float64 theta's values, which reflection reduces, may exceed PAIRS_EXACT_BELOW
-// (base coordinates lie in [-1, 1]).
-const pairsInexact = (t) => [0, 3].some((r) => Math.abs(t[r]) + Math.abs(t[r + 1]) + Math.abs(t[r + 2]) >= PAIRS_EXACT_BELOW);
-
-// perspective_rule.h's PerspectiveTerm: the float32 of a value within the term limit.
-const perspectiveTerm = (v) => Math.fround(withinTermLimit(v));
-
-// x * 2 ** e for any integer e (2 ** e alone leaves double's range beyond ±1023).
-function ldexp(x, e) {
-  let y = x;
-  let k = e;
-  for (; k > 1000; k -= 1000) y *= 2 ** 1000;
-  for (; k < -1000; k += 1000) y *= 2 ** -1000;
-  return y * 2 ** k;
-}
-
-/**
- * The perspective source's storage for H (output pixel -> input pixel, nine float64s): H scaled
- * by the power of two that brings its w row's largest entry into [0.5, 1) (PerspectiveMapOf),
- * per row i its three row terms m[1] i + m[2] (PerspectiveRowTerms), and the column terms.
- */
-function perspectiveTerms(h, height) {
-  let largest = 0; // NaN entries compare false, as in C++
-  for (let k = 6; k < 9; ++k) if (Math.abs(h[k]) > largest) largest = Math.abs(h[k]);
-  const exponent = largest > 0 && Number.isFinite(largest) ? Math.floor(Math.log2(largest)) + 1 : 0;
-  // Math.log2 may round across a power of two: frexp's exponent puts largest in [0.5, 1).
-  let e = exponent;
-  if (e !== 0 && ldexp(largest, -e) >= 1) e += 1;
-  if (e !== 0 && ldexp(largest, -e) < 0.5) e -= 1;
-  const m = h.map((v) => ldexp(v, -e));
-  const terms = new Float32Array(3 * height);
-  for (let i = 0; i < height; ++i) {
-    for (let r = 0; r < 3; ++r) terms[3 * i + r] = perspectiveTerm(m[3 * r + 1] * i + m[3 * r + 2]);
-  }
-  return { terms, source: [perspectiveTerm(m[0]), perspectiveTerm(m[3]), perspectiveTerm(m[6]), 0] };
-}
 
 /**
  * The warps over `compute` (index.mjs's dispatch of one shader), `checkBinding` (whether bytes
@@ -193,22 +97,22 @@ export function makeWarps({ compute, checkBinding, rules, wasm }) {
       checkWithLibrary(fn, I, opts);
       const { width, height } = outputSize(fn, opts, I);
       const affine = space === 'normalized' && fn === 'warpAffine';
-      const points = affine && M.dtype === 'float64' && rules.paddingName(sampling.padding) === 'reflection' && pairsInexact(M.data);
-      const termsBytes = 4 * (points ? 2 * width * height : affine ? 4 * (width + height) : 3 * height);
-      const empty = checkSizes(fn, I, width, height, [['the coordinate table', termsBytes]]);
+      // The library's table for the shader: its kind and size first, made once the sizes fit.
+      const table = rules.warpTableLayout(affine ? M : null, sampling.padding, width, height);
+      const empty = checkSizes(fn, I, width, height, [['the coordinate table', table.bytes]]);
       const key = { mode: rules.modeName(sampling.mode), padding: rules.paddingName(sampling.padding), align: sampling.align };
       let coords;
       if (empty) {
         coords = { terms: new Float32Array(0), source: [0, 0, 0, 0], key: { ...key, source: 'perspective' } };
-      } else if (points) {
-        coords = { terms: affinePoints(M.data, width, height, sampling.align), source: [0, 0, 0, 0], key: { ...key, source: 'points' } };
       } else if (affine) {
-        const { terms, source } = affineTerms(M.data, width, height, sampling.align);
-        coords = { terms, source, key: { ...key, source: 'affine', reduceFirst: M.dtype === 'float64' } };
+        const { terms, source } = rules.warpTable(fn, table.kind, M.data, width, height, sampling.align);
+        // A float64 theta's pairs are reduced modulo 4 before their rounding, as the reference reduces its double.
+        const reduceFirst = table.kind === 'affine' ? { reduceFirst: M.dtype === 'float64' } : {};
+        coords = { terms, source, key: { ...key, source: table.kind, ...reduceFirst } };
       } else {
         const h = fn === 'warpAffine' ? [...M.data, 0, 0, 1] : [...M.data];
         const H = rules.pixelHomography(fn, spec.name[space], h, space, inverse, [I.width, I.height], [width, height], sampling.align);
-        const { terms, source } = perspectiveTerms(H, height);
+        const { terms, source } = rules.warpTable(fn, table.kind, H, width, height, sampling.align);
         // Pixel space fixes the points; alignCorners then only picks reflection's lines.
         coords = { terms, source, key: { ...key, source: 'perspective', align: space === 'pixel' ? false : sampling.align } };
       }

@@ -68,6 +68,7 @@ describe('gridsample/core in Node', () => {
     // gridsample/webgpu and gridsample/onnx ask a module's rules: the core's say what is missing.
     const rules = libraryRules((await loaded(core)).gs);
     assert.throws(() => rules.multiScaleDeformableAttention([1, 4, 1, 2], [[2, 2]], [0], [1, 1, 1, 1, 1, 2], [1, 1, 1, 1, 1]), { name: 'TypeError', message: /gridsample\/core/ });
+    assert.throws(() => rules.warpTableLayout(null, 0, 2, 2), { name: 'TypeError', message: /gridsample\/core/ });
   });
 
   test('every golden case (GridSample, AffineGrid): passes and gives the full build\'s bytes, copying and heap tensors', async () => {

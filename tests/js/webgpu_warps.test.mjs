@@ -1,7 +1,8 @@
-// gridsample/webgpu's image warps in Node on SwiftShader (npm webgpu): warpAffine (both spaces, float64 and float32 matrices), warpPerspective and remap on uint8 and float32 images of 1 to 4 channels, every mode and padding, with and without fill, hostile positions included, against the wasm build (bit for bit; uint8 bilinear, whose CPU blend is fixed point, within 1 level); GPU images, out, encoder and the errors.
+// gridsample/webgpu's image warps in Node on SwiftShader (npm webgpu): warpAffine (both spaces, float64 and float32 matrices), warpPerspective and remap on uint8 and float32 images of 1 to 4 channels, every mode and padding, with and without fill, hostile positions and far matrices included, against the wasm build (bit for bit; uint8 bilinear, whose CPU blend is fixed point, within 1 level); the library's coordinate tables they sample from; GPU images, out, encoder and the errors.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { libraryRules } from '../../js/core/api.mjs';
 import { load } from '../../js/node.mjs';
 import { createGpu } from '../../js/webgpu/index.mjs';
 import { nodeWebGpu } from './lib/node_webgpu.mjs';
@@ -140,9 +141,68 @@ describe('gridsample/webgpu image warps equal the wasm build', { skip }, () => {
       }
     }
   });
+  // The perspective table is H scaled by the power of two that brings its w row into [0.5, 1),
+  // terms kept within 2^100 (the library's PerspectiveMapOf, PerspectiveRowTerms): H scaled by
+  // 2^-1000 to 2^1000, and entries from 1e-300 to 1e300 side by side.
+  test('warpPerspective, H with huge and tiny entries: the wasm build\'s values', async () => {
+    const random = prng(47);
+    const base = [1.1, 0.1, 0.5, -0.2, 0.9, 1, 0.01, 0.02, 1];
+    const matrices = [-1000, -600, -100, 100, 600, 1000].map((k) => base.map((v) => v * 2 ** k));
+    matrices.push([1e30, 0, -1e40, 0, 1e-300, 3, 0, 1e-290, 1e-200], [1e300, 1e-300, 2, -1e-300, 1e300, 3, 1e-300, 1e-300, 1e300],
+      [2, 0.5, 1e20, 0.1, 1e-20, -1e20, 1e-30, -1e-30, 1e-25], [0.3, 1e-200, 4, 1e-200, 0.3, 2, 1e-203, 1e-203, 1e-200]);
+    for (const dtype of ['float32', 'uint8']) {
+      const img = image(random, dtype, 7, 5, 3);
+      for (const h of matrices) {
+        for (const [mode, paddingMode] of MODES.flatMap((m) => PADDINGS.map((p) => [m, p]))) {
+          for (const space of ['pixel', 'normalized']) {
+            const o = { mode, paddingMode, width: 9, height: 6, space, ...(space === 'pixel' ? { inverse: true } : { alignCorners: mode === 'cubic' }) };
+            const y = await gpu.warpPerspective(img, h, o);
+            const d = differences(await gpu.read(y), wasm.warpPerspective(img, h, o));
+            y.dispose();
+            const what = `${dtype} H ${JSON.stringify(h)} ${JSON.stringify(o)}: ${JSON.stringify(d)}`;
+            if (dtype === 'uint8' && mode === 'linear') assert.ok(d.largest <= 1, what);
+            else assert.equal(d.count, 0, what);
+          }
+        }
+      }
+    }
+  });
   test('tally', () => {
     console.log(`# image warps: ${tally.calls} random calls equal the wasm build; ${tally.fixedPoint} uint8 bilinear ones within 1 level (its fixed-point blend)`);
     assert.ok(tally.calls >= 270);
+  });
+});
+
+describe('gridsample/webgpu image warps: the coordinate tables are the library\'s', () => {
+  const rules = libraryRules(wasm);
+  test('which table and its size (src/kernels/api/warp_tables.h)', () => {
+    const reflection = rules.sampling('warpAffine', { paddingMode: 'reflection' }).padding;
+    const zeros = rules.sampling('warpAffine', {}).padding;
+    const theta = (dtype, data) => ({ dtype, data: dtype === 'float32' ? Float32Array.from(data) : Float64Array.from(data) });
+    const far = [300, 0, 0, 0, 1, 0];
+    assert.deepEqual(rules.warpTableLayout(theta('float64', far), reflection, 5, 3), { kind: 'points', bytes: 4 * 2 * 15 });
+    assert.deepEqual(rules.warpTableLayout(theta('float32', far), reflection, 5, 3), { kind: 'affine', bytes: 4 * 4 * 8 });
+    assert.deepEqual(rules.warpTableLayout(theta('float64', far), zeros, 5, 3), { kind: 'affine', bytes: 4 * 4 * 8 });
+    assert.deepEqual(rules.warpTableLayout(theta('float64', [100, 50, 105, 0, 1, 0]), reflection, 5, 3), { kind: 'affine', bytes: 4 * 4 * 8 });
+    assert.deepEqual(rules.warpTableLayout(null, zeros, 5, 3), { kind: 'perspective', bytes: 4 * 3 * 3 });
+  });
+  test('the tables: AffineGrid\'s products as float32 pairs, its values per pixel, H\'s row terms', () => {
+    // 2 x 2, alignCorners: base coordinates -1 and 1; 0.1 * -1 as a pair (hi, lo).
+    const pair = (v) => [Math.fround(v), Math.fround(v - Math.fround(v))];
+    const t = [0.1, 2, 3, 4, 5, 2 ** 101];
+    const affine = rules.warpTable('warpAffine', 'affine', t, 2, 2, true);
+    assert.deepEqual(Array.from(affine.terms), [...pair(-0.1), -4, 0, ...pair(0.1), 4, 0, -2, 0, -5, 0, 2, 0, 5, 0]);
+    assert.deepEqual(affine.source, [3, 0, 2 ** 100, 0]);
+    const points = rules.warpTable('warpAffine', 'points', [301, 0, 0, 0, 0, 2.5], 2, 1, false);
+    // x = 301 * -0.5 = -150.5 -> fmod -2.5; 301 * 0.5 -> 2.5; y = 2.5.
+    assert.deepEqual({ ...points, terms: Array.from(points.terms) }, { terms: [-2.5, 2.5, 2.5, 2.5], source: [0, 0, 0, 0] });
+    // H scaled by 1/8, its w row's largest entry 4 into [0.5, 1), whatever power of two H is given at.
+    for (const k of [0, 600, -600]) {
+      const h = [2, 0.5, 1, 0, 3, 2, 0, 0, 4].map((v) => v * 2 ** k);
+      const perspective = rules.warpTable('warpPerspective', 'perspective', h, 2, 2, false);
+      assert.deepEqual(perspective.source, [2 / 8, 0, 0, 0], `2^${k}`);
+      assert.deepEqual(Array.from(perspective.terms), [1 / 8, 2 / 8, 0.5, 1.5 / 8, 5 / 8, 0.5], `2^${k}`);
+    }
   });
 });
 

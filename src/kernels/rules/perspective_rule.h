@@ -39,13 +39,15 @@ inline PerspectiveMap PerspectiveMapOf(const double* h) {
 // A term as a float32: finite values kept within +-2^100, so that sums of a row's products stay
 // finite (a huge finite position follows the padding rule; beyond 2^23 pixels every value pads
 // alike but under reflection, where float32 positions that far are roundings anyway); non-finite
-// ones stay non-finite (a non-finite H samples nothing).
+// ones stay non-finite (a non-finite H samples nothing). WithinTermLimit is the value before
+// its rounding (api/warp_tables.cc keeps the WebGPU affine warp's float32 pairs within it too).
 constexpr double kPerspectiveTermLimit = 0x1p100;
-inline float PerspectiveTerm(double v) {
+inline double WithinTermLimit(double v) {
   if (v > kPerspectiveTermLimit && v <= DBL_MAX) v = kPerspectiveTermLimit;
   if (v < -kPerspectiveTermLimit && v >= -DBL_MAX) v = -kPerspectiveTermLimit;
-  return static_cast<float>(v);
+  return v;
 }
+inline float PerspectiveTerm(double v) { return static_cast<float>(WithinTermLimit(v)); }
 
 // The float32 factors of one output row i: per pixel j, n = col * float(j) + row for each of
 // x, y and w (col the map's first column as a PerspectiveTerm, row = m[1] * i + m[2] in double,
