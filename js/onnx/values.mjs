@@ -151,15 +151,13 @@ export function readFeeds(feeds, inputNames, inputs, error) {
   return checked;
 }
 
-const NO_RUN_OPTIONS = Object.freeze({});
-
 /**
- * run()'s options as [onnxruntime's run options, our `profile` flag]: the caller's object as it
- * is where it has no `profile` (no copy per run), else a copy without it.
+ * run()'s options as [onnxruntime's run options, our `profile` flag]. Always an object of the
+ * run's own: onnxruntime-web writes its defaults into the options it is given (a frozen or
+ * shared object would fail, and the caller's would change).
  */
 export function splitProfile(options) {
-  if (options == null) return [NO_RUN_OPTIONS, false];
-  if (!Object.hasOwn(options, 'profile')) return [options, false];
+  if (options == null) return [{}, false];
   const { profile, ...runOptions } = options;
   return [runOptions, Boolean(profile)];
 }

@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import * as ort from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { InferenceSession } from '../../js/onnx.mjs';
 import { encodeModel } from './lib/onnx_model.mjs';
 import { assertClose, modelError, SPLIT, tensor } from './lib/onnx_session_checks.mjs';
+
+ortWeb.env.wasm.numThreads = 1; // no worker threads in the test process
 
 let gs;
 before(async () => {
@@ -75,6 +78,23 @@ describe('runs called together queue, as onnxruntime-web runs them (issue 26)', 
     await s.release();
     await modelError(s.run(feeds), /run: the session was released$/);
     await oracle.release();
+  });
+
+  // onnxruntime-web writes its defaults (logSeverityLevel, ...) into the run options it is given:
+  // each part gets an object of the run's own, so frozen options work and the caller's stay as given.
+  test('run options: none, frozen or reused, on onnxruntime-web; the caller\'s object is left as it was', async () => {
+    const s = await InferenceSession.create(split, { ort: ortWeb, gridsample: gs, ...SPLIT });
+    const own = await ortWeb.InferenceSession.create(split);
+    const webFeeds = (i) => Object.fromEntries(Object.entries(feedsFor(i)).map(([k, t]) => [k, new ortWeb.Tensor('float32', t.data, t.dims)]));
+    const want = await own.run(webFeeds(2));
+    const frozen = Object.freeze({ tag: 'frozen' });
+    const reused = { tag: 'reused', profile: false };
+    for (const options of [undefined, frozen, reused, reused]) {
+      assertClose(await s.run(webFeeds(2), options), want, 1e-6);
+    }
+    assert.deepEqual(reused, { tag: 'reused', profile: false });
+    await s.release();
+    await own.release();
   });
 });
 
