@@ -394,8 +394,6 @@ export class InferenceSession {
 
   // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
   #ortFeeds(values, names) {
-    const feeds = {};
-    for (const n of names) feeds[n] = this.#asOrt(values.get(n));
-    return feeds;
+    return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
   }
 }
