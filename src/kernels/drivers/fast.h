@@ -45,19 +45,15 @@ bool TargetHasChannelsLast();
 // having written nothing, and the caller runs the reference (api/run.h).
 bool Try(const PlanesProblem& problem);
 bool Try(const PixelsProblem& problem);
-// The same for a problem whose source the caller built, one overload per source type: only that
+// The same for a problem whose source the caller built, one entry per source type: only that
 // source's kernels are reached, so a program calling GridSample alone links no flow kernels,
 // WarpAffine alone no perspective or map kernels (the wasm core module and the size table's
-// modules; api/run.h's RunFrom).
+// modules; api/run.h's RunFrom). Pixels: any type of PixelsProblem::Source (pixels_driver.cc
+// instantiates each).
 bool Try(const PlanesProblem& problem, const GridAt& source);
 bool Try(const PlanesProblem& problem, const FlowAt& source);
-bool Try(const PixelsProblem& problem, const GridAt& source);
-bool Try(const PixelsProblem& problem, const AffineAt& source);
-bool Try(const PixelsProblem& problem, const PerspectiveAt& source);
-bool Try(const PixelsProblem& problem, const MapPairsAt& source);
-bool Try(const PixelsProblem& problem, const MapPlanesAt& source);
-bool Try(const PixelsProblem& problem, const FlowPairsAt& source);
-bool Try(const PixelsProblem& problem, const FlowPlanesAt& source);
+template <class At>
+bool Try(const PixelsProblem& problem, const At& source);
 bool Try(const DeformableAttentionProblem& problem);
 
 // float32 and float64 theta, equal to the reference bit for bit.
@@ -77,6 +73,9 @@ struct InterleavedProblem {
   const double* fill;  // zeros padding's colour (c values), or null for 0
   Threads threads;     // the threads the call may use
 };
+
+// The pixels problem in the kernels' terms: false when no kernel covers it (Covers).
+bool InterleavedOf(const PixelsProblem& problem, InterleavedProblem* kernels_problem);
 
 // float16 bits <-> float32 for n values, exactly as HalfToFloat / FloatToHalf (half.h).
 void HalfsToFloats(const uint16_t* src, float* dst, int64_t n);

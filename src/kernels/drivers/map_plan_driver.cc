@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "drivers/map_plan.h"
 #include "planner/limits.h"
@@ -29,6 +30,7 @@
 #include "drivers/map_replay-inl.h"
 #include "planner/tile_plan-inl.h"
 // clang-format on
+#include "drivers/export_template.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -37,9 +39,6 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR
-
-// Which coordinates a call has (map_source-inl.h's layouts and values; a float32 grid).
-enum class MapKind { kRemapPairs, kRemapPlanes, kFlowPairs, kFlowPlanes, kGrid };
 
 // The fixed-point plan of a vector, for X of c channels (FixedPlanVector checks C = 3 apart).
 HWY_INLINE bool FixedPlanOf(int c, const FixedConsts& k, VF px, VF py, FixedPlan* out) {
@@ -212,25 +211,19 @@ bool PlanModeOf(const Source& source, MapPlan* plan) {
   return false;
 }
 
-// This target's planning of the coordinates (kGrid: the float32 grid at maps.x): false when
-// memory runs out.
-bool PlanMaps(const PixelMaps& maps, int kind, MapPlan* plan) {
-  const ImageAxes& axes = plan->problem.axes;
-  if (static_cast<MapKind>(kind) == MapKind::kGrid) return PlanModeOf(GridRows(axes, maps.x), plan);
-  MapRows source = MapRows::Of<PairedMaps, PositionValues>(axes, maps);
-  switch (static_cast<MapKind>(kind)) {
-    case MapKind::kRemapPairs: break;
-    case MapKind::kRemapPlanes: source = MapRows::Of<PlanarMaps, PositionValues>(axes, maps); break;
-    case MapKind::kFlowPairs: source = MapRows::Of<PairedMaps, OffsetValues>(axes, maps); break;
-    case MapKind::kFlowPlanes: source = MapRows::Of<PlanarMaps, OffsetValues>(axes, maps); break;
-    case MapKind::kGrid: break;
-  }
-  return PlanModeOf(source, plan);
+// This target's planning of the source's coordinates (the pixels driver's source from the call:
+// sources/*-inl.h's RowsOf): false when memory runs out.
+template <class At>
+bool PlanMaps(const At& at, MapPlan* plan) {
+  return PlanModeOf(RowsOf(plan->problem.axes, at), plan);
 }
 
 #else  // HWY_TARGET == HWY_SCALAR: Covers refuses, the caller keeps the maps
 
-bool PlanMaps(const PixelMaps&, int, MapPlan*) { return false; }
+template <class At>
+bool PlanMaps(const At&, MapPlan*) {
+  return false;
+}
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -243,7 +236,7 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 namespace fast {
 
-HWY_EXPORT(PlanMaps);
+GRIDSAMPLE_EXPORT_TEMPLATE(PlanMaps);
 
 bool PlanBlock::Allocate(size_t bytes) {
   constexpr size_t kAlign = 64;  // at least HWY_ALIGN on every target
@@ -257,56 +250,42 @@ bool PlanBlock::Allocate(size_t bytes) {
 
 namespace {
 
-const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
+// The sources a plan is made of: coordinates given as tensors, a grid or pixel maps
+// (api/fixed_maps.cc), whose plans are the same for every image.
+template <class At>
+constexpr bool kFixedCoordinates =
+    std::is_same_v<At, GridAt> || std::is_same_v<At, MapPairsAt> ||
+    std::is_same_v<At, MapPlanesAt> || std::is_same_v<At, FlowPairsAt> ||
+    std::is_same_v<At, FlowPlanesAt>;
 
 }  // namespace
 
 bool PrepareMapPlan(const PixelsProblem& p, std::unique_ptr<MapPlan>* out, Status* status) {
   *status = Status::Ok();
-  if (!Covers(p) || p.geometry.rows != p.geometry.out_h || p.geometry.row0 != 0) return false;
-  const ChannelsLastGeometry& geo = p.geometry;
-  const int64_t points = geo.out_h * geo.out_w;
-  int kind = 0;
-  PixelMaps maps{};
-  if (const auto* s = std::get_if<MapPairsAt>(&p.source)) {
-    maps = PixelMaps::Pairs(Floats(s->map), points);
-  } else if (const auto* s = std::get_if<MapPlanesAt>(&p.source)) {
-    kind = 1;
-    maps = PixelMaps::Planes(Floats(s->map_x), Floats(s->map_y), points);
-  } else if (const auto* s = std::get_if<FlowPairsAt>(&p.source)) {
-    kind = 2;
-    maps = PixelMaps::Pairs(Floats(s->flow), points);
-  } else if (const auto* s = std::get_if<FlowPlanesAt>(&p.source)) {
-    kind = 3;
-    maps = PixelMaps::Planes(Floats(s->flow_x), Floats(s->flow_y), points);
-  } else if (const auto* s = std::get_if<GridAt>(&p.source)) {
-    kind = 4;  // (Covers has checked that it is float32)
-    maps = PixelMaps::Pairs(Floats(s->grid), points);
-  } else {
+  const bool fixed =
+      Visit(p.source, [](const auto& s) { return kFixedCoordinates<std::decay_t<decltype(s)>>; });
+  InterleavedProblem pb;
+  if (!fixed || !InterleavedOf(p, &pb) || p.geometry.rows != p.geometry.out_h ||
+      p.geometry.row0 != 0) {
     return false;
   }
   std::unique_ptr<MapPlan> plan(new (std::nothrow) MapPlan());
   if (plan != nullptr) {
-    // The problem in the kernels' terms (Covers has checked that it fits them).
-    InterleavedProblem& pb = plan->problem;
-    pb.n = geo.n;
-    pb.axes = ImageAxes{geo.out_h,
-                        geo.out_w,
-                        static_cast<int32_t>(geo.in_h),
-                        static_cast<int32_t>(geo.in_w),
-                        p.options.align_corners,
-                        p.options.padding};
-    pb.row0 = 0;
-    pb.rows = geo.out_h;
-    pb.c = static_cast<int>(geo.c);
-    pb.dtype = p.x.dtype;
-    pb.x = nullptr;
-    pb.y = nullptr;
-    pb.mode = p.options.mode;
-    pb.fill = p.fill;
-    pb.threads = Threads();
+    plan->problem = pb;  // x, y and threads: a run's
+    plan->problem.x = nullptr;
+    plan->problem.y = nullptr;
+    plan->problem.threads = Threads();
     plan->bytes = sizeof(MapPlan);
-    if (GRIDSAMPLE_DISPATCH(PlanMaps)(maps, kind, plan.get())) {
+    // The source's own planning (one call through the dispatch, the rest shared).
+    const bool planned = Visit(p.source, [&](const auto& source) {
+      using At = std::decay_t<decltype(source)>;
+      if constexpr (kFixedCoordinates<At>) {
+        return GRIDSAMPLE_DISPATCH_TEMPLATE(PlanMaps, At)(source, plan.get());
+      } else {
+        return false;  // (refused above)
+      }
+    });
+    if (planned) {
       plan->problem.fill = nullptr;  // the caller's colour: kept as plan->fill
       *out = std::move(plan);
       return true;

@@ -9,6 +9,10 @@
 
 #include "drivers/fast.h"
 #include "planner/limits.h"
+#include "sources/affine_source.h"
+#include "sources/grid_source.h"
+#include "sources/map_source.h"
+#include "sources/perspective_source.h"
 #include "threads/parallel.h"
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
@@ -25,6 +29,7 @@
 #include "drivers/pixel_rows-inl.h"
 #include "planner/tile_plan-inl.h"
 // clang-format on
+#include "drivers/export_template.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -182,45 +187,19 @@ bool DriveMode(const InterleavedProblem& pb, const Source& source) {
   return false;
 }
 
-// Entries for one target: a float32 grid, or theta (float32 or float64).
-bool InterleavedGrid(const InterleavedProblem& pb, const float* grid) {
-  GridRows source(pb.axes, grid);
-  return DriveMode(pb, source);
-}
-
-bool InterleavedAffine(const InterleavedProblem& pb, const void* theta, DType theta_dtype) {
-  AffineRows source(pb.axes, theta, theta_dtype);
-  return DriveMode(pb, source);
-}
-
-bool InterleavedPerspective(const InterleavedProblem& pb, const void* h, DType h_dtype) {
-  PerspectiveRows source(h, h_dtype);
-  return DriveMode(pb, source);
-}
-
-// Pixel maps: Remap's positions or WarpFlowChannelsLast's offsets, as pairs or planes.
-bool InterleavedRemapPairs(const InterleavedProblem& pb, const PixelMaps& maps) {
-  return DriveMode(pb, MapRows::Of<PairedMaps, PositionValues>(pb.axes, maps));
-}
-bool InterleavedRemapPlanes(const InterleavedProblem& pb, const PixelMaps& maps) {
-  return DriveMode(pb, MapRows::Of<PlanarMaps, PositionValues>(pb.axes, maps));
-}
-bool InterleavedFlowPairs(const InterleavedProblem& pb, const PixelMaps& maps) {
-  return DriveMode(pb, MapRows::Of<PairedMaps, OffsetValues>(pb.axes, maps));
-}
-bool InterleavedFlowPlanes(const InterleavedProblem& pb, const PixelMaps& maps) {
-  return DriveMode(pb, MapRows::Of<PlanarMaps, OffsetValues>(pb.axes, maps));
+// One source's entry on this target: its vector form from the call (sources/*-inl.h's RowsOf),
+// driven in the call's mode.
+template <class At>
+bool Interleaved(const InterleavedProblem& pb, const At& at) {
+  return DriveMode(pb, RowsOf(pb.axes, at));
 }
 
 #else  // HWY_TARGET == HWY_SCALAR: the generic path serves
 
-bool InterleavedGrid(const InterleavedProblem&, const float*) { return false; }
-bool InterleavedAffine(const InterleavedProblem&, const void*, DType) { return false; }
-bool InterleavedPerspective(const InterleavedProblem&, const void*, DType) { return false; }
-bool InterleavedRemapPairs(const InterleavedProblem&, const PixelMaps&) { return false; }
-bool InterleavedRemapPlanes(const InterleavedProblem&, const PixelMaps&) { return false; }
-bool InterleavedFlowPairs(const InterleavedProblem&, const PixelMaps&) { return false; }
-bool InterleavedFlowPlanes(const InterleavedProblem&, const PixelMaps&) { return false; }
+template <class At>
+bool Interleaved(const InterleavedProblem&, const At&) {
+  return false;
+}
 
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -233,41 +212,13 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 namespace fast {
 
-HWY_EXPORT(InterleavedGrid);
-HWY_EXPORT(InterleavedAffine);
-HWY_EXPORT(InterleavedPerspective);
-HWY_EXPORT(InterleavedRemapPairs);
-HWY_EXPORT(InterleavedRemapPlanes);
-HWY_EXPORT(InterleavedFlowPairs);
-HWY_EXPORT(InterleavedFlowPlanes);
-
-namespace {
-
-// Theta's and H's dtypes, as LoadMatrix reads them.
-bool IsMatrixDType(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
-
-// What a source's kernel reads beyond X: a float32 grid (maps are float32 by their rule),
-// theta and H float32 or float64; the perspective warp's columns and a flow's rows and columns
-// as exact int32 lanes (kMaxPerspectiveWidth, kMaxFlowSide).
-bool SourceFits(const PixelsProblem& p) {
-  const ChannelsLastGeometry& geo = p.geometry;
-  const bool flow_fits = geo.out_w < kMaxFlowSide && geo.out_h < kMaxFlowSide;
-  return Visit(p.source, Overloaded{[](const GridAt& s) { return s.grid.dtype == DType::kFloat32; },
-                                    [](const AffineAt& s) { return IsMatrixDType(s.theta.dtype); },
-                                    [&](const PerspectiveAt& s) {
-                                      return IsMatrixDType(s.h.dtype) &&
-                                             geo.out_w <= kMaxPerspectiveWidth;
-                                    },
-                                    [](const MapPairsAt&) { return true; },
-                                    [](const MapPlanesAt&) { return true; },
-                                    [&](const FlowPairsAt&) { return flow_fits; },
-                                    [&](const FlowPlanesAt&) { return flow_fits; }});
-}
+GRIDSAMPLE_EXPORT_TEMPLATE(Interleaved);
 
 // The problem in the kernels' terms, or false when no kernel covers it: a target with SIMD;
 // X uint8 or float32 with at least one channel; offsets fit int32 and reflection works on exact
-// float integers; the planner's windows need kT pixels along each axis; the source fits.
-bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
+// float integers; the planner's windows need kT pixels along each axis; the source's kernel takes
+// the call (sources/*.h's PixelsKernelTakes).
+bool InterleavedOf(const PixelsProblem& p, InterleavedProblem* pb) {
   const ChannelsLastGeometry& geo = p.geometry;
   if (!TargetHasChannelsLast()) return false;
   if (p.x.dtype != DType::kUint8 && p.x.dtype != DType::kFloat32) return false;
@@ -276,7 +227,7 @@ bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
   if (geo.in_h * geo.in_w * geo.c >= kMaxElements) return false;
   const int window = TapsPerAxis(p.options.mode);
   if (geo.in_h < window || geo.in_w < window) return false;
-  if (!SourceFits(p)) return false;
+  if (!Visit(p.source, [&](const auto& s) { return PixelsKernelTakes(geo, s); })) return false;
   pb->n = geo.n;
   pb->axes = ImageAxes{geo.out_h,
                        geo.out_w,
@@ -296,60 +247,33 @@ bool MakeProblem(const PixelsProblem& p, InterleavedProblem* pb) {
   return true;
 }
 
-const float* Floats(const TensorView& t) { return static_cast<const float*>(t.data); }
-
-// A call's maps as one (x, y) pair map or two planes of its output's pixels.
-PixelMaps PairsOf(const PixelsProblem& p, const TensorView& map) {
-  return PixelMaps::Pairs(Floats(map), p.geometry.out_h * p.geometry.out_w);
-}
-PixelMaps PlanesOf(const PixelsProblem& p, const TensorView& x, const TensorView& y) {
-  return PixelMaps::Planes(Floats(x), Floats(y), p.geometry.out_h * p.geometry.out_w);
-}
-
-// The problem in the kernels' terms run by `kernel` (one source's entry, on the dispatched
-// target) with `args` after it, where a kernel covers the problem.
-template <class Kernel, class... Args>
-bool TryPixels(const PixelsProblem& p, Kernel* kernel, const Args&... args) {
-  InterleavedProblem pb;
-  if (!MakeProblem(p, &pb)) return false;
-  return p.geometry.Empty() || kernel(pb, args...);
-}
-
-}  // namespace
-
 bool TargetHasChannelsLast() { return std::string_view(TargetName()) != "SCALAR"; }
 
 bool Covers(const PixelsProblem& p) {
   InterleavedProblem pb;
-  return MakeProblem(p, &pb);
+  return InterleavedOf(p, &pb);
 }
 
-// Each source's entry (fast.h says why one per source).
-bool Try(const PixelsProblem& p, const GridAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedGrid), Floats(s.grid));
-}
-bool Try(const PixelsProblem& p, const AffineAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedAffine), s.theta.data, s.theta.dtype);
-}
-bool Try(const PixelsProblem& p, const PerspectiveAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedPerspective), s.h.data, s.h.dtype);
-}
-bool Try(const PixelsProblem& p, const MapPairsAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedRemapPairs), PairsOf(p, s.map));
-}
-bool Try(const PixelsProblem& p, const MapPlanesAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedRemapPlanes), PlanesOf(p, s.map_x, s.map_y));
-}
-bool Try(const PixelsProblem& p, const FlowPairsAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedFlowPairs), PairsOf(p, s.flow));
-}
-bool Try(const PixelsProblem& p, const FlowPlanesAt& s) {
-  return TryPixels(p, GRIDSAMPLE_DISPATCH(InterleavedFlowPlanes), PlanesOf(p, s.flow_x, s.flow_y));
+template <class At>
+bool Try(const PixelsProblem& p, const At& source) {
+  InterleavedProblem pb;
+  if (!InterleavedOf(p, &pb)) return false;
+  return p.geometry.Empty() || GRIDSAMPLE_DISPATCH_TEMPLATE(Interleaved, At)(pb, source);
 }
 
 bool Try(const PixelsProblem& p) {
   return Visit(p.source, [&](const auto& s) { return Try(p, s); });
 }
+
+// Each source's entry for the callers that name its type (fast.h): a new source is one line here
+// (its kernel's parts are found by the type: sources/common-inl.h).
+template bool Try(const PixelsProblem&, const GridAt&);
+template bool Try(const PixelsProblem&, const AffineAt&);
+template bool Try(const PixelsProblem&, const PerspectiveAt&);
+template bool Try(const PixelsProblem&, const MapPairsAt&);
+template bool Try(const PixelsProblem&, const MapPlanesAt&);
+template bool Try(const PixelsProblem&, const FlowPairsAt&);
+template bool Try(const PixelsProblem&, const FlowPlanesAt&);
 
 }  // namespace fast
 }  // namespace gridsample

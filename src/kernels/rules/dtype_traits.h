@@ -129,6 +129,11 @@ void StoreAs(DType dtype, void* data, int64_t i, Acc v) {
   });
 }
 
+// The dtypes of a matrix LoadMatrix reads: float32 and float64.
+inline bool IsMatrixDType(DType dtype) {
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64;
+}
+
 // The matrix of batch item n (`count` entries of a float32 or float64 tensor: WarpAffine's
 // theta, WarpPerspective's H) as doubles.
 inline void LoadMatrix(DType dtype, const void* data, int64_t n, int count, double* out) {

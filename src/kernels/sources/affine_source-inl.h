@@ -16,6 +16,7 @@
 #include "planner/image_axes.h"
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
+#include "problem/problem.h"
 #include "rules/affine_base.h"
 #include "rules/axis_line.h"
 #include "rules/dtype_traits.h"
@@ -158,6 +159,11 @@ class AffineRows {
   HWY_ALIGN double ax_[kAffineTile + kMaxLanes];
   HWY_ALIGN double ay_[kAffineTile + kMaxLanes];
 };
+
+// WarpAffine's source from its call.
+HWY_INLINE AffineRows RowsOf(const ImageAxes& axes, const AffineAt& s) {
+  return AffineRows(axes, s.theta.data, s.theta.dtype);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace fast

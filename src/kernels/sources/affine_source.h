@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "gridsample/types.h"
+#include "problem/problem.h"
 #include "rules/affine_base.h"
 #include "rules/dtype_traits.h"
 
@@ -28,6 +29,12 @@ inline void AffinePoints(const TensorView& theta, int64_t out_h, int64_t out_w, 
       coords[2 * k + 1 - r] = f64 ? v : static_cast<double>(static_cast<float>(v));
     }
   }
+}
+
+// What the channels-last kernels read of it (drivers/pixels_driver.cc's Covers): theta as
+// LoadMatrix reads it.
+inline bool PixelsKernelTakes(const ChannelsLastGeometry&, const AffineAt& s) {
+  return IsMatrixDType(s.theta.dtype);
 }
 
 }  // namespace gridsample

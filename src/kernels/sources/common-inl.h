@@ -3,7 +3,10 @@
 // whose grid is never materialised) and the space of its values (kSpace: normalised, or pixel
 // positions, pixel_rule.h); the planner (planner/tile_plan-inl.h) takes them from there. Each
 // source's scalar form, which the references read (reference/points.h), is the .h of the same
-// name. A new warp is a new source in this folder.
+// name. A new warp is a new source in this folder: a channels-last one is made from its call by
+// RowsOf(axes, its At: its type in problem/problem.h's PixelsProblem::Source), and its .h says
+// which calls the kernels take (PixelsKernelTakes); the drivers find both by the type, and
+// pixels_driver.cc's one line per source instantiates its entry.
 //
 // Every source fills TileCoords: per axis a (outermost first) an array of the tile's
 // coordinates. The channels-last sources walk an image's rows: Item(n), Columns(j0, count) per

@@ -15,6 +15,7 @@
 #include "hwy/highway.h"
 #include "planner/image_axes.h"
 #include "planner/tile_plan-inl.h"
+#include "problem/problem.h"
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"
 
@@ -109,6 +110,11 @@ class GridRows {
   GridSource<2> item_{nullptr};
   int64_t j0_ = 0, row_ = 0;
 };
+
+// GridSampleChannelsLast's source from its call (PixelsKernelTakes: a float32 grid).
+HWY_INLINE GridRows RowsOf(const ImageAxes& axes, const GridAt& s) {
+  return GridRows(axes, static_cast<const float*>(s.grid.data));
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace fast

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "gridsample/types.h"
+#include "problem/problem.h"
 #include "rules/dtype_traits.h"
 
 namespace gridsample {
@@ -24,6 +25,11 @@ inline void GridPoints(const TensorView& grid, int r, int64_t points, int64_t n,
       }
     }
   });
+}
+
+// What the channels-last kernels read of it (drivers/pixels_driver.cc's Covers): float32.
+inline bool PixelsKernelTakes(const ChannelsLastGeometry&, const GridAt& s) {
+  return s.grid.dtype == DType::kFloat32;
 }
 
 }  // namespace gridsample

@@ -15,6 +15,7 @@
 #include "hwy/highway.h"
 #include "planner/image_axes.h"
 #include "planner/tile_plan-inl.h"
+#include "problem/problem.h"
 #include "rules/pixel_rule.h"
 #include "sources/common-inl.h"
 #include "sources/grid_source-inl.h"
@@ -122,6 +123,28 @@ class MapRows {
   FillRow fill_;
   int64_t item_ = 0, j0_ = 0, i_ = 0, row_ = 0;
 };
+
+// Remap's and WarpFlowChannelsLast's sources from their calls: float32 maps of the output's
+// pixels, one of (x, y) pairs or two planes.
+HWY_INLINE PixelMaps PairsOf(const ImageAxes& axes, const TensorView& map) {
+  return PixelMaps::Pairs(static_cast<const float*>(map.data), axes.out_h * axes.out_w);
+}
+HWY_INLINE PixelMaps PlanesOf(const ImageAxes& axes, const TensorView& x, const TensorView& y) {
+  return PixelMaps::Planes(static_cast<const float*>(x.data), static_cast<const float*>(y.data),
+                           axes.out_h * axes.out_w);
+}
+HWY_INLINE MapRows RowsOf(const ImageAxes& axes, const MapPairsAt& s) {
+  return MapRows::Of<PairedMaps, PositionValues>(axes, PairsOf(axes, s.map));
+}
+HWY_INLINE MapRows RowsOf(const ImageAxes& axes, const MapPlanesAt& s) {
+  return MapRows::Of<PlanarMaps, PositionValues>(axes, PlanesOf(axes, s.map_x, s.map_y));
+}
+HWY_INLINE MapRows RowsOf(const ImageAxes& axes, const FlowPairsAt& s) {
+  return MapRows::Of<PairedMaps, OffsetValues>(axes, PairsOf(axes, s.flow));
+}
+HWY_INLINE MapRows RowsOf(const ImageAxes& axes, const FlowPlanesAt& s) {
+  return MapRows::Of<PlanarMaps, OffsetValues>(axes, PlanesOf(axes, s.flow_x, s.flow_y));
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace fast

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "planner/limits.h"
+#include "problem/problem.h"
 #include "rules/pixel_rule.h"
 
 namespace gridsample {
@@ -43,6 +45,20 @@ inline void MapPoints(const PixelMaps& m, int64_t out_w, int64_t n, int64_t p0, 
     coords[2 * k] = static_cast<double>(y);
     coords[2 * k + 1] = static_cast<double>(x);
   }
+}
+
+// What the channels-last kernels read of them (drivers/pixels_driver.cc's Covers): float32 maps
+// by their rule; a flow's output rows and columns as exact int32 lanes.
+inline bool PixelsKernelTakes(const ChannelsLastGeometry&, const MapPairsAt&) { return true; }
+inline bool PixelsKernelTakes(const ChannelsLastGeometry&, const MapPlanesAt&) { return true; }
+inline bool FlowKernelTakes(const ChannelsLastGeometry& geo) {
+  return geo.out_w < fast::kMaxFlowSide && geo.out_h < fast::kMaxFlowSide;
+}
+inline bool PixelsKernelTakes(const ChannelsLastGeometry& geo, const FlowPairsAt&) {
+  return FlowKernelTakes(geo);
+}
+inline bool PixelsKernelTakes(const ChannelsLastGeometry& geo, const FlowPlanesAt&) {
+  return FlowKernelTakes(geo);
 }
 
 }  // namespace gridsample

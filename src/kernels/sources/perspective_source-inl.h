@@ -14,7 +14,9 @@
 #include <limits>
 
 #include "hwy/highway.h"
+#include "planner/image_axes.h"
 #include "planner/tile_plan-inl.h"
+#include "problem/problem.h"
 #include "rules/dtype_traits.h"
 #include "rules/perspective_rule.h"
 #include "rules/pixel_rule.h"
@@ -80,6 +82,11 @@ class PerspectiveRows {
   PerspectiveTerms terms_{};
   int32_t j0_ = 0;
 };
+
+// WarpPerspective's source from its call.
+HWY_INLINE PerspectiveRows RowsOf(const ImageAxes& /*axes*/, const PerspectiveAt& s) {
+  return PerspectiveRows(s.h.data, s.h.dtype);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace fast

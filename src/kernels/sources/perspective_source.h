@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "gridsample/types.h"
+#include "planner/limits.h"
+#include "problem/problem.h"
 #include "rules/dtype_traits.h"
 #include "rules/perspective_rule.h"
 
@@ -25,6 +27,12 @@ inline void PerspectivePoints(const TensorView& h, int64_t out_w, int64_t n, int
     coords[2 * k] = static_cast<double>(y);
     coords[2 * k + 1] = static_cast<double>(x);
   }
+}
+
+// What the channels-last kernels read of it (drivers/pixels_driver.cc's Covers): H as
+// LoadMatrix reads it; the output's columns as exact int32 lanes.
+inline bool PixelsKernelTakes(const ChannelsLastGeometry& geo, const PerspectiveAt& s) {
+  return IsMatrixDType(s.h.dtype) && geo.out_w <= fast::kMaxPerspectiveWidth;
 }
 
 }  // namespace gridsample
