@@ -1,6 +1,6 @@
 // The planner over a tile of output pixels: every axis's plan combined into one window offset
-// and one weight per tap for each pixel (TilePlan), which every blend reads; every source fills
-// TileCoords for it.
+// and one weight per tap for each pixel (TilePlan), which every blend reads; sources fill
+// TileCoords for it, or hand it their positions vector by vector (PlanTile's Positions).
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_PLANNER_TILE_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_PLANNER_TILE_PLAN_INL_H_
