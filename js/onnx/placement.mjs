@@ -5,13 +5,20 @@ import { stats } from './stats.mjs';
 
 export const PLACEMENTS = ['auto', 'gridsample', 'onnxruntime'];
 
-// What deciding costs, per placement: up to WARMUP untimed runs (the first run is the split's;
-// no more once one takes WARM_MS: the engine compiles and tiers up code in a placement's first
-// runs, which would count against the one timed first), then timed runs until RUNS of them or
-// BUDGET_MS of their time, at least one: a slow model is decided from one timed run of each.
+// What deciding costs, per placement: untimed runs until WARMUP of them and WARM_TOTAL_MS of
+// their time (the first run is the split's; none more once one takes WARM_MS: the engine
+// compiles and tiers up code in a placement's first runs, which would count against the one
+// timed first), then timed runs until RUNS of them and MIN_MS of their time, at most MAX_RUNS
+// of them or BUDGET_MS of their time, at least one: a slow model is decided from one timed run
+// of each, a model of microseconds from hundreds. Its first hundred runs can take 2-4 times
+// its steady time in either placement: with 9 timed runs, a 3-node model of 26 us alone (47 us
+// split) kept the split in 2 of 6 processes; with 30 ms of runs, in none of 6 (bench/README.md).
 const WARMUP = 3;
+const WARM_TOTAL_MS = 10;
 const WARM_MS = 50;
 const RUNS = 9;
+const MIN_MS = 30;
+const MAX_RUNS = 1000;
 const BUDGET_MS = 200;
 
 /**
@@ -110,9 +117,9 @@ async function timeRuns(run, drop, first) {
     drop(last.result);
     last = r;
   };
-  for (let i = 1; i < WARMUP && last.ms < WARM_MS; ++i) await next();
+  for (let i = 1, total = last.ms; (i < WARMUP || total < WARM_TOTAL_MS) && last.ms < WARM_MS; ++i, total += last.ms) await next();
   const ms = [];
-  for (let total = 0; ms.length < RUNS && total < BUDGET_MS; total += last.ms) {
+  for (let total = 0; (ms.length < RUNS || total < MIN_MS) && ms.length < MAX_RUNS && total < BUDGET_MS; total += last.ms) {
     await next();
     ms.push(last.ms);
   }
