@@ -1,4 +1,4 @@
-// Making a split session (onnx/session.mjs): create()'s model argument and options read and checked, and the onnxruntime sessions of a split's parts (at create(), and again when the first run's placement leaves nodes to onnxruntime).
+// Making a split session (onnx/session.mjs): create()'s model argument and options read and checked, a model with nothing for gridsample made whole, and the onnxruntime sessions of a split's parts (at create(), and again when the first run's placement leaves nodes to onnxruntime).
 import { readBytes } from '#read';
 
 import { counted } from '../core/messages.mjs';
@@ -6,7 +6,7 @@ import { describe, OnnxModelError, quote } from './errors.mjs';
 import { subModel } from './graph.mjs';
 import { checkInputTypes } from './our_nodes.mjs';
 import { PLACEMENTS } from './placement.mjs';
-import { outputLocations } from './values.mjs';
+import { metadata, outputLocations } from './values.mjs';
 
 const OWN_OPTIONS = ['ort', 'gridsample', 'subgraphs', 'gridsampleParts', 'gridsampleBackend', 'externalData', 'placement', 'fuseAttention'];
 
@@ -63,6 +63,30 @@ export function ortOptions(options, files) {
 
 export const nodeCount = (part) => counted(part.nodes.length, 'node');
 
+/**
+ * The session's fields for a model with no GridSample or AffineGrid node: onnxruntime's session
+ * of its own `bytes`, the one part. Metadata from the model itself, as a split's (onnxruntime-web
+ * 1.30 reports an unknown dimension as 4294967295).
+ */
+export async function wholeModel({ ort, split, bytes, passOn, wrap }) {
+  let whole;
+  try {
+    whole = await ort.InferenceSession.create(bytes, passOn);
+  } catch (e) {
+    throw wrap(e, 'the whole model (it has no GridSample or AffineGrid node)');
+  }
+  const outputType = (name) => whole.outputMetadata?.find((m) => m.name === name)?.type;
+  return {
+    ort, split, parts: [{ index: 0, runsOn: 'onnxruntime', nodes: split.parts[0]?.nodes ?? [], session: whole, whole: true }],
+    public: {
+      inputNames: whole.inputNames,
+      outputNames: whole.outputNames,
+      inputMetadata: metadata(split.inputs),
+      outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: outputType(v.name), dims: null } }))),
+    },
+  };
+}
+
 // A part of a split model plans no memory pattern unless the caller's options say: each onnxruntime
 // session keeps its pattern's block in an arena of its own, so a split into k parts held k of
 // them where onnxruntime alone holds one (a 6-layer deformable encoder on onnxruntime-node:
@@ -71,7 +95,8 @@ export const nodeCount = (part) => counted(part.nodes.length, 'node');
 const partMemory = (whole) => (whole ? {} : { enableMemPattern: false });
 
 /**
- * `build(split)`: the parts of `split` (`bytes`: the model's own), each `{...part, index}` with its onnxruntime `session`,
+ * `build(split)`: the parts of `split` (`bytes`: the model's own), each `{...part, index}` with its onnxruntime `session`
+ * (and `whole: true` where that session is the model's own, every node left to onnxruntime),
  * or `create(known)` where onnxruntime reports no output types and the part reads an earlier
  * one's results, or neither (gridsample runs it); `types` (value name -> type) gains the parts'
  * output types. `wrap(e, what)` turns onnxruntime's failure into the session's error;
@@ -84,9 +109,9 @@ export function partBuilder({ ort, proto, bytes, name, passOn, backendOf, types,
     // An onnxruntime session of part `index`, its inputs' types from `known`. A part that is the
     // whole graph (placement left every node to onnxruntime) is made from the model's own bytes:
     // encoding it again would copy every initializer once more.
+    const same = (names, values) => names.length === values.length && values.every((v) => names.includes(v.name));
+    const whole = split.parts.length === 1 && !split.unused.length && same(split.parts[0].inputs, split.inputs) && same(split.parts[0].outputs, split.outputs);
     const createPart = async (part, index, known) => {
-      const same = (names, values) => names.length === values.length && values.every((v) => names.includes(v.name));
-      const whole = split.parts.length === 1 && !split.unused.length && same(part.inputs, split.inputs) && same(part.outputs, split.outputs);
       try {
         return await ort.InferenceSession.create(whole ? bytes : subModel(proto, split, part, known), { ...partMemory(whole), ...passOn, ...outputLocations(passOn, split, part, backendOf()) });
       } catch (e) {
@@ -112,7 +137,7 @@ export function partBuilder({ ort, proto, bytes, name, passOn, backendOf, types,
           continue;
         }
         const session = await createPart(part, index, partTypes);
-        parts.push({ ...part, index, session });
+        parts.push({ ...part, index, session, whole });
         for (const meta of session.outputMetadata ?? []) if (meta.isTensor) partTypes.set(meta.name, meta.type);
       }
     } catch (e) {

@@ -1,7 +1,7 @@
 // The split session behind gridsample/onnx (js/onnx.mjs): an InferenceSession like onnxruntime's that runs a model's GridSample / AffineGrid nodes on gridsample and the rest on the caller's onnxruntime (DESIGN.md section 8).
 import { load } from '#gridsample';
 
-import { nodeCount, ortOptions, partBuilder, readCreateOptions, readModel } from './create.mjs';
+import { nodeCount, ortOptions, partBuilder, readCreateOptions, readModel, wholeModel } from './create.mjs';
 import { externalDataOption, readExternalData } from './external_data.mjs';
 import { failureReason, OnnxModelError, quote } from './errors.mjs';
 import { splitModel } from './graph.mjs';
@@ -10,12 +10,15 @@ import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
 import { planOf } from './plan.mjs';
 import { fusedArguments } from './fused_arguments.mjs';
-import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readFeeds, readFetches, splitProfile, typeOf } from './values.mjs';
+import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readRun, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
 const now = () => globalThis.performance.now();
 const ignore = () => {};
+// The onnxruntime session that runs the whole model (a model with no GridSample or AffineGrid
+// node, or placement left every node to onnxruntime), run as it is: else null.
+const wholeSession = (parts) => (parts.length === 1 && parts[0].whole ? parts[0].session : null);
 
 /**
  * A model split into onnxruntime sessions and GridSample / AffineGrid nodes run on gridsample.
@@ -27,7 +30,7 @@ export class InferenceSession {
   #split;
   #parts;
   #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, measured, rebuild(keep)}: see #decide
-  #whole; // the onnxruntime session of a model with nothing for gridsample
+  #whole; // the onnxruntime session of the model itself, where every node runs on onnxruntime (wholeSession)
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
   #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
   #backend; // {backend: 'webgpu' | 'wasm', why}: where our nodes run
@@ -35,7 +38,7 @@ export class InferenceSession {
   #preferred; // the caller's preferredOutputLocation
   #graphOutputs;
   #passedThrough; // graph outputs that are initializers or graph inputs: returned as copies
-  #queue = Promise.resolve(); // settles when the last run called so far has
+  #queue = Promise.resolve(); // settles (or rejects) when the last run called so far does
   #pending = 0; // runs called and not yet settled
   #released = false;
   #releasing = null;
@@ -59,7 +62,7 @@ export class InferenceSession {
     this.#split = fields.split;
     this.#parts = fields.parts;
     this.#placement = fields.placement ?? null;
-    this.#whole = fields.whole;
+    this.#whole = wholeSession(fields.parts);
     this.#constants = fields.constants ?? new Map();
     this.#backend = fields.backend ?? null;
     this.#gpuNodes = fields.gpuNodes ?? null;
@@ -106,23 +109,7 @@ export class InferenceSession {
     };
 
     if (!split.parts.some((p) => p.runsOn === 'gridsample')) {
-      let whole;
-      try {
-        whole = await ort.InferenceSession.create(read.bytes, passOn);
-      } catch (e) {
-        throw wrap(e, 'the whole model (it has no GridSample or AffineGrid node)');
-      }
-      // Metadata from the model itself, as below (onnxruntime-web 1.30 reports an unknown
-      // dimension as 4294967295).
-      return new InferenceSession(InferenceSession.#token, {
-        ort, split, whole, parts: [],
-        public: {
-          inputNames: whole.inputNames,
-          outputNames: whole.outputNames,
-          inputMetadata: metadata(split.inputs),
-          outputMetadata: metadata(split.outputs.map((v) => ({ name: v.name, type: v.type ?? { type: whole.outputMetadata?.find((m) => m.name === v.name)?.type, dims: null } }))),
-        },
-      });
+      return new InferenceSession(InferenceSession.#token, await wholeModel({ ort, split, bytes: read.bytes, passOn, wrap }));
     }
 
     // The initializers the session reads itself (those the graph returns, and those its gridsample
@@ -180,35 +167,46 @@ export class InferenceSession {
    * have finished wait for them and run in the order called (they share the tensors that carry
    * values between parts); a run that fails does not stop the next.
    */
-  async run(feeds, fetches, options) {
-    if (this.#released) throw this.#error('run: the session was released');
-    if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
-    // Checked now, so that a mistake is reported against this call; the feeds are copied so
-    // that a caller reusing the object for the next call does not change this run's.
-    const [runOptions, profile] = splitProfile(options);
-    const error = (message) => this.#error(message);
-    const request = { feeds: readFeeds(feeds, this.inputNames, this.#split.inputs, error), wanted: readFetches(fetches, this.outputNames, error), runOptions, profile };
+  run(feeds, fetches, options) {
+    let request;
+    try {
+      if (this.#released) throw this.#error('run: the session was released');
+      // Checked now, so that a mistake is reported against this call; the feeds are copied so
+      // that a caller reusing the object for the next call does not change this run's.
+      request = readRun([feeds, fetches, options], this, this.#split.inputs, (message) => this.#error(message));
+    } catch (e) {
+      return Promise.reject(e);
+    }
     // A run called while others are pending waits its turn (release() meanwhile cancels it).
-    const waits = this.#pending++ > 0;
-    const go = () => {
-      if (waits && this.#released) throw this.#error('run: the session was released before this run started');
-      return this.#whole ? this.#runWhole(request) : this.#placement?.pending ? this.#decide(request) : this.#run(request);
-    };
-    const turn = waits ? this.#queue.then(go) : go();
-    this.#queue = turn.then(ignore, ignore).then(() => void --this.#pending);
+    // The run's own promise is the queue: a model left whole to onnxruntime pays no more promises.
+    const turn = this.#pending++ > 0 ? this.#queue.then(() => this.#turn(request, true), () => this.#turn(request, true)) : this.#turn(request, false);
+    this.#queue = turn;
     return turn;
   }
 
-  async #runWhole({ feeds, wanted, runOptions, profile }) {
-    const t0 = now();
-    let out;
+  async #turn(request, waited) {
     try {
-      out = await this.#whole.run(this.#ortFeeds(feeds, [...feeds.keys()]), wanted, runOptions);
+      if (waited && this.#released) throw this.#error('run: the session was released before this run started');
+      return await (this.#placement?.pending ? this.#decide(request) : this.#runPlaced(request));
+    } finally {
+      --this.#pending;
+    }
+  }
+
+  // One run of the placement in use: the model's own onnxruntime session as it is, else the parts.
+  #runPlaced(request) {
+    return this.#whole ? this.#runWhole(request) : this.#run(request);
+  }
+
+  // onnxruntime reads run options only after fetches: none given, none passed.
+  async #runWhole({ feeds, wanted, runOptions, profile }, t0 = now()) {
+    try {
+      const out = await this.#whole.run(this.#ortFeeds(feeds, feeds.keys()), runOptions ? wanted ?? this.outputNames : wanted, runOptions);
+      if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#parts[0].nodes.length, ms: now() - t0 }] };
+      return out;
     } catch (e) {
       throw this.#error(`onnxruntime failed: ${failureReason(e)}`, e);
     }
-    if (profile) this.lastProfile = { ms: now() - t0, parts: [{ part: 1, runsOn: 'onnxruntime', nodes: this.#split.parts[0]?.nodes.length ?? 0, ms: now() - t0 }] };
-    return out;
   }
 
   // One run of the parts in use; `seen` (a Map) gets what each node of ours saw (io()).
@@ -258,7 +256,7 @@ export class InferenceSession {
   // profile is of this run), then placement decides and returns (onnx/placement.mjs); if it fails, the next run decides.
   async #decide(request) {
     const placed = this.#placement;
-    const timed = async (t0 = now()) => ({ result: await this.#run({ ...request, profile: false }), ms: now() - t0 });
+    const timed = async (t0 = now()) => ({ result: await this.#runPlaced({ ...request, profile: false }), ms: now() - t0 });
     const [seen, t0] = [new Map(), now()];
     const first = { result: await this.#run(request, seen), ms: now() - t0 };
     // The placement in use is let go (sessions, heap tensors, constants, gridsample module) first.
@@ -266,6 +264,7 @@ export class InferenceSession {
       await this.#releaseParts();
       this.#gs = null;
       ({ split: this.#split, parts: this.#parts, constants: this.#constants, gs: this.#gs } = await placed.rebuild(keep));
+      this.#whole = wholeSession(this.#parts);
     };
     const drop = (result) => Object.values(result).forEach((t) => !onHost(t) && t.dispose?.());
     const decided = await decidePlacement(placed.option, this.#split, first, seen, { heapBytes: (name) => heapBytes(this.#constants.get(name)), run: timed, use, drop });
@@ -277,7 +276,7 @@ export class InferenceSession {
   // Releases the parts in use: onnxruntime sessions, heap tensors between parts, constants.
   async #releaseParts() {
     const old = this.#parts;
-    this.#parts = [];
+    [this.#parts, this.#whole] = [[], null];
     await Promise.allSettled(old.filter((p) => p.session).map((p) => p.session.release()));
     for (const t of [...this.#heap.values(), ...this.#constants.values()]) t.dispose?.();
     this.#heap.clear();
@@ -304,9 +303,8 @@ export class InferenceSession {
 
   async #free() {
     this.#released = true;
-    await this.#queue;
-    if (this.#whole) await this.#whole.release();
-    else await this.#releaseParts();
+    await this.#queue.then(ignore, ignore);
+    await this.#releaseParts();
     this.#gpuNodes?.release();
   }
 
@@ -394,6 +392,8 @@ export class InferenceSession {
 
   // The feeds of an onnxruntime session: the values named, as the caller's onnxruntime tensors.
   #ortFeeds(values, names) {
-    return Object.fromEntries(names.map((n) => [n, this.#asOrt(values.get(n))]));
+    const feeds = {};
+    for (const n of names) feeds[n] = this.#asOrt(values.get(n));
+    return feeds;
   }
 }

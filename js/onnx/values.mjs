@@ -128,6 +128,17 @@ export const heapConstant = (gs, backend) => (type, dims) => {
 export const heapBytes = (t) => (typeof t?.dispose === 'function' ? t.byteLength : 0);
 
 /**
+ * run(feeds, fetches, options)'s arguments as one run's request, `{ feeds, wanted, runOptions,
+ * profile }` (readFeeds, readFetches, splitProfile; `fetches` may be left out), checked against
+ * the session's `inputNames` and `outputNames` and the model's declared `inputs`.
+ */
+export function readRun([feeds, fetches, options], { inputNames, outputNames }, inputs, error) {
+  if (!Array.isArray(fetches) && fetches !== undefined) [fetches, options] = [undefined, fetches];
+  const [runOptions, profile] = splitProfile(options);
+  return { feeds: readFeeds(feeds, inputNames, inputs, error), wanted: readFetches(fetches, outputNames, error), runOptions, profile };
+}
+
+/**
  * run()'s feeds as a Map of their own, checked against the model's inputs (names, then each
  * declared {name, type}); `error(message)` makes the session's error.
  */
@@ -152,12 +163,12 @@ export function readFeeds(feeds, inputNames, inputs, error) {
 }
 
 /**
- * run()'s options as [onnxruntime's run options, our `profile` flag]. Always an object of the
- * run's own: onnxruntime-web writes its defaults into the options it is given (a frozen or
- * shared object would fail, and the caller's would change).
+ * run()'s options as [onnxruntime's run options, our `profile` flag]: an object of the run's
+ * own (onnxruntime-web writes its defaults into the options it is given: a frozen or shared
+ * object would fail, and the caller's would change), undefined where the caller gave none.
  */
 export function splitProfile(options) {
-  if (options == null) return [{}, false];
+  if (options == null) return [undefined, false];
   const { profile, ...runOptions } = options;
   return [runOptions, Boolean(profile)];
 }

@@ -96,6 +96,26 @@ describe('runs called together queue, as onnxruntime-web runs them (issue 26)', 
     await s.release();
     await own.release();
   });
+
+  // onnxruntime reads run options only after fetches: a session run whole on onnxruntime (a model
+  // without GridSample, or one whose placement left every node there) given options but no
+  // fetches once dropped them. onnxruntime-web ends a run whose options say terminate.
+  for (const [what, model, placement] of [['a model without GridSample', whole, 'auto'], ['a split model placed whole on onnxruntime', split, 'onnxruntime']]) {
+    test(`${what}: run options reach onnxruntime-web with or without fetches`, async () => {
+      const s = await InferenceSession.create(model, { ort: ortWeb, gridsample: gs, placement });
+      const own = await ortWeb.InferenceSession.create(model);
+      const webFeeds = Object.fromEntries(Object.entries(feedsFor(1)).map(([k, t]) => [k, new ortWeb.Tensor('float32', t.data, t.dims)]));
+      const want = await own.run(webFeeds);
+      assertClose(await s.run(webFeeds), want, 1e-6); // the first run decides placement
+      await assert.rejects(own.run(webFeeds, { terminate: true }), /terminate flag/);
+      await modelError(s.run(webFeeds, { terminate: true }), /onnxruntime failed.*terminate flag/);
+      await modelError(s.run(webFeeds, ['Y'], { terminate: true, profile: true }), /onnxruntime failed.*terminate flag/);
+      assertClose(await s.run(webFeeds, { profile: true }), want, 1e-6);
+      assert.equal(s.plan().counts.onnxruntimeSessions, 1);
+      await s.release();
+      await own.release();
+    });
+  }
 });
 
 describe('attributes read as onnxruntime reads them (issue 44)', () => {
