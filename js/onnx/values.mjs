@@ -30,23 +30,29 @@ const isFloat16Array = (data) => typeof globalThis.Float16Array === 'function' &
  * later inside onnxruntime's Tensor constructor).
  */
 export function checkFeed(t, declared) {
-  // The words made only for a message: a feed that passes costs no string.
-  const expected = { toString: () => `expected ${formatType(declared)}` };
+  // One pass over the dimensions; the words are made only for a message.
+  const expected = () => `expected ${formatType(declared)}`;
   if (t === null || typeof t !== 'object' || typeof t.type !== 'string' || !t.dims || typeof t.dims[Symbol.iterator] !== 'function') {
-    return `${expected}, got ${describe(t)} (make it with new ort.Tensor(type, data, dims))`;
+    return `${expected()}, got ${describe(t)} (make it with new ort.Tensor(type, data, dims))`;
   }
-  const dims = [...t.dims].map(Number);
-  if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0)) return `${expected}, got dimensions [${[...t.dims].map(String).join(', ')}]`;
-  const shapeOk = !declared.dims || (declared.dims.length === dims.length && declared.dims.every((d, i) => typeof d !== 'number' || d === dims[i]));
-  if (t.type !== declared.type || !shapeOk) return `${expected}, got ${t.type} [${dims.join(', ')}]`;
+  const want = declared.dims;
+  let [rank, count, shapeOk] = [0, 1, true];
+  for (const dim of t.dims) {
+    const d = Number(dim);
+    if (!Number.isSafeInteger(d) || d < 0) return `${expected()}, got dimensions [${[...t.dims].map(String).join(', ')}]`;
+    if (want && typeof want[rank] === 'number' && want[rank] !== d) shapeOk = false;
+    count *= d;
+    rank += 1;
+  }
+  const dims = () => [...t.dims].map(Number).join(', ');
+  if (t.type !== declared.type || (want && (!shapeOk || want.length !== rank))) return `${expected()}, got ${t.type} [${dims()}]`;
   if (!onHost(t)) return null;
   const { data } = t;
   const ArrayClass = arrayClassOf(t.type);
   if (ArrayClass ? !(data instanceof ArrayClass || (t.type === 'float16' && isFloat16Array(data))) : !Array.isArray(data)) {
     return `its data must be a ${ArrayClass?.name ?? 'array of strings'} for ${t.type}, got ${describe(data)}`;
   }
-  const count = dims.reduce((a, b) => a * b, 1);
-  if (data.length !== count) return `${t.type} [${dims.join(', ')}] has ${count} elements, but its data holds ${data.length}`;
+  if (data.length !== count) return `${t.type} [${dims()}] has ${count} elements, but its data holds ${data.length}`;
   return null;
 }
 
