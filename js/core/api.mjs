@@ -1,7 +1,7 @@
 // The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors, each where the module has it; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
-import { deformableOutputShape, runDeformableBlock, withDeformableBlock } from './deformable_block.mjs';
+import { withDeformableBlock } from './deformable_block.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { prepareRemap } from '../images/fixed_maps.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
@@ -185,9 +185,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     }, { size: S, output: 'the output grid' });
   }
 
-  // Deformable DETR's attention sampling (DESIGN.md section 12): its block (the inputs' shapes
-  // and the levels, core/deformable_block.mjs) is written first, as the library's output-shape
-  // query reads the levels' values, and serves the call too.
+  // Deformable DETR's attention sampling (DESIGN.md section 12): the output-shape query and the
+  // call by one block (core/deformable_block.mjs), which holds the levels.
   function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
     const fn = 'multiScaleDeformableAttention';
     const opts = readOptions(fn, options, DEFORMABLE_OPTIONS);
@@ -196,10 +195,9 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     const levels = readLevels(fn, spatialShapes, levelStartIndex, opts.pointsPerLevel);
     const S = readTensor(heap, fn, 'samplingLocations', samplingLocations);
     const W = readTensor(heap, fn, 'attentionWeights', attentionWeights);
-    return withDeformableBlock(heap, fn, [V, S, W], levels, (block) => {
-      const yDims = deformableOutputShape(heap, fn, block);
+    return withDeformableBlock(heap, fn, [V, S, W], levels, (call) => {
       const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
-      return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, (pointers, yp) => runDeformableBlock(heap, block, pointers, yp, sampling));
+      return run(heap, fn, inputs, [V.dtype, call.outputShape(), 'the output'], opts, (pointers, yp) => call.run(pointers, yp, sampling));
     });
   }
 
@@ -277,7 +275,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       const levels = readLevels(fn, spatialShapes, levelStartIndex, options?.pointsPerLevel);
       const float32 = (what, dims) => ({ dtype: 'float32', dims: readDims(fn, `${what}.dims`, dims) });
       const tensors = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
-      return withDeformableBlock(heap, fn, tensors, levels, (block) => deformableOutputShape(heap, fn, block));
+      return withDeformableBlock(heap, fn, tensors, levels, (call) => call.outputShape());
     },
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),

@@ -25,7 +25,8 @@ constexpr int kInputs = 3;
 // The block js/core/deformable_block.mjs writes (js/core/wasm_heap.mjs's DEFORMABLE_BLOCK
 // offsets): heap addresses (0 for data in a shape query), dtype codes, ranks and int64 shapes of
 // the inputs (as many dimensions as the JS layer accepts, so that the library judges every
-// rank), the levels and the output. The shape query writes y_shape, which the call then reads.
+// rank), the levels and the output. The shape query writes y_shape; the call reads it (as the JS
+// layer writes it back: the block is written whole before each crossing).
 struct DeformableBlock {
   uintptr_t data[kInputs];
   int32_t dtype[kInputs];

@@ -113,6 +113,15 @@ function ownCases() {
   add('out of another shape', { options: { out: tensor(f32(2), [1, 2, 1]) } }, fails(RangeError, 'options\\.out: expected shape \\[1, 1, 2\\], got \\[1, 2, 1\\]'));
   add('a float32 out for a float16 value', { value: { data: new Uint16Array(10), shape: [1, 5, 1, 2], dtype: 'float16' }, options: { out: tensor(f32(2), [1, 1, 2]) } },
     fails(TypeError, "options\\.out: expected dtype float16 \\(the input's\\), got float32"));
+  // A getter of options.out (read once the output shape is known, before the call) that makes another call of other
+  // shapes and levels (more than fit the room after the call's block): this call still runs on its own.
+  const other = (gs) => gs.multiScaleDeformableAttention({ data: f32(92, 1), shape: [1, 46, 1, 2] },
+    Array.from({ length: 23 }, () => [1, 2]), Array.from({ length: 23 }, (_, l) => 2 * l),
+    { data: f32(3 * 23 * 2, 0.5), shape: [1, 3, 1, 23, 1, 2] }, { data: f32(3 * 23, 1), shape: [1, 3, 1, 23, 1] });
+  add('an out whose shape getter makes another call', (gs) => ({ options: { out: { data: f32(2), get shape() {
+    assert.deepEqual(Array.from(other(gs).data), new Array(6).fill(23));
+    return [1, 1, 2];
+  } } } }), { ok: true, check });
   add('a heap tensor out of another dtype', (gs) => ({ options: { out: keep(gs.tensor('float16', [1, 1, 2])) } }), fails(TypeError, "options\\.out: expected dtype float32 \\(the input's\\), got float16"));
   return cases;
 }
