@@ -1,15 +1,16 @@
 // The gridsample JavaScript API over one instantiated wasm module (createApi): gridSample, affineGrid, gridSampleChannelsLast, multiScaleDeformableAttention, the image warps, pixel-space matrices and heap tensors, each where the module has it; core/load_wasm.mjs loads the module.
 import { checkFloatDtype, DTYPE_NAMES, elementSize, readDtypeName } from './dtypes.mjs';
 import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
+import { withDeformableBlock } from './deformable_block.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { prepareRemap } from '../images/fixed_maps.mjs';
 import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
-import { affineGridOutputShape, deformableAttentionOutputShape, gridSampleOutputShape, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
+import { affineGridOutputShape, gridSampleOutputShape, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
 import { matrixCalls } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
-import { OUTPUT_SLOT, WasmHeap } from './wasm_heap.mjs';
+import { WasmHeap } from './wasm_heap.mjs';
 import { blockCalls, offersOp, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
@@ -115,7 +116,6 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     variant = actual;
   }
   const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
-  const code = heap.dtypeCodes;
   // A feature beyond the core is offered where its binding (named here), or for an image call its
   // operator (an OPS name of core/prepared.mjs), is in the module.
   const offers = (binding) => !core && typeof Module[binding] === 'function';
@@ -185,37 +185,20 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     }, { size: S, output: 'the output grid' });
   }
 
-  // Deformable DETR's attention sampling (DESIGN.md section 12): the levels go to the heap
-  // first (the library's output-shape query reads their values), for the call's duration.
+  // Deformable DETR's attention sampling (DESIGN.md section 12): the output-shape query and the
+  // call by one block (core/deformable_block.mjs), which holds the levels.
   function multiScaleDeformableAttention(value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) {
     const fn = 'multiScaleDeformableAttention';
     const opts = readOptions(fn, options, DEFORMABLE_OPTIONS);
     const sampling = readDeformableSampling(fn, opts.sampling);
     const V = readTensor(heap, fn, 'value', value);
-    const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, opts.pointsPerLevel);
+    const levels = readLevels(fn, spatialShapes, levelStartIndex, opts.pointsPerLevel);
     const S = readTensor(heap, fn, 'samplingLocations', samplingLocations);
     const W = readTensor(heap, fn, 'attentionWeights', attentionWeights);
-    return withLevels(fn, values, (levels) => {
-      const yDims = deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W);
+    return withDeformableBlock(heap, fn, [V, S, W], levels, (call) => {
       const inputs = [['value', V], ['samplingLocations', S], ['attentionWeights', W]];
-      return run(heap, fn, inputs, [V.dtype, yDims, 'the output'], opts, ([vp, sp, wp], yp) => {
-        const [vs, ss, ws] = inputs.map(([, t], i) => heap.writeInt64s(i, t.dims));
-        return Module.multiScaleDeformableAttention(vp, code[V.dtype], vs, V.dims.length, levels, count, listed,
-          sp, code[S.dtype], ss, S.dims.length, wp, code[W.dtype], ws, W.dims.length, yp, heap.writeInt64s(OUTPUT_SLOT, yDims), sampling);
-      });
+      return run(heap, fn, inputs, [V.dtype, call.outputShape(), 'the output'], opts, (pointers, yp) => call.run(pointers, yp, sampling));
     });
-  }
-
-  // Runs body(address) with the int64 `values` copied to the heap, freed afterwards.
-  function withLevels(fn, values, body) {
-    heap.checkBudget(fn, [['the levels', values.byteLength]]);
-    const levels = heap.allocate(fn, 'the levels', values.byteLength);
-    try {
-      new BigInt64Array(Module.HEAPU8.buffer, levels, values.length).set(values);
-      return body(levels);
-    } finally {
-      Module.release(levels);
-    }
   }
 
   function newHeapTensor(fn, dtype, dims) {
@@ -289,10 +272,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     multiScaleDeformableAttention: (valueDims, spatialShapes, levelStartIndex, locationsDims, weightsDims, options) => {
       const fn = 'multiScaleDeformableAttention';
       if (!api.multiScaleDeformableAttention) throw absent(fn);
-      const { count, values, listed } = readLevels(fn, spatialShapes, levelStartIndex, options?.pointsPerLevel);
+      const levels = readLevels(fn, spatialShapes, levelStartIndex, options?.pointsPerLevel);
       const float32 = (what, dims) => ({ dtype: 'float32', dims: readDims(fn, `${what}.dims`, dims) });
-      const [V, S, W] = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
-      return withLevels(fn, values, (levels) => deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W));
+      const tensors = [['value', valueDims], ['samplingLocations', locationsDims], ['attentionWeights', weightsDims]].map(([what, dims]) => float32(what, dims));
+      return withDeformableBlock(heap, fn, tensors, levels, (call) => call.outputShape());
     },
     sampling: (fn, opts) => readSampling(heap, fn, opts),
     modeName: (code) => Module.modeName(code),

@@ -1,6 +1,6 @@
-// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's and deformable attention's of src/kernels/api/validation.h) and the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h).
+// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's of src/kernels/api/validation.h; deformable attention's is core/deformable_block.mjs's) and the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h).
 import { describe, shapeString } from './messages.mjs';
-import { libraryError, OUTPUT_SLOT } from './wasm_heap.mjs';
+import { libraryError } from './wasm_heap.mjs';
 import { option, readAlign } from './plain_args.mjs';
 
 // Names the library knows are short; a longer string is asked about as '' (unknown either way),
@@ -67,23 +67,6 @@ export function outputShape(heap, fn, query, X, C) {
 export function shapeQueryError(heap, fn) {
   const error = libraryError(fn, heap.Module.takeLastError());
   return / expected dtype /.test(error.message) ? new TypeError(error.message) : error;
-}
-
-/**
- * MultiScaleDeformableAttention's output shape [N, Lq, M * D] for value, samplingLocations and
- * attentionWeights as readTensor reads them and `count` levels at heap address `levels` (as
- * core/deformable_levels.mjs reads them; `listed` 1 where they end with the points per level),
- * or the library's error, in its order and words.
- */
-export function deformableAttentionOutputShape(heap, fn, V, levels, count, listed, S, W) {
-  heap.ensureHeadroom(fn);
-  const code = heap.dtypeCodes;
-  const status = heap.Module.multiScaleDeformableAttentionOutputShape(
-    heap.writeInt64s(0, V.dims), V.dims.length, code[V.dtype], levels, count, listed,
-    heap.writeInt64s(1, S.dims), S.dims.length, code[S.dtype],
-    heap.writeInt64s(2, W.dims), W.dims.length, code[W.dtype], heap.writeInt64s(OUTPUT_SLOT, []));
-  if (status !== 0) throw shapeQueryError(heap, fn);
-  return heap.readInt64s(OUTPUT_SLOT, 3);
 }
 
 /** AffineGrid's grid shape for `size`, or the library's RangeError followed by the size given. */

@@ -9,9 +9,7 @@ import { HEAP_LIMIT, MAX_DIMS } from './plain_args.mjs';
 const BIG_REQUEST = 64 * 2 ** 20;
 // Heap kept free for the module's own small allocations during a call (see ensureHeadroom).
 export const HEADROOM = 64 * 1024;
-const SCRATCH_SLOTS = 4; // the shapes of one call: up to three inputs (slots 0 to 2) and the output
-/** The scratch slot of a call's output shape. */
-export const OUTPUT_SLOT = 3;
+const SCRATCH_SLOTS = 3; // the shapes of one shape query: its inputs' (slots 0 and 1) and the output's (slot 2)
 /**
  * The call block src/bindings/prepared_bindings.cc reads (PrepareBlock): byte offsets of its
  * fields (core/prepared.mjs writes it).
@@ -22,6 +20,19 @@ export const CALL_BLOCK = {
   bytes: 728, op: 0, mode: 4, padding: 8, align: 12, dtype: 16, rank: 24, shape: 32, sizeLen: 544, outRank: 548, size: 552, outShape: 592,
   space: 672, fillCount: 676, fill: 680, rowsHeight: 712, rowsBegin: 720,
 };
+/**
+ * MultiScaleDeformableAttention's block (src/bindings/deformable_attention_bindings.cc's
+ * DeformableBlock): byte offsets of its fields (core/deformable_block.mjs writes it). Per input
+ * (value, sampling_locations, attention_weights) a data address, dtype, rank and `dims` int64
+ * dimensions; `levelRoom` bytes after it hold the levels when they fit (16 levels with their
+ * points listed).
+ */
+export const DEFORMABLE_BLOCK = {
+  bytes: 848, data: 0, dtype: 12, rank: 24, levels: 36, levelCount: 40, pointsListed: 44, y: 48, sampling: 52, shape: 56, yShape: 824,
+  dims: MAX_DIMS, levelRoom: 16 * 4 * 8,
+};
+// The block of a call that keeps none (heap.block): a call block, or a deformable one and its levels.
+const ONE_CALL_BYTES = Math.max(CALL_BLOCK.bytes, DEFORMABLE_BLOCK.bytes + DEFORMABLE_BLOCK.levelRoom);
 
 /**
  * A C++ status message as the JS function `fn` reports it: the library's messages start with
@@ -52,10 +63,11 @@ export class WasmHeap {
     this.checkOnly = checkOnly;
     this.newBuffer = newBuffer;
     this.scratch = Module.allocate(SCRATCH_SLOTS * MAX_DIMS * 8);
-    // Call blocks (core/prepared.mjs): one for preparing, CALL_BLOCKS for the last calls.
-    this.block = Module.allocate((1 + CALL_BLOCKS) * CALL_BLOCK.bytes);
+    // Blocks: one for a call that keeps none (preparing, an image call, a deformable attention
+    // call), then CALL_BLOCKS for the last calls (core/prepared.mjs).
+    this.block = Module.allocate(ONE_CALL_BYTES + CALL_BLOCKS * CALL_BLOCK.bytes);
     if (!this.scratch || !this.block) throw new RangeError('load: cannot allocate the shape scratch space in the wasm heap');
-    this.blocks = Array.from({ length: CALL_BLOCKS }, (_, i) => this.block + (1 + i) * CALL_BLOCK.bytes);
+    this.blocks = Array.from({ length: CALL_BLOCKS }, (_, i) => this.block + ONE_CALL_BYTES + i * CALL_BLOCK.bytes);
     // gridsample::DType codes by name, from the library's own ParseDType.
     this.dtypeCodes = {};
     for (const name of DTYPE_NAMES) {
@@ -67,7 +79,7 @@ export class WasmHeap {
     this.names = { mode: new Map(), padding: new Map() };
   }
 
-  /** `values` as int64s in scratch slot `slot` (0 to 3); returns their heap address. */
+  /** `values` as int64s in scratch slot `slot` (0 to 2); returns their heap address. */
   writeInt64s(slot, values) {
     const address = this.scratch + slot * MAX_DIMS * 8;
     const view = new BigInt64Array(this.Module.HEAPU8.buffer, address, values.length);
@@ -80,14 +92,14 @@ export class WasmHeap {
     return Array.from(new BigInt64Array(this.Module.HEAPU8.buffer, this.scratch + slot * MAX_DIMS * 8, count), Number);
   }
 
-  /** A typed array's bytes (at most MAX_DIMS * 8) in scratch slot `slot` (0 to 3); returns their heap address. */
+  /** A typed array's bytes (at most MAX_DIMS * 8) in scratch slot `slot` (0 to 2); returns their heap address. */
   stage(slot, data) {
     const address = this.scratch + slot * MAX_DIMS * 8;
     this.Module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
     return address;
   }
 
-  /** `values` as doubles in scratch slot `slot` (0 to 3, MAX_DIMS values); returns their heap address. */
+  /** `values` as doubles in scratch slot `slot` (0 to 2, MAX_DIMS values); returns their heap address. */
   writeFloat64s(slot, values) {
     return this.stage(slot, Float64Array.from(values));
   }

@@ -1,75 +1,110 @@
-// embind registration of MultiScaleDeformableAttention: its call and its output-shape query.
+// embind registration of MultiScaleDeformableAttention: its call and its output-shape query, each
+// taking the heap address of one DeformableBlock.
 #include <emscripten/bind.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "api/validation.h"
+#include "call_block.h"
 #include "gridsample/multi_scale_deformable_attention.h"
 #include "module_state.h"
 
 namespace gridsample {
 namespace {
 
+using bindings::kBlockDims;
 using bindings::ModuleThreads;
 using bindings::Shape;
 using bindings::ToCallStatus;
 
-// A tensor argument: heap addresses of its data (0 for a shape query) and int64 shape.
-TensorView View(uintptr_t data, int dtype, uintptr_t shape, int rank) {
-  return {reinterpret_cast<const void*>(data), static_cast<DType>(dtype), Shape(shape),
-          static_cast<size_t>(rank)};
+// The inputs value, sampling_locations and attention_weights, in this order.
+constexpr int kInputs = 3;
+
+// The block js/core/deformable_block.mjs writes (js/core/wasm_heap.mjs's DEFORMABLE_BLOCK
+// offsets): heap addresses (0 for data in a shape query), dtype codes, ranks and int64 shapes of
+// the inputs (as many dimensions as the JS layer accepts, so that the library judges every
+// rank), the levels and the output. The shape query writes y_shape; the call reads it (as the JS
+// layer writes it back: the block is written whole before each crossing).
+struct DeformableBlock {
+  uintptr_t data[kInputs];
+  int32_t dtype[kInputs];
+  int32_t rank[kInputs];
+  // The levels as js/core/deformable_levels.mjs writes them: `level_count` (H, W) pairs,
+  // `level_count` starts, then, where `points_listed` is nonzero, `level_count` points per
+  // level; all int64 (the library checks their values).
+  uintptr_t levels;
+  int32_t level_count, points_listed;
+  uintptr_t y;
+  int32_t sampling;  // DeformableSampling's code (0 bilinear, 1 discrete; the library checks it)
+  int64_t shape[kInputs][kBlockDims];
+  int64_t y_shape[3];  // [N, Lq, M * D]
+};
+static_assert(sizeof(DeformableBlock) == 848 && offsetof(DeformableBlock, dtype) == 12 &&
+                  offsetof(DeformableBlock, rank) == 24 &&
+                  offsetof(DeformableBlock, levels) == 36 &&
+                  offsetof(DeformableBlock, level_count) == 40 &&
+                  offsetof(DeformableBlock, points_listed) == 44 &&
+                  offsetof(DeformableBlock, y) == 48 && offsetof(DeformableBlock, sampling) == 52 &&
+                  offsetof(DeformableBlock, shape) == 56 &&
+                  offsetof(DeformableBlock, y_shape) == 824,
+              "js/core/wasm_heap.mjs's DEFORMABLE_BLOCK describes this layout");
+
+// Ranks the block can hold: the library's own rules judge the rest.
+Status CheckRanks(const DeformableBlock& b) {
+  for (int i = 0; i < kInputs; ++i) {
+    if (b.rank[i] < 0 || b.rank[i] > kBlockDims) {
+      return Status::InvalidArgument("MultiScaleDeformableAttention: a rank outside 0.." +
+                                     std::to_string(kBlockDims));
+    }
+  }
+  return Status::Ok();
 }
 
-// The levels as js/core/deformable_levels.mjs writes them: `count` (H, W) pairs, `count` starts,
-// then, where `listed` is nonzero, `count` points per level; all int64 (the library checks
-// their values).
-DeformableLevels Levels(uintptr_t levels, int count, int listed) {
-  const int64_t n = count < 0 ? 0 : count;
+// Input i of the block.
+TensorView Input(const DeformableBlock& b, int i) {
+  return {reinterpret_cast<const void*>(b.data[i]), static_cast<DType>(b.dtype[i]), b.shape[i],
+          static_cast<size_t>(b.rank[i])};
+}
+
+DeformableLevels Levels(const DeformableBlock& b) {
+  const int64_t n = b.level_count < 0 ? 0 : b.level_count;
   DeformableLevels l;
-  l.spatial_shapes = Shape(levels);
-  l.level_start_index = Shape(levels) + 2 * n;
-  l.points_per_level = listed != 0 ? Shape(levels) + 3 * n : nullptr;
-  l.count = count;
+  l.spatial_shapes = Shape(b.levels);
+  l.level_start_index = Shape(b.levels) + 2 * n;
+  l.points_per_level = b.points_listed != 0 ? Shape(b.levels) + 3 * n : nullptr;
+  l.count = b.level_count;
   return l;
 }
 
-// y [N, Lq, M * D] of value's dtype written at y_shape, or the library's error on the inputs'
-// shapes and dtypes (their data is not looked at).
-int OutputShapeAdapter(uintptr_t value_shape, int value_rank, int value_dtype, uintptr_t levels,
-                       int level_count, int points_listed, uintptr_t locations_shape,
-                       int locations_rank, int locations_dtype, uintptr_t weights_shape,
-                       int weights_rank, int weights_dtype, uintptr_t y_shape) {
-  const TensorView value = View(0, value_dtype, value_shape, value_rank);
-  const TensorView locations = View(0, locations_dtype, locations_shape, locations_rank);
-  const TensorView weights = View(0, weights_dtype, weights_shape, weights_rank);
-  const DeformableLevels l = Levels(levels, level_count, points_listed);
+// y's shape [N, Lq, M * D] (of value's dtype) written into the block at `block`, or the
+// library's error on the inputs' shapes and dtypes and the levels (no data is looked at).
+int OutputShape(uintptr_t block) {
+  auto* b = reinterpret_cast<DeformableBlock*>(block);
+  Status s = CheckRanks(*b);
   DeformableAttentionGeometry geometry;
-  const Status s = ValidateDeformableAttentionInputs(value, l, locations, weights, &geometry);
-  if (s.ok()) DeformableAttentionOutputShape(geometry, reinterpret_cast<int64_t*>(y_shape));
+  if (s.ok()) {
+    s = ValidateDeformableAttentionInputs(Input(*b, 0), Levels(*b), Input(*b, 1), Input(*b, 2),
+                                          &geometry);
+  }
+  if (s.ok()) DeformableAttentionOutputShape(geometry, b->y_shape);
   return ToCallStatus(s);
 }
 
-// The sampling code the JS layer passes (the library checks it) and the module's threads.
-MultiScaleDeformableAttentionOptions Options(int sampling) {
+// The call the block at `block` describes: y (of value's dtype, of the block's y_shape) from the
+// inputs and levels, with the module's threads.
+int Call(uintptr_t block) {
+  const auto& b = *reinterpret_cast<const DeformableBlock*>(block);
+  const Status ranks = CheckRanks(b);
+  if (!ranks.ok()) return ToCallStatus(ranks);
   MultiScaleDeformableAttentionOptions options;
   options.threads = ModuleThreads();
-  options.sampling = static_cast<DeformableSampling>(sampling);
-  return options;
-}
-
-// y (of value's dtype, shape [N, Lq, M * D] at y_shape) from the tensors and levels above;
-// `sampling` is DeformableSampling's code (0 bilinear, 1 discrete).
-int CallAdapter(uintptr_t value, int value_dtype, uintptr_t value_shape, int value_rank,
-                uintptr_t levels, int level_count, int points_listed, uintptr_t locations,
-                int locations_dtype, uintptr_t locations_shape, int locations_rank,
-                uintptr_t weights, int weights_dtype, uintptr_t weights_shape, int weights_rank,
-                uintptr_t y, uintptr_t y_shape, int sampling) {
-  const MutableTensorView out{reinterpret_cast<void*>(y), static_cast<DType>(value_dtype),
-                              Shape(y_shape), 3};
-  return ToCallStatus(MultiScaleDeformableAttention(
-      View(value, value_dtype, value_shape, value_rank), Levels(levels, level_count, points_listed),
-      View(locations, locations_dtype, locations_shape, locations_rank),
-      View(weights, weights_dtype, weights_shape, weights_rank), out, Options(sampling)));
+  options.sampling = static_cast<DeformableSampling>(b.sampling);
+  const MutableTensorView out{reinterpret_cast<void*>(b.y), static_cast<DType>(b.dtype[0]),
+                              b.y_shape, 3};
+  return ToCallStatus(MultiScaleDeformableAttention(Input(b, 0), Levels(b), Input(b, 1),
+                                                    Input(b, 2), out, options));
 }
 
 }  // namespace
@@ -78,6 +113,6 @@ int CallAdapter(uintptr_t value, int value_dtype, uintptr_t value_shape, int val
 EMSCRIPTEN_BINDINGS(gridsample_deformable_attention) {
   using namespace emscripten;
   using namespace gridsample;
-  function("multiScaleDeformableAttention", &CallAdapter);
-  function("multiScaleDeformableAttentionOutputShape", &OutputShapeAdapter);
+  function("multiScaleDeformableAttention", &Call);
+  function("multiScaleDeformableAttentionOutputShape", &OutputShape);
 }

@@ -1,11 +1,13 @@
-// gs.multiScaleDeformableAttention in every wasm variant (simd, scalar; simd-threads on 3 threads): results against the exporters' chain computed here with gs.gridSample per level (many shapes, locations outside [0, 1] and non-finite, float16), the levels' forms (onnxruntime int64 tensors, Int32Array, arrays), empty outputs, options.out and the heap-tensor tier; the worker pool's twin, split into bands of queries, gives one instance's bytes.
+// gs.multiScaleDeformableAttention in every wasm variant (simd, scalar; simd-threads on 3 threads): results against the exporters' chain computed here with gs.gridSample per level (many shapes and level counts, locations outside [0, 1] and non-finite, float16), the levels' forms (onnxruntime int64 tensors, Int32Array, arrays), empty outputs, options.out and the heap-tensor tier; its crossings into the wasm (one block address per binding call); the worker pool's twin, split into bands of queries, gives one instance's bytes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createPool, load, simdSupported, threadsSupported } from '../../js/node.mjs';
 import { libraryRules } from '../../js/core/api.mjs';
+import { DEFORMABLE_BLOCK } from '../../js/core/wasm_heap.mjs';
 import { SPLIT_COST } from '../../js/pool/create_pool.mjs';
 import { modules } from './lib/api_values.mjs';
+import { countedGlue } from './lib/counted_module.mjs';
 import { assertSame, progress } from './lib/pool_checks.mjs';
 import { argumentsOf, assertMatchesChain, chain, makeCase } from './lib/deformable_attention_chain.mjs';
 
@@ -24,6 +26,8 @@ const CASES = {
   'NaN, +-Inf and +-1e30 locations sample 0': { N: 2, Lq: 8, M: 2, D: 4, P: 3, levels: [[4, 4], [2, 2]], special: true, seed: 7 },
   'float16 value': { N: 2, Lq: 6, M: 2, D: 8, P: 2, levels: [[5, 7], [3, 4]], dtype: 'float16', seed: 8 },
   'float16 value, locations and weights': { Lq: 6, M: 2, D: 3, P: 2, levels: [[5, 7], [3, 4]], dtype: 'float16', coordinates: 'float16', seed: 9 },
+  // 3 * 24 int64s: more than the room for levels after the call's block (they are allocated).
+  '24 levels': { Lq: 3, M: 2, D: 2, P: 1, levels: Array.from({ length: 24 }, (_, l) => [1 + (l % 3), 1 + (l % 2)]), seed: 19 },
 };
 
 for (const [variant, gs] of Object.entries(all)) {
@@ -143,6 +147,54 @@ describe('multiScaleDeformableAttention across variants', () => {
     // SIMD and scalar builds may round the float32 sums differently; the threaded build is the
     // SIMD one, so it must equal it byte for byte.
     if (threaded) assert.deepEqual(results.find(([v]) => v === 'simd-threads')[1], results.find(([v]) => v === 'simd')[1]);
+  });
+});
+
+describe('crossings into the wasm per multiScaleDeformableAttention call', () => {
+  test('its call and its output-shape query each take one argument, the address of its block; a steady call crosses twice on heap tensors, at most four times on arrays', async () => {
+    const { Module, gs, crossings } = await countedGlue();
+    const taken = {};
+    for (const name of ['multiScaleDeformableAttention', 'multiScaleDeformableAttentionOutputShape']) {
+      const binding = Module[name];
+      taken[name] = [];
+      Module[name] = (...args) => {
+        taken[name].push(args.length);
+        return binding(...args);
+      };
+    }
+    const c = makeCase({ Lq: 6, M: 2, D: 4, P: 2, levels: [[4, 3], [2, 2]], seed: 20 });
+    const want = modules.simd.multiScaleDeformableAttention(...argumentsOf(c)).data;
+    const out = new Float32Array(48);
+    gs.multiScaleDeformableAttention(...argumentsOf(c), { out });
+    assert.ok(crossings(() => gs.multiScaleDeformableAttention(...argumentsOf(c), { out })) <= 4, 'shape query, allocate, call, release');
+    assert.deepEqual(out, want);
+    const [value, loc, w] = [c.value, c.samplingLocations, c.attentionWeights].map((t) => gs.tensorFrom(t));
+    const y = gs.tensor('float32', [1, 6, 8]);
+    assert.equal(crossings(() => gs.multiScaleDeformableAttention(value, c.spatialShapes, c.levelStartIndex, loc, w, { out: y })), 2, 'shape query, call');
+    assert.deepEqual(y.data, want);
+    for (const t of [value, loc, w, y]) t.dispose();
+    // The rule gridsample/onnx sizes its tensors with asks the same query.
+    assert.deepEqual(libraryRules(gs).multiScaleDeformableAttention([1, 16, 2, 4], c.spatialShapes, c.levelStartIndex, [1, 6, 2, 2, 2, 2], [1, 6, 2, 2, 2]), [1, 6, 8]);
+    assert.deepEqual(taken, { multiScaleDeformableAttention: [1, 1, 1], multiScaleDeformableAttentionOutputShape: [1, 1, 1, 1] });
+  });
+
+  test('a block whose rank is past the dimensions it holds is refused by the binding unread, by the query and by the call', async () => {
+    const { Module, gs } = await countedGlue();
+    const c = makeCase({ seed: 21 });
+    const want = gs.multiScaleDeformableAttention(...argumentsOf(c)).data;
+    for (const name of ['multiScaleDeformableAttentionOutputShape', 'multiScaleDeformableAttention']) {
+      const binding = Module[name];
+      for (const [input, rank] of [[0, 33], [1, -1], [2, 2 ** 31 - 1]]) {
+        Module[name] = (block) => {
+          Module.HEAP32[((block + DEFORMABLE_BLOCK.rank) >> 2) + input] = rank;
+          return binding(block);
+        };
+        assert.throws(() => gs.multiScaleDeformableAttention(...argumentsOf(c)),
+          { name: 'RangeError', message: /^multiScaleDeformableAttention: a rank outside 0\.\.32$/ }, `${name}, input ${input} of rank ${rank}`);
+      }
+      Module[name] = binding;
+    }
+    assert.deepEqual(gs.multiScaleDeformableAttention(...argumentsOf(c)).data, want);
   });
 });
 

@@ -12,7 +12,7 @@ const BIN = join(HERE, 'node_modules', '.bin');
 
 // The files `npm pack` must ship, and nothing else.
 const SHIPPED = [
-  'LICENSE', 'README.md', 'api.d.cts', 'core_node.mjs', 'core_browser.mjs', 'core.cjs', 'core.d.ts', 'core.d.cts', 'core_api.d.cts', 'tensor_api.d.cts', 'image_api.d.cts', 'load_api.d.cts', 'pool_api.d.cts', 'prepared_api.d.cts', 'core/prepared.mjs', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'core/deformable_levels.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
+  'LICENSE', 'README.md', 'api.d.cts', 'core_node.mjs', 'core_browser.mjs', 'core.cjs', 'core.d.ts', 'core.d.cts', 'core_api.d.cts', 'tensor_api.d.cts', 'image_api.d.cts', 'load_api.d.cts', 'pool_api.d.cts', 'prepared_api.d.cts', 'core/prepared.mjs', 'browser.mjs', 'core/load_browser.mjs', 'cli.mjs', 'core/api.mjs', 'core/deformable_levels.mjs', 'core/deformable_block.mjs', 'index.cjs', 'index.d.cts', 'index.d.ts', 'node.mjs', 'package.json', 'cli/onnx_commands.mjs', 'cli/npy.mjs',
   'cli/args.mjs', 'cli/files.mjs', 'cli/png.mjs', 'cli/png_codec.mjs', 'cli/jpeg.mjs', 'cli/flow_file.mjs', 'cli/progress.mjs', 'core/load_wasm.mjs', 'core/warm_up.mjs', 'core/dtypes.mjs', 'core/messages.mjs', 'core/plain_args.mjs', 'core/tensor_args.mjs', 'core/heap_tensor.mjs',
   'core/wasm_heap.mjs', 'core/library_rules.mjs', 'core/optional_package.mjs', 'images/warps.mjs', 'images/matrices.mjs',
   'images/flows.mjs', 'images/pixel_space.mjs', 'images/axis_line.mjs', 'images/fixed_maps.mjs', 'core/resource_node.mjs', 'core/resource_browser.mjs',

@@ -1,16 +1,17 @@
-// A simd module whose every crossing into the wasm is counted, for the tests that count a call's crossings (prepared_calls, fixed_maps).
+// A simd module whose every crossing into the wasm is counted, for the tests that count a call's crossings (prepared_calls, fixed_maps, deformable_attention).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
+import { createApi } from '../../../js/core/api.mjs';
 import { load } from '../../../js/node.mjs';
 
 const DIST = new URL('../../../js/dist/', import.meta.url);
+const require = createRequire(import.meta.url);
 
-/**
- * A simd module loaded from bytes whose instance has every exported function, and every
- * function embind reaches through the table, wrapped to count calls: crossings(f) is how many
- * times f() entered the wasm.
- */
-export async function countedModule() {
+// Runs `open()` (which instantiates the simd wasm) with every exported function of the instance,
+// and every function embind reaches through the table, wrapped to count calls: what open()
+// resolves to, with crossings(f), how many times f() entered the wasm.
+async function counting(open) {
   const original = WebAssembly.instantiate;
   let count = 0;
   const counted = (f) => (typeof f === 'function' ? (...args) => { count++; return f(...args); } : f);
@@ -25,9 +26,27 @@ export async function countedModule() {
     return { instance: { exports }, module: r.module };
   };
   try {
-    const gs = await load({ variant: 'simd', wasmBinary: readFileSync(new URL('gridsample-simd.wasm', DIST)), warmUp: false });
-    return { gs, crossings: (f) => { const before = count; f(); return count - before; } };
+    return { ...await open(), crossings: (f) => { const before = count; f(); return count - before; } };
   } finally {
     WebAssembly.instantiate = original;
   }
+}
+
+/** The simd module as load() gives it, counted: {gs, crossings}. */
+export function countedModule() {
+  return counting(async () => ({
+    gs: await load({ variant: 'simd', wasmBinary: readFileSync(new URL('gridsample-simd.wasm', DIST)), warmUp: false }),
+  }));
+}
+
+/**
+ * The simd module from its Node glue, counted, with the API object made over it: {Module, gs,
+ * crossings}, Module the Emscripten module whose bindings a test may wrap (the API calls them
+ * through it).
+ */
+export function countedGlue() {
+  return counting(async () => {
+    const Module = await require(new URL('gridsample-simd.cjs', DIST).pathname)({ wasmBinary: readFileSync(new URL('gridsample-simd.wasm', DIST)) });
+    return { Module, gs: createApi(Module, 'simd') };
+  });
 }
