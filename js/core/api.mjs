@@ -11,7 +11,7 @@ import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
 import { WasmHeap } from './wasm_heap.mjs';
-import { blockCalls, offersOp, preparedCalls } from './prepared.mjs';
+import { blockCalls, holdBlock, offersOp, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
 // The bindings that say a module has channels-last GridSample and the NCHW flow warp (their calls
@@ -127,9 +127,10 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   // core/prepared.mjs): `check` is the call's own argument checks, returning its output's
   // dimensions, run for a call not seen lately; `output` names its output in messages.
   function runSampler(fn, op, inputs, opts, sampling, check, { size, output = 'the output' } = {}) {
-    const { outDims, block } = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
+    const entry = blockCall(op, inputs.map(([, t]) => t), sampling, size, check);
+    const { call, outDims } = entry;
     return run(heap, fn, inputs, [inputs[0][1].dtype, outDims, output], opts, ([a, b], y) =>
-      Module._gridsample_call(block, a, b ?? 0, 0, y));
+      Module._gridsample_call(holdBlock(heap, entry, call, outDims), a, b ?? 0, 0, y));
   }
 
   function gridSample(x, grid, options) {

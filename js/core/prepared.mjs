@@ -222,6 +222,19 @@ export function blockCalls(heap) {
 }
 
 /**
+ * The heap address of `entry`'s block (blockCalls' result) holding `call` (the entry's call when
+ * it was returned) again: calls made since, from a getter of this call's arguments, may have
+ * written theirs into it (the library would then run this call's buffers on their shapes).
+ */
+export function holdBlock(heap, entry, call, outDims) {
+  if (entry.call !== call) {
+    writeBlock(heap, entry.block, call);
+    [entry.call, entry.outDims] = [call, outDims];
+  }
+  return entry.block;
+}
+
+/**
  * The prepare functions of one module's API (core/api.mjs): prepareGridSample(x, grid, options)
  * and prepareAffineGrid(theta, size, options), and where the module has them (`has`:
  * {channelsLast, warpFlow}) prepareGridSampleChannelsLast(x, grid, options) and

@@ -11,8 +11,8 @@ const BIG_REQUEST = 64 * 2 ** 20;
 export const HEADROOM = 64 * 1024;
 const SCRATCH_SLOTS = 3; // the shapes of one shape query: its inputs' (slots 0 and 1) and the output's (slot 2)
 /**
- * The call block src/bindings/prepared_bindings.cc reads (PrepareBlock): byte offsets of its
- * fields (core/prepared.mjs writes it).
+ * The call block of src/bindings/call_block.h (struct CallBlock, read by prepare and
+ * _gridsample_call): byte offsets of its fields (core/prepared.mjs writes it).
  */
 // Call blocks kept for the last distinct unprepared calls (core/prepared.mjs's blockCalls).
 const CALL_BLOCKS = 4;
