@@ -36,7 +36,10 @@ const encoderBlock = (h, w) => () => {
 // Multi-scale deformable attention alone, as PyTorch's multi_scale_deformable_attn exports it
 // (tests/js/lib/deformable_chain_model.mjs): value [1, S, 8, 32], locations and weights in, the
 // sampled sum out; what gridsample/onnx fuses into one node (issue 45's "blocks").
-const attentionCore = (levels, queries, title) => () => {
+// `local`: the encoder's locations as a model makes them (every level's pixel, in order, is a
+// query whose reference point is its pixel centre; each point that reference plus an offset of
+// up to 4 pixels of the level sampled), in `given(ort)`; else uniform in [0, 1).
+const attentionCore = (levels, queries, title, local = false) => () => {
   const S = levels.reduce((q, [h, w]) => q + h * w, 0);
   const [M, D, P, L] = [8, 32, 4, levels.length];
   const inputs = [
@@ -44,13 +47,35 @@ const attentionCore = (levels, queries, title) => () => {
     { name: 'sampling_locations', dtype: 'float32', dims: [1, queries, M, L, P, 2], range: [0, 1] },
     { name: 'attention_weights', dtype: 'float32', dims: [1, queries, M, L, P], range: [0, 1] },
   ];
-  return { title, inputs, bytes: chainModel({ N: 1, Lq: queries, M, D, P, L, S, levels }) };
+  const given = local ? (ort) => ({ sampling_locations: new ort.Tensor('float32', nearReferences(levels, M, P), inputs[1].dims) }) : undefined;
+  return { title, inputs, bytes: chainModel({ N: 1, Lq: queries, M, D, P, L, S, levels }), given };
 };
-const encoderCore = (h, w) => {
+const encoderCore = (h, w, local = false) => {
   const levels = encoderLevels(h, w);
   const queries = levels.reduce((q, [lh, lw]) => q + lh * lw, 0);
-  return attentionCore(levels, queries, `the encoder's multi-scale deformable attention alone at ${h}x${w} (${queries.toLocaleString('en-US')} queries; PyTorch's chain)`);
+  const where = local ? 'locations within 4 pixels of each query\'s own' : 'locations uniform in [0, 1)';
+  return attentionCore(levels, queries, `the encoder's multi-scale deformable attention alone at ${h}x${w} (${queries.toLocaleString('en-US')} queries, ${where}; PyTorch's chain)`, local);
 };
+
+// attentionCore's local locations [1, queries, M, L, P, 2] (seeded).
+function nearReferences(levels, M, P) {
+  const centres = levels.flatMap(([h, w]) => Array.from({ length: h * w }, (_, i) => [((i % w) + 0.5) / w, (Math.floor(i / w) + 0.5) / h]));
+  const out = new Float32Array(centres.length * M * levels.length * P * 2);
+  let s = 7;
+  const next = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  let k = 0;
+  for (const [x, y] of centres) {
+    for (let m = 0; m < M; ++m) {
+      for (const [h, w] of levels) {
+        for (let p = 0; p < P; ++p) {
+          out[k++] = x + (8 * next() - 4) / w;
+          out[k++] = y + (8 * next() - 4) / h;
+        }
+      }
+    }
+  }
+  return out;
+}
 
 // A model of a tenth of a millisecond: AffineGrid -> GridSample (nearest) -> Add on 1x3x16x16.
 function tinyAffine() {
@@ -81,6 +106,8 @@ const MADE = {
   attention_decoder: attentionCore(DECODER_LEVELS, 300, "the decoder's multi-scale deformable attention alone (300 queries; PyTorch's chain)"),
   attention_640: encoderCore(640, 640),
   attention_800x1333: encoderCore(800, 1333),
+  attention_640_local: encoderCore(640, 640, true),
+  attention_800x1333_local: encoderCore(800, 1333, true),
   tiny_affine_nearest: tinyAffine,
 };
 
@@ -128,7 +155,7 @@ export async function timeModels(models, { ort, ortNode, gridsample, runs, minMs
       const dims = Object.fromEntries(m.inputs.map((i) => [i.name, i.dims]));
       const ranges = Object.fromEntries(m.inputs.filter((i) => i.range).map((i) => [i.name, i.range]));
       const bytes = m.bytes ?? readFileSync(join(MODELS_DIR, m.file));
-      const { feeds, plan, ...result } = await compareModel(bytes, { ort, gridsample, dims, ranges, runs, minMs, warmup, sessionOptions: SESSION_OPTIONS });
+      const { feeds, plan, ...result } = await compareModel(bytes, { ort, gridsample, dims, ranges, given: m.given?.(ort), runs, minMs, warmup, sessionOptions: SESSION_OPTIONS });
       const node = m.node && ortNode ? await timeOnNode(bytes, { ortNode, gridsample, dims, ranges, runs, minMs, warmup }) : undefined;
       rows.push({ ...row, ...result, attention: plan.attention ?? null, node });
       const ortText = result.onnxruntime.error ? `fails: ${result.onnxruntime.error}` : `median ${result.onnxruntime.median.toFixed(3)} ms`;

@@ -19,6 +19,9 @@ export const MODEL_TARGETS = [
   // Issue 45: multi-scale deformable attention as exporters write it, fused (one node of ours).
   onModel('attention_640', 'model', 'peer', 5),
   onModel('attention_800x1333', 'model', 'peer', 5),
+  // The same with locations near their queries, as a model's reference points and offsets place them.
+  onModel('attention_640_local', 'model', 'peer', 5),
+  onModel('attention_800x1333_local', 'model', 'peer', 5),
   onModel('attention_decoder', 'model', 'peer', 2.5),
   // Issue 45's decoder block: D-FINE's, the value projected once outside it.
   onModel('decoder_block_dfine', 'model', 'peer', 2.5),
