@@ -198,7 +198,7 @@ export class InferenceSession {
     return this.#whole ? this.#runWhole(request) : this.#run(request);
   }
 
-  // onnxruntime reads run options only after fetches: none given, none passed.
+  // onnxruntime reads run options only after fetches: options without fetches go with every output named.
   async #runWhole({ feeds, wanted, runOptions, profile }, t0 = now()) {
     try {
       const out = await this.#whole.run(this.#ortFeeds(feeds, feeds.keys()), runOptions ? wanted ?? this.outputNames : wanted, runOptions);
