@@ -55,6 +55,15 @@ export class KeptPlan {
 
   get handle() { return this.#state.handle; }
 
+  /**
+   * The plan's handle, or `fn`'s TypeError saying `what` was disposed (`during` the call: by a
+   * getter of its arguments, once they are read; the plan must not be called then).
+   */
+  live(fn, what, during = false) {
+    if (this.#state.handle === 0) throw new TypeError(`${fn}: ${what} was disposed${during ? ' during the call' : ''}`);
+    return this.#state.handle;
+  }
+
   /** Frees the plan and the buffers (idempotent); `owner` as given to the constructor. */
   release(owner) {
     if (this.#state.handle === 0) return;
@@ -301,17 +310,17 @@ export class PreparedCall {
   run(...args) {
     const fn = this.#fn;
     const heap = this.#heap;
-    if (this.#kept.handle === 0) {
-      throw new TypeError(`${fn}: this prepared ${this.#op} call was disposed`);
-    }
+    const what = `this prepared ${this.#op} call`;
+    this.#kept.live(fn, what);
     const names = OPS[this.#op].inputs;
     const opts = readOptions(fn, args[names.length], ['out']);
     const inputs = names.map((name, i) => [name, this.#read(name, args[i], this.#specs[i])]);
     const out = opts.out === undefined ? {} : readOut(heap, fn, opts.out, this.dtype, this.outputShape, this.#outBytes / elementSize(this.dtype), inputs);
+    this.#kept.live(fn, what, true);
     const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
     const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
     heap.copyIn(fn, inputs, addresses, out);
-    if (heap.Module._gridsample_run(this.#kept.handle, addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
+    if (heap.Module._gridsample_run(this.#kept.live(fn, what, true), addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return heap.result(fn, out, y, [this.dtype, this.outputShape, this.#outBytes], inputs[0][1]);

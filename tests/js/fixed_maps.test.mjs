@@ -112,6 +112,9 @@ for (const [, gs] of Object.entries(modules)) {
       prepared.dispose();
       assert.equal(prepared.disposed, true);
       assert.throws(() => prepared.run(image(6, 6, 4, 'uint8', 1)), { name: 'TypeError', message: /^remap\.run: this prepared remap was disposed/ });
+      const gone = gs.prepareRemap({ width: 6, height: 6, channels: 4, dtype: 'uint8' }, m.pairs);
+      const out = { get data() { gone.dispose(); return new Uint8ClampedArray(80); }, width: 5, height: 4 };
+      assert.throws(() => gone.run(image(6, 6, 4, 'uint8', 1), { out }), { name: 'TypeError', message: /^remap\.run: this prepared remap was disposed during the call$/ });
       assert.throws(() => gs.prepareRemap({ width: 6, height: 6, channels: 4 }, m.pairs), { name: 'TypeError', message: /^prepareRemap: image\.dtype: expected 'uint8' or 'float32'/ });
       assert.throws(() => gs.prepareRemap({ width: 6, height: 6, channels: 5, dtype: 'uint8' }, m.pairs), { name: 'RangeError', message: /^prepareRemap: image\.channels/ });
       assert.throws(() => gs.prepareRemap(image(6, 6, 4, 'uint8', 1), m.x), { name: 'RangeError', message: /^prepareRemap: mapX/ });

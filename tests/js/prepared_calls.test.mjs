@@ -169,6 +169,12 @@ for (const [, gs] of Object.entries(modules)) {
       prepared.dispose();
       assert.equal(prepared.disposed, true);
       assert.throws(() => prepared.run(BASIC.x, BASIC.grid), /^TypeError: gridSample\.run: this prepared gridSample call was disposed$/);
+      // Disposed by a getter of its own out, after the check at the start: a clear error, not a
+      // call through the freed plan (a wasm trap before), and the module still right.
+      const gone = gs.prepareGridSample(BASIC.x, BASIC.grid);
+      const out = { get data() { gone.dispose(); return new Float32Array(36); }, shape: [1, 1, 6, 6] };
+      assert.throws(() => gone.run(BASIC.x, BASIC.grid, { out }), /^TypeError: gridSample\.run: this prepared gridSample call was disposed during the call$/);
+      assert.equal(gs.gridSample(BASIC.x, BASIC.grid).data.length, 36);
     });
 
     test('what a prepared call keeps: its state, then the buffers of its first run; dispose gives all back', () => {
