@@ -284,6 +284,7 @@ export class PreparedCall {
   #heap;
   #op;
   #fn;
+  #what; // "this prepared <op> call", for the disposed errors
   #specs;
   #kept;
   #outBytes;
@@ -292,6 +293,7 @@ export class PreparedCall {
     this.#heap = heap;
     this.#op = op;
     this.#fn = `${op}.run`;
+    this.#what = `this prepared ${op} call`;
     this.#specs = specs;
     this.#kept = new KeptPlan(heap, this, handle, 3);
     /** The output's dtype (the first input's) and dimensions (frozen). */
@@ -310,7 +312,7 @@ export class PreparedCall {
   run(...args) {
     const fn = this.#fn;
     const heap = this.#heap;
-    const what = `this prepared ${this.#op} call`;
+    const what = this.#what;
     this.#kept.live(fn, what);
     const names = OPS[this.#op].inputs;
     const opts = readOptions(fn, args[names.length], ['out']);
