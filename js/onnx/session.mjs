@@ -10,7 +10,7 @@ import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
 import { planOf } from './plan.mjs';
 import { fusedArguments } from './fused_arguments.mjs';
-import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, preferredLocation, readRun, typeOf } from './values.mjs';
+import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, partTiming, preferredLocation, readRun, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
 
@@ -237,7 +237,7 @@ export class InferenceSession {
         }
       }
       if (!profile) continue;
-      times.push({ part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms: now() - t0, io: part.runsOn === 'gridsample' ? part.nodes.map((n) => io(n, valueOf)) : undefined });
+      times.push(partTiming(part, now() - t0, valueOf));
     }
     const result = {};
     for (const name of wanted ?? this.outputNames) result[name] = this.#output(name, values);

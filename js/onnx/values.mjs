@@ -119,6 +119,13 @@ export function io(n, valueOf) {
   return { name: n.node.name, opType: n.node.opType, inputs, output: shape(n.node.output[0]) };
 }
 
+/** A part's entry in lastProfile (PartTiming): its time `ms`, and for a gridsample part what each node read and wrote. */
+export function partTiming(part, ms, valueOf) {
+  const time = { part: part.index + 1, runsOn: part.runsOn, nodes: part.nodes.length, ms };
+  if (part.runsOn === 'gridsample') time.io = part.nodes.map((n) => io(n, valueOf));
+  return time;
+}
+
 // Constants of gridsample parts this large live in the wasm heap (a heap tensor): the session's
 // only copy, read there by every run, rather than a JavaScript copy copied in at every call.
 const HEAP_CONSTANT_BYTES = 1 << 20;

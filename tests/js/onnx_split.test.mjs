@@ -94,6 +94,8 @@ describe('splitting', () => {
     await s.run(feeds, { profile: true });
     assert.deepEqual(s.lastProfile.parts.map((p) => p.runsOn), ['onnxruntime', 'gridsample', 'onnxruntime', 'gridsample', 'onnxruntime']);
     assert.ok(s.lastProfile.parts.every((p) => p.ms >= 0 && p.ms <= s.lastProfile.ms));
+    // io (what each node read and wrote) is a gridsample part's alone: onnxruntime's parts have no such key.
+    assert.deepEqual(s.lastProfile.parts.map((p) => Object.keys(p).includes('io')), [false, true, false, true, false]);
     await Promise.all([s.release(), whole.release()]);
   });
 
