@@ -1,4 +1,4 @@
-// MultiScaleDeformableAttention's block in the wasm heap (DEFORMABLE_BLOCK, src/bindings/deformable_attention_bindings.cc's DeformableBlock): the output-shape query and the call, each one crossing that passes the block's address alone.
+// MultiScaleDeformableAttention's block in the wasm heap (DEFORMABLE_BLOCK, src/bindings/deformable_attention_bindings.cc's DeformableBlock): the output-shape query (asked again only when the shapes or levels change) and the call, each one crossing that passes the block's address alone.
 import { shapeQueryError } from './library_rules.mjs';
 import { DEFORMABLE_BLOCK } from './wasm_heap.mjs';
 
@@ -24,8 +24,15 @@ export function withDeformableBlock(heap, fn, tensors, levels, body) {
     return body({
       outputShape() {
         heap.ensureHeadroom(fn);
+        const last = LAST_QUERY.get(heap);
+        if (last && sameQuery(last, tensors, levels)) return (state.yDims = last.yDims.slice());
         if (heap.Module.multiScaleDeformableAttentionOutputShape(writeBlock(state, [0, 0, 0], 0, 0)) !== 0) throw shapeQueryError(heap, fn);
         state.yDims = Array.from(new BigInt64Array(heap.Module.HEAPU8.buffer, heap.block + DEFORMABLE_BLOCK.yShape, 3), Number);
+        LAST_QUERY.set(heap, {
+          tensors: tensors.map(({ dtype, dims }) => ({ dtype, dims: Array.from(dims) })),
+          levels: { count: levels.count, listed: levels.listed, values: levels.values.slice() },
+          yDims: state.yDims.slice(),
+        });
         return state.yDims;
       },
       run: (pointers, yp, sampling) => heap.Module.multiScaleDeformableAttention(writeBlock(state, pointers, yp, sampling)),
@@ -33,6 +40,24 @@ export function withDeformableBlock(heap, fn, tensors, levels, body) {
   } finally {
     if (!fits) heap.Module.release(levelsAt);
   }
+}
+
+// Per heap: the inputs' dtypes and dims and the levels of the last output-shape query the
+// library answered, and its answer. A call on the same ones takes that answer without asking
+// (a steady call crosses once: the call itself validates them again).
+const LAST_QUERY = new WeakMap();
+
+// Whether `tensors` and `levels` are those of query `last` (LAST_QUERY's entry).
+function sameQuery(last, tensors, levels) {
+  const { count, listed, values } = last.levels;
+  if (count !== levels.count || listed !== levels.listed || values.length !== levels.values.length) return false;
+  for (let i = 0; i < values.length; ++i) if (values[i] !== levels.values[i]) return false;
+  for (let i = 0; i < 3; ++i) {
+    const [was, is] = [last.tensors[i], tensors[i]];
+    if (was.dtype !== is.dtype || was.dims.length !== is.dims.length) return false;
+    for (let k = 0; k < was.dims.length; ++k) if (was.dims[k] !== is.dims[k]) return false;
+  }
+  return true;
 }
 
 // Writes the block at heap.block (and its levels at `levelsAt`) for the inputs' data at

@@ -151,7 +151,7 @@ describe('multiScaleDeformableAttention across variants', () => {
 });
 
 describe('crossings into the wasm per multiScaleDeformableAttention call', () => {
-  test('its call and its output-shape query each take one argument, the address of its block; a steady call crosses twice on heap tensors, at most four times on arrays', async () => {
+  test('its call and its output-shape query each take one argument, the address of its block; a steady call crosses once on heap tensors, at most three times on arrays; the query is asked again when the shapes or levels change', async () => {
     const { Module, gs, crossings } = await countedGlue();
     const taken = {};
     for (const name of ['multiScaleDeformableAttention', 'multiScaleDeformableAttentionOutputShape']) {
@@ -166,22 +166,32 @@ describe('crossings into the wasm per multiScaleDeformableAttention call', () =>
     const want = modules.simd.multiScaleDeformableAttention(...argumentsOf(c)).data;
     const out = new Float32Array(48);
     gs.multiScaleDeformableAttention(...argumentsOf(c), { out });
-    assert.ok(crossings(() => gs.multiScaleDeformableAttention(...argumentsOf(c), { out })) <= 4, 'shape query, allocate, call, release');
+    assert.ok(crossings(() => gs.multiScaleDeformableAttention(...argumentsOf(c), { out })) <= 3, 'allocate, call, release');
     assert.deepEqual(out, want);
     const [value, loc, w] = [c.value, c.samplingLocations, c.attentionWeights].map((t) => gs.tensorFrom(t));
     const y = gs.tensor('float32', [1, 6, 8]);
-    assert.equal(crossings(() => gs.multiScaleDeformableAttention(value, c.spatialShapes, c.levelStartIndex, loc, w, { out: y })), 2, 'shape query, call');
+    assert.equal(crossings(() => gs.multiScaleDeformableAttention(value, c.spatialShapes, c.levelStartIndex, loc, w, { out: y })), 1, 'the call');
     assert.deepEqual(y.data, want);
     for (const t of [value, loc, w, y]) t.dispose();
-    // The rule gridsample/onnx sizes its tensors with asks the same query.
+    // The rule gridsample/onnx sizes its tensors with answers from the same query.
     assert.deepEqual(libraryRules(gs).multiScaleDeformableAttention([1, 16, 2, 4], c.spatialShapes, c.levelStartIndex, [1, 6, 2, 2, 2, 2], [1, 6, 2, 2, 2]), [1, 6, 8]);
-    assert.deepEqual(taken, { multiScaleDeformableAttention: [1, 1, 1], multiScaleDeformableAttentionOutputShape: [1, 1, 1, 1] });
+    assert.deepEqual(taken, { multiScaleDeformableAttention: [1, 1, 1], multiScaleDeformableAttentionOutputShape: [1] });
+    // Other levels, other dims, another dtype: asked again, each answer (or refusal) its own.
+    const other = makeCase({ Lq: 6, M: 2, D: 4, P: 2, levels: [[3, 4], [2, 2]], seed: 21 });
+    assert.deepEqual(gs.multiScaleDeformableAttention(...argumentsOf(other)).data, modules.simd.multiScaleDeformableAttention(...argumentsOf(other)).data);
+    assert.deepEqual(libraryRules(gs).multiScaleDeformableAttention([1, 16, 2, 4], c.spatialShapes, c.levelStartIndex, [1, 5, 2, 2, 2, 2], [1, 5, 2, 2, 2]), [1, 5, 8]);
+    assert.throws(() => libraryRules(gs).multiScaleDeformableAttention([1, 17, 2, 4], c.spatialShapes, c.levelStartIndex, [1, 5, 2, 2, 2, 2], [1, 5, 2, 2, 2]), RangeError);
+    const f64 = { data: new Float64Array(c.value.data), dims: c.value.dims, type: 'float64' };
+    assert.throws(() => gs.multiScaleDeformableAttention(f64, c.spatialShapes, c.levelStartIndex, c.samplingLocations, c.attentionWeights), TypeError);
+    assert.deepEqual(gs.multiScaleDeformableAttention(...argumentsOf(c)).data, want);
+    assert.equal(taken.multiScaleDeformableAttentionOutputShape.length, 6);
   });
 
   test('a block whose rank is past the dimensions it holds is refused by the binding unread, by the query and by the call', async () => {
     const { Module, gs } = await countedGlue();
     const c = makeCase({ seed: 21 });
     const want = gs.multiScaleDeformableAttention(...argumentsOf(c)).data;
+    let Lq = 7; // c has 5
     for (const name of ['multiScaleDeformableAttentionOutputShape', 'multiScaleDeformableAttention']) {
       const binding = Module[name];
       for (const [input, rank] of [[0, 33], [1, -1], [2, 2 ** 31 - 1]]) {
@@ -189,7 +199,9 @@ describe('crossings into the wasm per multiScaleDeformableAttention call', () =>
           Module.HEAP32[((block + DEFORMABLE_BLOCK.rank) >> 2) + input] = rank;
           return binding(block);
         };
-        assert.throws(() => gs.multiScaleDeformableAttention(...argumentsOf(c)),
+        // Shapes not asked before: the query runs (shapes it answered last take its answer).
+        const d = makeCase({ seed: 21, Lq: Lq++ });
+        assert.throws(() => gs.multiScaleDeformableAttention(...argumentsOf(d)),
           { name: 'RangeError', message: /^multiScaleDeformableAttention: a rank outside 0\.\.32$/ }, `${name}, input ${input} of rank ${rank}`);
       }
       Module[name] = binding;
