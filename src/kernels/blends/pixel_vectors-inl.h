@@ -32,10 +32,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 // The bilinear sums of pixels [p, p + Lanes(DB)) of a tile's plans (DB: the NCHW blend's vectors,
 // 8 lanes on AVX-512, as GatherPair assembles them), C = 1 to kMaxVectorChannels (acc[c]:
 // channel c). A window row's 2C values x[o .. o + 2C) come as C pairs (GatherPair at o, o + 2,
-// ..), so never past the window (BlendPixels reads 4 lanes from the last tap, hence its
-// `tail`): q[c] is channel c of tap (j, 0), q[C + c] of tap (j, 1) (C = 1: the two taps of the
-// one channel). Per lane and channel the sum is BlendPixels': from 0, the taps row by row,
-// weight (1 * w_x) * w_y, so the same bits.
+// ..; in wasm 3 channels as a quad at o and a pair at o + 4: V8 spends two instructions on
+// each load, and a quad loads 4 values a pixel, a pair 2; at 5 channels two quads and a pair
+// spilled more than they saved), so never past the window (BlendPixels reads 4 lanes from the
+// last tap, hence its `tail`): q[c] is channel c of tap (j, 0), q[C + c] of tap (j, 1) (C = 1:
+// the two taps of the one channel). Per lane and channel the sum is BlendPixels': from 0, the
+// taps row by row, weight (1 * w_x) * w_y, so the same bits.
 // C = 2 in wasm instead: acc[0] and acc[1] hold pixels 0-1 and 2-3, interleaved as stored
 // (StorePixelVector). A window row is then one load per pixel, x[o .. o + 4) = [c0 c1 c0 c1]
 // of taps (j, 0) and (j, 1), and each weight is paired with itself, [w.p0 w.p0 w.p1 w.p1]: the
@@ -74,7 +76,12 @@ HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const flo
     const VB w0 = hn::Load(d, plan.weight[2 * j] + p);
     const VB w1 = hn::Load(d, plan.weight[2 * j + 1] + p);
     VB q[2 * C];
-    for (int k = 0; k < C; ++k) GatherPair(d, x + j * row + 2 * k, o, &q[2 * k], &q[2 * k + 1]);
+    if constexpr (C == 3 && HWY_TARGET == HWY_WASM) {
+      GatherQuad(d, x + j * row, o, q);
+      GatherPair(d, x + j * row + 4, o, &q[4], &q[5]);
+    } else {
+      for (int k = 0; k < C; ++k) GatherPair(d, x + j * row + 2 * k, o, &q[2 * k], &q[2 * k + 1]);
+    }
     for (int c = 0; c < C; ++c) {
       acc[c] = hn::Add(hn::Add(acc[c], hn::Mul(w0, q[c])), hn::Mul(w1, q[C + c]));
     }
