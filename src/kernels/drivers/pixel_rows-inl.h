@@ -198,11 +198,14 @@ inline HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill)
 // What every row segment of one call shares: X's and Y's layout, the plans' axes, the
 // fixed-point blend's setup and the fill colour. A source whose coordinates follow the pixels'
 // order alone (kFlatRows: a grid) walks a batch item's rows as one line of pixels, so that
-// narrow outputs (a grid of points x 4 or x 1) still fill whole tiles.
+// narrow outputs (a grid of points x 4 or x 1) still fill whole tiles, as many pixels as an
+// NCHW tile (the other sources' column tiles hold at most kAffineTile: the affine source keeps
+// that many columns' terms).
 template <Mode M, class Source>
 struct CallRows {
-  static constexpr int kTile =
-      TilePlan<M, 2>::kPixels < kAffineTile ? TilePlan<M, 2>::kPixels : kAffineTile;
+  static constexpr int kTile = Source::kFlatRows || TilePlan<M, 2>::kPixels < kAffineTile
+                                   ? TilePlan<M, 2>::kPixels
+                                   : kAffineTile;
 
   explicit CallRows(const InterleavedProblem& problem)
       : pb(problem),
