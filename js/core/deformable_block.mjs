@@ -53,7 +53,8 @@ function sameQuery(last, tensors, levels) {
   if (count !== levels.count || listed !== levels.listed || values.length !== levels.values.length) return false;
   for (let i = 0; i < values.length; ++i) if (values[i] !== levels.values[i]) return false;
   for (let i = 0; i < 3; ++i) {
-    const [was, is] = [last.tensors[i], tensors[i]];
+    const was = last.tensors[i];
+    const is = tensors[i];
     if (was.dtype !== is.dtype || was.dims.length !== is.dims.length) return false;
     for (let k = 0; k < was.dims.length; ++k) if (was.dims[k] !== is.dims[k]) return false;
   }

@@ -318,11 +318,11 @@ export class PreparedCall {
     const opts = readOptions(fn, args[names.length], ['out']);
     const inputs = names.map((name, i) => [name, this.#read(name, args[i], this.#specs[i])]);
     const out = opts.out === undefined ? {} : readOut(heap, fn, opts.out, this.dtype, this.outputShape, this.#outBytes / elementSize(this.dtype), inputs);
-    this.#kept.live(fn, what, true);
+    const handle = this.#kept.live(fn, what, true); // no code of the caller's runs after this
     const addresses = inputs.map(([name, t], i) => t.ptr || this.#buffer(i, name, t.bytes));
     const y = out.ptr || this.#buffer(2, 'the output', this.#outBytes);
     heap.copyIn(fn, inputs, addresses, out);
-    if (heap.Module._gridsample_run(this.#kept.live(fn, what, true), addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
+    if (heap.Module._gridsample_run(handle, addresses[0], addresses[1] ?? 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return heap.result(fn, out, y, [this.dtype, this.outputShape, this.#outBytes], inputs[0][1]);

@@ -125,11 +125,11 @@ export class PreparedRemap {
     if (O && !O.target && (O.width !== this.width || O.height !== this.height)) {
       throw new RangeError(`${fn}: options.out: expected the maps' size ${this.width}x${this.height}, got ${O.width}x${O.height}`);
     }
-    this.#kept.live(fn, 'this prepared remap', true);
+    const handle = this.#kept.live(fn, 'this prepared remap', true); // no code of the caller's runs after this
     const x = I.ptr || this.#buffer(0, 'image', I.bytes);
     const y = (O && O.ptr) || this.#buffer(1, 'the output', this.#outBytes);
     heap.copyIn(fn, [['image', I]], [x], O);
-    if (heap.Module._gridsample_run(this.#kept.live(fn, 'this prepared remap', true), x, 0, 0, y) !== 0) {
+    if (heap.Module._gridsample_run(handle, x, 0, 0, y) !== 0) {
       throw libraryError(fn, heap.Module.takeLastError());
     }
     return imageResult(heap, fn, I, O, y, this.#outBytes, width, height);

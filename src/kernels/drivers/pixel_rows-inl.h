@@ -203,7 +203,7 @@ inline HWY_NOINLINE uint8_t* MakeFill(const InterleavedProblem& pb, float* fill)
 // that many columns' terms).
 template <Mode M, class Source>
 struct CallRows {
-  static constexpr int kTile = Source::kFlatRows || TilePlan<M, 2>::kPixels < kAffineTile
+  static constexpr int kTile = (Source::kFlatRows || TilePlan<M, 2>::kPixels < kAffineTile)
                                    ? TilePlan<M, 2>::kPixels
                                    : kAffineTile;
 
