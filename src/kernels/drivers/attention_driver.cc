@@ -1,50 +1,22 @@
 // Multi-scale deformable attention on the fast path: per query and head, a plan of every
 // sampling point's taps (the planner's bilinear rule, vectorised over points, or the discrete
 // rule's one pixel), then the head's D channels blended from it, vectors along D (the value's own
-// [N, S, M, D] layout); queries spread over threads; equal to the reference bit for bit. A
+// [N, S, M, D] layout, or a head's rows gathered into one S x D plane when its queries read each
+// row many times); queries spread over threads; equal to the reference bit for bit. A
 // float16 value is read tap by tap into float32 lanes and its sums stored once, rounded, at the
 // end; float16 or bfloat16 locations and weights are converted chunk by chunk.
+#include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <type_traits>
 
+#include "drivers/attention_args.h"
 #include "drivers/fast.h"
 #include "planner/limits.h"
-#include "rules/discrete_tap.h"
 #include "rules/half.h"
 #include "threads/parallel.h"
-
-#ifndef GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
-#define GRIDSAMPLE_DRIVERS_ATTENTION_ARGS_
-namespace gridsample {
-namespace fast {
-// A validated problem as the kernel sees it (value and y float32 or float16 bits, locations and
-// weights of any float dtype), with its levels laid out per point: entry
-// j of the level tables belongs to point j of a head's sum(P_l) points (level l's P_l points
-// after the levels before it), padded with kAttentionPad entries of a 1x1 level so that whole
-// vectors may be read.
-struct AttentionArgs {
-  const void* value;  // float32, or float16 bits (value_dtype); y the same
-  const void* locations;
-  const void* weights;
-  void* y;
-  DType value_dtype, locations_dtype, weights_dtype;
-  int64_t n, s, heads, channels, queries, points;  // points: sum(P_l) per query and head
-  const float* level_w;                            // W_l, H_l as floats
-  const float* level_h;
-  const int32_t* level_wi;  // W_l, H_l
-  const int32_t* level_hi;
-  const int32_t* level_start;  // first row of S (S < 2^31 on this path)
-  Threads threads;
-  DeformableSampling sampling;
-};
-constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any target
-// Most channels of a float16 value on the fast path: its float32 sums stay on the stack.
-constexpr int64_t kAttentionHalfChannels = 512;
-}  // namespace fast
-}  // namespace gridsample
-#endif
 
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
@@ -52,10 +24,9 @@ constexpr int64_t kAttentionHalfChannels = 512;
 #define HWY_TARGET_INCLUDE "drivers/attention_driver.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "planner/axis_plan-inl.h"
 #include "planner/lanes-inl.h"
+#include "drivers/attention_plans-inl.h"
 #include "drivers/half_lanes-inl.h"
-#include "rules/axis_line.h"
 // clang-format on
 
 HWY_BEFORE_NAMESPACE();
@@ -71,73 +42,6 @@ constexpr bool kManyRegisters = true;
 #else
 constexpr bool kManyRegisters = false;
 #endif
-
-// Points planned at once (their taps stay in L1 while every channel is blended from them).
-constexpr int kAttentionChunk = 64;
-
-// The taps of a chunk of points, tap by tap (row by row, as the reference sums them), point by
-// point: the tap's row of S (-1 where zero padding drops it, or the location is not finite) and
-// its weight wx * wy.
-struct ChunkTaps {
-  HWY_ALIGN int32_t pixel[4][kAttentionChunk];
-  HWY_ALIGN float weight[4][kAttentionChunk];
-};
-
-// Plans points [j0, j0 + count) of one query and head: the unit location's pixel
-// (rules/axis_line.h), clamped far outside as the planner clamps, the planner's bilinear taps
-// and weights (AxisTaps), then zero padding and the non-finite rule per tap, a vector of points
-// at a time. `loc` holds the chunk's (x, y) pairs.
-HWY_INLINE void PlanPoints(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
-                           int count, ChunkTaps* HWY_RESTRICT taps) {
-  const DF d;
-  const DI di;
-  const int lanes = static_cast<int>(hn::Lanes(d));
-  const VF half = hn::Set(d, 0.5f);
-  const VF far = hn::Set(d, kFarPixels<float>);
-  const VI zero = hn::Zero(di), one = hn::Set(di, 1), minus_one = hn::Set(di, -1);
-  HWY_ALIGN float padded[2 * kMaxLanes] = {};
-  for (int p = 0; p < count; p += lanes) {
-    const int64_t j = j0 + p;
-    const int live = count - p < lanes ? count - p : lanes;
-    const float* pairs = loc + 2 * p;
-    if (live < lanes) {  // the last points: never read past the locations
-      for (int k = 0; k < 2 * live; ++k) padded[k] = pairs[k];
-      pairs = padded;
-    }
-    VF u, v;
-    hn::LoadInterleaved2(d, pairs, u, v);
-    const VF w = hn::LoadU(d, a.level_w + j), h = hn::LoadU(d, a.level_h + j);
-    const auto ok = hn::And(hn::IsFinite(u), hn::IsFinite(v));
-    // Pixel positions, kept defined where the location is not finite (those taps are dropped).
-    VF x = hn::IfThenElseZero(ok, GRIDSAMPLE_PIXEL_OF_UNIT(u, w, half));
-    VF y = hn::IfThenElseZero(ok, GRIDSAMPLE_PIXEL_OF_UNIT(v, h, half));
-    x = MinNoNaN(MaxNoNaN(x, hn::Neg(far)), hn::Add(w, far));
-    y = MinNoNaN(MaxNoNaN(y, hn::Neg(far)), hn::Add(h, far));
-    VI ix, iy;
-    VF tx[2], ty[2];
-    AxisTaps<Mode::kLinear>(d, x, &ix, tx);
-    AxisTaps<Mode::kLinear>(d, y, &iy, ty);
-    const VI wi = hn::LoadU(di, a.level_wi + j), hi = hn::LoadU(di, a.level_hi + j);
-    const VI start = hn::LoadU(di, a.level_start + j);
-    const auto finite = hn::RebindMask(di, ok);
-    // Rows of S from the taps clamped into their level (start + y * W + x < S < 2^31: no
-    // overflow in int32); a tap outside is dropped all the same.
-    const VI last_x = hn::Sub(wi, one), last_y = hn::Sub(hi, one);
-    for (int ky = 0; ky < 2; ++ky) {
-      const VI yi = hn::Add(iy, ky ? one : zero);
-      const auto row_in = hn::And(finite, hn::And(hn::Gt(yi, minus_one), hn::Lt(yi, hi)));
-      const VI row = hn::Add(start, hn::Mul(hn::Min(hn::Max(yi, zero), last_y), wi));
-      for (int kx = 0; kx < 2; ++kx) {
-        const VI xi = hn::Add(ix, kx ? one : zero);
-        const auto inside = hn::And(row_in, hn::And(hn::Gt(xi, minus_one), hn::Lt(xi, wi)));
-        const VI pixel = hn::Add(row, hn::Min(hn::Max(xi, zero), last_x));
-        const int t = 2 * ky + kx;
-        hn::StoreU(hn::IfThenElse(inside, pixel, minus_one), di, taps->pixel[t] + p);
-        hn::StoreU(hn::Mul(tx[kx], ty[ky]), d, taps->weight[t] + p);
-      }
-    }
-  }
-}
 
 // Lanes(d) channels of a tap from `p`: float32 as they are, float16 bits converted exactly.
 template <typename T>
@@ -219,24 +123,6 @@ HWY_INLINE void BlendChannel(const ChunkTaps& taps, const float* HWY_RESTRICT aw
   out[c] = acc;
 }
 
-// Plans points [j0, j0 + count) by the discrete rule (rules/discrete_tap.h), one point at a
-// time: the one pixel as a tap of weight 1 (the reference adds its value to +0 alike), the
-// other three dropped; no tap where the location is not finite.
-HWY_INLINE void PlanDiscrete(const AttentionArgs& a, const float* HWY_RESTRICT loc, int64_t j0,
-                             int count, ChunkTaps* HWY_RESTRICT taps) {
-  for (int k = 0; k < count; ++k) {
-    const int64_t j = j0 + k, wi = a.level_wi[j], hi = a.level_hi[j];
-    int64_t col = 0, line = 0;
-    const bool read = DiscreteTap(loc[2 * k], loc[2 * k + 1], hi, wi, &col, &line);
-    taps->pixel[0][k] = read ? static_cast<int32_t>(a.level_start[j] + line * wi + col) : -1;
-    taps->weight[0][k] = 1.0f;
-    for (int t = 1; t < 4; ++t) {
-      taps->pixel[t][k] = -1;
-      taps->weight[t][k] = 0.0f;
-    }
-  }
-}
-
 // `count` values of `dtype` from element `first` of `data` as float32: in place where they are
 // float32, else converted into `buffer`.
 HWY_INLINE const float* ChunkFloats(const void* data, DType dtype, int64_t first, int64_t count,
@@ -248,11 +134,11 @@ HWY_INLINE const float* ChunkFloats(const void* data, DType dtype, int64_t first
 
 // One query and head: its points chunk by chunk, planned, then every channel blended; T the
 // value's element (float, or uint16_t float16 bits, whose sums are stored rounded at the end).
+// `head`: the head's first row of values, `row` elements apart.
 template <typename T>
-HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
-  const int64_t row = a.heads * a.channels;
+HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m, const T* head,
+                          int64_t row) {
   const int64_t group = unit * a.heads + m;  // (n, q, m) flattened
-  const T* head = static_cast<const T*>(a.value) + (unit / a.queries) * a.s * row + m * a.channels;
   constexpr bool kFloat = std::is_same_v<T, float>;
   HWY_ALIGN float sums[kFloat ? 1 : kAttentionHalfChannels];
   float* out = kFloat ? static_cast<float*>(a.y) + group * a.channels : sums;
@@ -297,19 +183,51 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m) {
   if (!kFloat) FloatsToHalfs(sums, static_cast<uint16_t*>(a.y) + group * a.channels, a.channels);
 }
 
-void AttentionKernel(const AttentionArgs& a) {
+template <typename T>
+void AttentionOf(const AttentionArgs& a) {
   const int64_t cost = a.heads * a.points * PixelCost(a.channels, 4);
-  ParallelUnits(a.threads, a.n * a.queries, cost, [&a](int64_t begin, int64_t end) {
-    for (int64_t unit = begin; unit < end; ++unit) {
-      for (int64_t m = 0; m < a.heads; ++m) {
-        if (a.value_dtype == DType::kFloat32) {
-          QueryHead<float>(a, unit, m);
-        } else {
-          QueryHead<uint16_t>(a, unit, m);
+  const int64_t row = a.heads * a.channels;
+  const T* value = static_cast<const T*>(a.value);
+  if (a.plane == nullptr) {
+    ParallelUnits(a.threads, a.n * a.queries, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t unit = begin; unit < end; ++unit) {
+        const T* item = value + (unit / a.queries) * a.s * row;
+        for (int64_t m = 0; m < a.heads; ++m) {
+          QueryHead<T>(a, unit, m, item + m * a.channels, row);
         }
       }
+    });
+    return;
+  }
+  // Head by head: its rows (D values every M * D) gathered into the plane, whose S * D values
+  // stay in the caches where the value's S * M * D would not, then every query of that head.
+  T* plane = static_cast<T*>(a.plane);
+  for (int64_t n = 0; n < a.n; ++n) {
+    for (int64_t m = 0; m < a.heads; ++m) {
+      const T* head = value + n * a.s * row + m * a.channels;
+      ParallelUnits(a.threads, a.s, a.channels, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {  // (a loop: wasm's memcpy is a call per row)
+          const T* HWY_RESTRICT from = head + r * row;
+          T* HWY_RESTRICT to = plane + r * a.channels;
+          for (int64_t c = 0; c < a.channels; ++c) to[c] = from[c];
+        }
+      });
+      ParallelUnits(a.threads, a.queries, a.points * PixelCost(a.channels, 4),
+                    [&](int64_t begin, int64_t end) {
+                      for (int64_t q = begin; q < end; ++q) {
+                        QueryHead<T>(a, n * a.queries + q, m, plane, a.channels);
+                      }
+                    });
     }
-  });
+  }
+}
+
+void AttentionKernel(const AttentionArgs& a) {
+  if (a.value_dtype == DType::kFloat32) {
+    AttentionOf<float>(a);
+  } else {
+    AttentionOf<uint16_t>(a);
+  }
 }
 
 }  // namespace HWY_NAMESPACE
@@ -322,6 +240,14 @@ namespace gridsample {
 namespace fast {
 
 HWY_EXPORT(AttentionKernel);
+
+namespace {
+std::atomic<AttentionGather> gather_for_test{AttentionGather::kAuto};
+}  // namespace
+
+void SetAttentionGatherForTest(AttentionGather gather) {
+  gather_for_test.store(gather, std::memory_order_relaxed);
+}
 
 bool Covers(const DeformableAttentionProblem& p) {
   const DeformableAttentionGeometry& g = p.geometry;
@@ -337,6 +263,32 @@ bool Covers(const DeformableAttentionProblem& p) {
   // Rows of S as int32 (validation made every level end within S).
   return g.s < (int64_t{1} << 31);
 }
+
+namespace {
+
+// Whether consecutive queries sample kAttentionGatherSpread apart on average (attention_args.h).
+bool QueriesSampleFarApart(const DeformableAttentionProblem& p) {
+  const DeformableAttentionGeometry& g = p.geometry;
+  const int64_t pairs = g.points == 0 ? 0 : g.queries - 1 < 64 ? g.queries - 1 : 64;
+  const size_t size = DTypeSize(p.locations.dtype);
+  const auto* loc = static_cast<const unsigned char*>(p.locations.data);
+  float distance = 0.0f;
+  int64_t counted = 0;
+  for (int64_t k = 0; k < pairs; ++k) {
+    const int64_t q = k * (g.queries - 1) / pairs;  // item 0's queries q and q + 1
+    float a[2], b[2];
+    LoadFloats(p.locations.dtype, loc + q * g.heads * g.points * 2 * size, 2, a);
+    LoadFloats(p.locations.dtype, loc + (q + 1) * g.heads * g.points * 2 * size, 2, b);
+    const float d = std::fabs(a[0] - b[0]) + std::fabs(a[1] - b[1]);
+    if (std::isfinite(d)) {
+      distance += d;
+      ++counted;
+    }
+  }
+  return counted > 0 && distance >= kAttentionGatherSpread * static_cast<float>(counted);
+}
+
+}  // namespace
 
 bool Try(const DeformableAttentionProblem& p) {
   if (!Covers(p)) return false;
@@ -361,6 +313,15 @@ bool Try(const DeformableAttentionProblem& p) {
     h[j] = static_cast<float>(hi[j]);
     w[j] = static_cast<float>(wi[j]);
   }
+  // A head's plane where the rule says so and memory allows (else its rows are read in place).
+  const int64_t plane_bytes = g.s * g.channels * static_cast<int64_t>(DTypeSize(p.value.dtype));
+  const AttentionGather gather = gather_for_test.load(std::memory_order_relaxed);
+  std::unique_ptr<unsigned char[]> plane;
+  if (gather == AttentionGather::kAlways ||
+      (gather == AttentionGather::kAuto && g.queries * points >= kAttentionGatherReads * g.s &&
+       plane_bytes * g.heads >= kAttentionGatherBytes && QueriesSampleFarApart(p))) {
+    plane.reset(new (std::nothrow) unsigned char[static_cast<size_t>(plane_bytes)]);
+  }
   const AttentionArgs args{p.value.data,
                            p.locations.data,
                            p.weights.data,
@@ -380,7 +341,8 @@ bool Try(const DeformableAttentionProblem& p) {
                            hi,
                            start,
                            p.threads,
-                           p.sampling};
+                           p.sampling,
+                           plane.get()};
   GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
   return true;
 }

@@ -38,6 +38,10 @@ bool Covers(const PixelsProblem& problem);
 // Multi-scale deformable attention: float32 value, locations and weights, every level's sides
 // at most kMaxAxis (planner/limits.h).
 bool Covers(const DeformableAttentionProblem& problem);
+// Whether that path gathers each head's rows into one plane before the head's queries read them
+// (kAuto: where drivers/attention_args.h's rule says so; the tests force both ways).
+enum class AttentionGather { kAuto, kNever, kAlways };
+void SetAttentionGatherForTest(AttentionGather gather);
 // The channels-last kernels exist on every target but SCALAR.
 bool TargetHasChannelsLast();
 
