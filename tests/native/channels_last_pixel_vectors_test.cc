@@ -182,7 +182,9 @@ TEST_P(ChannelsLastPixelVectors, EqualGridSampleOnTransposedDataNonFiniteXInclud
     }
   }
   EXPECT_GT(checked, 0);
-  if (non_finite_x) EXPECT_GT(nan_checked, 0);
+  if (non_finite_x) {
+    EXPECT_GT(nan_checked, 0);
+  }
 }
 
 }  // namespace

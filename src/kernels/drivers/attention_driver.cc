@@ -1,10 +1,10 @@
 // Multi-scale deformable attention on the fast path: per query and head, a plan of every
 // sampling point's taps (the planner's bilinear rule, vectorised over points, or the discrete
 // rule's one pixel), then the head's D channels blended from it, vectors along D (the value's own
-// [N, S, M, D] layout, or a head's rows gathered into one S x D plane when its queries read each
-// row many times); queries spread over threads; equal to the reference bit for bit. A
-// float16 value is read tap by tap into float32 lanes and its sums stored once, rounded, at the
-// end; float16 or bfloat16 locations and weights are converted chunk by chunk.
+// [N, S, M, D] layout, or each head's rows gathered into one S x D plane first, where
+// attention_args.h's rule says it pays); queries spread over threads; equal to the reference bit
+// for bit. A float16 value is read tap by tap into float32 lanes and its sums stored once,
+// rounded, at the end; float16 or bfloat16 locations and weights are converted chunk by chunk.
 #include <atomic>
 #include <cmath>
 #include <cstdint>
