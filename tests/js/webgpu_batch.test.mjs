@@ -161,4 +161,22 @@ describe('gridsample/webgpu: batched calls', { skip }, () => {
     }
     g.dispose();
   });
+
+  test('calls back to back that differ from the last in one shape, dtype or sampling option each run on their own plan (webgpu/index.mjs compares the last first): the wasm build\'s bytes', async () => {
+    const x2 = { data: Float32Array.from({ length: 3 * 5 * 4 }, (_, i) => Math.cos(i) * 2), shape: [1, 3, 5, 4] };
+    const grid2 = { data: grid.data.subarray(0, 6 * 6 * 2), shape: [1, 6, 6, 2] };
+    const nearest = { ...options, mode: 'nearest' };
+    const zeros = { ...nearest, paddingMode: 'zeros' };
+    const calls = [ // each differs from the one before in one thing
+      [x, grid, options], [x, grid2, options], [x2, grid2, options], [x2, grid2, nearest],
+      [x2, grid2, zeros], [x2, grid2, { ...zeros, alignCorners: true }], [x, grid, options],
+    ];
+    for (const [i, [xi, gi, oi]] of calls.entries()) {
+      const y = await gpu.gridSample(xi, gi, oi);
+      const want = wasm.gridSample(xi, gi, oi);
+      assert.deepEqual(y.dims, want.shape, `call ${i}`);
+      assert.deepEqual(bits((await gpu.read(y)).data), bits(want.data), `call ${i}`);
+      y.dispose();
+    }
+  });
 });
