@@ -1,5 +1,6 @@
 // MultiScaleDeformableAttention's block in the wasm heap (DEFORMABLE_BLOCK, src/bindings/deformable_attention_bindings.cc's DeformableBlock): the output-shape query (asked again only when the shapes or levels change) and the call, each one crossing that passes the block's address alone.
 import { shapeQueryError } from './library_rules.mjs';
+import { sameShape } from './messages.mjs';
 import { DEFORMABLE_BLOCK } from './wasm_heap.mjs';
 
 /**
@@ -50,13 +51,9 @@ const LAST_QUERY = new WeakMap();
 // Whether `tensors` and `levels` are those of query `last` (LAST_QUERY's entry).
 function sameQuery(last, tensors, levels) {
   const { count, listed, values } = last.levels;
-  if (count !== levels.count || listed !== levels.listed || values.length !== levels.values.length) return false;
-  for (let i = 0; i < values.length; ++i) if (values[i] !== levels.values[i]) return false;
+  if (count !== levels.count || listed !== levels.listed || !sameShape(values, levels.values)) return false;
   for (let i = 0; i < 3; ++i) {
-    const was = last.tensors[i];
-    const is = tensors[i];
-    if (was.dtype !== is.dtype || was.dims.length !== is.dims.length) return false;
-    for (let k = 0; k < was.dims.length; ++k) if (was.dims[k] !== is.dims[k]) return false;
+    if (last.tensors[i].dtype !== tensors[i].dtype || !sameShape(last.tensors[i].dims, tensors[i].dims)) return false;
   }
   return true;
 }

@@ -185,18 +185,19 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m, const
 
 template <typename T>
 void AttentionOf(const AttentionArgs& a) {
-  const int64_t cost = a.heads * a.points * PixelCost(a.channels, 4);
+  const int64_t query_cost = a.points * PixelCost(a.channels, 4);  // one query of one head
   const int64_t row = a.heads * a.channels;
   const T* value = static_cast<const T*>(a.value);
   if (a.plane == nullptr) {
-    ParallelUnits(a.threads, a.n * a.queries, cost, [&](int64_t begin, int64_t end) {
-      for (int64_t unit = begin; unit < end; ++unit) {
-        const T* item = value + (unit / a.queries) * a.s * row;
-        for (int64_t m = 0; m < a.heads; ++m) {
-          QueryHead<T>(a, unit, m, item + m * a.channels, row);
-        }
-      }
-    });
+    ParallelUnits(a.threads, a.n * a.queries, a.heads * query_cost,
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t unit = begin; unit < end; ++unit) {
+                      const T* item = value + (unit / a.queries) * a.s * row;
+                      for (int64_t m = 0; m < a.heads; ++m) {
+                        QueryHead<T>(a, unit, m, item + m * a.channels, row);
+                      }
+                    }
+                  });
     return;
   }
   // Head by head: its rows (D values every M * D) gathered into the plane, whose S * D values
@@ -212,12 +213,11 @@ void AttentionOf(const AttentionArgs& a) {
           for (int64_t c = 0; c < a.channels; ++c) to[c] = from[c];
         }
       });
-      ParallelUnits(a.threads, a.queries, a.points * PixelCost(a.channels, 4),
-                    [&](int64_t begin, int64_t end) {
-                      for (int64_t q = begin; q < end; ++q) {
-                        QueryHead<T>(a, n * a.queries + q, m, plane, a.channels);
-                      }
-                    });
+      ParallelUnits(a.threads, a.queries, query_cost, [&](int64_t begin, int64_t end) {
+        for (int64_t q = begin; q < end; ++q) {
+          QueryHead<T>(a, n * a.queries + q, m, plane, a.channels);
+        }
+      });
     }
   }
 }
