@@ -5,7 +5,7 @@ const now = () => performance.now();
 
 // Defaults keep a whole `make bench` within its ~10 minute budget on 2 cores while giving at
 // least 7 samples (a stable median) for every implementation. `budgetMs` is per implementation.
-export const DEFAULTS = { warmup: 2, minReps: 7, maxReps: 40, budgetMs: 700, minSampleMs: 2 };
+export const DEFAULTS = { warmup: 2, warmupMs: 20, minReps: 7, maxReps: 40, budgetMs: 700, minSampleMs: 2 };
 
 /** The p-quantile of `values` (0 < p <= 1) by the nearest rank: the ceil(p n)-th smallest. */
 export function percentile(values, p) {
@@ -47,12 +47,19 @@ export async function medianOfRuns(runs, body) {
  * `{ run, batch, samples: [], error }` whose `error` is what `run` threw, if it did.
  */
 export async function calibrate(run, options = {}) {
-  const { warmup, minSampleMs } = { ...DEFAULTS, ...options };
+  const { warmup, warmupMs, minSampleMs } = { ...DEFAULTS, ...options };
   const entry = { run, batch: 1, samples: [], error: null };
   try {
-    // The fastest warm-up call sets the batch (the first may pay for page faults).
+    // The fastest warm-up call sets the batch (the first may pay for page faults, and V8 runs
+    // a wasm function's first calls on its baseline compiler): a call faster than a sample goes
+    // on being called for up to `warmupMs`, so that the batch is the steady call's. From two
+    // calls alone, two rows compared in the same rounds got batches of 5 and 18 for calls of
+    // about the same speed, and the smaller batch spread the cold start after the other rows'
+    // samples over fewer calls: cl5 against its NCHW baseline measured 1.21x and 1.49x in two
+    // runs; with batches of 25 and 27, 1.11x, as the two alternating in a loop (1.04x-1.17x).
     let fastest = Infinity;
-    for (let i = 0; i < Math.max(1, warmup); ++i) {
+    const start = now();
+    for (let i = 0; i < Math.max(1, warmup) || (fastest < minSampleMs && now() - start < warmupMs); ++i) {
       const t = now();
       await run();
       fastest = Math.min(fastest, now() - t);
