@@ -1,6 +1,7 @@
-// Channels-last float32 bilinear of 1, 2, 3 and 5 channels (blends/pixel_vectors-inl.h, a vector
-// of pixels at a time) against the blend of a vector per pixel (blends/interleaved-inl.h,
-// wide_pixels-inl.h) on every target, bit for bit: each channel of a 1- to 5-channel image must
+// Channels-last float32 bilinear of 1, 2 and 3 channels (blends/pixel_vectors-inl.h, a vector
+// of pixels at a time) and 5 (interleaved-inl.h's BlendFivePixels, two overlapping vectors a
+// pixel) against the blend of a vector per pixel (blends/interleaved-inl.h, wide_pixels-inl.h)
+// on every target, bit for bit: each channel of a 1- to 5-channel image must
 // come out with exactly the bits of the same channel sampled as part of an 8-channel image (the
 // same plans, the same sums from 0 in the same order), signed zeros, non-finite X, X's last pixel
 // (read past by a vector per pixel at 3 channels) and folded border / reflection taps included;
@@ -51,7 +52,8 @@ Tensor FirstChannels(const Tensor& wide, int64_t channels) {
   return x;
 }
 
-// The channels counts of the vector-of-pixels blend, and 4 (a pixel per vector).
+// The channel counts of the vector-of-pixels blend and of the two vectors a pixel (5), and 4 (a
+// pixel per vector).
 constexpr int64_t kChannelCounts[] = {1, 2, 3, 4, 5};
 
 TEST_P(ChannelsLastPixelVectors, EqualTheBlendOfAVectorPerPixelAndTheReference) {

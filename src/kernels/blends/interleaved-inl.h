@@ -1,7 +1,8 @@
 // The blend for channels-last (interleaved) images, uint8 and float32 with 1 to 4 channels:
 // each output pixel is summed from a tile's plans (planner/tile_plan-inl.h) with its channels as
-// the lanes of one vector, so that a tap is one contiguous load of an input pixel's channels.
-// (More channels: blends/wide_pixels-inl.h.)
+// the lanes of one vector, so that a tap is one contiguous load of an input pixel's channels;
+// float32 bilinear of 5 channels as two overlapping vectors. (More channels:
+// blends/wide_pixels-inl.h.)
 // Included once per Highway target (foreach_target), hence the toggling include guard.
 #if defined(GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRIDSAMPLE_BLENDS_INTERLEAVED_INL_H_
@@ -233,6 +234,37 @@ HWY_NOINLINE void BlendPixels(const TilePlan<M, 2>& plan, const Image<T>& im, in
     } else {
       StorePixel<C>(acc, o);
     }
+  }
+}
+
+// Pixels [begin, end) of a tile's bilinear plans into out (pixel p at out + 5 p), float32, five
+// channels, without a fill colour: each pixel as two vectors of 4 lanes, channels 0-3 and 1-4,
+// stored over each other (channels 1-3 are the same sums in both: the same bits), each in
+// BlendPixels' order. Every load lies within its tap's own five values, every store within the
+// pixel's. Instruction counts favoured a vector of pixels (blends/pixel_vectors-inl.h, which V8
+// runs with some 40 vectors spilled; bench/README.md), wall time favours this: it took
+// GridSampleChannelsLast of 8x80x80x5 at 300x4 points from 1.04-1.14x the time of NCHW's
+// GridSample to 0.93-0.98x in wasm, and natively (AVX-512) from 0.93-0.95x to 0.91-0.93x.
+inline HWY_NOINLINE void BlendFivePixels(const TilePlan<Mode::kLinear, 2>& plan,
+                                         const Image<float>& im, int begin, int end,
+                                         float* HWY_RESTRICT out) {
+  const hn::FixedTag<float, 4> d;
+  const float* const x = im.x;  // locals: the stores below may alias `im`
+  const int32_t row = im.row;
+  for (int p = begin; p < end; ++p) {
+    const float* src = x + plan.offset[p];
+    auto low = hn::Zero(d);   // channels 0-3
+    auto high = hn::Zero(d);  // channels 1-4
+    for (int j = 0; j < 2; ++j, src += row) {
+      const auto w0 = hn::Set(d, plan.weight[2 * j][p]);
+      const auto w1 = hn::Set(d, plan.weight[2 * j + 1][p]);
+      low =
+          hn::Add(hn::Add(low, hn::Mul(w0, hn::LoadU(d, src))), hn::Mul(w1, hn::LoadU(d, src + 5)));
+      high = hn::Add(hn::Add(high, hn::Mul(w0, hn::LoadU(d, src + 1))),
+                     hn::Mul(w1, hn::LoadU(d, src + 6)));
+    }
+    hn::StoreU(low, d, out + 5 * p);
+    hn::StoreU(high, d, out + 5 * p + 1);
   }
 }
 

@@ -30,12 +30,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 #if HWY_TARGET != HWY_SCALAR
 
 // The bilinear sums of pixels [p, p + Lanes(DB)) of a tile's plans (DB: the NCHW blend's vectors,
-// 8 lanes on AVX-512, as GatherPair assembles them), C = 1 to kMaxVectorChannels (acc[c]:
-// channel c). A window row's 2C values x[o .. o + 2C) come as C pairs (GatherPair at o, o + 2,
-// ..; in wasm 3 channels as a quad at o and a pair at o + 4: V8 spends two instructions on
-// each load, and a quad loads 4 values a pixel, a pair 2; at 5 channels two quads and a pair
-// spilled more than they saved), so never past the window (BlendPixels reads 4 lanes from the
-// last tap, hence its `tail`): q[c] is channel c of tap (j, 0), q[C + c] of tap (j, 1) (C = 1:
+// 8 lanes on AVX-512, as GatherPair assembles them), C = 1 to 3 (acc[c]: channel c). A window
+// row's 2C values x[o .. o + 2C) come as C pairs (GatherPair at o, o + 2, ..; in wasm 3
+// channels as a quad at o and a pair at o + 4: V8 spends two instructions on each load, and a
+// quad loads 4 values a pixel, a pair 2), so never past the window (BlendPixels reads 4 lanes from
+// the last tap, hence its `tail`): q[c] is channel c of tap (j, 0), q[C + c] of tap (j, 1) (C = 1:
 // the two taps of the one channel). Per lane and channel the sum is BlendPixels': from 0, the
 // taps row by row, weight (1 * w_x) * w_y, so the same bits.
 // C = 2 in wasm instead: acc[0] and acc[1] hold pixels 0-1 and 2-3, interleaved as stored
@@ -91,7 +90,6 @@ HWY_INLINE void SumPixelVector(const TilePlan<Mode::kLinear, 2>& plan, const flo
 // The C channel vectors as C * Lanes interleaved values at out:
 //   C = 2: acc0 = [p0.c0 p1.c0 p2.c0 p3.c0]  acc1 = [p0.c1 ..]  ->  [p0.c0 p0.c1 p1.c0 ..]
 //   C = 3: acc0, acc1, acc2  ->  [p0.c0 p0.c1 p0.c2 p1.c0 ..]
-//   C = 5: channels 0-3 interleaved, then per pixel those 4 and channel 4.
 template <int C>
 HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
   const DB d;
@@ -104,7 +102,8 @@ HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
 #else
     hn::StoreInterleaved2(acc[0], acc[1], d, out);
 #endif
-  } else if constexpr (C == 3) {
+  } else {
+    static_assert(C == 3, "1, 2 or 3 channels");
 #if HWY_TARGET == HWY_WASM
     (void)d;
     // Two channels' pairs, then each pixel as [c0 c1 c2 junk] (one shufps each in V8), stored
@@ -121,42 +120,13 @@ HWY_INLINE void StorePixelVector(const VB* acc, float* out) {
 #else
     hn::StoreInterleaved3(acc[0], acc[1], acc[2], d, out);
 #endif
-  } else {
-    static_assert(C == 5, "1, 2, 3 or 5 channels");
-#if HWY_TARGET == HWY_WASM
-    (void)d;
-    // Channels 0-3 transposed into one vector per pixel, stored at its place, channel 4 a lane
-    // after it: no buffer in memory.
-    //   t0 = [p0.c0 p0.c1 p1.c0 p1.c1]  t2 = [p0.c2 p0.c3 p1.c2 p1.c3]  ->  [p0.c0 .. p0.c3]
-    const v128_t t0 = wasm_i32x4_shuffle(acc[0].raw, acc[1].raw, 0, 4, 1, 5);
-    const v128_t t1 = wasm_i32x4_shuffle(acc[0].raw, acc[1].raw, 2, 6, 3, 7);
-    const v128_t t2 = wasm_i32x4_shuffle(acc[2].raw, acc[3].raw, 0, 4, 1, 5);
-    const v128_t t3 = wasm_i32x4_shuffle(acc[2].raw, acc[3].raw, 2, 6, 3, 7);
-    wasm_v128_store(out, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
-    wasm_v128_store32_lane(out + 4, acc[4].raw, 0);
-    wasm_v128_store(out + 5, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
-    wasm_v128_store32_lane(out + 9, acc[4].raw, 1);
-    wasm_v128_store(out + 10, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
-    wasm_v128_store32_lane(out + 14, acc[4].raw, 2);
-    wasm_v128_store(out + 15, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
-    wasm_v128_store32_lane(out + 19, acc[4].raw, 3);
-#else
-    constexpr int kLanes = hn::MaxLanes(DB());
-    HWY_ALIGN float four[4 * kLanes], fifth[kLanes];
-    hn::StoreInterleaved4(acc[0], acc[1], acc[2], acc[3], d, four);
-    hn::Store(acc[4], d, fifth);
-    const hn::Full128<float> d4;
-    for (size_t i = 0; i < hn::Lanes(d); ++i) {
-      hn::StoreU(hn::Load(d4, four + 4 * i), d4, out + 5 * i);
-      out[5 * i + 4] = fifth[i];
-    }
-#endif
   }
 }
 
 // Pixels [begin, end) of a tile's bilinear plans (begin a multiple of Lanes) into out (pixel p
-// at out + p * C), float32, C = 1, 2, 3 or 5, without a fill colour: a vector of pixels at a
-// time (four channels blend fastest a pixel per vector, BlendPixels). In
+// at out + p * C), float32, C = 1, 2 or 3, without a fill colour: a vector of pixels at a
+// time (four channels blend fastest a pixel per vector, BlendPixels, and five as two vectors a
+// pixel, BlendFivePixels). In
 // wasm the loop of a vector per pixel (BlendPixels), which loads and splats every weight alone,
 // cost twice the NCHW blend of the same points at one and two channels; at three it took
 // GridSampleChannelsLast of 8x80x80x3 at 300x4 points from 1.18x NCHW's time to 0.90x natively

@@ -55,9 +55,9 @@ HWY_INLINE Image<T> ImageOf(const ImageBytes& im) {
 }
 
 // Pixels [begin, end) of the plans with the blend of X's dtype (uint8 or float32) and channel
-// count: one vector per pixel up to 4 channels, vectors of channels beyond; float32 bilinear of
-// 1, 2, 3 or 5 channels without a fill colour a vector of pixels at a time (not on EMU128, the
-// scalar wasm's target, whose gathers are loops of lanes).
+// count: one vector per pixel up to 4 channels, vectors of channels beyond; float32 bilinear
+// without a fill colour of 1, 2 or 3 channels a vector of pixels at a time, of 5 two overlapping
+// vectors a pixel (not on EMU128, the scalar wasm's target, whose gathers are loops of lanes).
 template <Mode M, typename T>
 HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const ImageBytes& im,
                                 int begin, int end, int exact_end, void* out) {
@@ -70,8 +70,7 @@ HWY_INLINE void BlendChannelsOf(const TilePlan<M, 2>& plan, int channels, const 
       return BlendPixelVectors<2>(plan, image, begin, end, o);
     if (channels == 3 && im.fill == nullptr)
       return BlendPixelVectors<3>(plan, image, begin, end, o);
-    if (channels == 5 && im.fill == nullptr)
-      return BlendPixelVectors<5>(plan, image, begin, end, o);
+    if (channels == 5 && im.fill == nullptr) return BlendFivePixels(plan, image, begin, end, o);
   }
   switch (channels) {
     case 1: return BlendPixels<T, 1, M>(plan, image, begin, end, exact_end, o);
