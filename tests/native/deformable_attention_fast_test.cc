@@ -19,7 +19,8 @@ namespace gridsample_test {
 namespace {
 
 // Channel counts around every vector width (1 to 16 lanes): passes of 8, 4, 2 and 1 vectors
-// (28: 4 + 2 + 1 in 4 lanes; 12: 2 + 1; 69: 8 + 8 + 1 and a channel) and channels left over;
+// (28: 4 + 2 + 1 in 4 lanes; 12: 2 + 1; 69: 8 + 8 + 1 and a channel, in wasm 4 + 4 + 4 + 4 + 1)
+// and channels left over;
 // points per head below and above the planner's chunk (64) and not a multiple of any lane
 // count; 1x1 levels.
 const AttentionShape kFastShapes[] = {

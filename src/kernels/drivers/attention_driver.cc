@@ -43,6 +43,12 @@ constexpr bool kManyRegisters = true;
 constexpr bool kManyRegisters = false;
 #endif
 
+// Whether a pass over a chunk's taps blends up to 8 vectors of channels (their sums in L1 on
+// targets of 16 registers) rather than 4 held in registers. In wasm two passes of 4 took the
+// same calls 0.75-0.81x the time (V8; the decoder's block and the 800x1333 encoder's with
+// uniform locations, D = 32; 0.93-1.0x at 640x640); natively on SSE4 1.04-1.16x.
+constexpr bool kEightVectors = HWY_TARGET != HWY_WASM;
+
 // Lanes(d) channels of a tap from `p`: float32 as they are, float16 bits converted exactly.
 template <typename T>
 HWY_INLINE VF LoadTap(DF d, const T* HWY_RESTRICT p) {
@@ -67,7 +73,7 @@ HWY_INLINE float TapValue(T v) {
 // sample (taps added in order from +0, as the reference), times its attention weight, added to
 // the sum, which starts at 0 (first chunk of points) or at what the previous chunks stored. The
 // sums stay in registers (kHeld) or in `out` (L1), which leaves the registers to the samples
-// where 2 * kV vectors would not fit (16 registers: SSE4, AVX2, wasm; kV = 8).
+// where 2 * kV vectors would not fit (16 registers: SSE4, AVX2; kV = 8).
 template <int kV, bool kHeld, typename T>
 HWY_INLINE void BlendVectors(const ChunkTaps& taps, const float* HWY_RESTRICT aw, int count,
                              const T* HWY_RESTRICT head, int64_t row, int64_t c, bool first,
@@ -161,14 +167,16 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m, const
       PlanPoints(a, loc, j0, count, &taps);
     }
     const bool first = j0 == 0;
-    // As many vectors per pass over the taps as registers allow: 8 (D = 32 in 4 lanes), 4, 2, 1.
+    // As many vectors per pass over the taps as registers allow: 8 (D = 32 in 4 lanes), 4, 2, 1
+    // (in wasm at most 4: see kEightVectors).
     int64_t c = 0;
-    for (; c + 8 * lanes <= a.channels; c += 8 * lanes) {
-      BlendVectors<8, kManyRegisters>(taps, aw, count, head, row, c, first, out);
+    if constexpr (kEightVectors) {
+      for (; c + 8 * lanes <= a.channels; c += 8 * lanes) {
+        BlendVectors<8, kManyRegisters>(taps, aw, count, head, row, c, first, out);
+      }
     }
-    if (c + 4 * lanes <= a.channels) {
+    for (; c + 4 * lanes <= a.channels; c += 4 * lanes) {
       BlendVectors<4, true>(taps, aw, count, head, row, c, first, out);
-      c += 4 * lanes;
     }
     if (c + 2 * lanes <= a.channels) {
       BlendVectors<2, true>(taps, aw, count, head, row, c, first, out);
