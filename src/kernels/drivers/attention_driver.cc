@@ -45,8 +45,8 @@ constexpr bool kManyRegisters = false;
 
 // Whether a pass over a chunk's taps blends up to 8 vectors of channels (their sums in L1 on
 // targets of 16 registers) rather than 4 held in registers. In wasm two passes of 4 took the
-// same calls 0.75-0.81x the time (V8; the decoder's block and the 800x1333 encoder's with
-// uniform locations, D = 32; 0.93-1.0x at 640x640); natively on SSE4 1.04-1.16x.
+// same calls 0.75-0.99x the time (V8, D = 32: the decoder's block; the 800x1333 encoder's with
+// uniform locations 0.76-0.86x, 640x640 0.93-1.0x; bench/README.md); natively on SSE4 1.04-1.16x.
 constexpr bool kEightVectors = HWY_TARGET != HWY_WASM;
 
 // Lanes(d) channels of a tap from `p`: float32 as they are, float16 bits converted exactly.
