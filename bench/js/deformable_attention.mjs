@@ -47,8 +47,11 @@ async function chainSession(ort, c, options) {
   return { run: async () => { last = (await session.run(feeds)).output.data; }, output: () => last, dispose: () => session.release() };
 }
 
-// A call of `gs` on heap tensors made once (their copies are not timed), into a heap `out`.
-function heapCall(gs, c) {
+/** The inputs of `block` (one of BLOCKS) that every implementation is timed on (makeCase's). */
+export const blockCase = (block) => makeCase({ ...HEADS, levels: block.levels, Lq: block.Lq, seed: 45, locations: [-0.05, 1.05] });
+
+/** A call of `gs` on case `c`'s heap tensors made once (their copies are not timed), into a heap `out`. */
+export function heapCall(gs, c) {
   const [value, shapes, starts, loc, weights] = argumentsOf(c);
   const [V, S, W] = [value, loc, weights].map((t) => gs.tensorFrom({ data: t.data, shape: t.dims }));
   const out = gs.tensor('float32', [c.sizes.N, c.sizes.Lq, c.sizes.M * c.sizes.D]);
@@ -78,7 +81,7 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
   const copier = await wasmCopier();
   const rows = [];
   for (const block of blocks) {
-    const c = makeCase({ ...HEADS, levels: block.levels, Lq: block.Lq, seed: 45, locations: [-0.05, 1.05] });
+    const c = blockCase(block);
     const bytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length + c.sizes.Lq * HEADS.M * HEADS.D);
     const setups = {
       ours: () => heapCall(one, c),
