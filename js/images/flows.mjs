@@ -6,7 +6,7 @@
 // swirl or a lens is a circle on a 320x200 picture, not an ellipse, and on a square picture
 // these are θ's own normalised coordinates. `s` is the strength in [-1, 1]; its sign picks the
 // direction.
-import { affineBaseCoordinate as base, unitsPerPixel } from './axis_line.mjs';
+import { affineBaseCoordinate as base, pixelLine, unitsPerPixel } from './axis_line.mjs';
 
 export const FLOWS = Object.freeze({
   // A vortex: points within the unit circle turn by up to s·π at the centre.
@@ -93,11 +93,12 @@ export function flowGrid(flow, strength, theta, width, height, alignCorners, out
  */
 export function flowFromGrid(grid, width, height, inWidth, inHeight, alignCorners, out) {
   const flow = out || new Float32Array(2 * width * height);
-  const pixel = (g, s) => (alignCorners ? ((g + 1) / 2) * (s - 1) : ((g + 1) * s - 1) / 2);
+  const [sx, ox] = pixelLine(inWidth, alignCorners);
+  const [sy, oy] = pixelLine(inHeight, alignCorners);
   const plane = width * height;
   for (let p = 0; p < plane; ++p) {
-    flow[p] = pixel(grid[2 * p], inWidth) - (p % width);
-    flow[plane + p] = pixel(grid[2 * p + 1], inHeight) - Math.floor(p / width);
+    flow[p] = grid[2 * p] * sx + ox - (p % width);
+    flow[plane + p] = grid[2 * p + 1] * sy + oy - Math.floor(p / width);
   }
   return flow;
 }
