@@ -164,28 +164,30 @@ function makeGpu(device, wasm, rules) {
     return plan;
   }
 
-  // The last gridSample into options.out on tensors of ours, run on the GPU: a call repeating it
-  // (the same tensors, none disposed, the same sampling options, no encoder) is dispatched
-  // without its arguments read and checked again (what was checked cannot change: the tensors'
-  // buffers, dims and dtypes are fixed). Held weakly: no tensor is kept alive by it.
-  let lastCall = null;
+  // The last gridSample into each options.out of ours, on tensors of ours, run on the GPU: a call
+  // repeating it (the same tensors, none disposed, the same sampling options, no encoder) is
+  // dispatched without its arguments read and checked again (what was checked cannot change:
+  // the tensors' buffers, dims and dtypes are fixed). Keyed by out, x and grid held weakly: it
+  // keeps no tensor alive.
+  const lastCalls = new WeakMap();
   const SAMPLING_KEYS = SAMPLING_OPTIONS.slice(0, 5);
-  function repeatsLast(x, grid, opts) {
-    const last = lastCall;
-    if (last === null || opts.out === undefined || opts.encoder !== undefined || x !== last.x.deref()
-      || grid !== last.grid.deref() || opts.out !== last.out.deref() || x.disposed || grid.disposed || opts.out.disposed) {
-      return false;
+  function repeatedCall(x, grid, opts) {
+    if (opts.out === undefined || opts.encoder !== undefined) return null;
+    const last = lastCalls.get(opts.out);
+    if (last === undefined || x !== last.x.deref() || grid !== last.grid.deref() || x.disposed || grid.disposed || opts.out.disposed) {
+      return null;
     }
-    for (const key of SAMPLING_KEYS) if (opts[key] !== last.opts[key]) return false;
-    return true;
+    for (const key of SAMPLING_KEYS) if (opts[key] !== last.opts[key]) return null;
+    return last;
   }
 
   async function gridSample(x, grid, options) {
     const fn = 'gridSample';
     gpu.checkDevice(fn);
     const opts = readOptions(fn, options, SAMPLING_OPTIONS);
-    if (repeatsLast(x, grid, opts)) {
-      const { pipeline, plan, bytes, groups } = lastCall;
+    const last = repeatedCall(x, grid, opts);
+    if (last) {
+      const { pipeline, plan, bytes, groups } = last;
       const bindings = [['x', x.buffer, bytes[0]], ['grid', grid.buffer, bytes[1]], ['options.out', opts.out.buffer, bytes[2]]];
       const checked = gpu.run(fn, pipeline, plan.params, bindings, groups);
       if (checked) await checked;
@@ -215,10 +217,10 @@ function makeGpu(device, wasm, rules) {
     });
     const pipeline = gpu.compiled(plan.keyString);
     if (out && opts.encoder === undefined && pipeline && isOurTensor(x) && isOurTensor(grid) && isOurTensor(opts.out)) {
-      lastCall = {
-        x: new WeakRef(x), grid: new WeakRef(grid), out: new WeakRef(opts.out), plan, pipeline,
+      lastCalls.set(opts.out, {
+        x: new WeakRef(x), grid: new WeakRef(grid), plan, pipeline,
         opts: Object.fromEntries(SAMPLING_KEYS.map((k) => [k, opts[k]])), groups: gpu.groups(fn, invocations), bytes: [X.bytes, G.bytes, bytes],
-      };
+      });
     }
     return y;
   }

@@ -179,7 +179,7 @@ describe('gridsample/webgpu: batched calls', { skip }, () => {
       y.dispose();
     }
   });
-  test('a call repeating the last into options.out (webgpu/index.mjs skips its checks) reads anew a changed option, a disposed tensor, an encoder and a caller\'s tensor: the wasm build\'s bytes, or the error', async () => {
+  test('a call repeating the last into options.out (webgpu/index.mjs skips its checks) reads anew another tensor, a changed option, a disposed tensor, an encoder and a caller\'s tensor: the wasm build\'s bytes, or the error', async () => {
     const [xg, g] = [gpu.upload(x), gpu.upload(grid)];
     const y = await gpu.gridSample(xg, g, options);
     const expect = async (opts, what) => assert.deepEqual(bits((await gpu.read(y)).data), bits(wasm.gridSample(x, grid, opts).data), what);
@@ -196,6 +196,15 @@ describe('gridsample/webgpu: batched calls', { skip }, () => {
     assert.ok((await gpu.read(y)).data.every((v) => v === 0), 'written before the caller submitted its encoder');
     setup.device.queue.submit([encoder.finish()]);
     await expect(options, 'after the encoder');
+    // Another x or grid of ours into the same out, back and forth: each call reads its own.
+    const x2 = { data: x.data.map((v) => v * 2 - 1), shape: x.shape };
+    const grid2 = { data: grid.data.map((v) => -v), shape: grid.shape };
+    const [x2g, g2] = [gpu.upload(x2), gpu.upload(grid2)];
+    for (const [xi, gi, xc, gc] of [[x2g, g, x2, grid], [xg, g, x, grid], [xg, g2, x, grid2], [x2g, g2, x2, grid2]]) {
+      for (let i = 0; i < 2; ++i) await gpu.gridSample(xi, gi, { ...options, out: y });
+      assert.deepEqual(bits((await gpu.read(y)).data), bits(wasm.gridSample(xc, gc, options).data));
+    }
+    for (const t of [x2g, g2]) t.dispose();
     // A caller's tensor is read at every call: its dims changed (same size) give the new shape's result.
     const raw = { buffer: xg.buffer, dims: [1, 2, 6, 7], dtype: 'float32' };
     for (let i = 0; i < 2; ++i) await gpu.gridSample(raw, g, { ...options, out: y });
