@@ -13,7 +13,9 @@ import { makeWarps } from './warps.mjs';
 
 // The dtypes the shaders compute (float16 as storage, computed in float32 as on the CPU).
 const GPU_DTYPES = new Set(['float32', 'float16']);
-const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out', 'encoder'];
+// A sampling call's options: those that choose the sampling, then where it goes.
+const SAMPLING_KEYS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
+const SAMPLING_OPTIONS = [...SAMPLING_KEYS, 'out', 'encoder'];
 
 async function ownDevice() {
   const gpu = globalThis.navigator?.gpu;
@@ -170,7 +172,6 @@ function makeGpu(device, wasm, rules) {
   // the tensors' buffers, dims and dtypes are fixed). Keyed by out, x and grid held weakly: it
   // keeps no tensor alive.
   const lastCalls = new WeakMap();
-  const SAMPLING_KEYS = SAMPLING_OPTIONS.slice(0, 5);
   function repeatedCall(x, grid, opts) {
     if (opts.out === undefined || opts.encoder !== undefined) return null;
     const last = lastCalls.get(opts.out);
