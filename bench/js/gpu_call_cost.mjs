@@ -1,6 +1,6 @@
 // What a gridsample/webgpu call costs around its kernel (issue 46 item 1): every dispatch cut to 0 workgroups (GPUComputePassEncoder's dispatchWorkgroups wrapped), so that only the WebGPU API and JavaScript remain, in headless Chromium on SwiftShader and in Node with Dawn; hand-written WebGPU floors beside them. SwiftShader's kernel timings mean nothing; these are host costs.
 //
-//   node bench/js/gpu_call_cost.mjs [--json] [--baseline DIR]   # DIR: another checkout's js/ (git worktree), measured alternately in the same run
+//   node bench/js/gpu_call_cost.mjs [--json] [--baseline DIR]   # DIR: another checkout's js/ (git worktree), measured in the same run, round by round in turn
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,101 +19,121 @@ const REPEATS = 3;
 const JS = fileURLToPath(new URL('../../js', import.meta.url));
 
 /**
- * Per-call microseconds {median, p90} over `rounds` rounds of `calls` calls (a 1x3x64x64
- * float32 gridSample into one `out`; the grid, x and out on the GPU): awaited one by one then
- * one read(); all issued, then awaited together and one read(); each awaited and read. Also
- * hand-written floors: an error scope pushed and awaited; a cached bind group in an encoder
- * of its own, submitted; all dispatches in one pass. Self-contained: the page runs it too.
+ * Per implementation (`impls`: name -> {gs, gpu, device}), per-call microseconds {median, p90}
+ * over `rounds` rounds of `calls` calls (a 1x3x64x64 float32 gridSample into one `out`; the
+ * grid, x and out on the GPU): awaited one by one then one read(); all issued, then awaited
+ * together and one read(); each awaited and read. Also hand-written floors: an error scope
+ * pushed and awaited; a cached bind group in an encoder of its own, submitted; all dispatches
+ * in one pass. The implementations take turns round by round (the order alternating), so that
+ * a shared machine's load falls on both alike. Self-contained: the page runs it too.
  */
-async function callCosts(gs, gpu, device, { calls, rounds }) {
+async function callCosts(impls, { calls, rounds }) {
   const pass = GPUComputePassEncoder.prototype;
   const dispatch = pass.dispatchWorkgroups;
   pass.dispatchWorkgroups = function zero() { return dispatch.call(this, 0, 0, 0); };
   const S = 64;
-  const x = gpu.upload({ data: new Float32Array(3 * S * S).map((_, i) => i % 7), shape: [1, 3, S, S] });
-  const grid = gpu.upload(gs.affineGrid({ data: Float32Array.from([0.9, -0.2, 0.01, 0.2, 0.9, -0.02]), shape: [1, 2, 3] }, [1, 3, S, S]));
-  const out = await gpu.gridSample(x, grid);
-  await gpu.read(out);
-  const module = device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> y: array<f32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) { y[g.x] = 1.0; }' });
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-  const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out.buffer } }] });
-  const record = (p) => { p.setPipeline(pipeline); p.setBindGroup(0, group); p.dispatchWorkgroups(1); };
-  const scenarios = {
-    awaited: async () => {
-      for (let i = 0; i < calls; ++i) await gpu.gridSample(x, grid, { out });
-      await gpu.read(out);
-    },
-    issued: async () => {
-      const all = [];
-      for (let i = 0; i < calls; ++i) all.push(gpu.gridSample(x, grid, { out }));
-      await Promise.all(all);
-      await gpu.read(out);
-    },
-    read: async () => {
-      for (let i = 0; i < calls / 10; ++i) {
-        await gpu.gridSample(x, grid, { out });
+  const tensors = [];
+  const scenariosOf = async ({ gs, gpu, device }) => {
+    const x = gpu.upload({ data: new Float32Array(3 * S * S).map((_, i) => i % 7), shape: [1, 3, S, S] });
+    const grid = gpu.upload(gs.affineGrid({ data: Float32Array.from([0.9, -0.2, 0.01, 0.2, 0.9, -0.02]), shape: [1, 2, 3] }, [1, 3, S, S]));
+    const out = await gpu.gridSample(x, grid);
+    tensors.push(x, grid, out);
+    await gpu.read(out);
+    const module = device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> y: array<f32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) { y[g.x] = 1.0; }' });
+    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out.buffer } }] });
+    const record = (p) => { p.setPipeline(pipeline); p.setBindGroup(0, group); p.dispatchWorkgroups(1); };
+    return {
+      awaited: async () => {
+        for (let i = 0; i < calls; ++i) await gpu.gridSample(x, grid, { out });
         await gpu.read(out);
-      }
-    },
-    scope: async () => {
-      for (let i = 0; i < calls; ++i) {
-        device.pushErrorScope('validation');
-        await device.popErrorScope();
-      }
-    },
-    submit: async () => {
-      for (let i = 0; i < calls; ++i) {
+      },
+      issued: async () => {
+        const all = [];
+        for (let i = 0; i < calls; ++i) all.push(gpu.gridSample(x, grid, { out }));
+        await Promise.all(all);
+        await gpu.read(out);
+      },
+      read: async () => {
+        for (let i = 0; i < calls / 10; ++i) {
+          await gpu.gridSample(x, grid, { out });
+          await gpu.read(out);
+        }
+      },
+      scope: async () => {
+        for (let i = 0; i < calls; ++i) {
+          device.pushErrorScope('validation');
+          await device.popErrorScope();
+        }
+      },
+      submit: async () => {
+        for (let i = 0; i < calls; ++i) {
+          const e = device.createCommandEncoder();
+          const p = e.beginComputePass();
+          record(p);
+          p.end();
+          device.queue.submit([e.finish()]);
+          await null;
+        }
+        await device.queue.onSubmittedWorkDone();
+      },
+      onePass: async () => {
         const e = device.createCommandEncoder();
         const p = e.beginComputePass();
-        record(p);
+        for (let i = 0; i < calls; ++i) record(p);
         p.end();
         device.queue.submit([e.finish()]);
-        await null;
-      }
-      await device.queue.onSubmittedWorkDone();
-    },
-    onePass: async () => {
-      const e = device.createCommandEncoder();
-      const p = e.beginComputePass();
-      for (let i = 0; i < calls; ++i) record(p);
-      p.end();
-      device.queue.submit([e.finish()]);
-      await device.queue.onSubmittedWorkDone();
-    },
+        await device.queue.onSubmittedWorkDone();
+      },
+    };
   };
   const result = {};
   try {
-    for (const [name, body] of Object.entries(scenarios)) {
+    const scenarios = {};
+    for (const [impl, api] of Object.entries(impls)) {
+      scenarios[impl] = await scenariosOf(api);
+      result[impl] = {};
+    }
+    const names = Object.keys(impls);
+    for (const name of Object.keys(Object.values(scenarios)[0])) {
       const per = name === 'read' ? calls / 10 : calls;
-      const times = [];
-      await body();
+      const times = Object.fromEntries(names.map((impl) => [impl, []]));
+      for (const impl of names) await scenarios[impl][name]();
       for (let r = 0; r < rounds; ++r) {
-        const t0 = performance.now();
-        await body();
-        times.push(((performance.now() - t0) * 1000) / per);
+        for (const impl of r % 2 ? [...names].reverse() : names) {
+          const t0 = performance.now();
+          await scenarios[impl][name]();
+          times[impl].push(((performance.now() - t0) * 1000) / per);
+        }
       }
-      times.sort((a, b) => a - b);
-      result[name] = { median: times[times.length >> 1], p90: times[Math.floor(0.9 * (times.length - 1))] };
+      for (const impl of names) {
+        const t = times[impl].sort((a, b) => a - b);
+        result[impl][name] = { median: t[t.length >> 1], p90: t[Math.floor(0.9 * (t.length - 1))] };
+      }
     }
   } finally {
     pass.dispatchWorkgroups = dispatch;
-    for (const t of [x, grid, out]) t.dispose();
+    for (const t of tensors) t.dispose();
   }
   return result;
 }
 
-// The page's run: the package under `root` (a path the server serves) on a device of its own.
-async function pageRun({ root, calls, rounds, costs }) {
-  const { load } = await import(`${root}/browser.mjs`);
-  const { createGpu } = await import(`${root}/webgpu/index.mjs`);
-  const gs = await load({ variant: 'simd' });
-  const device = await (await navigator.gpu.requestAdapter()).requestDevice();
-  const gpu = await createGpu({ device, wasm: gs });
+// The page's run: the packages under `roots` (name -> a path the server serves), each on a
+// device of its own.
+async function pageRun({ roots, calls, rounds, costs }) {
+  const impls = {};
+  for (const [impl, root] of Object.entries(roots)) {
+    const { load } = await import(`${root}/browser.mjs`);
+    const { createGpu } = await import(`${root}/webgpu/index.mjs`);
+    const gs = await load({ variant: 'simd' });
+    const device = await (await navigator.gpu.requestAdapter()).requestDevice();
+    impls[impl] = { gs, gpu: await createGpu({ device, wasm: gs }), device };
+  }
   const measure = new Function(`return (${costs})`)();
   try {
-    return await measure(gs, gpu, device, { calls, rounds });
+    return await measure(impls, { calls, rounds });
   } finally {
-    device.destroy();
+    for (const { device } of Object.values(impls)) device.destroy();
   }
 }
 
@@ -142,10 +162,12 @@ async function measureChromium(roots, log) {
   try {
     const page = await browser.newPage();
     await page.goto(`${server.origin}/after/package.json`);
+    const served = Object.fromEntries(Object.keys(roots).map((impl) => [impl, `/${impl}`]));
     for (let k = 0; k < REPEATS; ++k) {
+      const r = await page.evaluate(pageRun, { roots: served, calls: CALLS, rounds: ROUNDS, costs: String(callCosts) });
       for (const impl of Object.keys(roots)) {
-        runs[impl].push(await page.evaluate(pageRun, { root: `/${impl}`, calls: CALLS, rounds: ROUNDS, costs: String(callCosts) }));
-        log(`  Chromium ${impl}, repeat ${k + 1}: awaited ${runs[impl].at(-1).awaited.median.toFixed(1)} us per call`);
+        runs[impl].push(r[impl]);
+        log(`  Chromium ${impl}, repeat ${k + 1}: awaited ${r[impl].awaited.median.toFixed(1)} us per call`);
       }
     }
   } finally {
@@ -165,13 +187,17 @@ async function measureNode(roots, log) {
     apis[impl] = { load: (await import(join(root, 'node.mjs'))).load, createGpu: (await import(join(root, 'webgpu/index.mjs'))).createGpu };
   }
   for (let k = 0; k < REPEATS; ++k) {
-    for (const impl of Object.keys(roots)) {
+    const impls = {};
+    for (const [impl, api] of Object.entries(apis)) {
       const device = await (await setup.gpu.requestAdapter()).requestDevice();
-      const gs = await apis[impl].load({ variant: 'simd' });
-      const gpu = await apis[impl].createGpu({ device, wasm: gs });
-      runs[impl].push(await callCosts(gs, gpu, device, { calls: CALLS, rounds: ROUNDS }));
+      const gs = await api.load({ variant: 'simd' });
+      impls[impl] = { gs, gpu: await api.createGpu({ device, wasm: gs }), device };
+    }
+    const r = await callCosts(impls, { calls: CALLS, rounds: ROUNDS });
+    for (const [impl, { device }] of Object.entries(impls)) {
       device.destroy();
-      log(`  Node ${impl}, repeat ${k + 1}: awaited ${runs[impl].at(-1).awaited.median.toFixed(1)} us per call`);
+      runs[impl].push(r[impl]);
+      log(`  Node ${impl}, repeat ${k + 1}: awaited ${r[impl].awaited.median.toFixed(1)} us per call`);
     }
   }
   return pool(runs);
@@ -219,7 +245,7 @@ export function renderGpuCallCost(r) {
   const lines = [
     '## WebGPU: the cost of a call around its kernel',
     '',
-    `\`bench/js/gpu_call_cost.mjs\`: every dispatch cut to 0 workgroups, so that only the WebGPU API and JavaScript remain; us per call, median (p90) of ${r.rounds} rounds of ${r.calls} calls, ${r.repeats} repeats (a 1x3x64x64 float32 gridSample into one \`out\`, inputs on the GPU). Calls on buffers bound before are batched: no error scope per call, bind groups and uniform blocks reused, one submission per task (or per 64 calls); targets <= 20 us per awaited call and <= 3 us per call issued together, in Chromium.`,
+    `\`bench/js/gpu_call_cost.mjs\`: every dispatch cut to 0 workgroups, so that only the WebGPU API and JavaScript remain; us per call, median (p90) of ${r.rounds} rounds of ${r.calls} calls, ${r.repeats} repeats (a 1x3x64x64 float32 gridSample into one \`out\`, inputs on the GPU; with a baseline, the two take turns round by round). Calls on buffers bound before are batched: no error scope per call, bind groups and uniform blocks reused, a pipeline or bind group set only where it changes, one submission per task (or per 64 calls); a call repeating the last into its \`out\` (the same tensors of ours and options) skips its argument checks; targets <= 20 us per awaited call and <= 3 us per call issued together, in Chromium.`,
     '',
     `| per call | ${hosts.flatMap(([h]) => impls.map((i) => `${h}${impls.length > 1 ? `, ${i}` : ''}`)).join(' | ')} |`,
     `| --- | ${hosts.flatMap(() => impls.map(() => '---:')).join(' | ')} |`,

@@ -135,9 +135,10 @@ export class Batch {
     if (ours) this.#ours.add(buffer);
   }
 
-  /** Whether every one of `buffers` is known. */
-  knows(buffers) {
-    return buffers.every((b) => this.#known.has(b));
+  /** Whether the buffer of every one of `bindings` ([name, buffer, ...]) is known. */
+  knows(bindings) {
+    for (const binding of bindings) if (!this.#known.has(binding[1])) return false;
+    return true;
   }
 
   /** Submits the pending work, then forgets `buffer` (about to be destroyed). */
@@ -172,9 +173,21 @@ export class Batch {
     try {
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
+      // A pipeline or bind group set again only where it changes (calls repeated on the same
+      // buffers): each set is a command the browser serializes and the GPU process replays.
+      let pipeline = null;
+      let group = null;
       for (const w of work) {
-        pass.setPipeline(w.pipeline);
-        pass.setBindGroup(0, this.#bindGroup(w));
+        if (w.pipeline !== pipeline) {
+          pipeline = w.pipeline;
+          group = null;
+          pass.setPipeline(pipeline);
+        }
+        const next = this.#bindGroup(w);
+        if (next !== group) {
+          group = next;
+          pass.setBindGroup(0, group);
+        }
         pass.dispatchWorkgroups(w.groups.x, w.groups.y);
       }
       pass.end();

@@ -9,6 +9,10 @@ export const RESULT_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
 /** The first line of a GPU error's message (Dawn adds lines of context): ours are one line. */
 export const firstLine = (e) => String(e?.message).split('\n')[0];
 
+// run()'s defaults, made once: a call repeated allocates neither.
+const NONE = Object.freeze([]);
+const NO_OPTIONS = Object.freeze({});
+
 // A RangeError of `fn` for `what` the GPU refused, with its error's first line.
 const refused = (fn, what, e) => new RangeError(`${fn}: ${what}: ${firstLine(e)}`, { cause: e });
 
@@ -149,9 +153,9 @@ export class Dispatcher {
    * once the caller submits it), or when the work fails. Returns null where the work was
    * batched, else the promise of its checks.
    */
-  run(fn, pipeline, params, bindings, groups, { encoder, temporaries = [] } = {}) {
-    const theirs = bindings.filter(([, buffer]) => !temporaries.includes(buffer));
-    if (encoder === undefined && this.#batch.knows(theirs.map(([, buffer]) => buffer))) {
+  run(fn, pipeline, params, bindings, groups, { encoder, temporaries = NONE } = NO_OPTIONS) {
+    const theirs = temporaries.length ? bindings.filter(([, buffer]) => !temporaries.includes(buffer)) : bindings;
+    if (encoder === undefined && this.#batch.knows(theirs)) {
       this.#batch.add(fn, pipeline, params, bindings.map(([name, buffer, bytes]) => [name, buffer, bindingBytes(bytes)]), groups, temporaries);
       return null;
     }
@@ -271,15 +275,19 @@ export class Dispatcher {
     } finally {
       scope = device.popErrorScope();
     }
+    // The map asked for with the scope, not after it: one round trip to the GPU, not two (a
+    // refused copy leaves the staging buffer valid: its map, if it succeeds, is not read).
+    const mapped = thrown ? null : staging.mapAsync(1 /* GPUMapMode.READ */).then(() => null, (e) => e);
     const error = await scope;
     if (thrown || error || this.#lost) {
-      staging?.destroy();
+      staging?.destroy(); // a pending map is aborted: `mapped` resolves to its error
       this.checkDevice(fn);
       throw (await this.#culprit(fn, [[what, buffer]])) ?? refused(fn, 'the GPU refused to copy the tensor out', thrown ?? error);
     }
     let data;
     try {
-      await staging.mapAsync(1 /* GPUMapMode.READ */);
+      const mapError = await mapped;
+      if (mapError) throw mapError;
       data = new Uint8Array(staging.getMappedRange(0, bindingBytes(bytes)).slice(0, bytes));
     } catch (e) {
       this.checkDevice(fn);

@@ -121,6 +121,11 @@ export function readGpuOrCpuTensor(fn, what, t) {
   return record;
 }
 
+/** Whether `t` is a GPU tensor of ours read before (its buffer, dims and dtype cannot change since). */
+export function isOurTensor(t) {
+  return records.has(t);
+}
+
 /** Where a result goes: options.out (a GPU tensor of the result's dtype and shape, not an input's buffer), or null. */
 export function readGpuOut(fn, out, dtype, dims, inputs) {
   if (out === undefined) return null;

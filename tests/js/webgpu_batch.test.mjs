@@ -179,4 +179,47 @@ describe('gridsample/webgpu: batched calls', { skip }, () => {
       y.dispose();
     }
   });
+  test('a call repeating the last into options.out (webgpu/index.mjs skips its checks) reads anew another tensor, a changed option, a disposed tensor, an encoder and a caller\'s tensor: the wasm build\'s bytes, or the error', async () => {
+    const [xg, g] = [gpu.upload(x), gpu.upload(grid)];
+    const y = await gpu.gridSample(xg, g, options);
+    const expect = async (opts, what) => assert.deepEqual(bits((await gpu.read(y)).data), bits(wasm.gridSample(x, grid, opts).data), what);
+    // Each option changed after the same call twice (the second one repeats the first).
+    const changed = [{ ...options, mode: 'nearest' }, { mode: 'cubic', padding_mode: 'reflection' }, { mode: 'cubic', padding_mode: 'reflection', align_corners: 1 }];
+    for (const opts of [options, ...changed, options]) {
+      for (let i = 0; i < 2; ++i) await gpu.gridSample(xg, g, { ...opts, out: y });
+      await expect(opts, JSON.stringify(opts));
+    }
+    // With an encoder: recorded there, not batched (out keeps its zeros until the caller submits).
+    setup.device.queue.writeBuffer(y.buffer, 0, new Float32Array(y.dims.reduce((a, b) => a * b)));
+    const encoder = setup.device.createCommandEncoder();
+    await gpu.gridSample(xg, g, { ...options, out: y, encoder });
+    assert.ok((await gpu.read(y)).data.every((v) => v === 0), 'written before the caller submitted its encoder');
+    setup.device.queue.submit([encoder.finish()]);
+    await expect(options, 'after the encoder');
+    // Another x or grid of ours into the same out, back and forth: each call reads its own.
+    const x2 = { data: x.data.map((v) => v * 2 - 1), shape: x.shape };
+    const grid2 = { data: grid.data.map((v) => -v), shape: grid.shape };
+    const [x2g, g2] = [gpu.upload(x2), gpu.upload(grid2)];
+    for (const [xi, gi, xc, gc] of [[x2g, g, x2, grid], [xg, g, x, grid], [xg, g2, x, grid2], [x2g, g2, x2, grid2]]) {
+      for (let i = 0; i < 2; ++i) await gpu.gridSample(xi, gi, { ...options, out: y });
+      assert.deepEqual(bits((await gpu.read(y)).data), bits(wasm.gridSample(xc, gc, options).data));
+    }
+    for (const t of [x2g, g2]) t.dispose();
+    // A caller's tensor is read at every call: its dims changed (same size) give the new shape's result.
+    const raw = { buffer: xg.buffer, dims: [1, 2, 6, 7], dtype: 'float32' };
+    for (let i = 0; i < 2; ++i) await gpu.gridSample(raw, g, { ...options, out: y });
+    raw.dims = [1, 2, 7, 6];
+    await gpu.gridSample(raw, g, { ...options, out: y });
+    assert.deepEqual(bits((await gpu.read(y)).data), bits(wasm.gridSample({ data: x.data, shape: [1, 2, 7, 6] }, grid, options).data));
+    for (const t of [xg, g, y]) t.dispose();
+    // Disposed since the last call: refused as before, whichever it is.
+    for (const name of ['x', 'grid', 'options.out']) {
+      const t = { x: gpu.upload(x), grid: gpu.upload(grid) };
+      t['options.out'] = await gpu.gridSample(t.x, t.grid, options);
+      for (let i = 0; i < 2; ++i) await gpu.gridSample(t.x, t.grid, { ...options, out: t['options.out'] });
+      t[name].dispose();
+      await assert.rejects(gpu.gridSample(t.x, t.grid, { ...options, out: t['options.out'] }), new RegExp(`^TypeError: gridSample: ${name}: this GPU tensor was disposed$`));
+      for (const u of Object.values(t)) u.dispose();
+    }
+  });
 });
