@@ -18,7 +18,10 @@ const ARGUMENT_NAMES = {
   gridSample: ['x', 'grid'],
   multiScaleDeformableAttention: ['value', 'spatialShapes', 'levelStartIndex', 'samplingLocations', 'attentionWeights'],
 };
-/** For tests: `pool[FAULT](worker, 'throw' | 'exit')` makes that worker fail its next band. */
+/**
+ * For tests: `pool[FAULT]('throw' | 'exit')` makes the worker handed the next piece of work (a
+ * whole call or a band, whichever worker is idle first) fail it.
+ */
 export const FAULT = Symbol.for('gridsample.pool.fault');
 /**
  * For the benchmark and tests: `createPool({ [SPLIT_COST]: n })` splits from n instead of
@@ -92,6 +95,7 @@ class Pool {
   #nextId = 1;
   #terminated = false;
   #started = false;
+  #fault = null;         // pool[FAULT]'s kind, for the next message that a worker answers
 
   constructor(spawn, loadOptions, splitCost) {
     this.#spawn = spawn;
@@ -258,6 +262,10 @@ class Pool {
   // A message that the worker answers (a whole call or a band); the worker keeps the process
   // alive (Node) while it has one.
   #post(w, msg, transfer) {
+    if (this.#fault) {
+      msg = { ...msg, fault: this.#fault };
+      this.#fault = null;
+    }
     w.port.post(msg, transfer);
     if (w.busy++ === 0) w.port.ref();
   }
@@ -349,8 +357,8 @@ class Pool {
     await this.#stopAll();
   }
 
-  fault(index, kind) {
-    this.#workers[index].port.post({ type: 'fault', kind });
+  fault(kind) {
+    this.#fault = kind;
   }
 }
 
@@ -388,6 +396,6 @@ export async function createPoolWith(options, { spawn, cores, load }) {
     multiScaleDeformableAttention: (value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options) =>
       pool.run('multiScaleDeformableAttention', [value, spatialShapes, levelStartIndex, samplingLocations, attentionWeights, options]),
     terminate: () => pool.terminate(),
-    [FAULT]: (index, kind) => pool.fault(index, kind),
+    [FAULT]: (kind) => pool.fault(kind),
   });
 }

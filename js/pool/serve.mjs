@@ -9,7 +9,6 @@ const plain = (e) => ({ name: e?.name ?? 'Error', message: e?.message ?? String(
  */
 export function serve(load, port) {
   let gs = null;
-  let fault = null;
   const inputs = new Map();  // call id -> the heap tensor of its shared input
   let queue = Promise.resolve();
   port.listen((msg) => {
@@ -34,20 +33,14 @@ export function serve(load, port) {
       }
       return;
     }
-    if (msg.type === 'fault') {
-      fault = msg.kind;
-      return;
-    }
     if (msg.type === 'close') {
       inputs.get(msg.id)?.dispose();
       inputs.delete(msg.id);
       return;
     }
     try {
-      if (fault) {
-        const kind = fault;
-        fault = null;
-        if (kind === 'exit') port.exit();
+      if (msg.fault) {
+        if (msg.fault === 'exit') port.exit();
         throw new Error('a fault injected by a test');
       }
       let result;

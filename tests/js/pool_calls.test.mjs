@@ -200,11 +200,13 @@ describe('createPool (Node worker_threads)', () => {
     const [gs, pool] = await ready;
     const big = image(BIG, BIG);
     const m = [0.9, 0.1, 0, -0.1, 0.9, 0];
-    pool[FAULT](1, 'throw');
+    // The fault goes with the next piece of work handed out, to whichever worker is idle first
+    // (a worker still busy with an aborted call's band may never take one of this call's).
+    pool[FAULT]('throw');
     await assert.rejects(pool.warpAffine(big, m, { mode: 'cubic' }), { name: 'Error', message: 'a fault injected by a test' });
     assertSame(await pool.warpAffine(big, m, { mode: 'cubic' }), gs.warpAffine(big, m, { mode: 'cubic' }), 'after a throw');
-    pool[FAULT](0, 'exit');
-    await assert.rejects(pool.warpAffine(big, m, { mode: 'cubic' }), { name: 'Error', message: 'pool.warpAffine: worker 0 stopped: it exited (code 1)' });
+    pool[FAULT]('exit');
+    await assert.rejects(pool.warpAffine(big, m, { mode: 'cubic' }), { name: 'Error', message: /^pool\.warpAffine: worker [01] stopped: it exited \(code 1\)$/ });
     const p = progress();
     assertSame(await pool.warpAffine(big, m, { mode: 'cubic', onProgress: p.onProgress }), gs.warpAffine(big, m, { mode: 'cubic' }), 'after an exit');
     assert.ok(p.split(), 'the replacement worker takes bands');
