@@ -31,6 +31,23 @@ export NODE_PATH := /usr/share/nodejs
 # alone took 6 of the build's 8 minutes with the second core idle). A build folder made by
 # another generator: make clean (or remove that folder).
 export CMAKE_GENERATOR := Ninja
+# ccache (scripts/setup.sh installs it), when present, in front of every compiler CMake finds
+# (g++, clang++, the aarch64 cross compiler, em++): sources compiled before with the same flags,
+# in this clone or another (CI clones anew each time), are taken from ~/.cache/ccache; about 800
+# of make test's 1,750 s were compiles. Paths under the clone are hashed relative to it
+# (base_dir) and the build folder's path is left out of the hash (hash_dir), so that clones
+# share entries; the debug info of an object so shared names the clone that compiled it first.
+# g++'s precompiled header for the suites is cached under the sloppiness ccache's manual asks
+# for; Clang's records the clone's paths, so Clang builds under ccache do without it
+# (cmake/tests.cmake). A build folder configured before ccache was installed keeps compiling
+# without it (make clean).
+ifneq ($(shell command -v ccache),)
+export CMAKE_C_COMPILER_LAUNCHER := ccache
+export CMAKE_CXX_COMPILER_LAUNCHER := ccache
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
+endif
 WASM_VARIANTS := simd scalar simd-threads
 # The variants that also ship a core module (GridSample and AffineGrid only; gridsample/core).
 WASM_CORE_VARIANTS := simd

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build make g++ clang libclang-rt-14-dev   # native builds (CMake's Ninja generator), sanitizers
+  ccache                                    # compiles done before, in any clone, not done again (Makefile)
   clang-format                              # scripts/check_format.sh (make check-format)
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libhwy-dev
   libpthreadpool-dev                        # tests of the pthreadpool adapter (threads.h)
