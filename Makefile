@@ -41,7 +41,9 @@ export CMAKE_GENERATOR := Ninja
 # for; Clang's records the clone's paths, so Clang builds under ccache do without it
 # (cmake/tests.cmake). A build folder configured before ccache was installed keeps compiling
 # without it (make clean).
-ifneq ($(shell command -v ccache),)
+# Used only where ccache can write its cache (a CI user without a home folder compiles as before).
+CCACHE_USABLE := $(shell d=$$(ccache -k cache_dir 2>/dev/null) && mkdir -p "$$d" 2>/dev/null && [ -w "$$d" ] && echo yes)
+ifeq ($(CCACHE_USABLE),yes)
 export CMAKE_C_COMPILER_LAUNCHER := ccache
 export CMAKE_CXX_COMPILER_LAUNCHER := ccache
 export CCACHE_BASEDIR := $(CURDIR)
