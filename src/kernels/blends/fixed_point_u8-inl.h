@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "hwy/highway.h"
+#include "planner/axis_plan-inl.h"
 #include "planner/limits.h"
 #include "planner/tile_plan-inl.h"
 #if HWY_TARGET == HWY_WASM
@@ -42,8 +43,20 @@ struct FixedPlan {
 // run time stay in registers instead.
 struct FixedConsts {
   VF zero, max_x, max_y, max_x3, max_y3;  // window limits (max_*3: C = 3's last-pixel rule)
-  VF k128, bias23, magic;                 // 128, 2^23, 1.5 * 2^23
+  VF one, units, bias23, magic;           // 1, 2^14, 2^23, 1.5 * 2^23
   VI magic_bits, low16, row, channels;    // 1.5 * 2^23's bits, 0xFFFF, X's strides
+};
+
+// The planner's AxisTaps (planner/axis_plan-inl.h) for positions inside X, below 2^22: the
+// integer a whole float holds is its bits relative to 1.5 * 2^23's (no float-to-int
+// conversion, which Highway and V8 guard against overflow at some cost), and 1.0 is the
+// register's.
+struct InsideTaps {
+  const FixedConsts& k;
+  HWY_INLINE VF One(DF) const { return k.one; }
+  HWY_INLINE VI Index(DI di, VF whole) const {
+    return hn::Sub(hn::BitCast(di, hn::Add(whole, k.magic)), k.magic_bits);
+  }
 };
 
 HWY_INLINE FixedConsts MakeFixedConsts(int32_t w, int32_t h, int32_t row, int32_t channels,
@@ -62,7 +75,8 @@ HWY_INLINE FixedConsts MakeFixedConsts(int32_t w, int32_t h, int32_t row, int32_
                      f(static_cast<float>(h - 1)),
                      f(static_cast<float>(w - 2)),
                      f(static_cast<float>(h - 2)),
-                     f(kFixedFractionUnits),
+                     f(1.0f),
+                     f(kFixedWeightUnits),
                      f(8388608.0f),
                      f(12582912.0f),
                      i(0x4B400000),
@@ -71,8 +85,9 @@ HWY_INLINE FixedConsts MakeFixedConsts(int32_t w, int32_t h, int32_t row, int32_
                      i(channels)};
 }
 
-// Plans pixels at coordinates x, y (in pixels) for the fixed-point blend; false, planning
-// nothing, unless every lane's 2x2 window lies inside X (NaN lies nowhere).
+// Plans pixels at coordinates x, y (in pixels) for the fixed-point blend: the planner's taps
+// and linear weights (AxisTaps), the weights quantised; false, planning nothing, unless every
+// lane's 2x2 window lies inside X (NaN lies nowhere).
 // kCheck = false: the caller knows the windows lie inside.
 template <int C, bool kCheck = true>
 HWY_INLINE bool FixedPlanVector(const FixedConsts& k, VF x, VF y, FixedPlan* plan) {
@@ -86,27 +101,26 @@ HWY_INLINE bool FixedPlanVector(const FixedConsts& k, VF x, VF y, FixedPlan* pla
     }
     if (!hn::AllTrue(d, inside)) return false;
   }
-  const VF fx = hn::Floor(x);
-  const VF fy = hn::Floor(y);
-  // The integer held by a float in [0, 2^22): its bits relative to 1.5 * 2^23's (no
-  // float-to-int conversion, which Highway and V8 guard against overflow at some cost).
-  const VI ix = hn::Sub(hn::BitCast(di, hn::Add(fx, k.magic)), k.magic_bits);
-  const VI iy = hn::Sub(hn::BitCast(di, hn::Add(fy, k.magic)), k.magic_bits);
+  // The planner's first taps and linear weights, both axes.
+  VI ix, iy;
+  VF wx[2], wy[2];
+  const InsideTaps taps{k};
+  AxisTaps<Mode::kLinear>(d, x, &ix, wx, taps);
+  AxisTaps<Mode::kLinear>(d, y, &iy, wy, taps);
   hn::Store(hn::Add(hn::Mul(iy, k.row), hn::Mul(ix, k.channels)), di, plan->base);
-  // Tap weights in units of 2^-14: the fractions in units of 2^-7, multiplied; a float in
-  // [0, 2^14] plus 2^23 has itself rounded (half to even) in its low bits, the high 16 of
-  // which the packing drops: pair = (w_top & 0xFFFF) | (w_bottom << 16).
-  const VF ax1 = hn::Mul(hn::Sub(x, fx), k.k128);
-  const VF ay1 = hn::Mul(hn::Sub(y, fy), k.k128);
-  const VF ax0 = hn::Sub(k.k128, ax1);
-  const VF ay0 = hn::Sub(k.k128, ay1);
+  // Tap weights in units of 2^-14: x's weight times y's in those units (scaling by 2^14 is
+  // exact, so the product is the real product's rounding, scaled); a float in [0, 2^14] plus
+  // 2^23 has itself rounded (half to even) in its low bits, the high 16 of which the packing
+  // drops: pair = (w_top & 0xFFFF) | (w_bottom << 16).
+  const VF ay0 = hn::Mul(wy[0], k.units);
+  const VF ay1 = hn::Mul(wy[1], k.units);
   const auto pair = [&](VF top, VF bottom) {
     const VI t = hn::BitCast(di, hn::Add(top, k.bias23));
     const VI b = hn::BitCast(di, hn::Add(bottom, k.bias23));
     return hn::Or(hn::And(t, k.low16), hn::ShiftLeft<16>(b));
   };
-  hn::Store(pair(hn::Mul(ax0, ay0), hn::Mul(ax0, ay1)), di, plan->left);
-  hn::Store(pair(hn::Mul(ax1, ay0), hn::Mul(ax1, ay1)), di, plan->right);
+  hn::Store(pair(hn::Mul(wx[0], ay0), hn::Mul(wx[0], ay1)), di, plan->left);
+  hn::Store(pair(hn::Mul(wx[1], ay0), hn::Mul(wx[1], ay1)), di, plan->right);
   return true;
 }
 

@@ -86,19 +86,28 @@ HWY_INLINE VF PixelPositions(DF d, VF u, int32_t size, bool align, Padding paddi
                   hn::Set(d, static_cast<float>(size) + kFarPixels<float>));
 }
 
+// How AxisTaps turns a whole-number position into a tap index, and where it takes 1.0: by
+// conversion, valid wherever the planner's positions reach (kFarPixels past the image). A caller
+// whose positions are known to lie in [0, 2^22) may pass a cheaper policy of the same shape
+// (blends/fixed_point_u8-inl.h: no guarded conversion, constants held in registers).
+struct ConvertedTaps {
+  HWY_INLINE VF One(DF d) const { return hn::Set(d, 1.0f); }
+  HWY_INLINE VI Index(DI di, VF whole) const { return hn::ConvertTo(di, whole); }
+};
+
 // First tap (unpadded) and tap weights at pixel coordinates x, as the reference: floor (round
 // for nearest), then the linear or Keys weights of the fraction.
-template <Mode M>
-HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w) {
+template <Mode M, class Ints = ConvertedTaps>
+HWY_INLINE void AxisTaps(DF d, VF x, VI* first, VF* w, const Ints& ints = Ints()) {
   const DI di;
-  const VF one = hn::Set(d, 1.0f);
+  const VF one = ints.One(d);
   if (M == Mode::kNearest) {
-    *first = hn::ConvertTo(di, hn::Round(x));  // half to even
+    *first = ints.Index(di, hn::Round(x));  // half to even
     w[0] = one;
     return;
   }
   const VF f = hn::Floor(x);
-  const VI i0 = hn::ConvertTo(di, f);
+  const VI i0 = ints.Index(di, f);
   if (M == Mode::kLinear) {
     *first = i0;
     w[0] = hn::Sub(hn::Add(f, one), x);

@@ -31,10 +31,11 @@ constexpr int kMaxTilePixels = 1024;
 // Output columns whose affine column terms (doubles) are kept on the stack at once.
 constexpr int kAffineTile = 512;
 
-// uint8 bilinear in fixed point: weights in units of 2^-14 (fractions in units of 2^-7,
-// multiplied), and the largest image side for which the affine warp's float32 stepped
-// positions stay within 2^-10 pixels of AffineGrid's (at most 0.5 levels at a 0-to-255 edge).
-constexpr float kFixedFractionUnits = 128.0f;
+// uint8 bilinear in fixed point: weights in units of 2^-14 (the two axes' weights multiplied,
+// one of them first scaled by 2^14, then rounded), and the largest image side for which the
+// affine warp's float32 stepped positions stay within 2^-10 pixels of AffineGrid's (at most 0.5
+// levels at a 0-to-255 edge).
+constexpr float kFixedWeightUnits = 16384.0f;
 constexpr int32_t kFixedMaxSide = 4096;
 
 }  // namespace fast
