@@ -4,7 +4,7 @@ import { adoptHeapTensor, HeapTensor } from './heap_tensor.mjs';
 import { withDeformableBlock } from './deformable_block.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { prepareRemap } from '../images/fixed_maps.mjs';
-import { remap, warpFlowImage, warpImage } from '../images/warps.mjs';
+import { nameWarpMatrices, remap, warpFlowImage, warpImage } from '../images/warps.mjs';
 import { affineGridOutputShape, gridSampleOutputShape, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
 import { matrixCalls } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
@@ -240,6 +240,7 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
   }
 
   const matrices = matrixCalls(heap);
+  if (offers('setMatrixWords')) nameWarpMatrices(Module);
   const api = Object.freeze({
     backend: { simd: 'wasm-simd128', scalar: 'wasm-scalar', 'simd-threads': 'wasm-simd128-threads' }[variant],
     variant,

@@ -15,14 +15,8 @@ export function spaceCode(space, inverse) {
   return space === 'normalized' ? 0 : inverse ? 2 : 1;
 }
 
-/**
- * A library error about a warp's matrix as the caller wrote it: the matrix the library calls M or
- * H named `name`, and its MatrixSpace::kPixelInverse the caller's `inverseOption`.
- */
-export function matrixError(fn, name, message, inverseOption = 'inverse: true') {
-  const named = message.replace(/^(\w+): [MH](?=[[:])/, `$1: ${name}`);
-  return libraryError(fn, named.replace('MatrixSpace::kPixelInverse', inverseOption));
-}
+/** How the API's messages name the option that gives a pixel-space matrix as the output-to-input map. */
+export const INVERSE_OPTION = 'inverse: true';
 
 function readNumber(fn, what, v) {
   if (typeof v !== 'number') throw new TypeError(`${fn}: ${what}: expected a number, got ${describe(v)}`);
@@ -84,14 +78,14 @@ export function matrixCalls(heap) {
     /**
      * The homography from output pixels to input pixels (nine numbers) that the library samples
      * `h` (six or nine numbers) written in `space` (with `inverse`) by, between images of
-     * `inSize` and `outSize` ([width, height]); errors name h `name` and the inverse option
-     * `inverseOption`.
+     * `inSize` and `outSize` ([width, height]); the library's errors name h `name` and the
+     * inverse option `inverseOption`.
      */
-    pixelHomography(fn, name, h, space, inverse, [inW, inH], [outW, outH], align, inverseOption) {
+    pixelHomography(fn, name, h, space, inverse, [inW, inH], [outW, outH], align, inverseOption = INVERSE_OPTION) {
       heap.ensureHeadroom(fn);
       const m = heap.writeFloat64s(0, h);
-      const code = Module.pixelHomography(m, h.length / 3, spaceCode(space, inverse), inH, inW, outH, outW, align, heap.writeFloat64s(1, new Array(9).fill(0)));
-      if (code !== 0) throw matrixError(fn, name, Module.takeLastError(), inverseOption);
+      const out = heap.writeFloat64s(1, new Array(9).fill(0));
+      check(fn, Module.pixelHomography(m, h.length / 3, spaceCode(space, inverse), inH, inW, outH, outW, align, out, name, inverseOption));
       return heap.readFloat64s(1, 9);
     },
   };

@@ -3,7 +3,8 @@ import { checkArrayClass, elementSize } from '../core/dtypes.mjs';
 import { HeapTensor, disposedError } from '../core/heap_tensor.mjs';
 import { describe, detachedError, isDetached, isView, posesAsView, shapeString } from '../core/messages.mjs';
 import { readSampling } from '../core/library_rules.mjs';
-import { matrixError, spaceCode, SPACES } from './matrices.mjs';
+import { INVERSE_OPTION, spaceCode, SPACES } from './matrices.mjs';
+import { libraryError } from '../core/wasm_heap.mjs';
 import { runImageCall } from '../core/prepared.mjs';
 import { countElements, readChannels, readMatrix, readOptions, readSide } from '../core/plain_args.mjs';
 import { overlaps, readTensor } from '../core/tensor_args.mjs';
@@ -118,6 +119,15 @@ export const WARPS = {
   warpPerspective: { count: 9, name: { normalized: 'h', pixel: 'h' }, rows: 3 },
 };
 
+/**
+ * Gives the module (`Module`, with the image warps) the words of WARPS and INVERSE_OPTION, which
+ * the library's messages about a warp's matrix then use.
+ */
+export function nameWarpMatrices(Module) {
+  const { warpAffine: a, warpPerspective: p } = WARPS;
+  Module.setMatrixWords(a.name.normalized, a.name.pixel, p.name.normalized, p.name.pixel, INVERSE_OPTION);
+}
+
 // options.space and options.inverse: the space ('normalized' unless given) and whether a
 // pixel-space matrix already maps output to input. alignCorners belongs to normalised space.
 export function readSpace(fn, opts) {
@@ -171,7 +181,7 @@ export function warpImage(heap, fn, image, matrix, options) {
   return heap.withHeap(fn, [['image', I]], yBytes, O, ([ip], yp) => {
     const mp = heap.stage(0, M.data); // (at most nine numbers: no allocation of their own)
     const code = runImageCall(heap, fn, specs, { mode, padding, align: kernelAlign }, yDims, extras, [ip, mp, 0], yp);
-    if (code !== 0) throw matrixError(fn, warp.name[space], heap.Module.takeLastError());
+    if (code !== 0) throw libraryError(fn, heap.Module.takeLastError());
     return imageResult(heap, fn, I, O, yp, yBytes, width, height);
   });
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "api/sampler_plan.h"
 #include "module_state.h"
@@ -79,16 +80,38 @@ inline size_t BlockMaps(const CallBlock& b, TensorView* maps) {
   return b.rank[1] == 3 ? 2 : 1;
 }
 
+// How the JS API names the warps' matrix (per warp and space) and the option that gives a
+// pixel-space matrix as the output-to-input map: js/images/warps.mjs's words, given once per
+// module (setMatrixWords, matrices_bindings.cc); until then the library's own.
+struct MatrixWords {
+  bool given = false;
+  std::string names[2][2];  // [warpPerspective][pixel space]
+  std::string inverse_option;
+};
+inline MatrixWords& ModuleMatrixWords() {
+  static MatrixWords words;
+  return words;
+}
+
 // An image warp by a matrix (PrepareWarpAffine, PrepareWarpPerspective) prepared from the block:
-// X, the matrix, Y, the band of rows where rows_height >= 0, the options, fill and space.
+// X, the matrix, Y, the band of rows where rows_height >= 0, the options, fill and space; the
+// messages its runs give name the matrix and the inverse option in the module's words.
 using MatrixWarpPreparer = Status (*)(const TensorView&, const TensorView&, const TensorView&,
                                       const OutputRows*, const GridSampleOptions&, const double*,
                                       MatrixSpace, SamplerPlan*);
 inline Status PrepareMatrixWarp(MatrixWarpPreparer prepare, const CallBlock& b, SamplerPlan* plan) {
   const OutputRows rows{b.rows_height, b.rows_begin};
-  return prepare(BlockSpec(b, 0), BlockSpec(b, 1), BlockOutput(b),
-                 b.rows_height >= 0 ? &rows : nullptr, BlockOptions(b), BlockFill(b),
-                 static_cast<MatrixSpace>(b.space), plan);
+  const MatrixSpace space = static_cast<MatrixSpace>(b.space);
+  const Status s =
+      prepare(BlockSpec(b, 0), BlockSpec(b, 1), BlockOutput(b),
+              b.rows_height >= 0 ? &rows : nullptr, BlockOptions(b), BlockFill(b), space, plan);
+  const MatrixWords& words = ModuleMatrixWords();
+  if (s.ok() && words.given) {
+    const bool perspective = static_cast<BlockOp>(b.op) == BlockOp::kWarpPerspective;
+    plan->input_names[1] = words.names[perspective][space != MatrixSpace::kNormalized].c_str();
+    plan->inverse_option = words.inverse_option.c_str();
+  }
+  return s;
 }
 
 // How an operator prepares from a block; the table of the operators this module links.

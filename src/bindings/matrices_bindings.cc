@@ -3,8 +3,10 @@
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <string>
 
-#include "gridsample/matrices.h"
+#include "api/matrices_internal.h"
+#include "call_block.h"
 #include "module_state.h"
 
 namespace gridsample::bindings {
@@ -13,13 +15,30 @@ namespace {
 double* Doubles(uintptr_t p) { return reinterpret_cast<double*>(p); }
 
 // H (nine doubles at h) of the matrix of `rows` x 3 doubles at m in `space` (MatrixSpace's code),
-// its messages naming m as the C++ API does (M, or H for rows 3).
+// its messages naming m `name` and the output-to-input option `inverse_option` (the caller's
+// words: the JS API's, the command line's).
 int PixelHomographyAt(uintptr_t m, int rows, int space, double in_h, double in_w, double out_h,
-                      double out_w, bool align_corners, uintptr_t h) {
+                      double out_w, bool align_corners, uintptr_t h, const std::string& name,
+                      const std::string& inverse_option) {
   const WarpSides sides{static_cast<int64_t>(in_h), static_cast<int64_t>(in_w),
                         static_cast<int64_t>(out_h), static_cast<int64_t>(out_w)};
-  return ToCallStatus(PixelHomography(Doubles(m), rows, static_cast<MatrixSpace>(space), sides,
-                                      align_corners, Doubles(h), rows == 3 ? "H" : "M"));
+  return ToCallStatus(PixelHomographyIn(Doubles(m), rows, static_cast<MatrixSpace>(space), sides,
+                                        align_corners, Doubles(h), name.c_str(),
+                                        inverse_option.c_str()));
+}
+
+// The JS API's words for the warps' messages (ModuleMatrixWords, call_block.h): the matrix's
+// name of warpAffine and warpPerspective in normalised and in pixel space, and the inverse option.
+void SetMatrixWords(const std::string& affine_normalized, const std::string& affine_pixel,
+                    const std::string& perspective_normalized, const std::string& perspective_pixel,
+                    const std::string& inverse_option) {
+  MatrixWords& words = ModuleMatrixWords();
+  words.names[0][0] = affine_normalized;
+  words.names[0][1] = affine_pixel;
+  words.names[1][0] = perspective_normalized;
+  words.names[1][1] = perspective_pixel;
+  words.inverse_option = inverse_option;
+  words.given = true;
 }
 
 int RotationMatrixAt(double cx, double cy, double angle_deg, double scale, uintptr_t m) {
@@ -36,6 +55,7 @@ int PerspectiveTransformAt(uintptr_t src, uintptr_t dst, uintptr_t h) {
 EMSCRIPTEN_BINDINGS(gridsample_matrices) {
   using namespace gridsample::bindings;
   emscripten::function("pixelHomography", &PixelHomographyAt);
+  emscripten::function("setMatrixWords", &SetMatrixWords);
   emscripten::function("rotationMatrix", &RotationMatrixAt);
   emscripten::function("perspectiveTransform", &PerspectiveTransformAt);
 }

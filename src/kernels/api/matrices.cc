@@ -229,13 +229,11 @@ void BasisHomography(const Quad& s, const Quad& d, double* n) {
   Multiply3(ds, adj_s, n);
 }
 
-constexpr const char* kInverseOption = "MatrixSpace::kPixelInverse";
-
 }  // namespace
 
 Status PixelHomographyOf(const char* op, const double* m, int rows, MatrixSpace space,
-                         const WarpSides& sides, bool align_corners, double h[9],
-                         const char* name) {
+                         const WarpSides& sides, bool align_corners, double h[9], const char* name,
+                         const char* inverse_option) {
   double given[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
   std::copy(m, m + 3 * rows, given);
   if (space == MatrixSpace::kPixelInverse) {
@@ -256,7 +254,7 @@ Status PixelHomographyOf(const char* op, const double* m, int rows, MatrixSpace 
     if (!std::isfinite(given[k])) {
       return Invalid(op, what + "[" + std::to_string(k) +
                              "]: expected a finite number to invert the matrix, got " +
-                             NumberString(given[k]) + " (with " + kInverseOption +
+                             NumberString(given[k]) + " (with " + inverse_option +
                              " a non-finite entry gives transparent pixels where it reaches)");
     }
   }
@@ -264,13 +262,13 @@ Status PixelHomographyOf(const char* op, const double* m, int rows, MatrixSpace 
   if (!Invert3(given, inverse)) {
     return Invalid(op, what +
                            ": it is singular (determinant 0), so it cannot be inverted; give the " +
-                           "output-to-input map with " + kInverseOption);
+                           "output-to-input map with " + inverse_option);
   }
   for (double v : inverse) {
     if (!std::isfinite(v)) {
       return Invalid(
           op, what + ": its inverse has entries beyond double's range (about 1.8e308): it is too " +
-                  "nearly singular to invert; give the output-to-input map with " + kInverseOption);
+                  "nearly singular to invert; give the output-to-input map with " + inverse_option);
     }
   }
   std::copy(inverse, inverse + 9, h);
@@ -279,12 +277,18 @@ Status PixelHomographyOf(const char* op, const double* m, int rows, MatrixSpace 
 
 Status PixelHomography(const double* m, int rows, MatrixSpace space, const WarpSides& sides,
                        bool align_corners, double h[9], const char* name) {
+  return PixelHomographyIn(m, rows, space, sides, align_corners, h, name, kPixelInverseWords);
+}
+
+Status PixelHomographyIn(const double* m, int rows, MatrixSpace space, const WarpSides& sides,
+                         bool align_corners, double h[9], const char* name,
+                         const char* inverse_option) {
   const char* op = "PixelHomography";
   if (m == nullptr || h == nullptr) return Invalid(op, "a matrix pointer is null");
   if (rows != 2 && rows != 3) {
     return Invalid(op, "rows: expected 2 or 3, got " + std::to_string(rows));
   }
-  return PixelHomographyOf(op, m, rows, space, sides, align_corners, h, name);
+  return PixelHomographyOf(op, m, rows, space, sides, align_corners, h, name, inverse_option);
 }
 
 Status RotationMatrix(double cx, double cy, double angle_deg, double scale, double m[6]) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "api/matrices_internal.h"
 #include "gridsample/affine_grid.h"
 #include "gridsample/grid_sample.h"
 #include "gridsample/matrices.h"
@@ -48,6 +49,9 @@ struct SamplerPlan {
   PlannedTensor output;
   GridSampleOptions options;                     // AffineGrid: align_corners and threads only
   MatrixSpace space = MatrixSpace::kNormalized;  // the image warps' matrix space
+  // How the warps' messages name the option that gives a pixel-space matrix as the
+  // output-to-input map (the matrix itself is input_names[1]).
+  const char* inverse_option = kPixelInverseWords;
   // The image warps' fill colour (pixels.c values) or null: the caller's for a free function's
   // plan, fill_storage's in a Sampler's.
   const double* fill = nullptr;

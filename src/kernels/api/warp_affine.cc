@@ -129,7 +129,7 @@ Status ExecutePerspective(const SamplerPlan& p, const TensorView* in, const Muta
                                             : static_cast<const float*>(m.data)[at];
     }
     const Status s = PixelHomographyOf(p.op, given, rows, p.space, sides, p.options.align_corners,
-                                       h.get() + n * 9, MatrixName(rows, p.space));
+                                       h.get() + n * 9, p.input_names[1], p.inverse_option);
     if (!s.ok()) return s;
   }
   const int64_t h_shape[3] = {g.n, 3, 3};
