@@ -127,7 +127,7 @@ function warp(gs, image, options) {
   }
   const grid = {
     data: options.flow
-      ? flowGrid(options.flow, options.strength, theta, ow, oh, options.alignCorners)
+      ? flowGrid(gs, options.flow, options.strength, theta, ow, oh, options.alignCorners)
       : gs.affineGrid({ data: theta, shape: [1, 2, 3] }, [1, 4, oh, ow], { alignCorners: options.alignCorners }).data,
     shape: [1, oh, ow, 2],
   };

@@ -1,4 +1,4 @@
-// The non-affine flow presets (swirl, lens, wave) as GridSample grids, round on any aspect ratio, and a grid as a flow in pixels (used by the CLI and the demo).
+// The non-affine flow presets (swirl, lens, wave) as GridSample grids, round on any aspect ratio (used by the CLI and the demo).
 //
 // A preset is a map of the output position, applied before θ (the distortion stays fixed in
 // the view; θ moves the window over the source). It works in coordinates of equal pixel size
@@ -6,7 +6,7 @@
 // swirl or a lens is a circle on a 320x200 picture, not an ellipse, and on a square picture
 // these are θ's own normalised coordinates. `s` is the strength in [-1, 1]; its sign picks the
 // direction.
-import { affineBaseCoordinate as base, pixelLine, unitsPerPixel } from './axis_line.mjs';
+import { unitsPerPixel } from './axis_line.mjs';
 
 export const FLOWS = Object.freeze({
   // A vortex: points within the unit circle turn by up to s·π at the centre.
@@ -51,55 +51,42 @@ export const FLOWS = Object.freeze({
 export const FLOW_NAMES = Object.freeze(Object.keys(FLOWS));
 
 
+// AffineGrid's identity: its float64 grid is the base coordinates themselves.
+const IDENTITY = Object.freeze({ data: Float64Array.of(1, 0, 0, 0, 1, 0), shape: [1, 2, 3] });
+
 /**
  * A GridSample grid (1, height, width, 2) as a Float32Array: θ applied to the flow preset
- * `flow` ('none' or a FLOWS key) of every output pixel's base coordinate, in double and
- * rounded once (so with 'none' it equals the package's AffineGrid bit for bit). `out`: an
- * optional Float32Array of width * height * 2 to fill.
+ * `flow` ('none' or a FLOWS key) of every output pixel's base coordinate (the library's: `gs`,
+ * a loaded module, gives them), in double and rounded once; with 'none', `gs`'s AffineGrid of
+ * θ. `out`: an optional Float32Array of width * height * 2 to fill.
  */
-export function flowGrid(flow, strength, theta, width, height, alignCorners, out) {
+export function flowGrid(gs, flow, strength, theta, width, height, alignCorners, out) {
   const grid = out || new Float32Array(width * height * 2);
-  // θ as the float32 tensor AffineGrid receives, so that both agree exactly.
+  // θ as the float32 tensor AffineGrid receives.
   const [a, b, c, d, e, f] = Array.from(theta, Math.fround);
   const map = flow === 'none' ? null : FLOWS[flow]?.map;
   if (flow !== 'none' && !map) throw new RangeError(`unknown flow ${flow}`);
+  if (!map) {
+    grid.set(gs.affineGrid({ data: Float32Array.of(a, b, c, d, e, f), shape: [1, 2, 3] }, [1, 1, height, width], { alignCorners }).data);
+    return grid;
+  }
+  // Base coordinates: x of column j at xs[2j], y of row i at ys[2i + 1].
+  const xs = gs.affineGrid(IDENTITY, [1, 1, 1, width], { alignCorners }).data;
+  const ys = gs.affineGrid(IDENTITY, [1, 1, height, 1], { alignCorners }).data;
   // Normalised units per isotropic unit on each axis: 1 on the shorter side.
   const unit = Math.max(unitsPerPixel(width, alignCorners), unitsPerPixel(height, alignCorners));
   const kx = unit / unitsPerPixel(width, alignCorners);
   const ky = unit / unitsPerPixel(height, alignCorners);
   let k = 0;
   for (let i = 0; i < height; ++i) {
-    const y0 = base(i, height, alignCorners);
+    const y0 = ys[2 * i + 1];
     for (let j = 0; j < width; ++j) {
-      let x = base(j, width, alignCorners);
-      let y = y0;
-      if (map) {
-        const [u, v] = map(x * kx, y * ky, strength);
-        x = u / kx;
-        y = v / ky;
-      }
+      const [u, v] = map(xs[2 * j] * kx, y0 * ky, strength);
+      const x = u / kx;
+      const y = v / ky;
       grid[k++] = a * x + b * y + c;
       grid[k++] = d * x + e * y + f;
     }
   }
   return grid;
 }
-
-/**
- * The flow (1, 2, height, width) in pixels, dx's plane then dy's, that `grid` (1, height,
- * width, 2) of normalised coordinates describes on an input of inWidth x inHeight:
- * out(p) = in(p + flow(p)) samples where GridSample on `grid` does. In double, rounded once.
- * `out`: an optional Float32Array of 2 * width * height to fill.
- */
-export function flowFromGrid(grid, width, height, inWidth, inHeight, alignCorners, out) {
-  const flow = out || new Float32Array(2 * width * height);
-  const [sx, ox] = pixelLine(inWidth, alignCorners);
-  const [sy, oy] = pixelLine(inHeight, alignCorners);
-  const plane = width * height;
-  for (let p = 0; p < plane; ++p) {
-    flow[p] = grid[2 * p] * sx + ox - (p % width);
-    flow[plane + p] = grid[2 * p + 1] * sy + oy - Math.floor(p / width);
-  }
-  return flow;
-}
-

@@ -112,7 +112,7 @@ describe('gridsample CLI (installed from the packed tarball)', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`${flow} flow`));
       const theta = thetaFromParams({ rotate: flow === 'wave' ? 10 : 0 }, [67, 45]);
-      const grid = (w, h) => flowGrid(flow, strength, theta, w, h, false);
+      const grid = (w, h) => flowGrid(gs, flow, strength, theta, w, h, false);
       assertPixels(out, libraryWarp(image, [50, 60], grid, { mode: 'bilinear' }), [50, 60], flow);
     });
   }

@@ -5,8 +5,8 @@ import { before, describe, test } from 'node:test';
 import { load } from '../../js/node.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from '../../web/demo/plain_gridsample.mjs';
 import { affineFromParams } from '../../js/images/pixel_space.mjs';
-import { FLOW_NAMES, flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
-import { randomThetas } from '../../web/demo/transforms.mjs';
+import { FLOW_NAMES, flowGrid } from '../../js/images/flows.mjs';
+import { flowFromGrid, randomThetas } from '../../web/demo/transforms.mjs';
 
 const MODES = ['bilinear', 'nearest', 'bicubic'];
 const PADDINGS = ['zeros', 'border', 'reflection'];
@@ -101,17 +101,16 @@ describe('demo geometry (web/demo/transforms.mjs)', () => {
     const theta = affineFromParams({ rotate: 33, scaleX: 0.7, scaleY: 1.2, shear: 0.3, tx: 0.1, ty: -0.2 });
     for (const alignCorners of [false, true]) {
       const want = gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 4, 6, 9], { alignCorners }).data;
-      assert.deepEqual(flowGrid('none', 0, theta, 9, 6, alignCorners), want);
+      assert.deepEqual(flowGrid(gs, 'none', 0, theta, 9, 6, alignCorners), want);
     }
   });
 
   test("flowFromGrid's flow through warpFlow samples where gridSample on the grid does", async () => {
-    const gs = await load();
     const [W, H, w, h] = [23, 17, 19, 13];
     const x = { data: Float32Array.from({ length: 2 * W * H }, (_, i) => Math.sin(i * 0.21) * 3), shape: [1, 2, H, W] };
     for (const alignCorners of [false, true]) {
       for (const flow of FLOW_NAMES) {
-        const grid = flowGrid(flow, 0.7, [0.9, -0.2, 0.05, 0.25, 1.1, -0.1], w, h, alignCorners);
+        const grid = flowGrid(gs, flow, 0.7, [0.9, -0.2, 0.05, 0.25, 1.1, -0.1], w, h, alignCorners);
         for (const paddingMode of ['zeros', 'reflection']) {
           const options = { mode: 'bilinear', paddingMode, alignCorners };
           const want = gs.gridSample(x, { data: grid, shape: [1, h, w, 2] }, options).data;
@@ -124,10 +123,10 @@ describe('demo geometry (web/demo/transforms.mjs)', () => {
   });
 
   test('every flow preset is the identity at strength 0 and moves points otherwise', () => {
-    const identity = flowGrid('none', 0, [1, 0, 0, 0, 1, 0], 16, 12, false);
+    const identity = flowGrid(gs, 'none', 0, [1, 0, 0, 0, 1, 0], 16, 12, false);
     for (const flow of FLOW_NAMES) {
-      assert.deepEqual(flowGrid(flow, 0, [1, 0, 0, 0, 1, 0], 16, 12, false), identity, flow);
-      const moved = flowGrid(flow, 0.6, [1, 0, 0, 0, 1, 0], 16, 12, false);
+      assert.deepEqual(flowGrid(gs, flow, 0, [1, 0, 0, 0, 1, 0], 16, 12, false), identity, flow);
+      const moved = flowGrid(gs, flow, 0.6, [1, 0, 0, 0, 1, 0], 16, 12, false);
       const most = moved.reduce((m, v, i) => Math.max(m, Math.abs(v - identity[i])), 0);
       assert.ok(most > 0.02, `${flow} moves points by at most ${most}`);
     }

@@ -8,7 +8,7 @@ import { thetaFromParams } from '../../js/images/pixel_space.mjs';
 import { WEBGPU_FLAGS, within } from './lib/chromium_webgpu.mjs';
 import { FLOWS, flowGrid } from '../../js/images/flows.mjs';
 import { DEFAULT_PARAMS } from '../../web/demo/transforms.mjs';
-import { assertCanvasEquals, CHROMIUM, decode, figure, OUTPUT, openDemo, packageAffine, packageFlow, rotationTheta, server, settled, startDemo, stopDemo } from './lib/demo_page.mjs';
+import { assertCanvasEquals, CHROMIUM, decode, figure, gs, OUTPUT, openDemo, packageAffine, packageFlow, rotationTheta, server, settled, startDemo, stopDemo } from './lib/demo_page.mjs';
 
 before(startDemo);
 after(stopDemo);
@@ -145,7 +145,7 @@ describe('web/demo in headless Chromium', () => {
     await page.getByRole('button', { name: 'border' }).click();
     await settled(page);
     const source = decode(await page.evaluate(() => window.__demo.sourcePixels()));
-    const wave = flowGrid('wave', FLOWS.wave.strength, rotationTheta(20, 0.8), 512, 512, false);
+    const wave = flowGrid(gs, 'wave', FLOWS.wave.strength, rotationTheta(20, 0.8), 512, 512, false);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageFlow(source, wave, { mode: 'bilinear', paddingMode: 'border' }), 'wave, border, main-thread canvas');
     await page.close();

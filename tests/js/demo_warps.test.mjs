@@ -138,7 +138,7 @@ describe('web/demo in headless Chromium', () => {
     assert.equal((await page.evaluate(() => window.__demo.lastFrame)).path, 'warpFlow');
     assert.equal(await page.locator('#output-call').textContent(), '= warpFlow(source, flow)');
     assert.match(await page.locator('#flow-hint').textContent(), /sampled with warpFlow/);
-    const swirl = flowGrid('swirl', FLOWS.swirl.strength, theta45, 512, 512, false);
+    const swirl = flowGrid(gs, 'swirl', FLOWS.swirl.strength, theta45, 512, 512, false);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageFlow(source, swirl, { mode: 'nearest', paddingMode: 'zeros' }), 'swirl, nearest');
 
@@ -148,7 +148,7 @@ describe('web/demo in headless Chromium', () => {
     await page.getByRole('button', { name: 'reflection' }).click();
     await page.locator('#align').check();
     await settled(page);
-    const lens = flowGrid('lens', FLOWS.lens.strength, theta45, 512, 512, true);
+    const lens = flowGrid(gs, 'lens', FLOWS.lens.strength, theta45, 512, 512, true);
     await assertCanvasEquals(page, decode(await page.evaluate(() => window.__demo.readOutput())),
       packageFlow(source, lens, { mode: 'bicubic', paddingMode: 'reflection', alignCorners: true }), 'lens, bicubic, reflection, align');
 

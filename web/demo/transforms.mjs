@@ -1,4 +1,4 @@
-// Pure geometry of the demo alone: the default view, random batch thetas, grid to pixel (the sliders' θ and the flow presets are the package's js/images/pixel_space.mjs and js/images/flows.mjs, which the CLI imports too).
+// Pure geometry of the demo alone: the default view, random batch thetas, grid to pixel and a grid as a flow (the sliders' θ and the flow presets are the package's js/images/pixel_space.mjs and js/images/flows.mjs, which the CLI imports too).
 //
 // θ follows AffineGrid: it maps every *output* position to the *source* position it samples
 // (the quad drawn over the source). The sliders give that map in the source's pixels about its
@@ -47,4 +47,20 @@ export function randomThetas(n, seed) {
 /** Pixel position of normalised coordinate g on an axis of size n (GridSample's rule). */
 export function toPixel(g, n, alignCorners) {
   return alignCorners ? ((g + 1) / 2) * (n - 1) : ((g + 1) * n - 1) / 2;
+}
+
+/**
+ * The flow (1, 2, height, width) in pixels, dx's plane then dy's, that `grid` (1, height,
+ * width, 2) of normalised coordinates describes on an input of inWidth x inHeight:
+ * out(p) = in(p + flow(p)) samples where GridSample on `grid` does (for the demo's warpFlow
+ * path). In double, rounded once. `out`: an optional Float32Array of 2 * width * height to fill.
+ */
+export function flowFromGrid(grid, width, height, inWidth, inHeight, alignCorners, out) {
+  const flow = out || new Float32Array(2 * width * height);
+  const plane = width * height;
+  for (let p = 0; p < plane; ++p) {
+    flow[p] = toPixel(grid[2 * p], inWidth, alignCorners) - (p % width);
+    flow[plane + p] = toPixel(grid[2 * p + 1], inHeight, alignCorners) - Math.floor(p / width);
+  }
+  return flow;
 }

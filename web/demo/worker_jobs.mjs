@@ -1,7 +1,7 @@
 // The demo worker's sampling jobs on the current state: our call (warpAffine, affineGrid + gridSample or warpFlow), its one-thread and plain-JavaScript peers, the batch view, the overlay's lattice and the output's pixels (the WebGPU peer: worker_gpu.mjs).
-import { flowFromGrid, flowGrid } from '../../js/images/flows.mjs';
+import { flowGrid } from '../../js/images/flows.mjs';
 import { affineGrid2d, gridSample2d, warpAffineRgba } from './plain_gridsample.mjs';
-import { randomThetas } from './transforms.mjs';
+import { flowFromGrid, randomThetas } from './transforms.mjs';
 import { fused, heapTensor, options, state, theta32 } from './worker_state.mjs';
 
 const BATCH_SOURCE = 256; // longest side of the batch's (downsampled) input
@@ -75,7 +75,7 @@ export function ourCall(t) {
     gs.gridSample(t.X, t.G, { ...options(), out: t.Y });
     return performance.now() - t0;
   }
-  flowGrid(params.flow, params.strength, params.theta, w, h, params.align, t.G.data);
+  flowGrid(gs, params.flow, params.strength, params.theta, w, h, params.align, t.G.data);
   flowFromGrid(t.G.data, w, h, w, h, params.align, t.F.data);
   t0 = performance.now();
   gs.warpFlow(t.X, t.F, { ...options(), out: t.Y });

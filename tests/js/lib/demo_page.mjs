@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { load } from '../../../js/node.mjs';
 import { startDemoServer } from '../../../web/demo/server.mjs';
-import { flowFromGrid } from '../../../js/images/flows.mjs';
+import { flowFromGrid } from '../../../web/demo/transforms.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const OUTPUT = join(HERE, '..', 'output');
