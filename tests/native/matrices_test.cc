@@ -190,6 +190,35 @@ TEST(Matrices, WarpsInEverySpaceAreWarpPerspectiveByTheirHomography) {
   EXPECT_EQ(std::memcmp(got.data(), want.data(), got.bytes()), 0);
 }
 
+// A batch of pixel-space matrices, inverted per item at each run: a few items' homographies on the
+// stack, more in an allocation; each item equals WarpPerspective by its inverse worked by hand.
+TEST(Matrices, BatchesOfPixelMatricesInvertEachItem) {
+  std::mt19937 rng(12);
+  for (int64_t n : {3, 8, 9, 11}) {
+    const Tensor x = RandomTensor(rng, DType::kFloat32, {n, 7, 10, 3});
+    Tensor got(DType::kFloat32, {n, 5, 6, 3});
+    std::vector<double> m, inverse;
+    for (int64_t i = 0; i < n; ++i) {  // scale s and shift t: inverse 1 / s, -t / s
+      const double sx = 0.5 + 0.25 * static_cast<double>(i % 4),
+                   sy = 2.0 - 0.5 * static_cast<double>(i % 3);
+      const double tx = static_cast<double>(i) - 3, ty = 1.5 - static_cast<double>(i % 5);
+      m.insert(m.end(), {sx, 0, tx, 0, sy, ty});
+      inverse.insert(inverse.end(), {1 / sx, 0, -tx / sx, 0, 1 / sy, -ty / sy, 0, 0, 1});
+    }
+    GridSampleOptions o;
+    o.mode = Mode::kLinear;
+    ASSERT_TRUE(gridsample::WarpAffine(x.View(), MakeTensor(DType::kFloat64, {n, 2, 3}, m).View(),
+                                       got.MutableView(), o, nullptr, MatrixSpace::kPixel)
+                    .ok());
+    Tensor want(DType::kFloat32, {n, 5, 6, 3});
+    ASSERT_TRUE(gridsample::WarpPerspective(x.View(),
+                                            MakeTensor(DType::kFloat64, {n, 3, 3}, inverse).View(),
+                                            want.MutableView(), o)
+                    .ok());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.bytes()), 0) << n << " items";
+  }
+}
+
 // A band of rows of a normalised warp is those rows of the whole output (the conjugation uses
 // the whole output's height).
 TEST(Matrices, BandsOfANormalizedHomographyAreRowsOfTheWhole) {

@@ -114,11 +114,19 @@ Status ExecutePerspective(const SamplerPlan& p, const TensorView* in, const Muta
   }
   const ChannelsLastGeometry& g = p.pixels;
   const int rows = static_cast<int>(m.shape[1]);
-  const size_t count = static_cast<size_t>(g.n) * 9;
-  std::unique_ptr<double[]> h(new (std::nothrow) double[count > 0 ? count : 1]);
-  if (h == nullptr) {
-    return Status::OutOfRange(std::string(p.op) + ": could not allocate " + std::to_string(g.n) +
-                              " homographies");
+  // The items' homographies: on the stack for a few items (a run allocates nothing), else
+  // allocated.
+  constexpr int64_t kStackItems = 8;
+  double stack[kStackItems * 9];
+  std::unique_ptr<double[]> heap;
+  double* h = stack;
+  if (g.n > kStackItems) {
+    heap.reset(new (std::nothrow) double[static_cast<size_t>(g.n) * 9]);
+    if (heap == nullptr) {
+      return Status::OutOfRange(std::string(p.op) + ": could not allocate " + std::to_string(g.n) +
+                                " homographies");
+    }
+    h = heap.get();
   }
   const WarpSides sides{g.in_h, g.in_w, g.out_h, g.out_w};
   for (int64_t n = 0; n < g.n; ++n) {
@@ -129,11 +137,11 @@ Status ExecutePerspective(const SamplerPlan& p, const TensorView* in, const Muta
                                             : static_cast<const float*>(m.data)[at];
     }
     const Status s = PixelHomographyOf(p.op, given, rows, p.space, sides, p.options.align_corners,
-                                       h.get() + n * 9, p.input_names[1], p.inverse_option);
+                                       h + n * 9, p.input_names[1], p.inverse_option);
     if (!s.ok()) return s;
   }
   const int64_t h_shape[3] = {g.n, 3, 3};
-  const TensorView hv{h.get(), DType::kFloat64, h_shape, 3};
+  const TensorView hv{h, DType::kFloat64, h_shape, 3};
   RunFrom<PerspectiveAt>(PixelsProblem{p.pixels, in[0], PerspectiveAt{hv}, y, p.options, p.fill});
   return Status::Ok();
 }
