@@ -52,10 +52,10 @@ bool Try(const PixelsProblem& problem);
 // The same for a problem whose source the caller built, one entry per source type: only that
 // source's kernels are reached, so a program calling GridSample alone links no flow kernels,
 // WarpAffine alone no perspective or map kernels (the wasm core module and the size table's
-// modules; api/run.h's RunFrom). Pixels: any type of PixelsProblem::Source (pixels_driver.cc
-// instantiates each).
-bool Try(const PlanesProblem& problem, const GridAt& source);
-bool Try(const PlanesProblem& problem, const FlowAt& source);
+// modules; api/run.h's RunFrom): any type of PlanesProblem::Source (planes_driver.cc
+// instantiates each) or of PixelsProblem::Source (pixels_driver.cc).
+template <class At>
+bool Try(const PlanesProblem& problem, const At& source);
 template <class At>
 bool Try(const PixelsProblem& problem, const At& source);
 bool Try(const DeformableAttentionProblem& problem);

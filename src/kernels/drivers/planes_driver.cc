@@ -8,9 +8,12 @@
 #include <new>
 #include <type_traits>
 
+#include "drivers/export_template.h"
 #include "drivers/fast.h"
 #include "planner/limits.h"
 #include "rules/dtype_traits.h"
+#include "sources/grid_source.h"
+#include "sources/map_source.h"
 #include "threads/parallel.h"
 
 #ifndef GRIDSAMPLE_DRIVERS_PLANES_SHAPE_
@@ -23,6 +26,8 @@ struct PlanarShape {
   int rank;
   int32_t in[3];
   int64_t out_spatial;
+  // The output's innermost side: WarpFlow's columns (its PlanesKernelTakes bounds them).
+  int32_t out_w;
   int64_t n, c;
   Threads threads;
 };
@@ -199,22 +204,15 @@ void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, c
   }
 }
 
-// Entries for one target: resolve the runtime options into template parameters once.
-void GridSampleF32(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
-                   const float* grid, float* y) {
-  if (shape.rank == 2) {
-    RunMode<2>(shape, mode, padding, align, x, Sources2(GridSources<2>{grid, shape.out_spatial}),
-               y);
-  } else {
-    RunMode<3>(shape, mode, padding, align, x, GridSources<3>{grid, shape.out_spatial}, y);
-  }
-}
-
-// WarpFlow: rank 2, `width` output columns; the flow (N, 2, Ho, Wo).
-void WarpFlowF32(const PlanarShape& shape, int32_t width, Mode mode, Padding padding, bool align,
-                 const float* x, const float* flow, float* y) {
-  const FlowSources sources{flow, shape.out_spatial, width};
-  RunMode<2>(shape, mode, padding, align, x, Sources2(sources), y);
+// The entry of coordinate source At (GridAt, FlowAt) on this target: its batch items' sources
+// (planes_sources-inl.h's WithSources, found by the type) in the call's mode and padding, the
+// runtime options resolved into template parameters once.
+template <class At>
+void Planar(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
+            const float* coords, float* y) {
+  WithSources(shape, static_cast<const At*>(nullptr), coords, [&](auto rank, const auto& sources) {
+    RunMode<decltype(rank)::value>(shape, mode, padding, align, x, sources, y);
+  });
 }
 
 int64_t TargetBits() { return HWY_TARGET; }
@@ -228,27 +226,21 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 namespace fast {
 
-HWY_EXPORT(GridSampleF32);
-HWY_EXPORT(WarpFlowF32);
+GRIDSAMPLE_EXPORT_TEMPLATE(Planar);
 HWY_EXPORT(TargetBits);
 
 namespace {
 
-// The float32 kernels, and the coordinates each reads per batch item (given for the batch
-// items of `shape`): GridSample's grid, or WarpFlow's flow of `width` columns.
-struct GridKernel {
-  int64_t PerItem(const PlanarShape& shape) const { return shape.out_spatial * shape.rank; }
+// The float32 kernel of source At, and the coordinates it reads per batch item (`per_point`
+// values per output point: sources/*.h's CoordinatesPerPoint).
+template <class At>
+struct PlanarKernel {
+  int64_t per_point;
+  int64_t PerItem(const PlanarShape& shape) const { return shape.out_spatial * per_point; }
   void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
-                  const float* grid, float* y) const {
-    GRIDSAMPLE_DISPATCH(GridSampleF32)(shape, o.mode, o.padding, o.align_corners, x, grid, y);
-  }
-};
-struct FlowKernel {
-  int32_t width;
-  int64_t PerItem(const PlanarShape& shape) const { return 2 * shape.out_spatial; }
-  void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
-                  const float* flow, float* y) const {
-    GRIDSAMPLE_DISPATCH(WarpFlowF32)(shape, width, o.mode, o.padding, o.align_corners, x, flow, y);
+                  const float* coords, float* y) const {
+    GRIDSAMPLE_DISPATCH_TEMPLATE(Planar, At)
+    (shape, o.mode, o.padding, o.align_corners, x, coords, y);
   }
 };
 
@@ -302,7 +294,8 @@ bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProbl
 // The problem in the kernels' terms, or false when no kernel covers it: X of a type the
 // reference computes in float (float64, int32 and uint32 are computed in double), 2-D or 3-D;
 // offsets fit int32 and reflection works on exact float integers; the planner's windows need
-// kT pixels along each axis; WarpFlow's rows and columns are exact int32 lanes and floats.
+// kT pixels along each axis; the source's kernel takes the call (sources/*.h's
+// PlanesKernelTakes).
 bool ShapeOf(const PlanesProblem& p, PlanarShape* shape) {
   const GridSampleGeometry& geo = p.geometry;
   if (ComputesInDouble(p.x.dtype)) return false;
@@ -312,15 +305,13 @@ bool ShapeOf(const PlanesProblem& p, PlanarShape* shape) {
   shape->n = geo.n;
   shape->c = geo.c;
   shape->out_spatial = geo.out_spatial;
+  shape->out_w = static_cast<int32_t>(geo.out[geo.rank - 1]);
   shape->threads = p.options.threads;
   for (int a = 0; a < geo.rank; ++a) {
     if (geo.in[a] < TapsPerAxis(p.options.mode) || geo.in[a] >= kMaxAxis) return false;
     shape->in[a] = static_cast<int32_t>(geo.in[a]);
   }
-  return Visit(p.source, Overloaded{[](const GridAt&) { return true; },  // every float dtype
-                                    [&](const FlowAt&) {
-                                      return geo.out[0] < kMaxFlowSide && geo.out[1] < kMaxFlowSide;
-                                    }});
+  return Visit(p.source, [&](const auto& s) { return PlanesKernelTakes(geo, s); });
 }
 
 }  // namespace
@@ -330,22 +321,22 @@ bool Covers(const PlanesProblem& p) {
   return ShapeOf(p, &shape);
 }
 
-bool Try(const PlanesProblem& p, const GridAt& s) {
+template <class At>
+bool Try(const PlanesProblem& p, const At& source) {
   PlanarShape shape;
   if (!ShapeOf(p, &shape)) return false;
-  return p.geometry.Empty() || RunConverted(GridKernel{}, shape, p, s.grid);
-}
-
-bool Try(const PlanesProblem& p, const FlowAt& s) {
-  PlanarShape shape;
-  if (!ShapeOf(p, &shape)) return false;
-  const FlowKernel kernel{static_cast<int32_t>(p.geometry.out[1])};
-  return p.geometry.Empty() || RunConverted(kernel, shape, p, s.flow);
+  const PlanarKernel<At> kernel{CoordinatesPerPoint(p.geometry, source)};
+  return p.geometry.Empty() || RunConverted(kernel, shape, p, CoordinatesOf(source));
 }
 
 bool Try(const PlanesProblem& p) {
   return Visit(p.source, [&](const auto& s) { return Try(p, s); });
 }
+
+// Each source's entry for the callers that name its type (fast.h): a new source is one line here
+// (its kernel's parts are found by the type: sources/*.h, planes_sources-inl.h).
+template bool Try(const PlanesProblem&, const GridAt&);
+template bool Try(const PlanesProblem&, const FlowAt&);
 
 const char* TargetName() { return hwy::TargetName(GRIDSAMPLE_DISPATCH(TargetBits)()); }
 

@@ -10,6 +10,7 @@
 #endif
 
 #include <cstdint>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "planner/tile_plan-inl.h"
@@ -82,6 +83,25 @@ HWY_INLINE const Sources& Sources2(const Sources& s) {
   return s;
 }
 #endif
+
+// Each source's batch items for the planes driver, found by its type (a null pointer of GridAt or
+// FlowAt): run(rank, sources) with GridSample's grid of the call's rank, or WarpFlow's flow planes
+// of the output's width.
+template <class Run>
+HWY_INLINE void WithSources(const PlanarShape& shape, const GridAt*, const float* grid,
+                            const Run& run) {
+  if (shape.rank == 2) {
+    run(std::integral_constant<int, 2>(), Sources2(GridSources<2>{grid, shape.out_spatial}));
+  } else {
+    run(std::integral_constant<int, 3>(), GridSources<3>{grid, shape.out_spatial});
+  }
+}
+template <class Run>
+HWY_INLINE void WithSources(const PlanarShape& shape, const FlowAt*, const float* flow,
+                            const Run& run) {
+  run(std::integral_constant<int, 2>(),
+      Sources2(FlowSources{flow, shape.out_spatial, shape.out_w}));
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace fast

@@ -32,6 +32,14 @@ inline bool PixelsKernelTakes(const ChannelsLastGeometry&, const GridAt& s) {
   return s.grid.dtype == DType::kFloat32;
 }
 
+// What the planes kernels read of it (drivers/planes_driver.cc): the grid, of any float dtype
+// (converted to float32 first), the call's rank values per output point.
+inline bool PlanesKernelTakes(const GridSampleGeometry&, const GridAt&) { return true; }
+inline const TensorView& CoordinatesOf(const GridAt& s) { return s.grid; }
+inline int64_t CoordinatesPerPoint(const GridSampleGeometry& geo, const GridAt&) {
+  return geo.rank;
+}
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_SOURCES_GRID_SOURCE_H_

@@ -61,6 +61,14 @@ inline bool PixelsKernelTakes(const ChannelsLastGeometry& geo, const FlowPlanesA
   return FlowKernelTakes(geo);
 }
 
+// What the planes kernels read of WarpFlow's flow (drivers/planes_driver.cc): two float32
+// offsets per output point, its rows and columns exact int32 lanes.
+inline bool PlanesKernelTakes(const GridSampleGeometry& geo, const FlowAt&) {
+  return geo.out[0] < fast::kMaxFlowSide && geo.out[1] < fast::kMaxFlowSide;
+}
+inline const TensorView& CoordinatesOf(const FlowAt& s) { return s.flow; }
+inline int64_t CoordinatesPerPoint(const GridSampleGeometry&, const FlowAt&) { return 2; }
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_SOURCES_MAP_SOURCE_H_
