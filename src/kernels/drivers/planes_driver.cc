@@ -16,25 +16,6 @@
 #include "sources/map_source.h"
 #include "threads/parallel.h"
 
-#ifndef GRIDSAMPLE_DRIVERS_PLANES_SHAPE_
-#define GRIDSAMPLE_DRIVERS_PLANES_SHAPE_
-namespace gridsample {
-namespace fast {
-// Sizes of the problem as the kernels see them (outermost spatial axis first), and the threads
-// the call may use.
-struct PlanarShape {
-  int rank;
-  int32_t in[3];
-  int64_t out_spatial;
-  // The output's innermost side: WarpFlow's columns (its PlanesKernelTakes bounds them).
-  int32_t out_w;
-  int64_t n, c;
-  Threads threads;
-};
-}  // namespace fast
-}  // namespace gridsample
-#endif
-
 // foreach_target.h re-includes this file per target, then the -inl.h files: order matters.
 // clang-format off
 #undef HWY_TARGET_INCLUDE
@@ -142,34 +123,35 @@ struct PaddingPerTile {
   }
 };
 
-// Every batch item, tile by tile: plan the tile's pixels (as Paddings says), then blend every
+// Every batch item of the call (`geo` with o's options; Covers has checked that X's sides fit
+// int32 offsets), tile by tile: plan the tile's pixels (as Paddings says), then blend every
 // channel from the plans.
 template <Mode M, int kRank, class Paddings, class Sources>
-void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
+void Run(const GridSampleGeometry& geo, const GridSampleOptions& o, const float* x,
          const Sources& sources, float* y) {
   PlanAxes<kRank> axes;  // sizes, and element strides of X's spatial axes
-  axes.align = align;
+  axes.align = o.align_corners;
   axes.stride[kRank - 1] = 1;
   for (int a = kRank - 1; a >= 0; --a) {
-    axes.size[a] = shape.in[a];
-    if (a < kRank - 1) axes.stride[a] = axes.stride[a + 1] * shape.in[a + 1];
+    axes.size[a] = static_cast<int32_t>(geo.in[a]);
+    if (a < kRank - 1) axes.stride[a] = axes.stride[a + 1] * axes.size[a + 1];
   }
-  const int64_t in_spatial = static_cast<int64_t>(axes.stride[0]) * shape.in[0];
-  const int64_t out_spatial = shape.out_spatial;
+  const int64_t in_spatial = geo.in_spatial;
+  const int64_t out_spatial = geo.out_spatial;
   constexpr int kTile = TilePlan<M, kRank>::kPixels;
   // Work units: tiles of one batch item's pixels, each planned and blended on its own.
   const int64_t tiles = (out_spatial + kTile - 1) / kTile;
-  const int64_t tile_cost = kTile * PixelCost(shape.c, TilePlan<M, kRank>::kWeights);
-  ParallelUnits(shape.threads, shape.n * tiles, tile_cost, [&](int64_t begin, int64_t end) {
+  const int64_t tile_cost = kTile * PixelCost(geo.c, TilePlan<M, kRank>::kWeights);
+  ParallelUnits(o.threads, geo.n * tiles, tile_cost, [&](int64_t begin, int64_t end) {
     TilePlan<M, kRank> plan;
     for (int64_t u = begin; u < end; ++u) {
       const int64_t n = u / tiles, p0 = u % tiles * kTile;
-      const float* x_n = x + n * shape.c * in_spatial;
-      float* y_n = y + n * shape.c * out_spatial;
+      const float* x_n = x + n * geo.c * in_spatial;
+      float* y_n = y + n * geo.c * out_spatial;
       const auto source = sources.Item(n);
       const int count = static_cast<int>(out_spatial - p0 < kTile ? out_spatial - p0 : kTile);
-      Paddings::template Plan<M, kRank>(padding, axes, source, p0, count, &plan);
-      BlendChannels<M, kRank>(&plan, count, axes, x_n, in_spatial, y_n + p0, out_spatial, shape.c);
+      Paddings::template Plan<M, kRank>(o.padding, axes, source, p0, count, &plan);
+      BlendChannels<M, kRank>(&plan, count, axes, x_n, in_spatial, y_n + p0, out_spatial, geo.c);
     }
   });
 }
@@ -178,29 +160,27 @@ void Run(const PlanarShape& shape, Padding padding, bool align, const float* x,
 // natively the per-tile choice made the blend-bound workloads slower, in wasm it made the
 // module smaller (bench/README.md).
 template <Mode M, int kRank, class Sources>
-void RunPadding(const PlanarShape& shape, Padding padding, bool align, const float* x,
+void RunPadding(const GridSampleGeometry& geo, const GridSampleOptions& o, const float* x,
                 const Sources& s, float* y) {
 #if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_EMU128
-  Run<M, kRank, PaddingPerTile>(shape, padding, align, x, s, y);
+  Run<M, kRank, PaddingPerTile>(geo, o, x, s, y);
 #else
-  switch (padding) {
-    case Padding::kZeros:
-      return Run<M, kRank, PaddingFixed<Padding::kZeros>>(shape, padding, align, x, s, y);
-    case Padding::kBorder:
-      return Run<M, kRank, PaddingFixed<Padding::kBorder>>(shape, padding, align, x, s, y);
+  switch (o.padding) {
+    case Padding::kZeros: return Run<M, kRank, PaddingFixed<Padding::kZeros>>(geo, o, x, s, y);
+    case Padding::kBorder: return Run<M, kRank, PaddingFixed<Padding::kBorder>>(geo, o, x, s, y);
     case Padding::kReflection:
-      return Run<M, kRank, PaddingFixed<Padding::kReflection>>(shape, padding, align, x, s, y);
+      return Run<M, kRank, PaddingFixed<Padding::kReflection>>(geo, o, x, s, y);
   }
 #endif
 }
 
 template <int kRank, class Sources>
-void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
+void RunMode(const GridSampleGeometry& geo, const GridSampleOptions& o, const float* x,
              const Sources& s, float* y) {
-  switch (mode) {
-    case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(shape, padding, align, x, s, y);
-    case Mode::kNearest: return RunPadding<Mode::kNearest, kRank>(shape, padding, align, x, s, y);
-    case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(shape, padding, align, x, s, y);
+  switch (o.mode) {
+    case Mode::kLinear: return RunPadding<Mode::kLinear, kRank>(geo, o, x, s, y);
+    case Mode::kNearest: return RunPadding<Mode::kNearest, kRank>(geo, o, x, s, y);
+    case Mode::kCubic: return RunPadding<Mode::kCubic, kRank>(geo, o, x, s, y);
   }
 }
 
@@ -208,10 +188,10 @@ void RunMode(const PlanarShape& shape, Mode mode, Padding padding, bool align, c
 // (planes_sources-inl.h's WithSources, found by the type) in the call's mode and padding, the
 // runtime options resolved into template parameters once.
 template <class At>
-void Planar(const PlanarShape& shape, Mode mode, Padding padding, bool align, const float* x,
+void Planar(const GridSampleGeometry& geo, const GridSampleOptions& o, const float* x,
             const float* coords, float* y) {
-  WithSources(shape, static_cast<const At*>(nullptr), coords, [&](auto rank, const auto& sources) {
-    RunMode<decltype(rank)::value>(shape, mode, padding, align, x, sources, y);
+  WithSources(geo, static_cast<const At*>(nullptr), coords, [&](auto rank, const auto& sources) {
+    RunMode<decltype(rank)::value>(geo, o, x, sources, y);
   });
 }
 
@@ -236,11 +216,10 @@ namespace {
 template <class At>
 struct PlanarKernel {
   int64_t per_point;
-  int64_t PerItem(const PlanarShape& shape) const { return shape.out_spatial * per_point; }
-  void operator()(const PlanarShape& shape, const GridSampleOptions& o, const float* x,
+  int64_t PerItem(const GridSampleGeometry& geo) const { return geo.out_spatial * per_point; }
+  void operator()(const GridSampleGeometry& geo, const GridSampleOptions& o, const float* x,
                   const float* coords, float* y) const {
-    GRIDSAMPLE_DISPATCH_TEMPLATE(Planar, At)
-    (shape, o.mode, o.padding, o.align_corners, x, coords, y);
+    GRIDSAMPLE_DISPATCH_TEMPLATE(Planar, At)(geo, o, x, coords, y);
   }
 };
 
@@ -255,15 +234,13 @@ std::unique_ptr<float[]> Scratch(int64_t count) {
 // float16 or bfloat16 grid is converted to the float coordinates the reference takes from it.
 // Same plans, same arithmetic, so the same results as the float32 path.
 template <class Kernel>
-bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProblem& p,
-                  const TensorView& grid) {
+bool RunConverted(const Kernel& run, const PlanesProblem& p, const TensorView& grid) {
+  const GridSampleGeometry& geo = p.geometry;
   const TensorView& x = p.x;
   const MutableTensorView& y = p.y;
   const GridSampleOptions& o = p.options;
-  const int64_t in_spatial =
-      static_cast<int64_t>(shape.in[0]) * shape.in[1] * (shape.rank == 3 ? shape.in[2] : 1);
-  const int64_t per_item = run.PerItem(shape);
-  const int64_t grid_count = shape.n * per_item;
+  const int64_t per_item = run.PerItem(geo);
+  const int64_t grid_count = geo.n * per_item;
   std::unique_ptr<float[]> grid_f32;
   const float* g = static_cast<const float*>(grid.data);
   if (grid.dtype != DType::kFloat32) {
@@ -273,16 +250,16 @@ bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProbl
     g = grid_f32.get();
   }
   if (x.dtype == DType::kFloat32) {
-    run(shape, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
+    run(geo, o, static_cast<const float*>(x.data), g, static_cast<float*>(y.data));
     return true;
   }
-  const int64_t x_count = shape.c * in_spatial, y_count = shape.c * shape.out_spatial;
+  const int64_t x_count = geo.c * geo.in_spatial, y_count = geo.c * geo.out_spatial;
   std::unique_ptr<float[]> x_f32 = Scratch(x_count), y_f32 = Scratch(y_count);
   if (!x_f32 || !y_f32) return false;
-  PlanarShape one = shape;
+  GridSampleGeometry one = geo;
   one.n = 1;
   const size_t elem = DTypeSize(x.dtype);
-  for (int64_t n = 0; n < shape.n; ++n) {
+  for (int64_t n = 0; n < geo.n; ++n) {
     LoadFloats(x.dtype, static_cast<const uint8_t*>(x.data) + n * x_count * elem, x_count,
                x_f32.get());
     run(one, o, x_f32.get(), g + n * per_item, y_f32.get());
@@ -291,42 +268,28 @@ bool RunConverted(const Kernel& run, const PlanarShape& shape, const PlanesProbl
   return true;
 }
 
-// The problem in the kernels' terms, or false when no kernel covers it: X of a type the
-// reference computes in float (float64, int32 and uint32 are computed in double), 2-D or 3-D;
-// offsets fit int32 and reflection works on exact float integers; the planner's windows need
-// kT pixels along each axis; the source's kernel takes the call (sources/*.h's
-// PlanesKernelTakes).
-bool ShapeOf(const PlanesProblem& p, PlanarShape* shape) {
+}  // namespace
+
+// Whether a kernel covers the problem: X of a type the reference computes in float (float64,
+// int32 and uint32 are computed in double), 2-D or 3-D; offsets fit int32 and reflection works
+// on exact float integers; the planner's windows need kT pixels along each axis; the source's
+// kernel takes the call (sources/*.h's PlanesKernelTakes).
+bool Covers(const PlanesProblem& p) {
   const GridSampleGeometry& geo = p.geometry;
   if (ComputesInDouble(p.x.dtype)) return false;
   if (geo.rank != 2 && geo.rank != 3) return false;
   if (geo.in_spatial >= kMaxElements) return false;
-  shape->rank = geo.rank;
-  shape->n = geo.n;
-  shape->c = geo.c;
-  shape->out_spatial = geo.out_spatial;
-  shape->out_w = static_cast<int32_t>(geo.out[geo.rank - 1]);
-  shape->threads = p.options.threads;
   for (int a = 0; a < geo.rank; ++a) {
     if (geo.in[a] < TapsPerAxis(p.options.mode) || geo.in[a] >= kMaxAxis) return false;
-    shape->in[a] = static_cast<int32_t>(geo.in[a]);
   }
   return Visit(p.source, [&](const auto& s) { return PlanesKernelTakes(geo, s); });
 }
 
-}  // namespace
-
-bool Covers(const PlanesProblem& p) {
-  PlanarShape shape;
-  return ShapeOf(p, &shape);
-}
-
 template <class At>
 bool Try(const PlanesProblem& p, const At& source) {
-  PlanarShape shape;
-  if (!ShapeOf(p, &shape)) return false;
+  if (!Covers(p)) return false;
   const PlanarKernel<At> kernel{CoordinatesPerPoint(p.geometry, source)};
-  return p.geometry.Empty() || RunConverted(kernel, shape, p, CoordinatesOf(source));
+  return p.geometry.Empty() || RunConverted(kernel, p, CoordinatesOf(source));
 }
 
 bool Try(const PlanesProblem& p) {

@@ -88,19 +88,19 @@ HWY_INLINE const Sources& Sources2(const Sources& s) {
 // FlowAt): run(rank, sources) with GridSample's grid of the call's rank, or WarpFlow's flow planes
 // of the output's width.
 template <class Run>
-HWY_INLINE void WithSources(const PlanarShape& shape, const GridAt*, const float* grid,
+HWY_INLINE void WithSources(const GridSampleGeometry& geo, const GridAt*, const float* grid,
                             const Run& run) {
-  if (shape.rank == 2) {
-    run(std::integral_constant<int, 2>(), Sources2(GridSources<2>{grid, shape.out_spatial}));
+  if (geo.rank == 2) {
+    run(std::integral_constant<int, 2>(), Sources2(GridSources<2>{grid, geo.out_spatial}));
   } else {
-    run(std::integral_constant<int, 3>(), GridSources<3>{grid, shape.out_spatial});
+    run(std::integral_constant<int, 3>(), GridSources<3>{grid, geo.out_spatial});
   }
 }
-template <class Run>
-HWY_INLINE void WithSources(const PlanarShape& shape, const FlowAt*, const float* flow,
+template <class Run>  // (the flow's sides are below kMaxFlowSide: its PlanesKernelTakes)
+HWY_INLINE void WithSources(const GridSampleGeometry& geo, const FlowAt*, const float* flow,
                             const Run& run) {
   run(std::integral_constant<int, 2>(),
-      Sources2(FlowSources{flow, shape.out_spatial, shape.out_w}));
+      Sources2(FlowSources{flow, geo.out_spatial, static_cast<int32_t>(geo.out[1])}));
 }
 
 }  // namespace HWY_NAMESPACE
