@@ -29,7 +29,8 @@ struct AttentionArgs {
   const int32_t* level_start;  // first row of S (S < 2^31 on this path)
   Threads threads;
   DeformableSampling sampling;
-  void* plane;  // room for one head's S x D values (value_dtype), or nullptr: read in place
+  void* plane;      // room for plane_slots heads' S x D values each (value_dtype), or nullptr
+  int plane_slots;  // 1: the threads share one plane, head by head; more: one per thread
 };
 constexpr int64_t kAttentionPad = 64;  // at least the most float lanes of any target
 // Most channels of a float16 value on the fast path: its float32 sums stay on the stack.
@@ -44,6 +45,10 @@ constexpr int64_t kAttentionHalfChannels = 512;
 // costs. Measured in bench/README.md ("Multi-scale deformable attention"): natively 1.25x at
 // 8.7 MB (640x640 encoder, uniform locations), 1.7x at 22.8 MB (800x1333); wasm 1.5x at 22.8 MB
 // but 0.8x at 8.7 MB, and 0.85x at 22.8 MB with local locations.
+// With T > 1 threads and at least 2T heads per item, each thread takes whole heads into a plane
+// of its own (T planes, at most half the value's bytes): no wait between heads, and one thread's
+// gather overlaps the others' queries (800x1333 in wasm on 2 threads, the same module: 1.47-1.62x
+// one thread's speed with one shared plane).
 constexpr int64_t kAttentionGatherReads = 4;
 constexpr float kAttentionGatherSpread = 0.25f;
 #if defined(__EMSCRIPTEN__)

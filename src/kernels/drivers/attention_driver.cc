@@ -2,9 +2,10 @@
 // sampling point's taps (the planner's bilinear rule, vectorised over points, or the discrete
 // rule's one pixel), then the head's D channels blended from it, vectors along D (the value's own
 // [N, S, M, D] layout, or each head's rows gathered into one S x D plane first, where
-// attention_args.h's rule says it pays); queries spread over threads; equal to the reference bit
-// for bit. A float16 value is read tap by tap into float32 lanes and its sums stored once,
-// rounded, at the end; float16 or bfloat16 locations and weights are converted chunk by chunk.
+// attention_args.h's rule says it pays); queries spread over threads (whole heads where each
+// thread gathers into a plane of its own); equal to the reference bit for bit. A float16 value
+// is read tap by tap into float32 lanes and its sums stored once, rounded, at the end; float16
+// or bfloat16 locations and weights are converted chunk by chunk.
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -191,6 +192,30 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m, const
   if (!kFloat) FloatsToHalfs(sums, static_cast<uint16_t*>(a.y) + group * a.channels, a.channels);
 }
 
+// Rows [begin, end) of a head (D values every `row`) copied into its plane of D values a row.
+template <typename T>
+HWY_INLINE void GatherRows(const T* head, int64_t row, int64_t channels, int64_t begin, int64_t end,
+                           T* plane) {
+  for (int64_t r = begin; r < end; ++r) {  // (a loop: wasm's memcpy is a call per row)
+    const T* HWY_RESTRICT from = head + r * row;
+    T* HWY_RESTRICT to = plane + r * channels;
+    for (int64_t c = 0; c < channels; ++c) to[c] = from[c];
+  }
+}
+
+// A free plane's index among `free`'s set bits, taken (cleared); -1 when none is free.
+inline int TakePlane(std::atomic<uint32_t>* free) {
+  uint32_t bits = free->load(std::memory_order_relaxed);
+  while (bits != 0) {
+    const int slot = static_cast<int>(hwy::Num0BitsBelowLS1Bit_Nonzero32(bits));
+    if (free->compare_exchange_weak(bits, bits & ~(1u << slot), std::memory_order_acquire,
+                                    std::memory_order_relaxed)) {
+      return slot;
+    }
+  }
+  return -1;
+}
+
 template <typename T>
 void AttentionOf(const AttentionArgs& a) {
   const int64_t query_cost = a.points * PixelCost(a.channels, 4);  // one query of one head
@@ -208,18 +233,36 @@ void AttentionOf(const AttentionArgs& a) {
                   });
     return;
   }
-  // Head by head: its rows (D values every M * D) gathered into the plane, whose S * D values
-  // stay in the caches where the value's S * M * D would not, then every query of that head.
-  T* plane = static_cast<T*>(a.plane);
+  // Each head's rows (D values every M * D) gathered into a plane, whose S * D values stay in
+  // the caches where the value's S * M * D would not, then every query of that head.
+  T* planes = static_cast<T*>(a.plane);
+  if (a.plane_slots > 1) {
+    // Whole heads per piece, into a plane taken for the piece (none free, as a host's
+    // parallel-for running more pieces at once than its count could make it: read in place).
+    std::atomic<uint32_t> free{(uint32_t{1} << a.plane_slots) - 1};
+    const int64_t head_cost = a.queries * query_cost + a.s * a.channels;
+    ParallelUnits(a.threads, a.n * a.heads, head_cost, [&](int64_t begin, int64_t end) {
+      const int slot = TakePlane(&free);
+      T* plane = slot < 0 ? nullptr : planes + slot * a.s * a.channels;
+      for (int64_t unit = begin; unit < end; ++unit) {
+        const int64_t n = unit / a.heads, m = unit % a.heads;
+        const T* head = value + n * a.s * row + m * a.channels;
+        if (plane != nullptr) GatherRows(head, row, a.channels, 0, a.s, plane);
+        for (int64_t q = 0; q < a.queries; ++q) {
+          QueryHead<T>(a, n * a.queries + q, m, plane != nullptr ? plane : head,
+                       plane != nullptr ? a.channels : row);
+        }
+      }
+      if (slot >= 0) free.fetch_or(uint32_t{1} << slot, std::memory_order_release);
+    });
+    return;
+  }
+  T* plane = planes;
   for (int64_t n = 0; n < a.n; ++n) {
     for (int64_t m = 0; m < a.heads; ++m) {
       const T* head = value + n * a.s * row + m * a.channels;
       ParallelUnits(a.threads, a.s, a.channels, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {  // (a loop: wasm's memcpy is a call per row)
-          const T* HWY_RESTRICT from = head + r * row;
-          T* HWY_RESTRICT to = plane + r * a.channels;
-          for (int64_t c = 0; c < a.channels; ++c) to[c] = from[c];
-        }
+        GatherRows(head, row, a.channels, begin, end, plane);
       });
       ParallelUnits(a.threads, a.queries, query_cost, [&](int64_t begin, int64_t end) {
         for (int64_t q = begin; q < end; ++q) {
@@ -321,14 +364,21 @@ bool Try(const DeformableAttentionProblem& p) {
     h[j] = static_cast<float>(hi[j]);
     w[j] = static_cast<float>(wi[j]);
   }
-  // A head's plane where the rule says so and memory allows (else its rows are read in place).
+  // A head's plane where the rule says so and memory allows (else its rows are read in place):
+  // one per thread where each takes whole heads (attention_args.h), else one.
   const int64_t plane_bytes = g.s * g.channels * static_cast<int64_t>(DTypeSize(p.value.dtype));
   const AttentionGather gather = gather_for_test.load(std::memory_order_relaxed);
   std::unique_ptr<unsigned char[]> plane;
+  const int threads = GRIDSAMPLE_HAS_THREADS ? ThreadCount(p.threads) : 1;
+  int slots = threads > 1 && 2 * threads <= g.heads && threads <= 32 ? threads : 1;
   if (gather == AttentionGather::kAlways ||
       (gather == AttentionGather::kAuto && g.queries * points >= kAttentionGatherReads * g.s &&
        plane_bytes * g.heads >= kAttentionGatherBytes && QueriesSampleFarApart(p))) {
-    plane.reset(new (std::nothrow) unsigned char[static_cast<size_t>(plane_bytes)]);
+    plane.reset(new (std::nothrow) unsigned char[static_cast<size_t>(plane_bytes * slots)]);
+    if (plane == nullptr && slots > 1) {  // short of memory: the one shared plane
+      slots = 1;
+      plane.reset(new (std::nothrow) unsigned char[static_cast<size_t>(plane_bytes)]);
+    }
   }
   const AttentionArgs args{p.value.data,
                            p.locations.data,
@@ -350,7 +400,8 @@ bool Try(const DeformableAttentionProblem& p) {
                            start,
                            p.threads,
                            p.sampling,
-                           plane.get()};
+                           plane.get(),
+                           slots};
   GRIDSAMPLE_DISPATCH(AttentionKernel)(args);
   return true;
 }
