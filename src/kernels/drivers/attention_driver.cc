@@ -203,12 +203,12 @@ HWY_INLINE void GatherRows(const T* head, int64_t row, int64_t channels, int64_t
   }
 }
 
-// A free plane's index among `free`'s set bits, taken (cleared); -1 when none is free.
-inline int TakePlane(std::atomic<uint32_t>* free) {
-  uint32_t bits = free->load(std::memory_order_relaxed);
+// An idle plane's index among `idle`'s set bits, taken (cleared); -1 when none is idle.
+inline int TakePlane(std::atomic<uint32_t>* idle) {
+  uint32_t bits = idle->load(std::memory_order_relaxed);
   while (bits != 0) {
     const int slot = static_cast<int>(hwy::Num0BitsBelowLS1Bit_Nonzero32(bits));
-    if (free->compare_exchange_weak(bits, bits & ~(1u << slot), std::memory_order_acquire,
+    if (idle->compare_exchange_weak(bits, bits & ~(1u << slot), std::memory_order_acquire,
                                     std::memory_order_relaxed)) {
       return slot;
     }
@@ -239,10 +239,10 @@ void AttentionOf(const AttentionArgs& a) {
   if (a.plane_slots > 1) {
     // Whole heads per piece, into a plane taken for the piece (none free, as a host's
     // parallel-for running more pieces at once than its count could make it: read in place).
-    std::atomic<uint32_t> free{(uint32_t{1} << a.plane_slots) - 1};
+    std::atomic<uint32_t> idle{(uint32_t{1} << a.plane_slots) - 1};
     const int64_t head_cost = a.queries * query_cost + a.s * a.channels;
     ParallelUnits(a.threads, a.n * a.heads, head_cost, [&](int64_t begin, int64_t end) {
-      const int slot = TakePlane(&free);
+      const int slot = TakePlane(&idle);
       T* plane = slot < 0 ? nullptr : planes + slot * a.s * a.channels;
       for (int64_t unit = begin; unit < end; ++unit) {
         const int64_t n = unit / a.heads, m = unit % a.heads;
@@ -253,7 +253,7 @@ void AttentionOf(const AttentionArgs& a) {
                        plane != nullptr ? a.channels : row);
         }
       }
-      if (slot >= 0) free.fetch_or(uint32_t{1} << slot, std::memory_order_release);
+      if (slot >= 0) idle.fetch_or(uint32_t{1} << slot, std::memory_order_release);
     });
     return;
   }
