@@ -262,10 +262,7 @@ class Pool {
   // A message that the worker answers (a whole call or a band); the worker keeps the process
   // alive (Node) while it has one.
   #post(w, msg, transfer) {
-    if (this.#fault) {
-      msg = { ...msg, fault: this.#fault };
-      this.#fault = null;
-    }
+    if (this.#fault) [msg, this.#fault] = [{ ...msg, fault: this.#fault }, null];
     w.port.post(msg, transfer);
     if (w.busy++ === 0) w.port.ref();
   }

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "drivers/attention_args.h"
+#include "drivers/attention_planes.h"
 #include "drivers/fast.h"
 #include "planner/limits.h"
 #include "rules/half.h"
@@ -190,30 +191,6 @@ HWY_INLINE void QueryHead(const AttentionArgs& a, int64_t unit, int64_t m, const
     for (; c < a.channels; ++c) BlendChannel(taps, aw, count, head, row, c, first, out);
   }
   if (!kFloat) FloatsToHalfs(sums, static_cast<uint16_t*>(a.y) + group * a.channels, a.channels);
-}
-
-// Rows [begin, end) of a head (D values every `row`) copied into its plane of D values a row.
-template <typename T>
-HWY_INLINE void GatherRows(const T* head, int64_t row, int64_t channels, int64_t begin, int64_t end,
-                           T* plane) {
-  for (int64_t r = begin; r < end; ++r) {  // (a loop: wasm's memcpy is a call per row)
-    const T* HWY_RESTRICT from = head + r * row;
-    T* HWY_RESTRICT to = plane + r * channels;
-    for (int64_t c = 0; c < channels; ++c) to[c] = from[c];
-  }
-}
-
-// An idle plane's index among `idle`'s set bits, taken (cleared); -1 when none is idle.
-inline int TakePlane(std::atomic<uint32_t>* idle) {
-  uint32_t bits = idle->load(std::memory_order_relaxed);
-  while (bits != 0) {
-    const int slot = static_cast<int>(hwy::Num0BitsBelowLS1Bit_Nonzero32(bits));
-    if (idle->compare_exchange_weak(bits, bits & ~(1u << slot), std::memory_order_acquire,
-                                    std::memory_order_relaxed)) {
-      return slot;
-    }
-  }
-  return -1;
 }
 
 template <typename T>
