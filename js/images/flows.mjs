@@ -61,15 +61,15 @@ const IDENTITY = Object.freeze({ data: Float64Array.of(1, 0, 0, 0, 1, 0), shape:
  * θ. `out`: an optional Float32Array of width * height * 2 to fill.
  */
 export function flowGrid(gs, flow, strength, theta, width, height, alignCorners, out) {
-  const grid = out || new Float32Array(width * height * 2);
   // θ as the float32 tensor AffineGrid receives.
   const [a, b, c, d, e, f] = Array.from(theta, Math.fround);
   const map = flow === 'none' ? null : FLOWS[flow]?.map;
   if (flow !== 'none' && !map) throw new RangeError(`unknown flow ${flow}`);
   if (!map) {
-    grid.set(gs.affineGrid({ data: Float32Array.of(a, b, c, d, e, f), shape: [1, 2, 3] }, [1, 1, height, width], { alignCorners }).data);
-    return grid;
+    const affine = gs.affineGrid({ data: Float32Array.of(a, b, c, d, e, f), shape: [1, 2, 3] }, [1, 1, height, width], { alignCorners }).data;
+    return out ? (out.set(affine), out) : affine;
   }
+  const grid = out || new Float32Array(width * height * 2);
   // Base coordinates: x of column j at xs[2j], y of row i at ys[2i + 1].
   const xs = gs.affineGrid(IDENTITY, [1, 1, 1, width], { alignCorners }).data;
   const ys = gs.affineGrid(IDENTITY, [1, 1, height, 1], { alignCorners }).data;

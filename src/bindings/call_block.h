@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include "api/sampler_plan.h"
 #include "module_state.h"
@@ -78,19 +77,6 @@ inline const double* BlockFill(const CallBlock& b) { return b.fill_count > 0 ? b
 inline size_t BlockMaps(const CallBlock& b, TensorView* maps) {
   maps[0] = maps[1] = BlockSpec(b, 1);
   return b.rank[1] == 3 ? 2 : 1;
-}
-
-// How the JS API names the warps' matrix (per warp and space) and the option that gives a
-// pixel-space matrix as the output-to-input map: js/images/warps.mjs's words, given once per
-// module (setMatrixWords, matrices_bindings.cc); until then the library's own.
-struct MatrixWords {
-  bool given = false;
-  std::string names[2][2];  // [warpPerspective][pixel space]
-  std::string inverse_option;
-};
-inline MatrixWords& ModuleMatrixWords() {
-  static MatrixWords words;
-  return words;
 }
 
 // An image warp by a matrix (PrepareWarpAffine, PrepareWarpPerspective) prepared from the block:

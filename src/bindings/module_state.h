@@ -1,5 +1,5 @@
-// What the wasm modules' embind files share: the last error, threads, sampling options, shape
-// queries.
+// What the wasm modules' embind files share: the last error, threads, the warps' words for their
+// matrices, sampling options, shape queries.
 #ifndef GRIDSAMPLE_BINDINGS_MODULE_STATE_H_
 #define GRIDSAMPLE_BINDINGS_MODULE_STATE_H_
 
@@ -32,6 +32,19 @@ inline int ToCallStatus(const Status& s) {
 inline Threads& ModuleThreads() {
   static Threads threads;
   return threads;
+}
+
+// How the JS API names the warps' matrix (per warp and space) and the option that gives a
+// pixel-space matrix as the output-to-input map: js/images/warps.mjs's words, given once per
+// module (setMatrixWords, matrices_bindings.cc); until then the library's own.
+struct MatrixWords {
+  bool given = false;
+  std::string names[2][2];  // [warpPerspective][pixel space]
+  std::string inverse_option;
+};
+inline MatrixWords& ModuleMatrixWords() {
+  static MatrixWords words;
+  return words;
 }
 
 // A sampling call's options as the JS layer passes them (enum codes the library checks), with the
