@@ -11,13 +11,11 @@ import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
 import { readOut, readTensor } from './tensor_args.mjs';
 import { WasmHeap } from './wasm_heap.mjs';
-import { blockCalls, holdBlock, offersOp, preparedCalls } from './prepared.mjs';
+import { blockCalls, holdBlock, offersFeature, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
 // The bindings that say a module has channels-last GridSample and the NCHW flow warp (their calls
 // go through the call block, core/prepared.mjs).
-const CHANNELS_LAST = 'gridSampleChannelsLastOutputShape';
-const FLOW = 'warpFlowOutputShape';
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
 // The library's rules for the API objects made here, which gridsample/onnx (output shapes, to
@@ -116,10 +114,8 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     variant = actual;
   }
   const heap = new WasmHeap(Module, { checkOnly: checks, newBuffer });
-  // A feature beyond the core is offered where its binding (named here), or for an image call its
-  // operator (an OPS name of core/prepared.mjs), is in the module.
-  const offers = (binding) => !core && typeof Module[binding] === 'function';
-  const offersCall = (op) => !core && offersOp(Module, op);
+  // A feature beyond the core is offered where the module links it (prepared.mjs's offersFeature).
+  const offers = (feature) => !core && offersFeature(Module, feature);
 
   const blockCall = blockCalls(heap);
 
@@ -249,16 +245,16 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
     dtypes: DTYPE_NAMES,
     gridSample,
     affineGrid,
-    ...offersCall('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
-    ...offersCall('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
-    ...offersCall('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
+    ...offers('warpAffine') && { warpAffine: (image, theta, options) => warpImage(heap, 'warpAffine', image, theta, options) },
+    ...offers('warpPerspective') && { warpPerspective: (image, h, options) => warpImage(heap, 'warpPerspective', image, h, options) },
+    ...offers('remap') && { remap: (image, mapX, mapY, options) => remap(heap, image, mapX, mapY, options) },
     ...offers('prepareRemapFixed') && { prepareRemap: (image, mapX, mapY, options) => prepareRemap(heap, image, mapX, mapY, options) },
-    ...offersCall('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
-    ...offersCall('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
-    ...offers(CHANNELS_LAST) && { gridSampleChannelsLast },
-    ...offers(FLOW) && { warpFlow },
+    ...offers('warpAffine') && { rotationMatrix: matrices.rotationMatrix },
+    ...offers('warpPerspective') && { perspectiveTransform: matrices.perspectiveTransform },
+    ...offers('gridSampleChannelsLast') && { gridSampleChannelsLast },
+    ...offers('warpFlow') && { warpFlow },
     ...offers('multiScaleDeformableAttention') && { multiScaleDeformableAttention },
-    ...preparedCalls(heap, { channelsLast: offers(CHANNELS_LAST), warpFlow: offers(FLOW) }),
+    ...preparedCalls(heap, { channelsLast: offers('gridSampleChannelsLast'), warpFlow: offers('warpFlow') }),
     tensor,
     tensorFrom,
     heapUsed: () => Module.heapUsed(),

@@ -20,9 +20,14 @@ const OPS = {
   warpFlowImage: { code: 7 },
 };
 
-/** Whether module `Module` links the operator `op` (an OPS name). */
-export function offersOp(Module, op) {
-  return typeof Module.offersOp === 'function' && Module.offersOp(OPS[op].code);
+/**
+ * Whether module `Module` links `feature`: an operator of OPS where the module can prepare it,
+ * anything else (the deformable attention, the fixed-map plans, the matrix helpers: calls outside
+ * the prepared path) where the module has a binding of that name.
+ */
+export function offersFeature(Module, feature) {
+  if (!Object.hasOwn(OPS, feature)) return typeof Module[feature] === 'function';
+  return typeof Module.offersOp === 'function' && Module.offersOp(OPS[feature].code);
 }
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners'];
 
