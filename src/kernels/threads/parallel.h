@@ -85,9 +85,9 @@ void ParallelUnits(const Threads& threads, int64_t units, int64_t unit_cost, con
 #else
   // One piece, through a pointer the optimisers cannot follow: with `body` called once,
   // binaryen inlines it into its driver at any size, and V8 then allocates registers over the
-  // whole driver at once (the deformable attention's blend loop spilled its sums and the memory
-  // base: 8% more instructions, 1.4-1.7x the time of the threaded build's code on one thread,
-  // which calls `body` from two places and keeps it a function of its own; bench/README.md).
+  // whole driver at once and compiles it late (the deformable attention's blend loop spilled its
+  // sums and the memory base: 11% more instructions per output; bench/README.md). The threaded
+  // build calls `body` from two places, which keeps it a function of its own.
   (void)threads;
   (void)unit_cost;
   const TileTask volatile opaque = task;
