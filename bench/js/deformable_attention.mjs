@@ -8,23 +8,14 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { threadControl } from '../../js/core/api.mjs';
-import { argumentsOf, makeCase } from '../../tests/js/lib/deformable_attention_chain.mjs';
 import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
-import { DECODER_LEVELS, encoderLevels } from '../../tests/js/lib/deformable_blocks.mjs';
 import { floorCopyBytes, wasmCopier } from './copy_floor.mjs';
+import { BLOCKS, blockCase, heapCall } from './frame_calls.mjs';
+import { argumentsOf } from '../../tests/js/lib/deformable_attention_chain.mjs';
 import { ms, ratio } from './report_format.mjs';
 import { calibrate, stats, timeInRounds } from './timing.mjs';
 
 const require = createRequire(import.meta.url);
-
-// 8 heads of 32 channels, 4 points per level: the sizes of Deformable DETR, DINO and RT-DETR.
-const HEADS = { M: 8, D: 32, P: 4 };
-const cells = (levels) => levels.reduce((s, [h, w]) => s + h * w, 0);
-export const BLOCKS = [
-  { name: 'decoder (80x80, 40x40, 20x20; 300 queries)', levels: DECODER_LEVELS, Lq: 300 },
-  { name: 'encoder at 640x640 (80x80 ... 10x10; 8,500 queries)', levels: encoderLevels(640, 640), Lq: cells(encoderLevels(640, 640)) },
-  { name: 'encoder at 800x1333 (100x167 ... 13x21; 22,223 queries)', levels: encoderLevels(800, 1333), Lq: cells(encoderLevels(800, 1333)) },
-];
 
 // Rows in the table's order; `vs` rows get a ratio column each.
 const IMPLS = [
@@ -47,21 +38,6 @@ async function chainSession(ort, c, options) {
   };
   let last;
   return { run: async () => { last = (await session.run(feeds)).output.data; }, output: () => last, dispose: () => session.release() };
-}
-
-/** The inputs of `block` (one of BLOCKS) that every implementation is timed on (makeCase's). */
-export const blockCase = (block) => makeCase({ ...HEADS, levels: block.levels, Lq: block.Lq, seed: 45, locations: [-0.05, 1.05] });
-
-/** A call of `gs` on case `c`'s heap tensors made once (their copies are not timed), into a heap `out`. */
-export function heapCall(gs, c) {
-  const [value, shapes, starts, loc, weights] = argumentsOf(c);
-  const [V, S, W] = [value, loc, weights].map((t) => gs.tensorFrom({ data: t.data, shape: t.dims }));
-  const out = gs.tensor('float32', [c.sizes.N, c.sizes.Lq, c.sizes.M * c.sizes.D]);
-  return {
-    run: () => gs.multiScaleDeformableAttention(V, shapes, starts, S, W, { out }),
-    output: () => out.data,
-    dispose: () => [V, S, W, out].forEach((t) => t.dispose()),
-  };
 }
 
 // `call` with `gs` (the threaded build) set to `count` threads before each run.
@@ -90,7 +66,7 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
   const rows = [];
   for (const block of blocks) {
     const c = blockCase(block);
-    const bytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length + c.sizes.Lq * HEADS.M * HEADS.D);
+    const bytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length + c.sizes.Lq * c.sizes.M * c.sizes.D);
     const setups = {
       ours: () => heapCall(one, c),
       'ours-copying': () => copyingCall(one, c),
@@ -100,7 +76,7 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
       'ours-t2': () => onThreads(two, 2, heapCall(two, c)),
       'ort-web': () => chainSession(ortWeb, c, { executionProviders: ['wasm'] }),
       'ort-node': () => chainSession(ortNode, c, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' }),
-      floor: () => ({ run: copier.prepare(floorCopyBytes(bytes - 4 * c.sizes.Lq * HEADS.M * HEADS.D, 4 * c.sizes.Lq * HEADS.M * HEADS.D)), output: () => null, dispose: () => {} }),
+      floor: () => ({ run: copier.prepare(floorCopyBytes(bytes - 4 * c.sizes.Lq * c.sizes.M * c.sizes.D, 4 * c.sizes.Lq * c.sizes.M * c.sizes.D)), output: () => null, dispose: () => {} }),
     };
     const made = {};
     for (const impl of IMPLS) {

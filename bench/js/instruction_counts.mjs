@@ -14,7 +14,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-import { img2dCall, rgba8Call } from './frame_calls.mjs';
+import { makeCase } from '../../tests/js/lib/deformable_attention_chain.mjs';
+import { BLOCKS, blockCase, heapCall, img2dCall, rgba8Call } from './frame_calls.mjs';
 
 const FEW_CALLS = 2;
 const WARM_CALLS = 500;
@@ -25,21 +26,28 @@ const TIERS = {
 const V8_FLAGS = ['--no-wasm-lazy-compilation', '--single-threaded'];
 
 // The workloads, as the other tables make them: img2d and its nearest and bicubic modes
-// (1x3x512x512 float32 NCHW, heap tensors and `out`), and rgba8 (a 1024x1024 RGBA warpAffine,
-// copying API into one `out` array).
+// (1x3x512x512 float32 NCHW, heap tensors and `out`), rgba8 (a 1024x1024 RGBA warpAffine,
+// copying API into one `out` array), and a decoder layer's deformable attention (its tiny warm
+// calls on makeCase's default case).
 // `extra`: the calls counted (MANY_CALLS - FEW_CALLS), fewer for the slow cubic ones.
 const WORKLOADS = {
   img2d: { mode: 'linear', elements: 3 * 512 * 512, extra: 20 },
   nearest2d: { mode: 'nearest', elements: 3 * 512 * 512, extra: 20 },
   cubic2d: { mode: 'cubic', elements: 3 * 512 * 512, extra: 8 },
   rgba8: { elements: 4 * 1024 * 1024, extra: 8 },
+  // The deformable attention of an RT-DETR decoder layer (frame_calls.mjs's BLOCKS[0], heap
+  // tensors and `out`): 300 x 256 outputs of 12 points' 4 taps each.
+  attention_decoder: { elements: 300 * 256, extra: 20 },
 };
 
 async function child(workload, calls) {
   const { load } = await import('../../js/node.mjs');
   const gs = await load({ variant: 'simd', warmUp: false });
-  const make = (side) =>
-    workload === 'rgba8' ? rgba8Call(gs, side) : img2dCall(gs, { side, mode: WORKLOADS[workload].mode });
+  const make = (side) => {
+    if (workload === 'rgba8') return rgba8Call(gs, side);
+    if (workload === 'attention_decoder') return heapCall(gs, side > 8 ? blockCase(BLOCKS[0]) : makeCase()).run;
+    return img2dCall(gs, { side, mode: WORKLOADS[workload].mode });
+  };
   // V8 optimises our JavaScript glue only after many calls, and until then each call runs
   // about a million more instructions: tiny calls first, so that the counted ones are steady.
   const tiny = make(8);
