@@ -51,7 +51,7 @@ async function main() {
     // One batch for all: each sample's first call finds the caches holding the other module's
     // data, and a smaller batch spreads that cost over fewer calls (the decoder block, 8.6 MB of
     // value read at random, same .wasm as A and B: A calibrated first got a smaller batch and
-    // read B/A 0.50-0.77; with one batch 0.96-1.04).
+    // read B/A 0.50-0.77; with one batch 0.98-1.16, the run-to-run noise).
     const batch = Math.max(...Object.values(entries).map((e) => e.batch));
     for (const e of Object.values(entries)) e.batch = batch;
     await timeInRounds(Object.values(entries), { minReps: ROUNDS, maxReps: ROUNDS });

@@ -8,10 +8,10 @@ import * as ortWeb from 'onnxruntime-web';
 
 import { load } from '../../js/node.mjs';
 import { threadControl } from '../../js/core/api.mjs';
+import { argumentsOf } from '../../tests/js/lib/deformable_attention_chain.mjs';
 import { chainModel } from '../../tests/js/lib/deformable_chain_model.mjs';
 import { floorCopyBytes, wasmCopier } from './copy_floor.mjs';
 import { BLOCKS, blockCase, heapCall } from './frame_calls.mjs';
-import { argumentsOf } from '../../tests/js/lib/deformable_attention_chain.mjs';
 import { ms, ratio } from './report_format.mjs';
 import { calibrate, stats, timeInRounds } from './timing.mjs';
 

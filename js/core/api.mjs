@@ -14,8 +14,6 @@ import { WasmHeap } from './wasm_heap.mjs';
 import { blockCalls, holdBlock, offersFeature, preparedCalls } from './prepared.mjs';
 
 const DEFORMABLE_OPTIONS = ['out', 'pointsPerLevel', 'sampling'];
-// The bindings that say a module has channels-last GridSample and the NCHW flow warp (their calls
-// go through the call block, core/prepared.mjs).
 const SAMPLING_OPTIONS = ['mode', 'paddingMode', 'padding_mode', 'alignCorners', 'align_corners', 'out'];
 
 // The library's rules for the API objects made here, which gridsample/onnx (output shapes, to
