@@ -115,7 +115,7 @@ export function renderInstructionCounts({ rows, skipped }) {
   const lines = [
     '## Instructions per output element (wasm SIMD in V8)',
     '',
-    `x86-64 instructions executed per output element by one call of our wasm SIMD build, counted by valgrind (cachegrind) in fresh Node processes: ${FEW_CALLS} + "calls" calls minus ${FEW_CALLS}, after ${WARM_CALLS} calls on 8x8 inputs (\`bench/js/instruction_counts.mjs\`). TurboFan is the code steady calls run; Liftoff, V8's baseline tier, is what the first calls after \`load()\` run before V8 optimises the module (the "First calls" table). Repeatable to about 3% (0.4 per element over 10 img2d calls), unlike the times.`,
+    `x86-64 instructions executed per output element by one call of our wasm SIMD build, counted by valgrind (cachegrind) in fresh Node processes: ${FEW_CALLS} + "calls" calls minus ${FEW_CALLS}, after ${WARM_CALLS} calls on 8x8 inputs (the attention: on 5 queries of 2 heads) (\`bench/js/instruction_counts.mjs\`). TurboFan is the code steady calls run; Liftoff, V8's baseline tier, is what the first calls after \`load()\` run before V8 optimises the module (the "First calls" table). Repeatable to about 3% (0.4 per element over 10 img2d calls), unlike the times.`,
     '',
   ];
   if (skipped) return `${lines.join('\n')}Not measured: ${skipped}.\n`;
