@@ -1,10 +1,10 @@
-// Two wasm SIMD builds side by side in one process, the figures bench/README.md gives as "the two builds alternating": a workload of make bench's (heap tensors, peers.mjs's oursHeap, and its NCHW baseline where it has one) or a deformable-attention block of deformable_attention.mjs, timed in timing.mjs's rounds; medians, and whether both give the same bytes.
+// Two wasm SIMD builds side by side in one process, the figures bench/README.md gives as "the two builds alternating": a workload of make bench's (heap tensors, peers.mjs's oursHeap, and its NCHW baseline where it has one) or a deformable-attention block (frame_calls.mjs's, which deformable_attention.mjs times), timed in timing.mjs's rounds; medians, and whether both give the same bytes.
 //
 //   cp js/dist/gridsample-simd.wasm /tmp/before.wasm     # then change the kernels, make wasm
 //   node --expose-gc bench/js/ab_wasm.mjs /tmp/before.wasm js/dist/gridsample-simd.wasm cl5 attention:2
 //
 // A name is a workload of workloads.mjs (cl5, img2d, ...) or attention:I, block I of
-// deformable_attention.mjs's BLOCKS (0 the decoder, 1 the 640x640 encoder, 2 the 800x1333 one).
+// frame_calls.mjs's BLOCKS (0 the decoder, 1 the 640x640 encoder, 2 the 800x1333 one).
 // Two builds in one process meet the same machine state, which on a shared machine moves
 // timings between processes by up to 2x; run it a few times all the same.
 import { readFileSync } from 'node:fs';
