@@ -66,8 +66,8 @@ export function flowGrid(gs, flow, strength, theta, width, height, alignCorners,
   const map = flow === 'none' ? null : FLOWS[flow]?.map;
   if (flow !== 'none' && !map) throw new RangeError(`unknown flow ${flow}`);
   if (!map) {
-    const affine = gs.affineGrid({ data: Float32Array.of(a, b, c, d, e, f), shape: [1, 2, 3] }, [1, 1, height, width], { alignCorners }).data;
-    return out ? (out.set(affine), out) : affine;
+    const options = out ? { alignCorners, out } : { alignCorners };
+    return gs.affineGrid({ data: Float32Array.of(a, b, c, d, e, f), shape: [1, 2, 3] }, [1, 1, height, width], options).data;
   }
   const grid = out || new Float32Array(width * height * 2);
   // Base coordinates: x of column j at xs[2j], y of row i at ys[2i + 1].

@@ -102,6 +102,10 @@ describe('demo geometry (web/demo/transforms.mjs)', () => {
     for (const alignCorners of [false, true]) {
       const want = gs.affineGrid({ data: Float32Array.from(theta), shape: [1, 2, 3] }, [1, 4, 6, 9], { alignCorners }).data;
       assert.deepEqual(flowGrid(gs, 'none', 0, theta, 9, 6, alignCorners), want);
+      // Into a given array (the demo's worker gives a heap tensor's), filled and returned.
+      const out = new Float32Array(want.length).fill(NaN);
+      assert.equal(flowGrid(gs, 'none', 0, theta, 9, 6, alignCorners, out), out);
+      assert.deepEqual(out, want);
     }
   });
 
