@@ -66,7 +66,8 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
   const rows = [];
   for (const block of blocks) {
     const c = blockCase(block);
-    const bytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length + c.sizes.Lq * c.sizes.M * c.sizes.D);
+    const outBytes = 4 * c.sizes.N * c.sizes.Lq * c.sizes.M * c.sizes.D;
+    const inBytes = 4 * (c.value.data.length + c.samplingLocations.data.length + c.attentionWeights.data.length);
     const setups = {
       ours: () => heapCall(one, c),
       'ours-copying': () => copyingCall(one, c),
@@ -76,7 +77,7 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
       'ours-t2': () => onThreads(two, 2, heapCall(two, c)),
       'ort-web': () => chainSession(ortWeb, c, { executionProviders: ['wasm'] }),
       'ort-node': () => chainSession(ortNode, c, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' }),
-      floor: () => ({ run: copier.prepare(floorCopyBytes(bytes - 4 * c.sizes.Lq * c.sizes.M * c.sizes.D, 4 * c.sizes.Lq * c.sizes.M * c.sizes.D)), output: () => null, dispose: () => {} }),
+      floor: () => ({ run: copier.prepare(floorCopyBytes(inBytes, outBytes)), output: () => null, dispose: () => {} }),
     };
     const made = {};
     for (const impl of IMPLS) {
@@ -101,7 +102,7 @@ export async function measureDeformableAttention({ log = () => {}, blocks = BLOC
       results[impl.id] = made[impl.id].error ? { error: made[impl.id].error } : e.error ? { error: String(e.error.message).split('\n')[0] } : stats(e.samples, e.batch);
       await made[impl.id].dispose?.();
     }
-    rows.push({ block: block.name, bytes, results, diffs });
+    rows.push({ block: block.name, bytes: inBytes + outBytes, results, diffs });
     log(`  ${block.name}: ${IMPLS.map((i) => `${i.id} ${results[i.id].error ? 'error' : `${ms(results[i.id].median)} ms`}`).join(', ')}`);
   }
   return rows;
