@@ -176,8 +176,15 @@ export interface PlacementDecision {
 export interface FusedAttention {
   /** The model's nodes it runs in their place, in the model's order. */
   replaced: { name: string; opType: string }[];
-  /** What it reads: the value [N, S, M, D], the sampling locations [N, Lq, M, L, P, 2], the attention weights ([N, Lq, M, L, P] or [N, Lq, M, L * P]); for RT-DETRv2's and D-FINE's v2 form [N, Lq, M, sum(P_l), 2] and [N, Lq, M, sum(P_l)]. */
-  inputs: [string, string, string];
+  /**
+   * What it reads: the value [N, S, M, D], the sampling locations [N, Lq, M, L, P, 2], the attention weights ([N, Lq, M, L, P] or [N, Lq, M, L * P]); for RT-DETRv2's and D-FINE's v2 form [N, Lq, M, sum(P_l), 2] and [N, Lq, M, sum(P_l)].
+   * Where it also took the arithmetic that makes the locations ({@link FusedAttention.locationSteps}), the second is the offsets that arithmetic starts from, and each step's operand follows the weights.
+   */
+  inputs: string[];
+  /**
+   * The elementwise steps (in the model's order) that make the sampling locations from the offsets, which the fused node computes on the CPU as onnxruntime would, step by step in float32 (D-FINE's and RT-DETR's reference boxes, Deformable DETR's offset normaliser): each an operator, the operand it reads (broadcast into the offsets), and whether the operand comes first (`operand - offsets`, `operand / offsets`). Absent where onnxruntime computes the locations (and on WebGPU, where the node reads them in place).
+   */
+  locationSteps?: { op: 'Mul' | 'Div' | 'Add' | 'Sub'; operand: string; first: boolean }[];
   /** Each level's [H, W], in the value's row order. */
   levels: [number, number][];
   /** The row each level starts at. */

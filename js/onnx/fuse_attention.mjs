@@ -1,5 +1,6 @@
 // Finds multi-scale deformable attention in a model's main graph (the chains exporters write: per-level GridSample, stack, Mul, ReduceSum; DESIGN.md section 12; and RT-DETRv2's and D-FINE's v2 form, each level's points split from the locations) and proves each one equal to the fused node, which then replaces it; a chain it cannot prove stays as it was.
 import { discreteStep, tap, tapChain } from './attention_discrete.mjs';
+import { locationSteps } from './attention_prologue.mjs';
 import { samplePoints, splitPoints, stackPoints } from './attention_points.mjs';
 import { affine, reduce, sample, splitLevels, stack, weigh } from './attention_steps.mjs';
 import { quote } from './errors.mjs';
@@ -37,11 +38,8 @@ function walkBack(g, name, ops, follow = () => 0) {
 
 // The input of a binary elementwise node that is not a constant scalar, or -1.
 const dataInput = (g) => (node) => {
-  if (['Mul', 'Add', 'Sub', 'Div'].includes(node.opType)) {
-    const k = scalarFloat(g, node.input[1]) ? 0 : scalarFloat(g, node.input[0]) && node.opType !== 'Sub' && node.opType !== 'Div' ? 1 : -1;
-    return k;
-  }
-  return 0;
+  if (!['Mul', 'Add', 'Sub', 'Div'].includes(node.opType)) return 0;
+  return scalarFloat(g, node.input[1]) ? 0 : scalarFloat(g, node.input[0]) && node.opType !== 'Sub' && node.opType !== 'Div' ? 1 : -1;
 };
 
 // The structure around a Concat of GridSample results (directly or each through an Unsqueeze):
@@ -135,13 +133,14 @@ const isOnPath = (g, v, start, forward) => v === start || forward.some((i) => g.
 
 /**
  * The chains of `graph` proven equal to the fused node: { blocks: [{ index (of the chain's
- * last node), inputs: [value, samplingLocations, attentionWeights], output, replaced (node
- * indices), spatialShapes, levelStartIndex (BigInt64Arrays), dims (the roles of the inputs'
- * axes: value, loc, attn), bound (role -> the size the chain's constant reshapes fix, checked
- * at every run by onnx/fused_arguments.mjs) }], notFused: [{ near, why }] }.
- * `types(name)`: a value's element type where known.
+ * last node), inputs: [value, samplingLocations (or their offsets), attentionWeights, ...the
+ * locationSteps' operands], output, replaced (node indices), spatialShapes, levelStartIndex
+ * (BigInt64Arrays), dims (the roles of the inputs' axes: value, loc, attn), bound (role -> the
+ * size the chain's constant reshapes fix, checked at every run by onnx/fused_arguments.mjs),
+ * locationSteps (onnx/attention_prologue.mjs; where `prologue` and found) }], notFused: [{ near,
+ * why }] }. `types(name)`: a value's element type where known.
  */
-export function findAttention(graph, { model, opset, types }) {
+export function findAttention(graph, { model, opset, types, prologue = true }) {
   const g = graphIndex(graph, model);
   const blocks = [];
   const notFused = [];
@@ -150,11 +149,7 @@ export function findAttention(graph, { model, opset, types }) {
     const s = structure(g, index);
     if (s === null) return;
     const near = `node ${quote(node.name || node.output[0])} (Concat)`;
-    if (typeof s === 'string') {
-      notFused.push({ near, why: s });
-      return;
-    }
-    const found = prove(g, s, opset, types);
+    const found = typeof s === 'string' ? { why: s } : prove(g, s, opset, types, prologue);
     if (found.why) notFused.push({ near, why: found.why });
     else blocks.push(found);
   });
@@ -164,7 +159,7 @@ export function findAttention(graph, { model, opset, types }) {
 // Tries the candidate value sources (nearest first), attention-weight sources (farthest first)
 // and, for each, the bindings of free dimensions the proof asks for; the first that proves wins.
 // The v2 form (a points split) has Pt, the points of all levels, from its split's sizes.
-function prove(g, s, opset, types) {
+function prove(g, s, opset, types, prologue) {
   const Pt = s.pointSplit === null ? null : pointTotal(g, s.pointSplit);
   if (Pt === 0) return { why: 'a split of the locations into points without constant sizes' };
   // The reason of the farthest candidate value that may be the value (no proof with it failed
@@ -177,7 +172,7 @@ function prove(g, s, opset, types) {
       const c = { value, attn: { name: s.attn.values[k], nodes: s.attn.nodes.slice(0, k) } };
       for (const form of Pt === null ? [5, 4] : [s.discrete ? 'discrete' : 'points']) {
         const r = attempt(g, s, c, form, opset, new Map(Pt === null ? [] : [['Pt', Pt]]), 0);
-        if (!r.why) return finish(g, s, c, r, types);
+        if (!r.why) return finish(g, s, c, r, types, prologue);
         tried.push(r.why);
       }
     }
@@ -348,13 +343,17 @@ function evaluate(g, s, c, form, opset, bound) {
   return { end, slices, spatial, bound, form, points };
 }
 
-// The block's nodes (the chain up to its output, and the nodes only it reads), checked to hand
-// nothing else on; the fused node's levels and inputs.
-function finish(g, s, { value, attn }, proof, types) {
+// The block's nodes (the chain up to its output, the locations' arithmetic where `prologue`
+// allows, and the nodes only they read), checked to hand nothing else on; the fused node's
+// levels and inputs (value, locations or their offsets, weights, then the arithmetic's operands).
+function finish(g, s, { value, attn }, proof, types, prologue) {
   const end = proof.end;
   const replaced = new Set([...s.nodes, ...attn.nodes, ...s.forward.slice(0, end.upTo)]);
-  const inputs = [value.name, s.loc, attn.name];
-  for (const name of inputs) {
+  const locDims = dimRoles(proof.form).loc.map((r) => (r === 'two' ? 2 : r === 'L' ? s.samplers.length : proof.bound.get(r)));
+  const steps = prologue && locDims.every(Number.isInteger) ? locationSteps(g, s.loc, locDims, replaced, types) : null;
+  steps?.nodes.forEach((i) => replaced.add(i));
+  const inputs = [value.name, steps?.offsets ?? s.loc, attn.name, ...(steps?.steps.map((st) => st.operand) ?? [])];
+  for (const name of inputs.slice(0, 3)) {
     if (types(name) !== 'float32') return { why: `${quote(name)} is ${types(name) ?? 'of unknown type'}; the fused node is float32 only` };
   }
   // Nodes whose results only the block reads (its shape computations, its constants) go with it.
@@ -393,5 +392,6 @@ function finish(g, s, { value, attn }, proof, types) {
     dims: { value: ROLES.value, ...dimRoles(proof.form) },
     bound: Object.fromEntries(proof.bound),
     options: typeof proof.form === 'string' ? { pointsPerLevel: proof.points.map((p) => p.n), ...(proof.form === 'discrete' ? { sampling: 'discrete' } : {}) } : {},
+    ...(steps ? { locationSteps: steps.steps } : {}),
   };
 }

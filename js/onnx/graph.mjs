@@ -51,10 +51,11 @@ function nestedOurs(node, index) {
  * `keep`: indices of GridSample / AffineGrid nodes to leave in onnxruntime's parts (checked as
  * ours all the same; see onnx/placement.mjs); a fused attention's index there leaves its chain
  * unfused, on onnxruntime. `fuse`: replace the multi-scale deformable attention chains proven
- * equal to the fused node (onnx/fuse_attention.mjs) by it; the split then also has `fusion`:
- * { blocks, notFused }. Throws OnnxModelError for what gridsample cannot run.
+ * equal to the fused node (onnx/fuse_attention.mjs) by it, with the arithmetic that makes
+ * their locations where `prologue` (the fused node then computes it on the CPU); the split then
+ * also has `fusion`: { blocks, notFused }. Throws OnnxModelError for what gridsample cannot run.
  */
-export function splitModel(proto, model, { subgraphs = 'error', keep = new Set(), fuse = false } = {}) {
+export function splitModel(proto, model, { subgraphs = 'error', keep = new Set(), fuse = false, prologue = true } = {}) {
   const graph = proto.graph;
   const fail = (message) => new OnnxModelError(model, message);
   const opsetEntry = proto.opsetImport.find((o) => isDefaultDomain(o.domain));
@@ -69,7 +70,7 @@ export function splitModel(proto, model, { subgraphs = 'error', keep = new Set()
   const types = valueTypes(graph, valueInfo);
 
   // The attention chains fused (those whose fused node `keep` names stay, their GridSample nodes on onnxruntime).
-  const fusion = fuse && opset !== null ? findAttention(graph, { model, opset, types: (name) => types.get(name) }) : { blocks: [], notFused: [] };
+  const fusion = fuse && opset !== null ? findAttention(graph, { model, opset, types: (name) => types.get(name), prologue }) : { blocks: [], notFused: [] };
   const fusedAt = new Map();
   const replaced = new Set();
   keep = new Set(keep);

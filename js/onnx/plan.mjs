@@ -19,7 +19,10 @@ function planNode(split, placed, n) {
   if (n.fused) {
     const f = n.fused;
     const levels = Array.from(f.levelStartIndex, (_, l) => [Number(f.spatialShapes[2 * l]), Number(f.spatialShapes[2 * l + 1])]);
-    const fused = { replaced: f.replacedNodes.map((r) => ({ ...r })), inputs: [...f.inputs], levels, levelStartIndex: Array.from(f.levelStartIndex, Number), options: structuredClone(f.options ?? {}) };
+    const fused = {
+      replaced: f.replacedNodes.map((r) => ({ ...r })), inputs: [...f.inputs], levels, levelStartIndex: Array.from(f.levelStartIndex, Number), options: structuredClone(f.options ?? {}),
+      ...(f.locationSteps ? { locationSteps: structuredClone(f.locationSteps) } : {}),
+    };
     return { ...node, fused, placement: placementOf(split, placed, n) };
   }
   if (n.attention) return { ...node, domain: n.node.domain, placement: placementOf(split, placed, n) };

@@ -32,7 +32,7 @@ export class InferenceSession {
   #placement; // {option, pending, fixed, why: Map node index -> {runsOn, why}, measured, rebuild(keep)}: see #decide
   #whole; // the onnxruntime session of the model itself, where every node runs on onnxruntime (wholeSession)
   #constants; // initializers our nodes read or the graph returns, as tensors (read at create())
-  #heap = new Map(); // results of our nodes that only later parts read: heap tensors, reused by every run
+  #heap = new Map(); // 'value <name>': results of our nodes only later parts read; 'locations of <name>': a fused node's computed locations: heap tensors, reused by every run
   #backend; // {backend: 'webgpu' | 'wasm', why}: where our nodes run
   #gpuNodes; // our nodes on WebGPU (GpuNodes), or null
   #preferred; // the caller's preferredOutputLocation
@@ -100,9 +100,9 @@ export class InferenceSession {
     const external = await readExternalData(proto, { entries, base: read.base, model: name });
     const passOn = ortOptions(options, external.files);
     let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
-    // The attention is fused where gridsample runs it (on wasm or WebGPU alike).
-    const fuse = fuseAttention && gridsampleParts === 'gridsample';
-    const split = splitModel(proto, name, { subgraphs, fuse });
+    // The attention is fused where gridsample runs it (its locations' arithmetic off WebGPU only).
+    const [fuse, prologue] = [fuseAttention && gridsampleParts === 'gridsample', backend.backend !== 'webgpu'];
+    const split = splitModel(proto, name, { subgraphs, fuse, prologue });
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
       return new OnnxModelError(name, `onnxruntime could not create the session of ${what}: ${failureReason(e)}`, { cause: e });
@@ -135,7 +135,7 @@ export class InferenceSession {
       : placement === 'gridsample' ? "placement 'gridsample'"
         : gpuNodes ? 'on WebGPU a part boundary costs a submission, which is not timed yet' : null;
     const rebuild = async (keep) => {
-      const next = splitModel(proto, name, { subgraphs, keep, fuse });
+      const next = splitModel(proto, name, { subgraphs, keep, fuse, prologue });
       const [parts, gs] = [await build(next), oursIn(next).length ? await loadGs() : null];
       return { split: next, parts, constants: constantsOf(next, gs), gs };
     };
@@ -335,7 +335,7 @@ export class InferenceSession {
         return await this.#gpuNodes.run(n, a, b, { graphOutput, location, dtype: typeOf(a), dims: outputDims(this.#gs, n.node.opType, a, b) });
       }
       const dims = this.#graphOutputs.has(name) ? null : outputDims(this.#gs, n.node.opType, a, b);
-      const out = dims ? this.#heapFor(name, typeOf(a), dims) : undefined;
+      const out = dims ? this.#heapFor(`value ${name}`, typeOf(a), dims) : undefined;
       const y = n.node.opType === 'GridSample' ? this.#gs.gridSample(a, b, { ...n.attrs, out }) : this.#gs.affineGrid(a, b, { ...n.attrs, out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
@@ -356,15 +356,15 @@ export class InferenceSession {
       return gpu && !levels(i) ? t : onCpu(this.#ort, t);
     }));
     try {
-      const args = n.fused ? fusedArguments(n.fused, inputs) : inputs;
       const name = n.node.output[0];
+      const args = n.fused ? fusedArguments(n.fused, inputs, (dims) => this.#heapFor(`locations of ${name}`, 'float32', dims)) : inputs;
       const graphOutput = this.#graphOutputs.has(name);
       if (gpu) {
         const where = { graphOutput, location: preferredLocation(this.#preferred, name), dtype: typeOf(args[0]), dims: attentionDims(this.#gs, args) };
         return await gpu.attention(n, args, where);
       }
       const dims = graphOutput ? null : attentionDims(this.#gs, args);
-      const out = dims ? this.#heapFor(name, typeOf(args[0]), dims) : undefined;
+      const out = dims ? this.#heapFor(`value ${name}`, typeOf(args[0]), dims) : undefined;
       const y = this.#gs.multiScaleDeformableAttention(...args.slice(0, 5), { ...args[5], out });
       return out ?? { type: y.dtype, dims: y.shape, data: y.data };
     } catch (e) {
@@ -373,14 +373,14 @@ export class InferenceSession {
     }
   }
 
-  // The heap tensor that holds value `name`, (re)made when its type or dimensions change.
-  #heapFor(name, dtype, dims) {
-    const held = this.#heap.get(name);
+  // The heap tensor of #heap's `key`, (re)made when its type or dimensions change.
+  #heapFor(key, dtype, dims) {
+    const held = this.#heap.get(key);
     if (held && held.dtype === dtype && held.dims.length === dims.length && held.dims.every((d, i) => d === dims[i])) return held;
     held?.dispose();
-    this.#heap.delete(name);
+    this.#heap.delete(key);
     const fresh = this.#gs.tensor(dtype, dims);
-    this.#heap.set(name, fresh);
+    this.#heap.set(key, fresh);
     return fresh;
   }
 

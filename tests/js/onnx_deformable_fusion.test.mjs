@@ -67,7 +67,8 @@ describe('fused: equal to onnxruntime running the chain', () => {
     assert.equal(fused[0].opType, 'MultiScaleDeformableAttention');
     assert.deepEqual(fused[0].fused.levels, LEVELS);
     assert.deepEqual(fused[0].fused.levelStartIndex, [0, 24, 30]);
-    assert.deepEqual(fused[0].fused.inputs, ['value_heads', 'sampling_locations', 'attn_softmax']);
+    // The locations' arithmetic (offsets / [W, H] + reference points) goes with it (onnx_attention_prologue.test.mjs).
+    assert.deepEqual(fused[0].fused.inputs, ['value_heads', 'offsets', 'attn_softmax', 'offset_normalizer', 'ref']);
     const ops = fused[0].fused.replaced.map((r) => r.opType);
     assert.equal(ops.filter((op) => op === 'GridSample').length, 3);
     for (const op of ['Split', 'Concat', 'Mul', 'ReduceSum', 'Sub']) assert.ok(ops.includes(op), `${op} replaced`);

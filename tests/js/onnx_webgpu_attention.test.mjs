@@ -87,6 +87,10 @@ describe('multi-scale deformable attention on gridsample/webgpu in the split ses
     ], { ranges: LOCATIONS, seed });
     const plan = await check('RT-DETR block', model, [feeds(1), feeds(2)]);
     assert.deepEqual(plan.attention, { fused: 1, notFused: [] });
+    // On WebGPU onnxruntime computes the locations (the fused node reads its inputs in place; on
+    // wasm it takes their arithmetic: onnx_attention_prologue.test.mjs).
+    const [node] = plan.parts.flatMap((p) => p.nodes).filter((n) => n.fused);
+    assert.deepEqual([node.fused.inputs[1], node.fused.locationSteps], ['sampling_locations', undefined]);
     assert.deepEqual(plan.parts.map((p) => [p.runsOn, p.backend ?? null]), [['onnxruntime', null], ['gridsample', 'webgpu'], ['onnxruntime', null]]);
   });
 

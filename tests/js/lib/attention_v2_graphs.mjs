@@ -28,9 +28,10 @@ export const V2_MISSES = {
  * V2_MISSES; `layers`: how many attentions read the value's split and the same inputs (outputs
  * 'output', 'output_1', ...); `query`: {dim, seed}, where the locations and logits are computed
  * from inputs 'query' [N, Lq, dim] and 'reference_points' [N, Lq, 1, 4] (boxes cx, cy, w, h in
- * [0, 1]) as D-FINE's MSDeformableAttention does (queryProjections), random weights from `seed`.
+ * [0, 1]) as D-FINE's MSDeformableAttention does (queryProjections), random weights from `seed`;
+ * `alsoOutput`: values the graph also returns ({name, dims}, float32).
  */
-export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', value = 'dfine', miss = null, layers = 1, query = null }) {
+export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', value = 'dfine', miss = null, layers = 1, query = null, alsoOutput = [] }) {
   const g = graph();
   const Pt = points.reduce((a, b) => a + b, 0);
   const rows = levels.map(([h, w]) => h * w);
@@ -121,7 +122,7 @@ export function v2Attention({ N, Lq, M, D, points, levels, method = 'default', v
         { name: 'attention_logits', dtype: 'float32', dims: [N, Lq, M, Pt] },
       ]),
     ],
-    outputs: outputs.map((name) => ({ name, dtype: 'float32', dims: [N, Lq, M * D] })),
+    outputs: [...outputs.map((name) => ({ name, dtype: 'float32', dims: [N, Lq, M * D] })), ...alsoOutput.map((o) => ({ ...o, dtype: 'float32' }))],
   });
 }
 
