@@ -40,7 +40,9 @@ add_library(gridsample
   src/kernels/drivers/map_plan_driver.cc
   src/kernels/drivers/coordinates_driver.cc
   src/kernels/drivers/attention_driver.cc
-  src/kernels/drivers/half_convert.cc)
+  src/kernels/drivers/half_convert.cc
+  # gridsample/onnx's fused locations' arithmetic (internal: its binding alone calls it)
+  src/kernels/api/location_steps.cc)
   # (the planner and blends on their own, for the tests, are tests/native/probes:
   # gridsample_probes in tests.cmake)
 add_library(gridsample::gridsample ALIAS gridsample)

@@ -33,7 +33,8 @@ set(GRIDSAMPLE_WASM_FEATURE_BINDINGS
   src/bindings/warp_tables_bindings.cc  # gridsample/webgpu's warp coordinate tables
   src/bindings/remap_bindings.cc
   src/bindings/flow_bindings.cc  # WarpFlow, NCHW and channels-last
-  src/bindings/deformable_attention_bindings.cc)
+  src/bindings/deformable_attention_bindings.cc
+  src/bindings/location_steps_bindings.cc)  # gridsample/onnx's fused locations' arithmetic
 
 # Each embind file is compiled once, as an object library named after it, for every module that
 # links it (so a module more costs a link, not a compile).

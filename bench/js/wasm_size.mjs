@@ -32,6 +32,7 @@ const MODULES = {
   remap: size('remap'),
   flow: size('flow'),
   attention: size('deformable_attention'),
+  locationSteps: size('location_steps'),
   coreThreads: [THREADS, 'gridsample-core-simd-threads', 'gridsample_core_wasm'],
   named: [SIMD, 'gridsample-size-named', 'gridsample_size_named'],
 };
@@ -50,6 +51,7 @@ const ROWS = [
   { what: 'remap (map sources: pairs, planes)', module: 'remap', over: 'core' },
   { what: 'warpFlow (flow source: NCHW and images)', module: 'flow', over: 'core' },
   { what: 'multi-scale deformable attention', module: 'attention', over: 'core' },
+  { what: "the fused attention's locations' arithmetic (gridsample/onnx)", module: 'locationSteps', over: 'core' },
   { what: 'threads (the core with -pthread)', module: 'coreThreads', over: 'core' },
   { what: 'uint8 fixed-point blend (image warps)', named: /Fixed/ },
   { what: 'float16 conversions', named: /Float16|Half/ },

@@ -5,7 +5,7 @@ import { withDeformableBlock } from './deformable_block.mjs';
 import { readDeformableSampling, readLevels } from './deformable_levels.mjs';
 import { prepareRemap } from '../images/fixed_maps.mjs';
 import { nameWarpMatrices, remap, warpFlowImage, warpImage } from '../images/warps.mjs';
-import { affineGridOutputShape, gridSampleOutputShape, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
+import { affineGridOutputShape, gridSampleOutputShape, locationSteps, outputShape, readSampling, warpTable, warpTableLayout } from './library_rules.mjs';
 import { matrixCalls } from '../images/matrices.mjs';
 import { shapeString } from './messages.mjs';
 import { countElements, readAlign, readDims, readOptions, readSize } from './plain_args.mjs';
@@ -37,7 +37,10 @@ const THREAD_CONTROL = new WeakMap();
  *   homography from output pixels to input pixels the warps sample h (six or nine numbers) by
  *   (images/matrices.mjs);
  * - warpTableLayout(theta, padding, width, height), warpTable(fn, kind, matrix, width, height,
- *   align): the coordinate table a WebGPU warp's shader samples from (library_rules.mjs).
+ *   align): the coordinate table a WebGPU warp's shader samples from (library_rules.mjs);
+ * - locationSteps(acc, steps, operands): a fused attention's locations' arithmetic on `acc`, a
+ *   float32 heap tensor holding the offsets, in place (library_rules.mjs); null in a module
+ *   without it.
  */
 export function libraryRules(api) {
   return LIBRARY_RULES.get(api) ?? null;
@@ -285,6 +288,13 @@ export function createApi(Module, variant, { explicit = false, what = 'the wasm'
       return warpTableLayout(heap, ...args);
     },
     warpTable: (...args) => warpTable(heap, ...args),
+    // gridsample/onnx asks before it fuses the locations' arithmetic (absent: not fused).
+    locationSteps: offers('locationStep') ? (acc, steps, operands) => {
+      const fn = 'multiScaleDeformableAttention';
+      const at = HeapTensor.addressIn(acc, heap, fn, 'the locations');
+      if (at <= 0 || acc.dtype !== 'float32') throw new TypeError(`${fn}: the locations must be a live float32 heap tensor of this module`);
+      locationSteps(heap, fn, at, acc.dims, steps, operands);
+    } : null,
   });
   return api;
 }

@@ -1,7 +1,7 @@
-// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's of src/kernels/api/validation.h; deformable attention's is core/deformable_block.mjs's) and the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h).
+// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's of src/kernels/api/validation.h; deformable attention's is core/deformable_block.mjs's) the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h) and the fused attention's locations' arithmetic (src/kernels/api/location_steps.h).
 import { describe, shapeString } from './messages.mjs';
 import { libraryError } from './wasm_heap.mjs';
-import { option, readAlign } from './plain_args.mjs';
+import { MAX_DIMS, option, readAlign } from './plain_args.mjs';
 
 // Names the library knows are short; a longer string is asked about as '' (unknown either way),
 // so that marshalling it cannot take more than the heap a call keeps free.
@@ -115,4 +115,33 @@ export function warpTable(heap, fn, kind, matrix, width, height, align) {
   } finally {
     if (p) Module.release(p);
   }
+}
+
+// The library's codes of the locations' operators (src/kernels/api/location_steps.h LocationOp).
+const LOCATION_OPS = ['Mul', 'Div', 'Add', 'Sub'];
+
+/**
+ * A fused deformable attention's locations' arithmetic (gridsample/onnx, onnx/fused_arguments.mjs):
+ * `steps` ({op, first}: the operand comes first) run in order on `acc`, the address of float32s
+ * of dimensions `dims` in the heap, each with its operand of `operands` (float32 tensors on the
+ * CPU, copied in) broadcast into them (src/kernels/api/location_steps.h). The library's
+ * RangeError, under `fn`, where an operand does not broadcast.
+ */
+export function locationSteps(heap, fn, acc, dims, steps, operands) {
+  const { Module } = heap;
+  steps.forEach((step, i) => {
+    const od = [...operands[i].dims].map(Number);
+    if (od.length > MAX_DIMS) throw new RangeError(`${fn}: operand ${i + 1} of the locations' arithmetic has ${od.length} dimensions, more than the offsets'`);
+    const bytes = 4 * operands[i].data.length;
+    heap.checkBudget(fn, [[`operand ${i + 1} of the locations' arithmetic`, bytes]]);
+    const p = heap.allocate(fn, `operand ${i + 1} of the locations' arithmetic`, Math.max(bytes, 4));
+    try {
+      new Float32Array(Module.HEAPU8.buffer, p, operands[i].data.length).set(operands[i].data);
+      heap.ensureHeadroom(fn);
+      heap.check(fn, Module.locationStep(acc, heap.writeInt64s(0, dims), dims.length, LOCATION_OPS.indexOf(step.op), step.first,
+        p, heap.writeInt64s(1, od), od.length, i + 1));
+    } finally {
+      Module.release(p);
+    }
+  });
 }

@@ -9,7 +9,7 @@ import { decodeModel, ELEM_TYPES, initializerTensors, loadOnnxReader } from './m
 import { chooseBackend, GpuNodes, sessionGpu } from './gpu_nodes.mjs';
 import { decidePlacement } from './placement.mjs';
 import { planOf } from './plan.mjs';
-import { fusedArguments } from './fused_arguments.mjs';
+import { computesLocations, fusedArguments } from './fused_arguments.mjs';
 import { attentionDims, heapBytes, heapConstant, io, metadata, onCpu, onHost, outputDims, partTiming, preferredLocation, readRun, typeOf } from './values.mjs';
 
 export { OnnxModelError } from './errors.mjs';
@@ -101,7 +101,7 @@ export class InferenceSession {
     const passOn = ortOptions(options, external.files);
     let backend = chooseBackend(options.gridsampleBackend ?? 'auto', passOn.executionProviders);
     // The attention is fused where gridsample runs it (its locations' arithmetic off WebGPU only).
-    const [fuse, prologue] = [fuseAttention && gridsampleParts === 'gridsample', backend.backend !== 'webgpu'];
+    const [fuse, prologue] = [fuseAttention && gridsampleParts === 'gridsample', backend.backend !== 'webgpu' && computesLocations(gridsample)];
     const split = splitModel(proto, name, { subgraphs, fuse, prologue });
     const wrap = (e, what) => {
       if (e instanceof OnnxModelError) return e;
@@ -357,7 +357,7 @@ export class InferenceSession {
     }));
     try {
       const name = n.node.output[0];
-      const args = n.fused ? fusedArguments(n.fused, inputs, (dims) => this.#heapFor(`locations of ${name}`, 'float32', dims)) : inputs;
+      const args = n.fused ? fusedArguments(n.fused, inputs, this.#gs, (dims) => this.#heapFor(`locations of ${name}`, 'float32', dims)) : inputs;
       const graphOutput = this.#graphOutputs.has(name);
       if (gpu) {
         const where = { graphOutput, location: preferredLocation(this.#preferred, name), dtype: typeOf(args[0]), dims: attentionDims(this.#gs, args) };

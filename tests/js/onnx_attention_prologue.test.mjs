@@ -1,4 +1,4 @@
-// gridsample/onnx's fused attention with the arithmetic that makes its locations (onnx/attention_prologue.mjs, onnx/fused_arguments.mjs): D-FINE's reference boxes and Deformable DETR's offset normaliser computed by the fused node bit for bit as onnxruntime computes them, each step's broadcasting against onnxruntime's Mul, Div, Add and Sub on special values, and the values that keep the arithmetic on onnxruntime.
+// gridsample/onnx's fused attention with the arithmetic that makes its locations (onnx/attention_prologue.mjs, onnx/fused_arguments.mjs, src/kernels/api/location_steps.h): D-FINE's reference boxes and Deformable DETR's offset normaliser computed by the fused node bit for bit as onnxruntime computes them, each step's broadcasting against onnxruntime's Mul, Div, Add and Sub on special values, and the values that keep the arithmetic on onnxruntime.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
@@ -39,6 +39,7 @@ function assertSameBits(got, want, what) {
 }
 
 const replacedNames = (fused) => fused.replaced.map((r) => r.name);
+const heapTensor = (dims) => gs.tensor('float32', dims);
 
 describe('the fused node computes the locations as onnxruntime does: the same bits as the split where onnxruntime computes them', () => {
   // D-FINE's MSDeformableAttention (attention_v2_graphs.mjs's queryProjections): offsets times
@@ -84,7 +85,7 @@ describe('the fused node computes the locations as onnxruntime does: the same bi
   });
 });
 
-describe('stepLocations: each step broadcast as onnxruntime broadcasts, in float32', () => {
+describe("stepLocations (the library's, src/kernels/api/location_steps.h): each step broadcast as onnxruntime broadcasts, in float32", () => {
   const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-45, 1.17549435e-38, 3e38, -3.4e38, 1, -1, 0.1, 3, 1 / 3, 16777217, -2.5e-20];
   const values = (n, seed) => {
     const r = lcg(seed);
@@ -121,9 +122,10 @@ describe('stepLocations: each step broadcast as onnxruntime broadcasts, in float
     const seen = { nan: 0, subnormal: 0, infinite: 0, negativeZero: 0 };
     STEPS.forEach((_, k) => {
       const want = results[`step${k}`].data;
-      const got = stepLocations(steps.slice(0, k + 1), offsets, operands.slice(0, k + 1).map((o) => ({ type: 'float32', dims: o.dims, data: o.data })));
+      const got = stepLocations(gs, steps.slice(0, k + 1), offsets, operands.slice(0, k + 1).map((o) => ({ type: 'float32', dims: o.dims, data: o.data })), heapTensor);
       assert.deepEqual(got.dims, F);
       assertSameBits(got.data, want, `after step ${k + 1} (${STEPS[k][0]})`);
+      got.dispose();
       for (const x of want) {
         if (Number.isNaN(x)) seen.nan += 1;
         else if (!Number.isFinite(x)) seen.infinite += 1;
@@ -136,18 +138,24 @@ describe('stepLocations: each step broadcast as onnxruntime broadcasts, in float
     assertSameBits(offsets.data, values(48, 10), 'offsets');
   });
 
-  test('an operand that does not broadcast into the offsets: a one-line error naming it; empty offsets give empty locations', () => {
-    const offsets = { type: 'float32', dims: F, data: new Float32Array(48) };
+  test('an operand that does not broadcast into the offsets: a one-line error naming it, the module usable after; empty offsets give empty locations', () => {
+    const offsets = { type: 'float32', dims: F, data: values(48, 30) };
     const step = [{ op: 'Mul', operand: 'x', first: false }];
-    for (const dims of [[3], [4, 2, 2], [1, 2, 3, 4, 2], [2, 1, 4, 1, 1]]) {
+    for (const dims of [[3], [4, 2, 2], [1, 2, 3, 4, 2], [2, 1, 4, 1, 1], new Array(40).fill(1)]) {
       const operand = { type: 'float32', dims, data: new Float32Array(dims.reduce((a, b) => a * b, 1)) };
-      assert.throws(() => stepLocations(step, offsets, [operand]), {
-        message: `operand 1 of the locations' arithmetic (Mul) is [${dims.join(', ')}], which does not broadcast into the sampling offsets' [2, 3, 4, 2]`,
+      assert.throws(() => stepLocations(gs, step, offsets, [operand], heapTensor), {
+        name: 'RangeError',
+        message: dims.length > 32 ? "multiScaleDeformableAttention: operand 1 of the locations' arithmetic has 40 dimensions, more than the offsets'"
+          : `multiScaleDeformableAttention: operand 1 of the locations' arithmetic (Mul) is [${dims.join(', ')}], which does not broadcast into the sampling offsets' [2, 3, 4, 2]`,
       });
     }
+    const twice = stepLocations(gs, [{ op: 'Add', operand: 'x', first: true }], offsets, [offsets], heapTensor);
+    assertSameBits(twice.data, offsets.data.map((v) => v + v), 'offsets + offsets after the errors');
+    twice.dispose();
     const none = { type: 'float32', dims: [2, 0, 4, 2], data: new Float32Array(0) };
-    const empty = stepLocations(step, none, [{ type: 'float32', dims: [4, 1], data: new Float32Array(4) }]);
+    const empty = stepLocations(gs, step, none, [{ type: 'float32', dims: [4, 1], data: new Float32Array(4) }], heapTensor);
     assert.deepEqual([empty.dims, empty.data.length], [[2, 0, 4, 2], 0]);
-    assert.throws(() => stepLocations(step, none, [{ type: 'float32', dims: [3], data: new Float32Array(3) }]), /is \[3\], which does not broadcast into the sampling offsets' \[2, 0, 4, 2\]$/);
+    empty.dispose();
+    assert.throws(() => stepLocations(gs, step, none, [{ type: 'float32', dims: [3], data: new Float32Array(3) }], heapTensor), /is \[3\], which does not broadcast into the sampling offsets' \[2, 0, 4, 2\]$/);
   });
 });
