@@ -31,7 +31,8 @@ export function locationSteps(g, loc, dims, chain, types) {
     const k = p && p.node.input.length === 2 && p.node.input[0] !== p.node.input[1] ? dataSide(g, p.node) : -1;
     if (k < 0) break;
     const operand = p.node.input[1 - k];
-    if (types(operand) !== 'float32' || types(p.node.input[k]) !== 'float32') break;
+    // (An operand the chain itself computes would have no producer left.)
+    if (types(operand) !== 'float32' || types(p.node.input[k]) !== 'float32' || chain.has(g.producer.get(operand))) break;
     walk.push({ index: p.index, op: p.node.opType, operand, first: k === 1, from: p.node.input[k] });
     name = p.node.input[k];
     if (!readBy(name, new Set([p.index]))) break;
