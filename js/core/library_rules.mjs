@@ -1,4 +1,4 @@
-// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's of src/kernels/api/validation.h; deformable attention's is core/deformable_block.mjs's) the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h) and the fused attention's locations' arithmetic (src/kernels/api/location_steps.h).
+// What the C++ library decides, asked through the binding instead of written again here: mode and padding names (ParseMode, ParsePadding) and output shapes (GridSampleOutputShape, AffineGridOutputShape, and the NCHW flow's, channels-last grid's of src/kernels/api/validation.h; deformable attention's is core/deformable_block.mjs's), the coordinate tables of gridsample/webgpu's warps (src/kernels/api/warp_tables.h) and the fused attention's locations' arithmetic (src/kernels/api/location_steps.h).
 import { describe, shapeString } from './messages.mjs';
 import { libraryError } from './wasm_heap.mjs';
 import { MAX_DIMS, option, readAlign } from './plain_args.mjs';
@@ -132,6 +132,7 @@ export function locationSteps(heap, fn, acc, dims, steps, operands) {
   steps.forEach((step, i) => {
     const od = [...operands[i].dims].map(Number);
     if (od.length > MAX_DIMS) throw new RangeError(`${fn}: operand ${i + 1} of the locations' arithmetic has ${od.length} dimensions, more than the offsets'`);
+    if (operands[i].data.length !== od.reduce((a, b) => a * b, 1)) throw new RangeError(`${fn}: operand ${i + 1} of the locations' arithmetic holds ${operands[i].data.length} values for dimensions [${od.join(', ')}]`);
     const bytes = 4 * operands[i].data.length;
     heap.checkBudget(fn, [[`operand ${i + 1} of the locations' arithmetic`, bytes]]);
     const p = heap.allocate(fn, `operand ${i + 1} of the locations' arithmetic`, Math.max(bytes, 4));

@@ -149,6 +149,9 @@ describe("stepLocations (the library's, src/kernels/api/location_steps.h): each 
           : `multiScaleDeformableAttention: operand 1 of the locations' arithmetic (Mul) is [${dims.join(', ')}], which does not broadcast into the sampling offsets' [2, 3, 4, 2]`,
       });
     }
+    assert.throws(() => stepLocations(gs, step, offsets, [{ type: 'float32', dims: [4, 2], data: new Float32Array(7) }], heapTensor), {
+      name: 'RangeError', message: "multiScaleDeformableAttention: operand 1 of the locations' arithmetic holds 7 values for dimensions [4, 2]",
+    });
     const twice = stepLocations(gs, [{ op: 'Add', operand: 'x', first: true }], offsets, [offsets], heapTensor);
     assertSameBits(twice.data, offsets.data.map((v) => v + v), 'offsets + offsets after the errors');
     twice.dispose();
