@@ -107,7 +107,7 @@ export function warpTable(heap, fn, kind, matrix, width, height, align) {
   const p = floats > 0 ? heap.allocate(fn, 'the coordinate table', 4 * floats) : 0;
   try {
     const source = heap.stage(1, new Float32Array(4));
-    Module.fillWarpTable(code, heap.writeFloat64s(0, matrix), height, width, align, p, source);
+    Module.fillWarpTable(heap.writeFloat64s(2, [code, height, width, align ? 1 : 0]), heap.writeFloat64s(0, matrix), p, source);
     return {
       terms: new Float32Array(Module.HEAPU8.buffer, p, floats).slice(),
       source: Array.from(new Float32Array(Module.HEAPU8.buffer, source, 4)),
@@ -139,8 +139,8 @@ export function locationSteps(heap, fn, acc, dims, steps, operands) {
     try {
       new Float32Array(Module.HEAPU8.buffer, p, operands[i].data.length).set(operands[i].data);
       heap.ensureHeadroom(fn);
-      heap.check(fn, Module.locationStep(acc, heap.writeInt64s(0, dims), dims.length, LOCATION_OPS.indexOf(step.op), step.first,
-        p, heap.writeInt64s(1, od), od.length, i + 1));
+      const args = [acc, heap.writeInt64s(0, dims), dims.length, LOCATION_OPS.indexOf(step.op), step.first ? 1 : 0, p, heap.writeInt64s(1, od), od.length, i + 1];
+      heap.check(fn, Module.locationStep(heap.writeFloat64s(2, args)));
     } finally {
       Module.release(p);
     }

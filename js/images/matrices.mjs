@@ -85,7 +85,8 @@ export function matrixCalls(heap) {
       heap.ensureHeadroom(fn);
       const m = heap.writeFloat64s(0, h);
       const out = heap.writeFloat64s(1, new Array(9).fill(0));
-      check(fn, Module.pixelHomography(m, h.length / 3, spaceCode(space, inverse), inH, inW, outH, outW, align, out, name, inverseOption));
+      const args = heap.writeFloat64s(2, [h.length / 3, spaceCode(space, inverse), inH, inW, outH, outW, align ? 1 : 0]);
+      check(fn, Module.pixelHomography(m, args, out, name, inverseOption));
       return heap.readFloat64s(1, 9);
     },
   };

@@ -1,6 +1,6 @@
 // embind registration of a fused deformable attention's locations' arithmetic
 // (api/location_steps.h) for gridsample/onnx (js/core/library_rules.mjs's locationSteps): one
-// step on float32 values and int64 dimensions at heap addresses.
+// step on float32 values and int64 dimensions at heap addresses, its numbers in a small block.
 #include <emscripten/bind.h>
 
 #include <cstddef>
@@ -12,24 +12,33 @@
 namespace gridsample::bindings {
 namespace {
 
-const int64_t* Dims(uintptr_t p) { return reinterpret_cast<const int64_t*>(p); }
+// One step's numbers, as JS writes them (doubles at one heap address, js/core/library_rules.mjs):
+// the offsets' floats, dimensions (int64s) and rank, the operator (LocationOp's code), whether
+// the operand comes first, the operand's floats, dimensions and rank, the step's number.
+struct StepArgs {
+  double acc, dims, rank, op, first, operand, operand_dims, operand_rank, index;
+};
 
-// Step `index` (its operator by LocationOp's code, `first`: the operand first) on the `rank`
-// dimensions at `dims` of the floats at `acc`, the operand's floats at `operand` of `operand_rank`
-// dimensions at `operand_dims`.
-int LocationStepAt(uintptr_t acc, uintptr_t dims, int rank, int op, bool first, uintptr_t operand,
-                   uintptr_t operand_dims, int operand_rank, int index) {
-  if (rank < 0 || operand_rank < 0 || op < 0 || op > static_cast<int>(LocationOp::kSub)) {
+template <typename T>
+T* At(double address) {
+  return reinterpret_cast<T*>(static_cast<uintptr_t>(address));
+}
+
+// The step the arguments at `args` describe.
+int LocationStepAt(uintptr_t args) {
+  const auto& a = *reinterpret_cast<const StepArgs*>(args);
+  if (a.rank < 0 || a.operand_rank < 0 || a.op < 0 || a.op > static_cast<int>(LocationOp::kSub)) {
     return ToCallStatus(Status::InvalidArgument("the locations' arithmetic: a bad step"));
   }
   LocationStep step;
-  step.op = static_cast<LocationOp>(op);
-  step.operand_first = first;
-  step.operand = reinterpret_cast<const float*>(operand);
-  step.dims = Dims(operand_dims);
-  step.rank = static_cast<size_t>(operand_rank);
-  return ToCallStatus(ApplyLocationStep(reinterpret_cast<float*>(acc), Dims(dims),
-                                        static_cast<size_t>(rank), step, index));
+  step.op = static_cast<LocationOp>(static_cast<int>(a.op));
+  step.operand_first = a.first != 0;
+  step.operand = At<const float>(a.operand);
+  step.dims = At<const int64_t>(a.operand_dims);
+  step.rank = static_cast<size_t>(a.operand_rank);
+  return ToCallStatus(ApplyLocationStep(At<float>(a.acc), At<const int64_t>(a.dims),
+                                        static_cast<size_t>(a.rank), step,
+                                        static_cast<int>(a.index)));
 }
 
 }  // namespace

@@ -14,17 +14,23 @@ namespace {
 
 double* Doubles(uintptr_t p) { return reinterpret_cast<double*>(p); }
 
-// H (nine doubles at h) of the matrix of `rows` x 3 doubles at m in `space` (MatrixSpace's code),
+// PixelHomography's numbers, as JS writes them (doubles at one heap address,
+// js/images/matrices.mjs): m's rows, the space (MatrixSpace's code), the sides, align_corners.
+struct HomographyArgs {
+  double rows, space, in_h, in_w, out_h, out_w, align_corners;
+};
+
+// H (nine doubles at h) of the matrix of `rows` x 3 doubles at m as the arguments at `args` say,
 // its messages naming m `name` and the output-to-input option `inverse_option` (the caller's
 // words: the JS API's, the command line's).
-int PixelHomographyAt(uintptr_t m, int rows, int space, double in_h, double in_w, double out_h,
-                      double out_w, bool align_corners, uintptr_t h, const std::string& name,
+int PixelHomographyAt(uintptr_t m, uintptr_t args, uintptr_t h, const std::string& name,
                       const std::string& inverse_option) {
-  const WarpSides sides{static_cast<int64_t>(in_h), static_cast<int64_t>(in_w),
-                        static_cast<int64_t>(out_h), static_cast<int64_t>(out_w)};
-  return ToCallStatus(PixelHomographyIn(Doubles(m), rows, static_cast<MatrixSpace>(space), sides,
-                                        align_corners, Doubles(h), name.c_str(),
-                                        inverse_option.c_str()));
+  const auto& a = *reinterpret_cast<const HomographyArgs*>(args);
+  const WarpSides sides{static_cast<int64_t>(a.in_h), static_cast<int64_t>(a.in_w),
+                        static_cast<int64_t>(a.out_h), static_cast<int64_t>(a.out_w)};
+  return ToCallStatus(PixelHomographyIn(
+      Doubles(m), static_cast<int>(a.rows), static_cast<MatrixSpace>(static_cast<int>(a.space)),
+      sides, a.align_corners != 0, Doubles(h), name.c_str(), inverse_option.c_str()));
 }
 
 // The JS API's words for the warps' messages (ModuleMatrixWords, call_block.h): the matrix's

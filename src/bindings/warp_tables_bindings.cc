@@ -24,11 +24,19 @@ double WarpTableFloatsOf(int table, double out_h, double out_w) {
       static_cast<WarpTable>(table), static_cast<int64_t>(out_h), static_cast<int64_t>(out_w)));
 }
 
-// FillWarpTable of the doubles at `matrix` into the floats at `values` and `source`.
-void FillWarpTableAt(int table, uintptr_t matrix, double out_h, double out_w, bool align,
-                     uintptr_t values, uintptr_t source) {
-  FillWarpTable(static_cast<WarpTable>(table), reinterpret_cast<const double*>(matrix),
-                static_cast<int64_t>(out_h), static_cast<int64_t>(out_w), align,
+// FillWarpTable's numbers, as JS writes them (doubles at one heap address,
+// js/core/library_rules.mjs): the table's code, the output's sides, align_corners.
+struct TableArgs {
+  double table, out_h, out_w, align_corners;
+};
+
+// FillWarpTable of the doubles at `matrix` as the arguments at `args` say, into the floats at
+// `values` and `source`.
+void FillWarpTableAt(uintptr_t args, uintptr_t matrix, uintptr_t values, uintptr_t source) {
+  const auto& a = *reinterpret_cast<const TableArgs*>(args);
+  FillWarpTable(static_cast<WarpTable>(static_cast<int>(a.table)),
+                reinterpret_cast<const double*>(matrix), static_cast<int64_t>(a.out_h),
+                static_cast<int64_t>(a.out_w), a.align_corners != 0,
                 reinterpret_cast<float*>(values), reinterpret_cast<float*>(source));
 }
 
