@@ -4,7 +4,6 @@
 // two contiguous arrays, which the compiler vectorises.
 #include "api/location_steps.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -33,16 +32,24 @@ inline float Op(float a, float v) {
   return v - a;
 }
 
+// One vector at a time, not unrolled (clang; in wasm 1.3x faster and 1 KB smaller than its own
+// choice); other compilers choose.
+#if defined(__clang__)
+#define GRIDSAMPLE_VECTOR_LOOP _Pragma("clang loop vectorize(enable) interleave_count(1)")
+#else
+#define GRIDSAMPLE_VECTOR_LOOP
+#endif
+
 // The op over a run: acc[i] op v[i] (Over), or acc[i] op v (OverOne).
 template <int K>
 void Over(float* __restrict acc, const float* __restrict v, int64_t n) {
-#pragma clang loop vectorize(enable) interleave_count(1)
+  GRIDSAMPLE_VECTOR_LOOP
   for (int64_t i = 0; i < n; ++i) acc[i] = Op<K>(acc[i], v[i]);
 }
 template <int K>
 void OverOne(float* __restrict acc, const float* __restrict v, int64_t n) {
   const float one = *v;
-#pragma clang loop vectorize(enable) interleave_count(1)
+  GRIDSAMPLE_VECTOR_LOOP
   for (int64_t i = 0; i < n; ++i) acc[i] = Op<K>(acc[i], one);
 }
 using Run = void (*)(float*, const float*, int64_t);
