@@ -129,6 +129,7 @@ const LOCATION_OPS = ['Mul', 'Div', 'Add', 'Sub'];
  */
 export function locationSteps(heap, fn, acc, dims, steps, operands) {
   const { Module } = heap;
+  const dimsAt = heap.writeInt64s(0, dims);
   steps.forEach((step, i) => {
     const od = [...operands[i].dims].map(Number);
     if (od.length > MAX_DIMS) throw new RangeError(`${fn}: operand ${i + 1} of the locations' arithmetic has ${od.length} dimensions, more than the offsets'`);
@@ -139,7 +140,7 @@ export function locationSteps(heap, fn, acc, dims, steps, operands) {
     try {
       new Float32Array(Module.HEAPU8.buffer, p, operands[i].data.length).set(operands[i].data);
       heap.ensureHeadroom(fn);
-      const args = [acc, heap.writeInt64s(0, dims), dims.length, LOCATION_OPS.indexOf(step.op), step.first ? 1 : 0, p, heap.writeInt64s(1, od), od.length, i + 1];
+      const args = [acc, dimsAt, dims.length, LOCATION_OPS.indexOf(step.op), step.first ? 1 : 0, p, heap.writeInt64s(1, od), od.length, i + 1];
       heap.check(fn, Module.locationStep(heap.writeFloat64s(2, args)));
     } finally {
       Module.release(p);

@@ -27,8 +27,9 @@ T* At(double address) {
 // The step the arguments at `args` describe.
 int LocationStepAt(uintptr_t args) {
   const auto& a = *reinterpret_cast<const StepArgs*>(args);
-  if (a.rank < 0 || a.operand_rank < 0 || a.op < 0 || a.op > static_cast<int>(LocationOp::kSub)) {
-    return ToCallStatus(Status::InvalidArgument("the locations' arithmetic: a bad step"));
+  // (An unknown operator is ApplyLocationStep's error.)
+  if (a.rank < 0 || a.operand_rank < 0) {
+    return ToCallStatus(Status::InvalidArgument("the locations' arithmetic: a negative rank"));
   }
   LocationStep step;
   step.op = static_cast<LocationOp>(static_cast<int>(a.op));
